@@ -1,0 +1,170 @@
+//! DeleteMessage and ChangeMessageVisibility (and their batches): what a
+//! receipt handle still allows, which differs between standard and FIFO.
+
+use crate::batch;
+use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::events::EventKind;
+use crate::ids::Receipt;
+use crate::message::State;
+use crate::settings::MAX_VISIBILITY_TIMEOUT;
+use crate::{BatchResult, Caller, Engine};
+
+/// Where a handle points: its queue's id and the decoded receipt.
+fn decode(engine: &Engine, id: u32, handle: &str) -> SqsResult<Receipt> {
+    Receipt::decode(handle, engine.secret)
+        .filter(|r| r.queue == id)
+        .ok_or_else(|| {
+            SqsError::new(
+                ErrorCode::ReceiptHandleIsInvalid,
+                format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
+            )
+        })
+}
+
+fn expired(handle: &str) -> SqsError {
+    SqsError::invalid_value("ReceiptHandle", handle, "The receipt handle has expired.")
+}
+
+impl Engine {
+    pub fn delete_message(&mut self, queue_url: &str, handle: &str, by: Caller) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        self.delete_in(id, handle, by)
+    }
+
+    pub fn delete_message_batch(
+        &mut self,
+        queue_url: &str,
+        entries: &[(String, String)],
+        by: Caller,
+    ) -> SqsResult<BatchResult<()>> {
+        let id = self.resolve(queue_url)?;
+        batch::check_entries(
+            "DeleteMessageBatchRequestEntry",
+            entries.iter().map(|(id, _)| id.as_str()),
+        )?;
+        Ok(batch::each(entries, |handle| self.delete_in(id, handle, by)))
+    }
+
+    fn delete_in(&mut self, id: u32, handle: &str, by: Caller) -> SqsResult<()> {
+        let receipt = decode(self, id, handle)?;
+        let now = self.now;
+        let by: Option<std::sync::Arc<str>> = by.map(Into::into);
+        let p_missed = self.config.realism.duplicate_delivery_probability;
+        let queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
+        // Deleting a message that is already gone answers 200.
+        let Some(message) = queue.get(receipt.message) else {
+            return Ok(());
+        };
+        let current = message.receipt_serial == receipt.serial
+            && matches!(message.state, State::InFlight { .. });
+        if queue.fifo && !current {
+            return Err(expired(handle));
+        }
+        // Standard queues accept stale handles: any receipt of the message deletes it.
+        let message_id = message.id;
+        let name = queue.name.clone();
+        if !queue.fifo && self.rng.chance(p_missed) {
+            let event = EventKind::DeleteMissedCopy {
+                queue: name,
+                message_id,
+                by,
+            };
+            self.log.push(now, event);
+            return Ok(());
+        }
+        queue.remove(receipt.message, &mut self.log, now);
+        self.log.push(
+            now,
+            EventKind::Deleted {
+                queue: name,
+                message_id,
+                by,
+            },
+        );
+        Ok(())
+    }
+
+    pub fn change_message_visibility(
+        &mut self,
+        queue_url: &str,
+        handle: &str,
+        timeout: i64,
+        by: Caller,
+    ) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        self.change_visibility_in(id, handle, timeout, by)
+    }
+
+    pub fn change_message_visibility_batch(
+        &mut self,
+        queue_url: &str,
+        entries: &[(String, (String, i64))],
+        by: Caller,
+    ) -> SqsResult<BatchResult<()>> {
+        let id = self.resolve(queue_url)?;
+        batch::check_entries(
+            "ChangeMessageVisibilityBatchRequestEntry",
+            entries.iter().map(|(id, _)| id.as_str()),
+        )?;
+        Ok(batch::each(entries, |(handle, timeout)| {
+            self.change_visibility_in(id, handle, *timeout, by)
+        }))
+    }
+
+    fn change_visibility_in(
+        &mut self,
+        id: u32,
+        handle: &str,
+        timeout: i64,
+        by: Caller,
+    ) -> SqsResult<()> {
+        let receipt = decode(self, id, handle)?;
+        if !(0..=MAX_VISIBILITY_TIMEOUT).contains(&timeout) {
+            return Err(SqsError::invalid_value(
+                "VisibilityTimeout",
+                timeout,
+                "Must be >= 0 and <= 43200.",
+            ));
+        }
+        let now = self.now;
+        let queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
+        let Some(message) = queue.get(receipt.message) else {
+            return Err(SqsError::invalid_value(
+                "ReceiptHandle",
+                handle,
+                "Message does not exist or is not available for visibility timeout change.",
+            ));
+        };
+        let in_flight = matches!(message.state, State::InFlight { .. });
+        if queue.fifo && !(in_flight && message.receipt_serial == receipt.serial) {
+            return Err(expired(handle));
+        }
+        // Recorded against AWS: on a standard queue an expired or older
+        // handle still works, and hides a visible message again.
+        let deadline = now + timeout as u64 * 1000;
+        if deadline - message.received_at > MAX_VISIBILITY_TIMEOUT as u64 * 1000 {
+            return Err(SqsError::invalid_value(
+                "VisibilityTimeout",
+                timeout,
+                "Total VisibilityTimeout for the message is beyond the limit [43200 seconds]",
+            ));
+        }
+        let state = if timeout == 0 {
+            State::Visible
+        } else {
+            State::InFlight { deadline }
+        };
+        let event = EventKind::VisibilityChanged {
+            queue: queue.name.clone(),
+            message_id: message.id,
+            by: by.map(Into::into),
+            visible_at: deadline,
+        };
+        queue.set_state(receipt.message, state, &mut self.log, now);
+        self.log.push(now, event);
+        if timeout == 0 {
+            self.serve_waiters(id);
+        }
+        Ok(())
+    }
+}

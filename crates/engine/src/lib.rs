@@ -1,0 +1,196 @@
+//! Queuelab's queue engine: Amazon SQS semantics on a virtual clock.
+//!
+//! Pure Rust. Time is virtual (integer milliseconds since the engine was
+//! made), randomness comes from one seeded PRNG ([`rng`]), and nothing here
+//! touches a wall clock, I/O, JavaScript or JSON. The same [`Config`] and the
+//! same calls always produce the same answers and the same event log.
+//!
+//! The typed operations live in `impl Engine` blocks spread over the modules
+//! named for them: [`queues`], [`send`], [`receive`], [`handles`],
+//! [`redrive`], [`clock`] and [`snapshot`].
+
+pub mod api;
+mod batch;
+pub mod clock;
+pub mod dedup;
+pub mod digest;
+pub mod error;
+pub mod events;
+pub mod handles;
+pub mod ids;
+pub mod message;
+pub mod queue;
+pub mod queues;
+pub mod receive;
+pub mod redrive;
+pub mod rng;
+pub mod send;
+pub mod settings;
+pub mod snapshot;
+pub mod validate;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use api::*;
+pub use error::{ErrorCode, SqsError, SqsResult};
+pub use events::{Event, EventKind};
+pub use ids::MessageId;
+pub use settings::{AttributeName, QueueAttribute};
+
+/// Virtual milliseconds since the engine started.
+pub type Millis = u64;
+
+/// Teaching knobs that make a standard queue behave like the distributed
+/// system it is. All off by default: the default is deterministic and what
+/// AWS documents as the contract.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Realism {
+    /// Standard-queue short polls sample a subset of the (simulated) servers
+    /// and may return fewer messages, or none, while messages exist. Each
+    /// visible message is seen with this probability (0 = off).
+    pub short_poll_sample_rate: f64,
+    /// Probability that a DeleteMessage on a standard queue misses a copy,
+    /// so the message is delivered again once its visibility timeout ends.
+    pub duplicate_delivery_probability: f64,
+    /// Probability that a receive returns fewer messages than it could.
+    pub fewer_messages_probability: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub seed: u64,
+    pub region: String,
+    pub account_id: String,
+    /// Epoch milliseconds that virtual time 0 stands for, used for every
+    /// timestamp SQS reports.
+    pub start_epoch_ms: u64,
+    /// How many recent events the log keeps.
+    pub event_capacity: usize,
+    pub realism: Realism,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed: 0,
+            region: "us-east-1".into(),
+            account_id: "000000000000".into(),
+            // 2024-01-01T00:00:00Z: a fixed epoch keeps timestamps reproducible.
+            start_epoch_ms: 1_704_067_200_000,
+            event_capacity: 100_000,
+            realism: Realism::default(),
+        }
+    }
+}
+
+/// In-flight messages a queue may hold before receives are refused.
+pub const IN_FLIGHT_LIMIT: usize = 120_000;
+
+pub struct Engine {
+    config: Config,
+    now: Millis,
+    rng: rng::Rng,
+    /// Keys receipt handles, task handles and request ids.
+    secret: u64,
+    queues: BTreeMap<u32, queue::Queue>,
+    by_name: BTreeMap<Arc<str>, u32>,
+    recently_deleted: BTreeMap<String, Millis>,
+    next_queue_id: u32,
+    log: events::EventLog,
+    polls: clock::Polls,
+    tasks: redrive::MoveTasks,
+    requests: u64,
+}
+
+impl Engine {
+    pub fn new(config: Config) -> Self {
+        let mut rng = rng::Rng::new(config.seed);
+        let secret = rng.next_u64();
+        Engine {
+            log: events::EventLog::new(config.event_capacity),
+            config,
+            now: 0,
+            rng,
+            secret,
+            queues: BTreeMap::new(),
+            by_name: BTreeMap::new(),
+            recently_deleted: BTreeMap::new(),
+            next_queue_id: 1,
+            polls: clock::Polls::default(),
+            tasks: redrive::MoveTasks::default(),
+            requests: 0,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Virtual milliseconds since start.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Epoch milliseconds of a virtual instant.
+    pub fn epoch_ms(&self, at: Millis) -> u64 {
+        self.config.start_epoch_ms + at
+    }
+
+    /// Events after sequence number `since`, oldest first.
+    pub fn events(&self, since: u64) -> impl Iterator<Item = &Event> {
+        self.log.since(since)
+    }
+
+    pub fn next_event_seq(&self) -> u64 {
+        self.log.next_seq()
+    }
+
+    /// A fresh request id (`x-amzn-RequestId`).
+    pub fn next_request_id(&mut self) -> String {
+        self.requests += 1;
+        ids::request_id(self.requests, self.secret)
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        self.log.push(self.now, kind);
+    }
+
+    fn queue_arn(&self, name: &str) -> String {
+        format!(
+            "arn:aws:sqs:{}:{}:{name}",
+            self.config.region, self.config.account_id
+        )
+    }
+
+    fn queue_url_for(&self, name: &str) -> String {
+        format!(
+            "https://sqs.{}.amazonaws.com/{}/{name}",
+            self.config.region, self.config.account_id
+        )
+    }
+
+    /// Resolves a queue URL (any host; the path must be `/<account>/<name>`).
+    fn resolve(&self, url: &str) -> SqsResult<u32> {
+        let mut parts = url.trim_end_matches('/').rsplit('/');
+        let name = parts.next().unwrap_or_default();
+        let account = parts.next().unwrap_or_default();
+        if account != self.config.account_id {
+            return Err(SqsError::no_queue());
+        }
+        self.by_name.get(name).copied().ok_or_else(SqsError::no_queue)
+    }
+
+    fn resolve_arn(&self, arn: &str) -> Option<u32> {
+        let name = arn.strip_prefix(&self.queue_arn(""))?;
+        self.by_name.get(name).copied()
+    }
+
+    fn queue(&self, id: u32) -> &queue::Queue {
+        &self.queues[&id]
+    }
+
+    fn queue_mut(&mut self, id: u32) -> &mut queue::Queue {
+        self.queues.get_mut(&id).expect("resolved queue ids exist")
+    }
+}

@@ -1,0 +1,95 @@
+//! One stored message and its place in the visibility state machine.
+
+use std::sync::Arc;
+
+use crate::ids::MessageId;
+use crate::Millis;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttributeValue {
+    /// `String` and `Number` types (and their `.custom` variants).
+    String(String),
+    Binary(Vec<u8>),
+}
+
+/// A user (or system) message attribute as SQS stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageAttribute {
+    pub name: String,
+    pub data_type: String,
+    pub value: AttributeValue,
+}
+
+impl MessageAttribute {
+    /// Bytes counted against `MaximumMessageSize`: name, type and value.
+    pub fn size(&self) -> usize {
+        let value = match &self.value {
+            AttributeValue::String(s) => s.len(),
+            AttributeValue::Binary(b) => b.len(),
+        };
+        self.name.len() + self.data_type.len() + value
+    }
+}
+
+/// Where a message is. Deleted, expired, purged and moved messages are not
+/// stored at all: the event log records how they left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Delayed { until: Millis },
+    Visible,
+    InFlight { deadline: Millis },
+}
+
+/// Rarely present parts, boxed so a plain message stays small.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    pub attributes: Vec<MessageAttribute>,
+    pub md5_of_attributes: Option<[u8; 16]>,
+    pub system_attributes: Vec<MessageAttribute>,
+    pub md5_of_system_attributes: Option<[u8; 16]>,
+    pub dedup_id: Option<Box<str>>,
+    /// ARN of the queue this message was moved from, for DLQ reads.
+    pub dead_letter_source: Option<Arc<str>>,
+    /// Who holds it now (the consumer named on the receive).
+    pub holder: Option<Arc<str>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub id: MessageId,
+    pub body: Box<str>,
+    pub md5_of_body: [u8; 16],
+    /// Virtual time of the original send (kept across DLQ moves).
+    pub sent_at: Millis,
+    /// Virtual time retention counts from.
+    pub enqueued_at: Millis,
+    pub first_received_at: Option<Millis>,
+    /// Virtual time of the latest receive (the 12-hour visibility ceiling counts from it).
+    pub received_at: Millis,
+    pub receive_count: u32,
+    /// Number of receipts issued by this queue; the current handle's serial.
+    pub receipt_serial: u32,
+    pub state: State,
+    pub group: Option<Arc<str>>,
+    /// FIFO sequence number.
+    pub sequence: u128,
+    pub extras: Option<Box<Extras>>,
+}
+
+impl Message {
+    pub fn extras(&self) -> Option<&Extras> {
+        self.extras.as_deref()
+    }
+
+    pub fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Default::default)
+    }
+
+    pub fn holder(&self) -> Option<&Arc<str>> {
+        self.extras().and_then(|e| e.holder.as_ref())
+    }
+
+    pub fn is_visible(&self) -> bool {
+        self.state == State::Visible
+    }
+}

@@ -1,0 +1,291 @@
+//! One queue: its messages and the ordered indexes that keep every hot
+//! operation logarithmic — visible messages, delay and visibility deadlines,
+//! retention age, and (FIFO) message groups whose head can be delivered.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::dedup::Dedup;
+use crate::events::{EventKind, EventLog};
+use crate::message::{Message, State};
+use crate::settings::Settings;
+use crate::Millis;
+
+/// A FIFO message group: its messages in send order.
+#[derive(Default)]
+pub struct Group {
+    pub keys: BTreeSet<u64>,
+    /// The head key under which the group sits in `available_groups`.
+    available_as: Option<u64>,
+    pub locked: bool,
+}
+
+pub struct Queue {
+    pub id: u32,
+    pub name: Arc<str>,
+    pub arn: Arc<str>,
+    pub url: Arc<str>,
+    pub fifo: bool,
+    pub settings: Settings,
+    pub created_at: Millis,
+    pub modified_at: Millis,
+    pub tags: BTreeMap<String, String>,
+    pub last_purge: Option<Millis>,
+    pub dedup: Dedup,
+    /// The next short poll sees every message (after a sampled one came up short).
+    pub sampling_owes_full_read: bool,
+    /// FIFO `ReceiveRequestAttemptId`s seen in the last five minutes.
+    pub attempts: BTreeMap<String, crate::receive::Attempt>,
+    messages: BTreeMap<u64, Message>,
+    next_key: u64,
+    next_sequence: u128,
+    /// Standard queues: visible messages in key (enqueue) order.
+    visible: BTreeSet<u64>,
+    delayed: BTreeSet<(Millis, u64)>,
+    in_flight: BTreeSet<(Millis, u64)>,
+    by_age: BTreeSet<(Millis, u64)>,
+    groups: BTreeMap<Arc<str>, Group>,
+    /// FIFO groups whose head message is visible, by head key.
+    available_groups: BTreeSet<(u64, Arc<str>)>,
+}
+
+/// First FIFO sequence number: SQS's are 20-digit decimals.
+const FIRST_SEQUENCE: u128 = 18_849_496_460_467_696_128;
+
+impl Queue {
+    pub fn new(id: u32, name: Arc<str>, arn: Arc<str>, url: Arc<str>, fifo: bool, now: Millis) -> Self {
+        Queue {
+            id,
+            name,
+            arn,
+            url,
+            fifo,
+            settings: Settings::default(),
+            created_at: now,
+            modified_at: now,
+            tags: BTreeMap::new(),
+            last_purge: None,
+            dedup: Dedup::default(),
+            sampling_owes_full_read: false,
+            attempts: BTreeMap::new(),
+            messages: BTreeMap::new(),
+            next_key: 1,
+            next_sequence: FIRST_SEQUENCE,
+            visible: BTreeSet::new(),
+            delayed: BTreeSet::new(),
+            in_flight: BTreeSet::new(),
+            by_age: BTreeSet::new(),
+            groups: BTreeMap::new(),
+            available_groups: BTreeSet::new(),
+        }
+    }
+
+    pub fn get(&self, key: u64) -> Option<&Message> {
+        self.messages.get(&key)
+    }
+
+    pub fn messages(&self) -> impl Iterator<Item = (u64, &Message)> {
+        self.messages.iter().map(|(k, m)| (*k, m))
+    }
+
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    pub fn count_delayed(&self) -> usize {
+        self.delayed.len()
+    }
+
+    pub fn count_in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Visible messages, counting FIFO messages behind a locked group too.
+    pub fn count_visible(&self) -> usize {
+        self.messages.len() - self.delayed.len() - self.in_flight.len()
+    }
+
+    pub fn next_sequence(&mut self) -> u128 {
+        let s = self.next_sequence;
+        self.next_sequence += 1;
+        s
+    }
+
+    pub fn groups(&self) -> impl Iterator<Item = (&Arc<str>, &Group)> {
+        self.groups.iter()
+    }
+
+    pub fn retention_ms(&self) -> Millis {
+        u64::from(self.settings.message_retention_period) * 1000
+    }
+
+    /// The earliest moment something in this queue changes by itself.
+    pub fn next_deadline(&self) -> Option<Millis> {
+        [
+            self.delayed.first().map(|d| d.0),
+            self.in_flight.first().map(|d| d.0),
+            self.by_age.first().map(|d| d.0 + self.retention_ms()),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    pub fn first_delay_end(&self) -> Option<(Millis, u64)> {
+        self.delayed.first().copied()
+    }
+
+    pub fn first_visibility_end(&self) -> Option<(Millis, u64)> {
+        self.in_flight.first().copied()
+    }
+
+    /// The oldest message by retention age and the time it expires.
+    pub fn first_expiry(&self) -> Option<(Millis, u64)> {
+        self.by_age
+            .first()
+            .map(|(at, key)| (at + self.retention_ms(), *key))
+    }
+
+    /// Keys of standard-queue visible messages after `after`, in order.
+    pub fn visible_after(&self, after: u64) -> Option<u64> {
+        self.visible.range(after + 1..).next().copied()
+    }
+
+    /// The FIFO group with the oldest visible head, and that head.
+    pub fn first_available_group(&self) -> Option<(u64, Arc<str>)> {
+        self.available_groups.first().cloned()
+    }
+
+    pub fn group(&self, name: &str) -> Option<&Group> {
+        self.groups.get(name)
+    }
+
+    pub fn has_visible(&self) -> bool {
+        if self.fifo {
+            !self.available_groups.is_empty()
+        } else {
+            !self.visible.is_empty()
+        }
+    }
+
+    pub fn insert(&mut self, message: Message, log: &mut EventLog, now: Millis) -> u64 {
+        let key = self.next_key;
+        self.next_key += 1;
+        self.by_age.insert((message.enqueued_at, key));
+        self.index(key, &message.state);
+        let group = message.group.clone();
+        self.messages.insert(key, message);
+        if self.fifo {
+            if let Some(group) = group {
+                self.groups.entry(group.clone()).or_default().keys.insert(key);
+                self.refresh_group(&group, log, now);
+            }
+        }
+        key
+    }
+
+    pub fn remove(&mut self, key: u64, log: &mut EventLog, now: Millis) -> Option<Message> {
+        let message = self.messages.remove(&key)?;
+        self.unindex(key, &message.state);
+        self.by_age.remove(&(message.enqueued_at, key));
+        if let (true, Some(group)) = (self.fifo, &message.group) {
+            if let Some(g) = self.groups.get_mut(group) {
+                g.keys.remove(&key);
+            }
+            self.refresh_group(group, log, now);
+        }
+        Some(message)
+    }
+
+    /// Moves a message to a new state, keeping every index in step.
+    pub fn set_state(&mut self, key: u64, state: State, log: &mut EventLog, now: Millis) {
+        let Some(message) = self.messages.get_mut(&key) else {
+            return;
+        };
+        let old = std::mem::replace(&mut message.state, state);
+        let group = message.group.clone();
+        self.unindex(key, &old);
+        self.index(key, &state);
+        if let (true, Some(group)) = (self.fifo, group) {
+            self.refresh_group(&group, log, now);
+        }
+    }
+
+    pub fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
+        // Callers must not change `state`, `group` or `enqueued_at` here:
+        // those are indexed and go through `set_state`/`insert`/`remove`.
+        self.messages.get_mut(&key)
+    }
+
+    /// Retention now counts from `enqueued_at` for this message (FIFO DLQs reset it).
+    fn index(&mut self, key: u64, state: &State) {
+        match *state {
+            State::Delayed { until } => {
+                self.delayed.insert((until, key));
+            }
+            State::Visible => {
+                if !self.fifo {
+                    self.visible.insert(key);
+                }
+            }
+            State::InFlight { deadline, .. } => {
+                self.in_flight.insert((deadline, key));
+            }
+        }
+    }
+
+    fn unindex(&mut self, key: u64, state: &State) {
+        match *state {
+            State::Delayed { until } => {
+                self.delayed.remove(&(until, key));
+            }
+            State::Visible => {
+                self.visible.remove(&key);
+            }
+            State::InFlight { deadline, .. } => {
+                self.in_flight.remove(&(deadline, key));
+            }
+        }
+    }
+
+    /// Re-derives a FIFO group's availability and lock from its head message.
+    fn refresh_group(&mut self, name: &Arc<str>, log: &mut EventLog, now: Millis) {
+        let Some(group) = self.groups.get_mut(name) else {
+            return;
+        };
+        let head = group
+            .keys
+            .first()
+            .and_then(|k| self.messages.get(k).map(|m| (*k, m.state)));
+        let available = head.filter(|(_, s)| *s == State::Visible).map(|(k, _)| k);
+        if available != group.available_as {
+            if let Some(old) = group.available_as {
+                self.available_groups.remove(&(old, name.clone()));
+            }
+            if let Some(new) = available {
+                self.available_groups.insert((new, name.clone()));
+            }
+            group.available_as = available;
+        }
+        let locked = matches!(head, Some((_, State::InFlight { .. })));
+        if locked != group.locked {
+            group.locked = locked;
+            let (queue, group) = (self.name.clone(), name.clone());
+            log.push(
+                now,
+                if locked {
+                    EventKind::GroupLocked { queue, group }
+                } else {
+                    EventKind::GroupUnlocked { queue, group }
+                },
+            );
+        }
+        if head.is_none() {
+            self.groups.remove(name);
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! Queue management: create, look up, list, delete, attributes, purge, tags.
+
+use std::sync::Arc;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+
+use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::events::EventKind;
+use crate::queue::Queue;
+use crate::settings::{
+    unknown_attribute, AttributeName, QueueAttribute, RedrivePermission, RedrivePolicy, Settings,
+};
+use crate::{validate, AttributeSelection, Engine, ListQueuesResult, Millis, Tags};
+
+const QUEUE_REUSE_DELAY_MS: Millis = 60_000;
+const PURGE_INTERVAL_MS: Millis = 60_000;
+const MAX_TAGS: usize = 50;
+
+impl Engine {
+    pub fn create_queue(
+        &mut self,
+        name: &str,
+        attributes: &[QueueAttribute],
+        tags: &Tags,
+    ) -> SqsResult<String> {
+        validate::queue_name(name)?;
+        let fifo = name.ends_with(".fifo");
+        let asked_fifo = attributes.iter().find_map(|a| match a {
+            QueueAttribute::FifoQueue(v) => Some(*v),
+            _ => None,
+        });
+        match (fifo, asked_fifo) {
+            (true, Some(true)) | (false, None) => {}
+            (false, Some(false)) => return Err(unknown_attribute("FifoQueue")),
+            _ => {
+                return Err(SqsError::invalid_parameter(
+                    "The name of a FIFO queue can only include alphanumeric characters, hyphens, or \
+                     underscores, must end with .fifo suffix and be 1 to 80 in length.",
+                ))
+            }
+        }
+        let mut settings = Settings::default();
+        self.apply_attributes(name, fifo, &mut settings, attributes)?;
+        check_tags(name, tags, 0)?;
+
+        if let Some(&id) = self.by_name.get(name) {
+            let existing = &self.queue(id).settings;
+            let mut wanted = existing.clone();
+            for attribute in attributes {
+                wanted.apply(attribute)?;
+                if wanted != *existing {
+                    return Err(SqsError::new(
+                        ErrorCode::QueueAlreadyExists,
+                        format!(
+                            "A queue already exists with the same name and a different value for attribute {}",
+                            attribute.name().as_str()
+                        ),
+                    ));
+                }
+            }
+            return Ok(self.queue(id).url.to_string());
+        }
+        if let Some(deleted_at) = self.recently_deleted.get(name) {
+            if self.now < deleted_at + QUEUE_REUSE_DELAY_MS {
+                return Err(SqsError::new(
+                    ErrorCode::QueueDeletedRecently,
+                    "You must wait 60 seconds after deleting a queue before you can create another \
+                     with the same name.",
+                ));
+            }
+        }
+
+        let id = self.next_queue_id;
+        self.next_queue_id += 1;
+        let name: Arc<str> = name.into();
+        let mut queue = Queue::new(
+            id,
+            name.clone(),
+            self.queue_arn(&name).into(),
+            self.queue_url_for(&name).into(),
+            fifo,
+            self.now,
+        );
+        queue.settings = settings;
+        queue.tags = tags.clone();
+        let url = queue.url.to_string();
+        self.queues.insert(id, queue);
+        self.by_name.insert(name.clone(), id);
+        self.emit(EventKind::QueueCreated { queue: name, fifo });
+        Ok(url)
+    }
+
+    /// Validates and applies attributes for a queue named `name`, including
+    /// the rules that involve other queues (redrive targets).
+    fn apply_attributes(
+        &self,
+        name: &str,
+        fifo: bool,
+        settings: &mut Settings,
+        attributes: &[QueueAttribute],
+    ) -> SqsResult<()> {
+        for attribute in attributes {
+            let attr_name = attribute.name();
+            if attr_name.read_only() {
+                return Err(unknown_attribute(attr_name.as_str()));
+            }
+            if !fifo && attr_name.fifo_only() {
+                return Err(match attr_name {
+                    AttributeName::DeduplicationScope | AttributeName::FifoThroughputLimit => {
+                        SqsError::new(
+                            ErrorCode::InvalidAttributeName,
+                            format!(
+                                "You can specify the {} only when FifoQueue is set to true.",
+                                attr_name.as_str()
+                            ),
+                        )
+                    }
+                    _ => unknown_attribute(attr_name.as_str()),
+                });
+            }
+            if let QueueAttribute::RedrivePolicy(Some(policy)) = attribute {
+                self.check_dead_letter_target(name, fifo, policy)?;
+            }
+            settings.apply(attribute)?;
+        }
+        let kms = attributes
+            .iter()
+            .any(|a| matches!(a, QueueAttribute::KmsMasterKeyId(k) if !k.is_empty()));
+        let sse = attributes
+            .iter()
+            .any(|a| matches!(a, QueueAttribute::SqsManagedSseEnabled(true)));
+        if kms && sse {
+            return Err(SqsError::new(
+                ErrorCode::InvalidAttributeName,
+                "You can use one type of server-side encryption (SSE) at one time. You can either \
+                 enable KMS SSE or SQS SSE.",
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_dead_letter_target(
+        &self,
+        source: &str,
+        fifo: bool,
+        policy: &RedrivePolicy,
+    ) -> SqsResult<()> {
+        let arn = &policy.dead_letter_target_arn;
+        let invalid = |reason: String| {
+            SqsError::invalid_parameter(format!(
+                "Value {{\"deadLetterTargetArn\":\"{arn}\",\"maxReceiveCount\":{}}} for parameter \
+                 RedrivePolicy is invalid. Reason: {reason}",
+                policy.max_receive_count
+            ))
+        };
+        if !arn.starts_with("arn:aws:sqs:") || arn.split(':').count() != 6 {
+            return Err(invalid("Invalid value for deadLetterTargetArn.".into()));
+        }
+        let target = self
+            .resolve_arn(arn)
+            .map(|id| self.queue(id))
+            .ok_or_else(|| invalid("Dead letter target does not exist.".into()))?;
+        if target.fifo != fifo {
+            return Err(invalid(
+                "Dead-letter queue must be same type of queue as the source.".into(),
+            ));
+        }
+        if let Some(allow) = &target.settings.redrive_allow_policy {
+            let source_arn = self.queue_arn(source);
+            let allowed = match allow.permission {
+                RedrivePermission::AllowAll => true,
+                RedrivePermission::DenyAll => false,
+                RedrivePermission::ByQueue => allow.source_queue_arns.contains(&source_arn),
+            };
+            if !allowed {
+                return Err(invalid(format!(
+                    "Queue {} does not allow {source_arn} as a dead-letter source (its \
+                     RedriveAllowPolicy is {}).",
+                    target.arn,
+                    allow.permission.as_str()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn get_queue_url(&self, name: &str, owner: Option<&str>) -> SqsResult<String> {
+        if owner.is_some_and(|o| o != self.config.account_id) {
+            return Err(SqsError::no_queue());
+        }
+        let id = self.by_name.get(name).ok_or_else(SqsError::no_queue)?;
+        Ok(self.queue(*id).url.to_string())
+    }
+
+    pub fn list_queues(
+        &self,
+        prefix: Option<&str>,
+        max_results: Option<i64>,
+        next_token: Option<&str>,
+    ) -> SqsResult<ListQueuesResult> {
+        let prefix = prefix.unwrap_or("");
+        let names = self
+            .by_name
+            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .take_while(|(n, _)| n.starts_with(prefix))
+            .map(|(_, id)| self.queue(*id));
+        page(names, max_results, next_token)
+    }
+
+    pub fn list_dead_letter_source_queues(
+        &self,
+        queue_url: &str,
+        max_results: Option<i64>,
+        next_token: Option<&str>,
+    ) -> SqsResult<ListQueuesResult> {
+        let target = self.queue(self.resolve(queue_url)?).arn.clone();
+        let sources = self.by_name.values().map(|id| self.queue(*id)).filter(|q| {
+            q.settings
+                .redrive_policy
+                .as_ref()
+                .is_some_and(|p| *p.dead_letter_target_arn == *target)
+        });
+        page(sources, max_results, next_token)
+    }
+
+    pub fn delete_queue(&mut self, queue_url: &str) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        let Some(queue) = self.queues.remove(&id) else {
+            return Err(SqsError::no_queue());
+        };
+        self.by_name.remove(&queue.name);
+        self.recently_deleted
+            .insert(queue.name.to_string(), self.now);
+        self.emit(EventKind::QueueDeleted {
+            queue: queue.name.clone(),
+        });
+        self.fail_polls_on(id);
+        self.fail_tasks_on(&queue.arn);
+        Ok(())
+    }
+
+    pub fn get_queue_attributes(
+        &self,
+        queue_url: &str,
+        selection: &AttributeSelection,
+    ) -> SqsResult<Vec<QueueAttribute>> {
+        let queue = self.queue(self.resolve(queue_url)?);
+        let names: Vec<AttributeName> = match selection {
+            AttributeSelection::All => AttributeName::ALL.to_vec(),
+            AttributeSelection::Names(names) => names.clone(),
+        };
+        Ok(names
+            .into_iter()
+            .filter_map(|name| self.attribute_value(queue, name))
+            .collect())
+    }
+
+    /// The value of one attribute, or `None` where it does not apply or is unset.
+    fn attribute_value(&self, q: &Queue, name: AttributeName) -> Option<QueueAttribute> {
+        use AttributeName as N;
+        use QueueAttribute as A;
+        let s = &q.settings;
+        let seconds = |at: Millis| self.epoch_ms(at) / 1000;
+        if name.fifo_only() && !q.fifo {
+            return None;
+        }
+        Some(match name {
+            N::ApproximateNumberOfMessages => A::ApproximateNumberOfMessages(q.count_visible() as u64),
+            N::ApproximateNumberOfMessagesDelayed => {
+                A::ApproximateNumberOfMessagesDelayed(q.count_delayed() as u64)
+            }
+            N::ApproximateNumberOfMessagesNotVisible => {
+                A::ApproximateNumberOfMessagesNotVisible(q.count_in_flight() as u64)
+            }
+            N::CreatedTimestamp => A::CreatedTimestamp(seconds(q.created_at)),
+            N::LastModifiedTimestamp => A::LastModifiedTimestamp(seconds(q.modified_at)),
+            N::QueueArn => A::QueueArn(q.arn.to_string()),
+            N::DelaySeconds => A::DelaySeconds(s.delay_seconds.into()),
+            N::MaximumMessageSize => A::MaximumMessageSize(s.maximum_message_size.into()),
+            N::MessageRetentionPeriod => A::MessageRetentionPeriod(s.message_retention_period.into()),
+            N::ReceiveMessageWaitTimeSeconds => {
+                A::ReceiveMessageWaitTimeSeconds(s.receive_wait_seconds.into())
+            }
+            N::VisibilityTimeout => A::VisibilityTimeout(s.visibility_timeout.into()),
+            N::SqsManagedSseEnabled => A::SqsManagedSseEnabled(s.sqs_managed_sse),
+            N::RedrivePolicy => A::RedrivePolicy(Some(s.redrive_policy.clone()?)),
+            N::RedriveAllowPolicy => A::RedriveAllowPolicy(Some(s.redrive_allow_policy.clone()?)),
+            N::Policy => A::Policy(s.policy.clone()?),
+            N::KmsMasterKeyId => A::KmsMasterKeyId(s.kms_master_key_id.clone()?),
+            N::KmsDataKeyReusePeriodSeconds => {
+                A::KmsDataKeyReusePeriodSeconds(s.kms_data_key_reuse_period?.into())
+            }
+            N::FifoQueue => A::FifoQueue(true),
+            N::ContentBasedDeduplication => A::ContentBasedDeduplication(s.content_based_deduplication),
+            N::DeduplicationScope => A::DeduplicationScope(s.deduplication_scope),
+            N::FifoThroughputLimit => A::FifoThroughputLimit(s.fifo_throughput_limit),
+        })
+    }
+
+    pub fn set_queue_attributes(
+        &mut self,
+        queue_url: &str,
+        attributes: &[QueueAttribute],
+    ) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        let queue = self.queue(id);
+        if attributes.iter().any(|a| matches!(a, QueueAttribute::FifoQueue(_))) {
+            return Err(if queue.fifo {
+                SqsError::new(
+                    ErrorCode::InvalidAttributeValue,
+                    "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+                )
+            } else {
+                unknown_attribute("FifoQueue")
+            });
+        }
+        let mut settings = queue.settings.clone();
+        self.apply_attributes(&queue.name.clone(), queue.fifo, &mut settings, attributes)?;
+        let now = self.now;
+        let queue = self.queue_mut(id);
+        queue.settings = settings;
+        queue.modified_at = now;
+        Ok(())
+    }
+
+    pub fn purge_queue(&mut self, queue_url: &str) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        let now = self.now;
+        let Some(queue) = self.queues.get_mut(&id) else {
+            return Err(SqsError::no_queue());
+        };
+        if queue.last_purge.is_some_and(|at| now < at + PURGE_INTERVAL_MS) {
+            return Err(SqsError::new(
+                ErrorCode::PurgeQueueInProgress,
+                format!(
+                    "Only one PurgeQueue operation on {} is allowed every 60 seconds.",
+                    queue.name
+                ),
+            ));
+        }
+        queue.last_purge = Some(now);
+        let keys: Vec<u64> = queue.messages().map(|(k, _)| k).collect();
+        let count = keys.len() as u64;
+        for key in keys {
+            if let Some(message) = queue.remove(key, &mut self.log, now) {
+                self.log.push(
+                    now,
+                    EventKind::Purged {
+                        queue: queue.name.clone(),
+                        message_id: message.id,
+                    },
+                );
+            }
+        }
+        let name = queue.name.clone();
+        self.emit(EventKind::QueuePurged { queue: name, count });
+        Ok(())
+    }
+
+    pub fn tag_queue(&mut self, queue_url: &str, tags: &Tags) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        let queue = self.queue_mut(id);
+        let added = tags.keys().filter(|k| !queue.tags.contains_key(*k)).count();
+        check_tags(&queue.name, tags, queue.tags.len() + added - tags.len())?;
+        queue.tags.extend(tags.clone());
+        Ok(())
+    }
+
+    pub fn untag_queue(&mut self, queue_url: &str, keys: &[String]) -> SqsResult<()> {
+        let id = self.resolve(queue_url)?;
+        let queue = self.queue_mut(id);
+        for key in keys {
+            queue.tags.remove(key);
+        }
+        Ok(())
+    }
+
+    pub fn list_queue_tags(&self, queue_url: &str) -> SqsResult<Tags> {
+        Ok(self.queue(self.resolve(queue_url)?).tags.clone())
+    }
+}
+
+/// Checks tag keys and values, and that `existing` plus `tags` stays within 50.
+fn check_tags(queue: &str, tags: &Tags, existing: usize) -> SqsResult<()> {
+    if existing + tags.len() > MAX_TAGS {
+        return Err(SqsError::invalid_parameter(format!(
+            "Too many tags added for queue {queue}. A queue can have at most {MAX_TAGS} tags."
+        )));
+    }
+    for (key, value) in tags {
+        if key.is_empty() || key.chars().count() > 128 || key.to_ascii_lowercase().starts_with("aws:") {
+            return Err(SqsError::invalid_parameter(format!(
+                "Tag key '{key}' is invalid: keys are 1 to 128 characters and may not start with 'aws:'."
+            )));
+        }
+        if value.chars().count() > 256 {
+            return Err(SqsError::invalid_parameter(format!(
+                "Tag value for key '{key}' is invalid: values are at most 256 characters."
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One page of queue URLs in name order. Tokens carry the last name returned.
+fn page<'a>(
+    queues: impl Iterator<Item = &'a Queue>,
+    max_results: Option<i64>,
+    next_token: Option<&str>,
+) -> SqsResult<ListQueuesResult> {
+    if let Some(max) = max_results {
+        if !(1..=1000).contains(&max) {
+            return Err(SqsError::invalid_value(
+                "MaxResults",
+                max,
+                "MaxResults must be an integer between 1 and 1000.",
+            ));
+        }
+    }
+    let after = match next_token {
+        Some(token) => Some(
+            URL_SAFE_NO_PAD
+                .decode(token)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .ok_or_else(|| SqsError::invalid_parameter("Invalid NextToken value."))?,
+        ),
+        None => None,
+    };
+    let limit = max_results.unwrap_or(1000) as usize;
+    let mut rest = queues.filter(|q| after.as_deref().is_none_or(|a| *q.name > *a));
+    let queue_urls: Vec<String> = rest.by_ref().take(limit).map(|q| q.url.to_string()).collect();
+    let more = rest.next().is_some();
+    let next_token = (more && max_results.is_some())
+        .then(|| queue_urls.last())
+        .flatten()
+        .and_then(|url| url.rsplit('/').next())
+        .map(|name| URL_SAFE_NO_PAD.encode(name));
+    Ok(ListQueuesResult {
+        queue_urls,
+        next_token,
+    })
+}

@@ -1,0 +1,318 @@
+//! Redrive back from a dead-letter queue: StartMessageMoveTask,
+//! ListMessageMoveTasks and CancelMessageMoveTask, run in virtual time at
+//! the task's rate.
+
+use std::sync::Arc;
+
+use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::events::EventKind;
+use crate::ids::{decode_task_handle, encode_task_handle, MessageId};
+use crate::message::{Message, State};
+use crate::{Engine, Millis, MoveTaskInfo};
+
+/// Without `MaxNumberOfMessagesPerSecond` SQS picks a rate; we use the maximum.
+const DEFAULT_RATE: i64 = 500;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Running,
+    Completed,
+    Cancelled,
+    Failed,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Running => "RUNNING",
+            Status::Completed => "COMPLETED",
+            Status::Cancelled => "CANCELLED",
+            Status::Failed => "FAILED",
+        }
+    }
+}
+
+struct MoveTask {
+    id: u64,
+    source_arn: Arc<str>,
+    destination_arn: Option<String>,
+    rate: Option<i64>,
+    status: Status,
+    moved: u64,
+    to_move: u64,
+    started_at: Millis,
+    failure: Option<String>,
+}
+
+impl MoveTask {
+    /// When the next message moves: message k leaves at start + k/rate seconds.
+    fn next_step(&self) -> Millis {
+        let rate = self.rate.unwrap_or(DEFAULT_RATE) as u64;
+        self.started_at + ((self.moved + 1) * 1000).div_ceil(rate)
+    }
+}
+
+#[derive(Default)]
+pub struct MoveTasks {
+    tasks: Vec<MoveTask>,
+}
+
+fn not_found(parameter: &str) -> SqsError {
+    SqsError::new(
+        ErrorCode::ResourceNotFound,
+        format!("The resource that you specified for the {parameter} parameter doesn't exist."),
+    )
+}
+
+impl Engine {
+    pub fn start_message_move_task(
+        &mut self,
+        source_arn: &str,
+        destination_arn: Option<&str>,
+        rate: Option<i64>,
+    ) -> SqsResult<String> {
+        let source = self.resolve_arn(source_arn).ok_or_else(|| not_found("SourceArn"))?;
+        let is_dlq = self.queues.values().any(|q| {
+            q.settings
+                .redrive_policy
+                .as_ref()
+                .is_some_and(|p| p.dead_letter_target_arn == source_arn)
+        });
+        if !is_dlq {
+            return Err(SqsError::invalid_parameter(
+                "Source queue must be configured as a Dead Letter Queue.",
+            ));
+        }
+        if let Some(destination) = destination_arn {
+            let dest = self
+                .resolve_arn(destination)
+                .ok_or_else(|| not_found("DestinationArn"))?;
+            if self.queue(dest).fifo != self.queue(source).fifo {
+                return Err(SqsError::invalid_parameter(
+                    "The destination queue must be of the same type as the source queue.",
+                ));
+            }
+        }
+        if let Some(r) = rate {
+            if !(1..=500).contains(&r) {
+                return Err(SqsError::invalid_value(
+                    "MaxNumberOfMessagesPerSecond",
+                    r,
+                    "Must be between 1 and 500.",
+                ));
+            }
+        }
+        if self
+            .tasks
+            .tasks
+            .iter()
+            .any(|t| t.status == Status::Running && *t.source_arn == *source_arn)
+        {
+            return Err(SqsError::invalid_parameter(
+                "There is already a task running. Only one active task is allowed for a source \
+                 queue arn at a given time.",
+            ));
+        }
+        let id = self.tasks.tasks.len() as u64 + 1;
+        let source_queue = self.queue(source);
+        let task = MoveTask {
+            id,
+            source_arn: source_queue.arn.clone(),
+            destination_arn: destination_arn.map(str::to_string),
+            rate,
+            status: Status::Running,
+            moved: 0,
+            to_move: source_queue.count_visible() as u64,
+            started_at: self.now,
+            failure: None,
+        };
+        let source_name = task.source_arn.clone();
+        self.tasks.tasks.push(task);
+        self.emit(EventKind::MoveTaskStarted {
+            source: source_name,
+            task: id,
+        });
+        Ok(encode_task_handle(id, self.secret))
+    }
+
+    pub fn cancel_message_move_task(&mut self, handle: &str) -> SqsResult<u64> {
+        let id = decode_task_handle(handle, self.secret)
+            .ok_or_else(|| SqsError::invalid_parameter("Value for parameter TaskHandle is invalid."))?;
+        let task = self
+            .tasks
+            .tasks
+            .iter_mut()
+            .find(|t| t.id == id && t.status == Status::Running)
+            .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFound, "Task does not exist."))?;
+        task.status = Status::Cancelled;
+        let (source, moved) = (task.source_arn.clone(), task.moved);
+        self.emit(EventKind::MoveTaskEnded {
+            source,
+            task: id,
+            status: Status::Cancelled.as_str(),
+            moved,
+        });
+        Ok(moved)
+    }
+
+    pub fn list_message_move_tasks(
+        &self,
+        source_arn: &str,
+        max_results: Option<i64>,
+    ) -> SqsResult<Vec<MoveTaskInfo>> {
+        self.resolve_arn(source_arn)
+            .ok_or_else(|| not_found("SourceArn"))?;
+        let max = max_results.unwrap_or(1);
+        if !(1..=10).contains(&max) {
+            return Err(SqsError::invalid_value(
+                "MaxResults",
+                max,
+                "Must be between 1 and 10, if provided.",
+            ));
+        }
+        Ok(self
+            .tasks
+            .tasks
+            .iter()
+            .rev()
+            .filter(|t| *t.source_arn == *source_arn)
+            .take(max as usize)
+            .map(|t| MoveTaskInfo {
+                task_handle: (t.status == Status::Running)
+                    .then(|| encode_task_handle(t.id, self.secret)),
+                status: t.status.as_str(),
+                source_arn: t.source_arn.to_string(),
+                destination_arn: t.destination_arn.clone(),
+                max_number_of_messages_per_second: t.rate,
+                approximate_number_of_messages_moved: t.moved,
+                approximate_number_of_messages_to_move: t.to_move,
+                failure_reason: t.failure.clone(),
+                started_timestamp: self.epoch_ms(t.started_at),
+            })
+            .collect())
+    }
+
+    pub(crate) fn next_task_step(&self) -> Option<Millis> {
+        self.tasks
+            .tasks
+            .iter()
+            .filter(|t| t.status == Status::Running)
+            .map(MoveTask::next_step)
+            .min()
+    }
+
+    /// Moves every message whose turn has come, for every running task.
+    pub(crate) fn run_move_tasks(&mut self) {
+        for index in 0..self.tasks.tasks.len() {
+            while self.tasks.tasks[index].status == Status::Running
+                && self.tasks.tasks[index].next_step() <= self.now
+            {
+                self.step_task(index);
+            }
+        }
+    }
+
+    fn end_task(&mut self, index: usize, status: Status, failure: Option<String>) {
+        let task = &mut self.tasks.tasks[index];
+        task.status = status;
+        task.failure = failure;
+        let event = EventKind::MoveTaskEnded {
+            source: task.source_arn.clone(),
+            task: task.id,
+            status: status.as_str(),
+            moved: task.moved,
+        };
+        self.emit(event);
+    }
+
+    fn step_task(&mut self, index: usize) {
+        let task = &self.tasks.tasks[index];
+        let source = self.resolve_arn(&task.source_arn);
+        let next = source.and_then(|s| {
+            let queue = self.queue(s);
+            let key = if queue.fifo {
+                queue.first_available_group().map(|(k, _)| k)
+            } else {
+                queue.visible_after(0)
+            };
+            key.map(|k| (s, k))
+        });
+        let (Some((source, key)), true) = (next, task.moved < task.to_move) else {
+            self.end_task(index, Status::Completed, None);
+            return;
+        };
+        let Some(message) = self.queue(source).get(key) else {
+            return;
+        };
+        let destination_arn = task
+            .destination_arn
+            .clone()
+            .or_else(|| message.extras().and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())));
+        let Some(destination) = destination_arn.and_then(|arn| self.resolve_arn(&arn)) else {
+            self.end_task(
+                index,
+                Status::Failed,
+                Some("AWS.SimpleQueueService.NonExistentQueue".into()),
+            );
+            return;
+        };
+        let now = self.now;
+        let Some(old) = self
+            .queues
+            .get_mut(&source)
+            .and_then(|q| q.remove(key, &mut self.log, now))
+        else {
+            return;
+        };
+        let source_name = self.queue(source).name.clone();
+        // AWS redrives a message as a new message: new id, new enqueue time.
+        let new_id = MessageId::from_random(self.rng.bytes16());
+        let Some(target) = self.queues.get_mut(&destination) else {
+            return;
+        };
+        let sequence = if target.fifo { target.next_sequence() } else { 0 };
+        let mut extras = old.extras.clone();
+        if let Some(extras) = extras.as_deref_mut() {
+            extras.dead_letter_source = None;
+            extras.holder = None;
+        }
+        let old_id = old.id;
+        let message = Message {
+            id: new_id,
+            sent_at: now,
+            enqueued_at: now,
+            first_received_at: None,
+            received_at: 0,
+            receive_count: 0,
+            receipt_serial: 0,
+            state: State::Visible,
+            sequence,
+            extras,
+            ..old
+        };
+        let event = EventKind::Redriven {
+            queue: source_name,
+            destination: target.name.clone(),
+            message_id: old_id,
+        };
+        target.insert(message, &mut self.log, now);
+        self.log.push(now, event);
+        self.tasks.tasks[index].moved += 1;
+        self.serve_waiters(destination);
+    }
+
+    /// Tasks reading from or writing to a deleted queue fail.
+    pub(crate) fn fail_tasks_on(&mut self, arn: &str) {
+        for index in 0..self.tasks.tasks.len() {
+            let task = &self.tasks.tasks[index];
+            let involved = *task.source_arn == *arn || task.destination_arn.as_deref() == Some(arn);
+            if task.status == Status::Running && involved {
+                self.end_task(
+                    index,
+                    Status::Failed,
+                    Some("AWS.SimpleQueueService.NonExistentQueue".into()),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! Queue attributes: their names, typed values, ranges and defaults.
+//!
+//! The wire gives attributes as strings; the protocol layer turns them into
+//! [`QueueAttribute`] values (and back), and this module decides what is
+//! allowed.
+
+use std::str::FromStr;
+
+use crate::error::{ErrorCode, SqsError, SqsResult};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AttributeName {
+    ApproximateNumberOfMessages,
+    ApproximateNumberOfMessagesDelayed,
+    ApproximateNumberOfMessagesNotVisible,
+    ContentBasedDeduplication,
+    CreatedTimestamp,
+    DeduplicationScope,
+    DelaySeconds,
+    FifoQueue,
+    FifoThroughputLimit,
+    KmsDataKeyReusePeriodSeconds,
+    KmsMasterKeyId,
+    LastModifiedTimestamp,
+    MaximumMessageSize,
+    MessageRetentionPeriod,
+    Policy,
+    QueueArn,
+    ReceiveMessageWaitTimeSeconds,
+    RedriveAllowPolicy,
+    RedrivePolicy,
+    SqsManagedSseEnabled,
+    VisibilityTimeout,
+}
+
+impl AttributeName {
+    pub const ALL: [AttributeName; 21] = {
+        use AttributeName::*;
+        [
+            ApproximateNumberOfMessages,
+            ApproximateNumberOfMessagesDelayed,
+            ApproximateNumberOfMessagesNotVisible,
+            ContentBasedDeduplication,
+            CreatedTimestamp,
+            DeduplicationScope,
+            DelaySeconds,
+            FifoQueue,
+            FifoThroughputLimit,
+            KmsDataKeyReusePeriodSeconds,
+            KmsMasterKeyId,
+            LastModifiedTimestamp,
+            MaximumMessageSize,
+            MessageRetentionPeriod,
+            Policy,
+            QueueArn,
+            ReceiveMessageWaitTimeSeconds,
+            RedriveAllowPolicy,
+            RedrivePolicy,
+            SqsManagedSseEnabled,
+            VisibilityTimeout,
+        ]
+    };
+
+    pub fn as_str(self) -> &'static str {
+        use AttributeName::*;
+        match self {
+            ApproximateNumberOfMessages => "ApproximateNumberOfMessages",
+            ApproximateNumberOfMessagesDelayed => "ApproximateNumberOfMessagesDelayed",
+            ApproximateNumberOfMessagesNotVisible => "ApproximateNumberOfMessagesNotVisible",
+            ContentBasedDeduplication => "ContentBasedDeduplication",
+            CreatedTimestamp => "CreatedTimestamp",
+            DeduplicationScope => "DeduplicationScope",
+            DelaySeconds => "DelaySeconds",
+            FifoQueue => "FifoQueue",
+            FifoThroughputLimit => "FifoThroughputLimit",
+            KmsDataKeyReusePeriodSeconds => "KmsDataKeyReusePeriodSeconds",
+            KmsMasterKeyId => "KmsMasterKeyId",
+            LastModifiedTimestamp => "LastModifiedTimestamp",
+            MaximumMessageSize => "MaximumMessageSize",
+            MessageRetentionPeriod => "MessageRetentionPeriod",
+            Policy => "Policy",
+            QueueArn => "QueueArn",
+            ReceiveMessageWaitTimeSeconds => "ReceiveMessageWaitTimeSeconds",
+            RedriveAllowPolicy => "RedriveAllowPolicy",
+            RedrivePolicy => "RedrivePolicy",
+            SqsManagedSseEnabled => "SqsManagedSseEnabled",
+            VisibilityTimeout => "VisibilityTimeout",
+        }
+    }
+
+    /// Attributes only a FIFO queue has.
+    pub fn fifo_only(self) -> bool {
+        use AttributeName::*;
+        matches!(
+            self,
+            FifoQueue | ContentBasedDeduplication | DeduplicationScope | FifoThroughputLimit
+        )
+    }
+
+    /// Attributes SQS computes; they can be read but never set.
+    pub fn read_only(self) -> bool {
+        use AttributeName::*;
+        matches!(
+            self,
+            ApproximateNumberOfMessages
+                | ApproximateNumberOfMessagesDelayed
+                | ApproximateNumberOfMessagesNotVisible
+                | CreatedTimestamp
+                | LastModifiedTimestamp
+                | QueueArn
+        )
+    }
+}
+
+pub fn unknown_attribute(name: &str) -> SqsError {
+    SqsError::new(
+        ErrorCode::InvalidAttributeName,
+        format!("Unknown Attribute {name}."),
+    )
+}
+
+impl FromStr for AttributeName {
+    type Err = SqsError;
+    fn from_str(s: &str) -> SqsResult<Self> {
+        AttributeName::ALL
+            .into_iter()
+            .find(|n| n.as_str() == s)
+            .ok_or_else(|| unknown_attribute(s))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedrivePolicy {
+    pub dead_letter_target_arn: String,
+    pub max_receive_count: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedrivePermission {
+    AllowAll,
+    DenyAll,
+    ByQueue,
+}
+
+impl RedrivePermission {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedrivePermission::AllowAll => "allowAll",
+            RedrivePermission::DenyAll => "denyAll",
+            RedrivePermission::ByQueue => "byQueue",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::AllowAll, Self::DenyAll, Self::ByQueue]
+            .into_iter()
+            .find(|p| p.as_str() == s)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedriveAllowPolicy {
+    pub permission: RedrivePermission,
+    pub source_queue_arns: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DedupScope {
+    Queue,
+    MessageGroup,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThroughputLimit {
+    PerQueue,
+    PerMessageGroupId,
+}
+
+/// A typed queue attribute value, settable or read-only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueueAttribute {
+    DelaySeconds(i64),
+    MaximumMessageSize(i64),
+    MessageRetentionPeriod(i64),
+    ReceiveMessageWaitTimeSeconds(i64),
+    VisibilityTimeout(i64),
+    /// `None` clears it (the wire's empty string).
+    RedrivePolicy(Option<RedrivePolicy>),
+    RedriveAllowPolicy(Option<RedriveAllowPolicy>),
+    Policy(String),
+    KmsMasterKeyId(String),
+    KmsDataKeyReusePeriodSeconds(i64),
+    SqsManagedSseEnabled(bool),
+    FifoQueue(bool),
+    ContentBasedDeduplication(bool),
+    DeduplicationScope(DedupScope),
+    FifoThroughputLimit(ThroughputLimit),
+    ApproximateNumberOfMessages(u64),
+    ApproximateNumberOfMessagesDelayed(u64),
+    ApproximateNumberOfMessagesNotVisible(u64),
+    /// Epoch seconds.
+    CreatedTimestamp(u64),
+    LastModifiedTimestamp(u64),
+    QueueArn(String),
+}
+
+impl QueueAttribute {
+    pub fn name(&self) -> AttributeName {
+        use QueueAttribute as A;
+        use AttributeName as N;
+        match self {
+            A::DelaySeconds(_) => N::DelaySeconds,
+            A::MaximumMessageSize(_) => N::MaximumMessageSize,
+            A::MessageRetentionPeriod(_) => N::MessageRetentionPeriod,
+            A::ReceiveMessageWaitTimeSeconds(_) => N::ReceiveMessageWaitTimeSeconds,
+            A::VisibilityTimeout(_) => N::VisibilityTimeout,
+            A::RedrivePolicy(_) => N::RedrivePolicy,
+            A::RedriveAllowPolicy(_) => N::RedriveAllowPolicy,
+            A::Policy(_) => N::Policy,
+            A::KmsMasterKeyId(_) => N::KmsMasterKeyId,
+            A::KmsDataKeyReusePeriodSeconds(_) => N::KmsDataKeyReusePeriodSeconds,
+            A::SqsManagedSseEnabled(_) => N::SqsManagedSseEnabled,
+            A::FifoQueue(_) => N::FifoQueue,
+            A::ContentBasedDeduplication(_) => N::ContentBasedDeduplication,
+            A::DeduplicationScope(_) => N::DeduplicationScope,
+            A::FifoThroughputLimit(_) => N::FifoThroughputLimit,
+            A::ApproximateNumberOfMessages(_) => N::ApproximateNumberOfMessages,
+            A::ApproximateNumberOfMessagesDelayed(_) => N::ApproximateNumberOfMessagesDelayed,
+            A::ApproximateNumberOfMessagesNotVisible(_) => N::ApproximateNumberOfMessagesNotVisible,
+            A::CreatedTimestamp(_) => N::CreatedTimestamp,
+            A::LastModifiedTimestamp(_) => N::LastModifiedTimestamp,
+            A::QueueArn(_) => N::QueueArn,
+        }
+    }
+}
+
+/// The settable state of a queue, with SQS's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub delay_seconds: u32,
+    pub maximum_message_size: u32,
+    pub message_retention_period: u32,
+    pub receive_wait_seconds: u32,
+    pub visibility_timeout: u32,
+    pub redrive_policy: Option<RedrivePolicy>,
+    pub redrive_allow_policy: Option<RedriveAllowPolicy>,
+    pub policy: Option<String>,
+    pub kms_master_key_id: Option<String>,
+    pub kms_data_key_reuse_period: Option<u32>,
+    pub sqs_managed_sse: bool,
+    pub content_based_deduplication: bool,
+    pub deduplication_scope: DedupScope,
+    pub fifo_throughput_limit: ThroughputLimit,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            delay_seconds: 0,
+            maximum_message_size: 1_048_576,
+            message_retention_period: 345_600,
+            receive_wait_seconds: 0,
+            visibility_timeout: 30,
+            redrive_policy: None,
+            redrive_allow_policy: None,
+            policy: None,
+            kms_master_key_id: None,
+            kms_data_key_reuse_period: None,
+            sqs_managed_sse: true,
+            content_based_deduplication: false,
+            deduplication_scope: DedupScope::Queue,
+            fifo_throughput_limit: ThroughputLimit::PerQueue,
+        }
+    }
+}
+
+pub const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
+
+fn in_range(name: AttributeName, value: i64, lo: i64, hi: i64) -> SqsResult<u32> {
+    if (lo..=hi).contains(&value) {
+        Ok(value as u32)
+    } else {
+        Err(SqsError::new(
+            ErrorCode::InvalidAttributeValue,
+            format!(
+                "Invalid value for the parameter {}. Reason: must be between {lo} and {hi}, got {value}.",
+                name.as_str()
+            ),
+        ))
+    }
+}
+
+impl Settings {
+    /// Applies one settable attribute after checking its range. Rules that
+    /// involve other queues (redrive targets) are the engine's.
+    pub fn apply(&mut self, attribute: &QueueAttribute) -> SqsResult<()> {
+        use QueueAttribute as A;
+        let name = attribute.name();
+        match attribute {
+            A::DelaySeconds(v) => self.delay_seconds = in_range(name, *v, 0, 900)?,
+            A::MaximumMessageSize(v) => {
+                self.maximum_message_size = in_range(name, *v, 1_024, 1_048_576)?
+            }
+            A::MessageRetentionPeriod(v) => {
+                self.message_retention_period = in_range(name, *v, 60, 1_209_600)?
+            }
+            A::ReceiveMessageWaitTimeSeconds(v) => {
+                self.receive_wait_seconds = in_range(name, *v, 0, 20)?
+            }
+            A::VisibilityTimeout(v) => {
+                self.visibility_timeout = in_range(name, *v, 0, MAX_VISIBILITY_TIMEOUT)?
+            }
+            A::KmsDataKeyReusePeriodSeconds(v) => {
+                self.kms_data_key_reuse_period = Some(in_range(name, *v, 60, 86_400)?)
+            }
+            A::RedrivePolicy(p) => {
+                if let Some(p) = p {
+                    in_range(name, p.max_receive_count, 1, 1_000).map_err(|_| {
+                        SqsError::new(
+                            ErrorCode::InvalidAttributeValue,
+                            format!(
+                                "Value {} for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: {}, valid values are from 1 to 1000 both inclusive.",
+                                p.max_receive_count, p.max_receive_count
+                            ),
+                        )
+                    })?;
+                }
+                self.redrive_policy = p.clone();
+            }
+            A::RedriveAllowPolicy(p) => {
+                if let Some(p) = p {
+                    let arns = p.source_queue_arns.len();
+                    let ok = match p.permission {
+                        RedrivePermission::ByQueue => (1..=10).contains(&arns),
+                        _ => arns == 0,
+                    };
+                    if !ok {
+                        return Err(SqsError::new(
+                            ErrorCode::InvalidAttributeValue,
+                            "Value for parameter RedriveAllowPolicy is invalid. Reason: sourceQueueArns \
+                             must list 1 to 10 queues when redrivePermission is byQueue, and none otherwise.",
+                        ));
+                    }
+                }
+                self.redrive_allow_policy = p.clone();
+            }
+            A::Policy(p) => self.policy = (!p.is_empty()).then(|| p.clone()),
+            A::KmsMasterKeyId(k) => {
+                self.kms_master_key_id = (!k.is_empty()).then(|| k.clone());
+                if self.kms_master_key_id.is_some() {
+                    self.sqs_managed_sse = false;
+                }
+            }
+            A::SqsManagedSseEnabled(v) => self.sqs_managed_sse = *v,
+            A::ContentBasedDeduplication(v) => self.content_based_deduplication = *v,
+            A::DeduplicationScope(v) => self.deduplication_scope = *v,
+            A::FifoThroughputLimit(v) => self.fifo_throughput_limit = *v,
+            A::FifoQueue(_) => {}
+            _ => return Err(unknown_attribute(name.as_str())),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,140 @@
+//! A full picture of the engine at this moment: every queue, every message
+//! with its state, group, receive count and visibility deadline. The page
+//! draws from this; tests compare it.
+
+use serde::Serialize;
+
+use crate::ids::Receipt;
+use crate::message::State;
+use crate::queue::Queue;
+use crate::{Engine, MessageId, Millis};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub time_ms: Millis,
+    pub next_event_seq: u64,
+    pub waiting_polls: usize,
+    pub queues: Vec<QueueSnapshot>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueSnapshot {
+    pub name: String,
+    pub url: String,
+    pub arn: String,
+    pub fifo: bool,
+    pub visibility_timeout_seconds: u32,
+    pub delay_seconds: u32,
+    pub message_retention_period_seconds: u32,
+    pub dead_letter_target_arn: Option<String>,
+    pub max_receive_count: Option<i64>,
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
+    /// Virtual ms when the oldest message was enqueued (retention age).
+    pub oldest_enqueued_at: Option<Millis>,
+    pub messages: Vec<MessageSnapshot>,
+    pub groups: Vec<GroupSnapshot>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageSnapshot {
+    pub message_id: MessageId,
+    pub body: String,
+    /// `delayed`, `visible` or `in-flight`.
+    pub state: &'static str,
+    pub group: Option<String>,
+    pub receive_count: u32,
+    /// When a delayed or in-flight message becomes visible.
+    pub visible_at: Option<Millis>,
+    pub sent_at: Millis,
+    pub holder: Option<String>,
+    pub receipt_handle: Option<String>,
+    pub sequence_number: Option<String>,
+    pub dead_letter_source_arn: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSnapshot {
+    pub group: String,
+    pub locked: bool,
+    pub messages: usize,
+}
+
+impl Engine {
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            time_ms: self.now,
+            next_event_seq: self.log.next_seq(),
+            waiting_polls: self.waiting_polls(),
+            queues: self
+                .by_name
+                .values()
+                .map(|id| self.queue_snapshot(self.queue(*id)))
+                .collect(),
+        }
+    }
+
+    fn queue_snapshot(&self, q: &Queue) -> QueueSnapshot {
+        let redrive = q.settings.redrive_policy.as_ref();
+        QueueSnapshot {
+            name: q.name.to_string(),
+            url: q.url.to_string(),
+            arn: q.arn.to_string(),
+            fifo: q.fifo,
+            visibility_timeout_seconds: q.settings.visibility_timeout,
+            delay_seconds: q.settings.delay_seconds,
+            message_retention_period_seconds: q.settings.message_retention_period,
+            dead_letter_target_arn: redrive.map(|p| p.dead_letter_target_arn.clone()),
+            max_receive_count: redrive.map(|p| p.max_receive_count),
+            visible: q.count_visible(),
+            in_flight: q.count_in_flight(),
+            delayed: q.count_delayed(),
+            oldest_enqueued_at: q.first_expiry().map(|(at, _)| at - q.retention_ms()),
+            messages: q
+                .messages()
+                .map(|(key, m)| {
+                    let (state, visible_at) = match m.state {
+                        State::Delayed { until } => ("delayed", Some(until)),
+                        State::Visible => ("visible", None),
+                        State::InFlight { deadline } => ("in-flight", Some(deadline)),
+                    };
+                    let extras = m.extras();
+                    MessageSnapshot {
+                        message_id: m.id,
+                        body: m.body.to_string(),
+                        state,
+                        group: m.group.as_ref().map(|g| g.to_string()),
+                        receive_count: m.receive_count,
+                        visible_at,
+                        sent_at: m.sent_at,
+                        holder: m.holder().map(|h| h.to_string()),
+                        receipt_handle: (m.receipt_serial > 0).then(|| {
+                            Receipt {
+                                queue: q.id,
+                                message: key,
+                                serial: m.receipt_serial,
+                            }
+                            .encode(self.secret)
+                        }),
+                        sequence_number: q.fifo.then(|| m.sequence.to_string()),
+                        dead_letter_source_arn: extras
+                            .and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
+                    }
+                })
+                .collect(),
+            groups: q
+                .groups()
+                .map(|(name, g)| GroupSnapshot {
+                    group: name.to_string(),
+                    locked: g.locked,
+                    messages: g.keys.len(),
+                })
+                .collect(),
+        }
+    }
+}
