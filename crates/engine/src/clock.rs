@@ -110,7 +110,10 @@ impl Engine {
             if let Some(poll) = self.polls.waiting.remove(&poll_id) {
                 if let Some(queue) = self.queues.get(&poll.queue) {
                     let queue = queue.name.clone();
-                    self.emit(EventKind::EmptyReceive { queue, by: poll.spec.by });
+                    self.emit(EventKind::EmptyReceive {
+                        queue,
+                        by: poll.spec.by,
+                    });
                 }
                 self.polls.answered.push((poll_id, Ok(Vec::new())));
             }
@@ -184,7 +187,9 @@ impl Engine {
             .collect();
         for poll_id in ids {
             self.polls.waiting.remove(&poll_id);
-            self.polls.answered.push((poll_id, Err(SqsError::no_queue())));
+            self.polls
+                .answered
+                .push((poll_id, Err(SqsError::no_queue())));
         }
     }
 }

@@ -24,7 +24,9 @@ pub fn hex(bytes: &[u8]) -> String {
 /// sorted by name, each encoded as length-prefixed name, length-prefixed data
 /// type, a transport byte (1 string/number, 2 binary) and the length-prefixed
 /// value, all lengths 4-byte big-endian.
-pub fn md5_of_attributes<'a>(attributes: impl IntoIterator<Item = &'a MessageAttribute>) -> [u8; 16] {
+pub fn md5_of_attributes<'a>(
+    attributes: impl IntoIterator<Item = &'a MessageAttribute>,
+) -> [u8; 16] {
     let mut sorted: Vec<&MessageAttribute> = attributes.into_iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hasher = Md5::new();

@@ -23,7 +23,11 @@ pub struct Event {
 
 /// Why a message left the in-flight state or a receive returned nothing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum EventKind {
     QueueCreated {
         queue: Arc<str>,

@@ -42,7 +42,9 @@ impl Engine {
             "DeleteMessageBatchRequestEntry",
             entries.iter().map(|(id, _)| id.as_str()),
         )?;
-        Ok(batch::each(entries, |handle| self.delete_in(id, handle, by)))
+        Ok(batch::each(entries, |handle| {
+            self.delete_in(id, handle, by)
+        }))
     }
 
     fn delete_in(&mut self, id: u32, handle: &str, by: Caller) -> SqsResult<()> {

@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(Receipt::decode("x", 42), None);
         let mut forged = text.clone().into_bytes();
         forged[10] ^= 1;
-        assert_eq!(Receipt::decode(std::str::from_utf8(&forged).unwrap(), 42), None);
+        assert_eq!(
+            Receipt::decode(std::str::from_utf8(&forged).unwrap(), 42),
+            None
+        );
     }
 
     #[test]

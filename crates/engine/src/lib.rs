@@ -178,7 +178,10 @@ impl Engine {
         if account != self.config.account_id {
             return Err(SqsError::no_queue());
         }
-        self.by_name.get(name).copied().ok_or_else(SqsError::no_queue)
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(SqsError::no_queue)
     }
 
     fn resolve_arn(&self, arn: &str) -> Option<u32> {

@@ -53,7 +53,14 @@ pub struct Queue {
 const FIRST_SEQUENCE: u128 = 18_849_496_460_467_696_128;
 
 impl Queue {
-    pub fn new(id: u32, name: Arc<str>, arn: Arc<str>, url: Arc<str>, fifo: bool, now: Millis) -> Self {
+    pub fn new(
+        id: u32,
+        name: Arc<str>,
+        arn: Arc<str>,
+        url: Arc<str>,
+        fifo: bool,
+        now: Millis,
+    ) -> Self {
         Queue {
             id,
             name,
@@ -181,7 +188,11 @@ impl Queue {
         self.messages.insert(key, message);
         if self.fifo {
             if let Some(group) = group {
-                self.groups.entry(group.clone()).or_default().keys.insert(key);
+                self.groups
+                    .entry(group.clone())
+                    .or_default()
+                    .keys
+                    .insert(key);
                 self.refresh_group(&group, log, now);
             }
         }

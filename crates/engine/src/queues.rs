@@ -33,12 +33,10 @@ impl Engine {
         match (fifo, asked_fifo) {
             (true, Some(true)) | (false, None) => {}
             (false, Some(false)) => return Err(unknown_attribute("FifoQueue")),
-            _ => {
-                return Err(SqsError::invalid_parameter(
-                    "The name of a FIFO queue can only include alphanumeric characters, hyphens, or \
+            _ => return Err(SqsError::invalid_parameter(
+                "The name of a FIFO queue can only include alphanumeric characters, hyphens, or \
                      underscores, must end with .fifo suffix and be 1 to 80 in length.",
-                ))
-            }
+            )),
         }
         let mut settings = Settings::default();
         self.apply_attributes(name, fifo, &mut settings, attributes)?;
@@ -202,7 +200,10 @@ impl Engine {
         let prefix = prefix.unwrap_or("");
         let names = self
             .by_name
-            .range::<str, _>((std::ops::Bound::Included(prefix), std::ops::Bound::Unbounded))
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
             .take_while(|(n, _)| n.starts_with(prefix))
             .map(|(_, id)| self.queue(*id));
         page(names, max_results, next_token)
@@ -266,7 +267,9 @@ impl Engine {
             return None;
         }
         Some(match name {
-            N::ApproximateNumberOfMessages => A::ApproximateNumberOfMessages(q.count_visible() as u64),
+            N::ApproximateNumberOfMessages => {
+                A::ApproximateNumberOfMessages(q.count_visible() as u64)
+            }
             N::ApproximateNumberOfMessagesDelayed => {
                 A::ApproximateNumberOfMessagesDelayed(q.count_delayed() as u64)
             }
@@ -278,7 +281,9 @@ impl Engine {
             N::QueueArn => A::QueueArn(q.arn.to_string()),
             N::DelaySeconds => A::DelaySeconds(s.delay_seconds.into()),
             N::MaximumMessageSize => A::MaximumMessageSize(s.maximum_message_size.into()),
-            N::MessageRetentionPeriod => A::MessageRetentionPeriod(s.message_retention_period.into()),
+            N::MessageRetentionPeriod => {
+                A::MessageRetentionPeriod(s.message_retention_period.into())
+            }
             N::ReceiveMessageWaitTimeSeconds => {
                 A::ReceiveMessageWaitTimeSeconds(s.receive_wait_seconds.into())
             }
@@ -292,7 +297,9 @@ impl Engine {
                 A::KmsDataKeyReusePeriodSeconds(s.kms_data_key_reuse_period?.into())
             }
             N::FifoQueue => A::FifoQueue(true),
-            N::ContentBasedDeduplication => A::ContentBasedDeduplication(s.content_based_deduplication),
+            N::ContentBasedDeduplication => {
+                A::ContentBasedDeduplication(s.content_based_deduplication)
+            }
             N::DeduplicationScope => A::DeduplicationScope(s.deduplication_scope),
             N::FifoThroughputLimit => A::FifoThroughputLimit(s.fifo_throughput_limit),
         })
@@ -305,7 +312,10 @@ impl Engine {
     ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let queue = self.queue(id);
-        if attributes.iter().any(|a| matches!(a, QueueAttribute::FifoQueue(_))) {
+        if attributes
+            .iter()
+            .any(|a| matches!(a, QueueAttribute::FifoQueue(_)))
+        {
             return Err(if queue.fifo {
                 SqsError::new(
                     ErrorCode::InvalidAttributeValue,
@@ -330,7 +340,10 @@ impl Engine {
         let Some(queue) = self.queues.get_mut(&id) else {
             return Err(SqsError::no_queue());
         };
-        if queue.last_purge.is_some_and(|at| now < at + PURGE_INTERVAL_MS) {
+        if queue
+            .last_purge
+            .is_some_and(|at| now < at + PURGE_INTERVAL_MS)
+        {
             return Err(SqsError::new(
                 ErrorCode::PurgeQueueInProgress,
                 format!(
@@ -389,7 +402,10 @@ fn check_tags(queue: &str, tags: &Tags, existing: usize) -> SqsResult<()> {
         )));
     }
     for (key, value) in tags {
-        if key.is_empty() || key.chars().count() > 128 || key.to_ascii_lowercase().starts_with("aws:") {
+        if key.is_empty()
+            || key.chars().count() > 128
+            || key.to_ascii_lowercase().starts_with("aws:")
+        {
             return Err(SqsError::invalid_parameter(format!(
                 "Tag key '{key}' is invalid: keys are 1 to 128 characters and may not start with 'aws:'."
             )));
@@ -430,7 +446,11 @@ fn page<'a>(
     };
     let limit = max_results.unwrap_or(1000) as usize;
     let mut rest = queues.filter(|q| after.as_deref().is_none_or(|a| *q.name > *a));
-    let queue_urls: Vec<String> = rest.by_ref().take(limit).map(|q| q.url.to_string()).collect();
+    let queue_urls: Vec<String> = rest
+        .by_ref()
+        .take(limit)
+        .map(|q| q.url.to_string())
+        .collect();
     let more = rest.next().is_some();
     let next_token = (more && max_results.is_some())
         .then(|| queue_urls.last())

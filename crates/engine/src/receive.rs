@@ -39,7 +39,13 @@ pub struct Attempt {
     spec_visibility_ms: Option<Millis>,
 }
 
-fn check_range(parameter: &str, value: Option<i64>, lo: i64, hi: i64, reason: &str) -> SqsResult<()> {
+fn check_range(
+    parameter: &str,
+    value: Option<i64>,
+    lo: i64,
+    hi: i64,
+    reason: &str,
+) -> SqsResult<()> {
     match value {
         Some(v) if !(lo..=hi).contains(&v) => Err(SqsError::invalid_value(parameter, v, reason)),
         _ => Ok(()),
@@ -182,7 +188,13 @@ impl Engine {
 
     /// FIFO: as many messages as possible from one group, in order, before
     /// the next group; a group whose head is in flight is skipped.
-    fn take_fifo(&mut self, id: u32, spec: &ReceiveSpec, want: usize, out: &mut Vec<ReceivedMessage>) {
+    fn take_fifo(
+        &mut self,
+        id: u32,
+        spec: &ReceiveSpec,
+        want: usize,
+        out: &mut Vec<ReceivedMessage>,
+    ) {
         while out.len() < want {
             let Some((head, group)) = self.queue(id).first_available_group() else {
                 return;
@@ -233,7 +245,14 @@ impl Engine {
             visible_at: now + visibility,
             previous_holder,
         };
-        queue.set_state(key, State::InFlight { deadline: now + visibility }, &mut self.log, now);
+        queue.set_state(
+            key,
+            State::InFlight {
+                deadline: now + visibility,
+            },
+            &mut self.log,
+            now,
+        );
         self.log.push(now, event);
         let queue = self.queue(id);
         let message = queue.get(key).expect("still stored");
@@ -308,7 +327,14 @@ impl Engine {
             .spec_visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
         for (key, _) in &attempt.receipts {
-            queue.set_state(*key, State::InFlight { deadline: now + visibility }, &mut self.log, now);
+            queue.set_state(
+                *key,
+                State::InFlight {
+                    deadline: now + visibility,
+                },
+                &mut self.log,
+                now,
+            );
         }
         let queue = self.queue(id);
         let epoch = self.config.start_epoch_ms;
@@ -386,7 +412,9 @@ fn view(
     };
     let trace = extras.and_then(|e| {
         e.system_attributes.iter().find_map(|a| match &a.value {
-            crate::message::AttributeValue::String(s) if a.name == "AWSTraceHeader" => Some(s.clone()),
+            crate::message::AttributeValue::String(s) if a.name == "AWSTraceHeader" => {
+                Some(s.clone())
+            }
             _ => None,
         })
     });
@@ -395,7 +423,10 @@ fn view(
         "ApproximateFirstReceiveTimestamp",
         message.first_received_at.map(|t| (epoch + t).to_string()),
     );
-    add("ApproximateReceiveCount", Some(message.receive_count.to_string()));
+    add(
+        "ApproximateReceiveCount",
+        Some(message.receive_count.to_string()),
+    );
     add(
         "DeadLetterQueueSourceArn",
         extras.and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
@@ -404,13 +435,16 @@ fn view(
         "MessageDeduplicationId",
         extras.and_then(|e| e.dedup_id.as_ref().map(|d| d.to_string())),
     );
-    add("MessageGroupId", message.group.as_ref().map(|g| g.to_string()));
-    add("SenderId", Some(sender.to_string()));
     add(
-        "SentTimestamp",
-        Some((epoch + message.sent_at).to_string()),
+        "MessageGroupId",
+        message.group.as_ref().map(|g| g.to_string()),
     );
-    add("SequenceNumber", queue.fifo.then(|| message.sequence.to_string()));
+    add("SenderId", Some(sender.to_string()));
+    add("SentTimestamp", Some((epoch + message.sent_at).to_string()));
+    add(
+        "SequenceNumber",
+        queue.fifo.then(|| message.sequence.to_string()),
+    );
 
     let message_attributes: Vec<MessageAttribute> = extras
         .map(|e| {

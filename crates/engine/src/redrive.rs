@@ -71,7 +71,9 @@ impl Engine {
         destination_arn: Option<&str>,
         rate: Option<i64>,
     ) -> SqsResult<String> {
-        let source = self.resolve_arn(source_arn).ok_or_else(|| not_found("SourceArn"))?;
+        let source = self
+            .resolve_arn(source_arn)
+            .ok_or_else(|| not_found("SourceArn"))?;
         let is_dlq = self.queues.values().any(|q| {
             q.settings
                 .redrive_policy
@@ -136,8 +138,9 @@ impl Engine {
     }
 
     pub fn cancel_message_move_task(&mut self, handle: &str) -> SqsResult<u64> {
-        let id = decode_task_handle(handle, self.secret)
-            .ok_or_else(|| SqsError::invalid_parameter("Value for parameter TaskHandle is invalid."))?;
+        let id = decode_task_handle(handle, self.secret).ok_or_else(|| {
+            SqsError::invalid_parameter("Value for parameter TaskHandle is invalid.")
+        })?;
         let task = self
             .tasks
             .tasks
@@ -244,10 +247,11 @@ impl Engine {
         let Some(message) = self.queue(source).get(key) else {
             return;
         };
-        let destination_arn = task
-            .destination_arn
-            .clone()
-            .or_else(|| message.extras().and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())));
+        let destination_arn = task.destination_arn.clone().or_else(|| {
+            message
+                .extras()
+                .and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string()))
+        });
         let Some(destination) = destination_arn.and_then(|arn| self.resolve_arn(&arn)) else {
             self.end_task(
                 index,
@@ -270,7 +274,11 @@ impl Engine {
         let Some(target) = self.queues.get_mut(&destination) else {
             return;
         };
-        let sequence = if target.fifo { target.next_sequence() } else { 0 };
+        let sequence = if target.fifo {
+            target.next_sequence()
+        } else {
+            0
+        };
         let mut extras = old.extras.clone();
         if let Some(extras) = extras.as_deref_mut() {
             extras.dead_letter_source = None;

@@ -14,7 +14,12 @@ pub const MAX_BATCH_BYTES: usize = 1_048_576;
 
 /// Bytes a message counts against size limits: body plus attributes.
 fn message_size(message: &NewMessage) -> usize {
-    message.body.len() + message.attributes.iter().map(MessageAttribute::size).sum::<usize>()
+    message.body.len()
+        + message
+            .attributes
+            .iter()
+            .map(MessageAttribute::size)
+            .sum::<usize>()
 }
 
 /// A send that passed validation.
@@ -88,7 +93,8 @@ impl Engine {
 
         let queue = self.queues.get_mut(&id).expect("resolved");
         let dedup_key = checked.dedup_id.as_deref().map(|dedup_id| {
-            let scoped = queue.settings.deduplication_scope == crate::settings::DedupScope::MessageGroup;
+            let scoped =
+                queue.settings.deduplication_scope == crate::settings::DedupScope::MessageGroup;
             Dedup::key(dedup_id, checked.group.as_deref().filter(|_| scoped))
         });
         if let Some(key) = &dedup_key {

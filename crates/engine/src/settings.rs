@@ -206,8 +206,8 @@ pub enum QueueAttribute {
 
 impl QueueAttribute {
     pub fn name(&self) -> AttributeName {
-        use QueueAttribute as A;
         use AttributeName as N;
+        use QueueAttribute as A;
         match self {
             A::DelaySeconds(_) => N::DelaySeconds,
             A::MaximumMessageSize(_) => N::MaximumMessageSize,

@@ -105,7 +105,9 @@ fn attribute_name(name: &str) -> SqsResult<()> {
     let reason = if name.is_empty() {
         Some("The request must contain non-empty message (user) attribute names.".to_string())
     } else if name.len() > 256 {
-        Some(format!("Message (user) attribute name must be shorter than 256 bytes: {name}"))
+        Some(format!(
+            "Message (user) attribute name must be shorter than 256 bytes: {name}"
+        ))
     } else if lower.starts_with("aws.") || lower.starts_with("amazon.") {
         Some(format!(
             "You can't use message attribute names beginning with 'AWS.' or 'Amazon.'. These strings \
@@ -143,7 +145,9 @@ pub fn base_type(data_type: &str) -> Option<&'static str> {
     if custom.is_some_and(|c| c.is_empty() || data_type.len() > 256) {
         return None;
     }
-    ["String", "Number", "Binary"].into_iter().find(|b| *b == base)
+    ["String", "Number", "Binary"]
+        .into_iter()
+        .find(|b| *b == base)
 }
 
 fn attribute_value(attribute: &MessageAttribute) -> SqsResult<()> {
@@ -209,10 +213,24 @@ mod tests {
 
     #[test]
     fn numbers_follow_sqs_range() {
-        for ok in ["0", "-1.5", "1e126", "1E-128", "12345678901234567890123456789012345678", ".5"] {
+        for ok in [
+            "0",
+            "-1.5",
+            "1e126",
+            "1E-128",
+            "12345678901234567890123456789012345678",
+            ".5",
+        ] {
             assert!(number("n", ok).is_ok(), "{ok}");
         }
-        for bad in ["abc", "1e127", "1e-129", "123456789012345678901234567890123456789", "", "1.2.3"] {
+        for bad in [
+            "abc",
+            "1e127",
+            "1e-129",
+            "123456789012345678901234567890123456789",
+            "",
+            "1.2.3",
+        ] {
             assert!(number("n", bad).is_err(), "{bad}");
         }
     }

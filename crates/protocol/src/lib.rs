@@ -1,0 +1,102 @@
+//! The SQS JSON 1.0 protocol over [`queuelab_engine`]: what AWS SDK v3 and
+//! boto3 >= 1.34 speak. `X-Amz-Target: AmazonSQS.<Operation>`, a JSON body
+//! with PascalCase members, a JSON answer or an error envelope
+//! `{"__type": "com.amazonaws.sqs#<Shape>", "message": ...}` with the
+//! `x-amzn-query-error: <Code>;Sender` header the SDKs read the code from.
+//!
+//! Used by the wasm binding and by a native server alike; it decodes,
+//! calls the engine's typed API, and encodes. No SQS rules live here.
+
+mod attributes;
+mod input;
+mod operations;
+
+use queuelab_engine::{Engine, PollId, SqsError};
+use serde_json::{json, Value};
+
+pub use operations::OPERATIONS;
+
+/// An HTTP answer as SQS would send it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    /// The body parsed back to JSON (for tests and tools).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What a dispatched request became.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dispatched {
+    Done(Response),
+    /// A long poll waiting in virtual time; its response comes from
+    /// [`answered_polls`] once a message arrives or its wait ends.
+    Waiting(PollId),
+}
+
+const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
+
+fn respond(engine: &mut Engine, result: Result<Value, SqsError>) -> Response {
+    let request_id = engine.next_request_id();
+    let mut headers = vec![
+        ("content-type".to_string(), CONTENT_TYPE.to_string()),
+        ("x-amzn-requestid".to_string(), request_id),
+    ];
+    match result {
+        Ok(body) => Response {
+            status: 200,
+            headers,
+            body: body.to_string(),
+        },
+        Err(error) => {
+            headers.push((
+                "x-amzn-query-error".to_string(),
+                format!("{};Sender", error.code.query_code()),
+            ));
+            Response {
+                status: error.code.status(),
+                headers,
+                body: json!({
+                    "__type": format!("com.amazonaws.sqs#{}", error.code.shape()),
+                    "message": error.message,
+                })
+                .to_string(),
+            }
+        }
+    }
+}
+
+/// Handles one request. `target` is the `X-Amz-Target` header
+/// (`AmazonSQS.SendMessage`); `caller` names who calls, for the event log.
+pub fn dispatch(engine: &mut Engine, target: &str, body: &str, caller: Option<&str>) -> Dispatched {
+    match operations::call(engine, target, body, caller) {
+        Ok(operations::Outcome::Body(body)) => Dispatched::Done(respond(engine, Ok(body))),
+        Ok(operations::Outcome::Waiting(poll)) => Dispatched::Waiting(poll),
+        Err(error) => Dispatched::Done(respond(engine, Err(error))),
+    }
+}
+
+/// Responses of long polls answered since the last call.
+pub fn answered_polls(engine: &mut Engine) -> Vec<(PollId, Response)> {
+    engine
+        .take_answered_polls()
+        .into_iter()
+        .map(|(poll, result)| {
+            let body = result.map(|messages| operations::receive_body(&messages));
+            (poll, respond(engine, body))
+        })
+        .collect()
+}

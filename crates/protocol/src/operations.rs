@@ -1,0 +1,444 @@
+//! One function per SQS operation: read the members, call the engine,
+//! shape the answer.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use queuelab_engine::message::{AttributeValue, MessageAttribute};
+use queuelab_engine::{
+    AttributeName, AttributeSelection, BatchResult, Engine, ErrorCode, NewMessage, PollId,
+    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SendResult, SqsError, SqsResult,
+};
+use serde_json::{json, Map, Value};
+
+use crate::attributes;
+use crate::input::{parse_body, Input};
+
+pub enum Outcome {
+    Body(Value),
+    Waiting(PollId),
+}
+
+type Caller<'a> = Option<&'a str>;
+type Operation = fn(&mut Engine, &Input, Caller) -> SqsResult<Outcome>;
+
+/// Every operation this endpoint answers, by its `X-Amz-Target` suffix.
+pub const OPERATIONS: &[(&str, Operation)] = &[
+    ("CancelMessageMoveTask", cancel_message_move_task),
+    ("ChangeMessageVisibility", change_message_visibility),
+    (
+        "ChangeMessageVisibilityBatch",
+        change_message_visibility_batch,
+    ),
+    ("CreateQueue", create_queue),
+    ("DeleteMessage", delete_message),
+    ("DeleteMessageBatch", delete_message_batch),
+    ("DeleteQueue", delete_queue),
+    ("GetQueueAttributes", get_queue_attributes),
+    ("GetQueueUrl", get_queue_url),
+    ("ListDeadLetterSourceQueues", list_dead_letter_source_queues),
+    ("ListMessageMoveTasks", list_message_move_tasks),
+    ("ListQueueTags", list_queue_tags),
+    ("ListQueues", list_queues),
+    ("PurgeQueue", purge_queue),
+    ("ReceiveMessage", receive_message),
+    ("SendMessage", send_message),
+    ("SendMessageBatch", send_message_batch),
+    ("SetQueueAttributes", set_queue_attributes),
+    ("StartMessageMoveTask", start_message_move_task),
+    ("TagQueue", tag_queue),
+    ("UntagQueue", untag_queue),
+];
+
+pub fn call(engine: &mut Engine, target: &str, body: &str, caller: Caller) -> SqsResult<Outcome> {
+    let name = target.strip_prefix("AmazonSQS.").unwrap_or("");
+    let Some((_, operation)) = OPERATIONS.iter().find(|(n, _)| *n == name) else {
+        return Err(SqsError::new(
+            ErrorCode::InvalidAction,
+            format!(
+                "The action {target} is not valid for this endpoint. Operations are sent as \
+                 X-Amz-Target: AmazonSQS.<Operation>, e.g. AmazonSQS.SendMessage."
+            ),
+        ));
+    };
+    let object = parse_body(body)?;
+    operation(engine, &Input::new(&object), caller)
+}
+
+fn body(value: Value) -> SqsResult<Outcome> {
+    Ok(Outcome::Body(value))
+}
+
+fn empty() -> SqsResult<Outcome> {
+    body(json!({}))
+}
+
+/// Adds `key` only when the value is present: SQS leaves empty members out.
+fn put(object: &mut Map<String, Value>, key: &str, value: Option<impl Into<Value>>) {
+    if let Some(value) = value {
+        object.insert(key.to_string(), value.into());
+    }
+}
+
+fn create_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let name = input.required_string("QueueName")?;
+    let attributes = attributes::parse_settable(&input.string_map("Attributes")?)?;
+    // The JSON API spells this member in lower case.
+    let tags = input.string_map("tags")?;
+    let url = engine.create_queue(&name, &attributes, &tags)?;
+    body(json!({ "QueueUrl": url }))
+}
+
+fn get_queue_url(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let name = input.required_string("QueueName")?;
+    let owner = input.string("QueueOwnerAWSAccountId")?;
+    let url = engine.get_queue_url(&name, owner.as_deref())?;
+    body(json!({ "QueueUrl": url }))
+}
+
+fn queue_list(urls_key: &str, list: queuelab_engine::ListQueuesResult, always: bool) -> Value {
+    let mut out = Map::new();
+    if always || !list.queue_urls.is_empty() {
+        out.insert(urls_key.into(), json!(list.queue_urls));
+    }
+    put(&mut out, "NextToken", list.next_token);
+    Value::Object(out)
+}
+
+fn list_queues(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let list = engine.list_queues(
+        input.string("QueueNamePrefix")?.as_deref(),
+        input.int("MaxResults")?,
+        input.string("NextToken")?.as_deref(),
+    )?;
+    body(queue_list("QueueUrls", list, false))
+}
+
+fn list_dead_letter_source_queues(
+    engine: &mut Engine,
+    input: &Input,
+    _: Caller,
+) -> SqsResult<Outcome> {
+    let list = engine.list_dead_letter_source_queues(
+        &input.required_string("QueueUrl")?,
+        input.int("MaxResults")?,
+        input.string("NextToken")?.as_deref(),
+    )?;
+    // The JSON API spells this member in lower case, and always sends it.
+    body(queue_list("queueUrls", list, true))
+}
+
+fn delete_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    engine.delete_queue(&input.required_string("QueueUrl")?)?;
+    empty()
+}
+
+fn get_queue_attributes(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let names = input.string_list("AttributeNames")?;
+    let selection = if names.iter().any(|n| n == "All") {
+        AttributeSelection::All
+    } else {
+        AttributeSelection::Names(
+            names
+                .iter()
+                .map(|n| n.parse::<AttributeName>())
+                .collect::<SqsResult<_>>()?,
+        )
+    };
+    let values = engine.get_queue_attributes(&url, &selection)?;
+    let map: Map<String, Value> = values
+        .iter()
+        .map(|a| {
+            (
+                a.name().as_str().to_string(),
+                Value::String(attributes::format(a)),
+            )
+        })
+        .collect();
+    let mut out = Map::new();
+    if !map.is_empty() {
+        out.insert("Attributes".into(), Value::Object(map));
+    }
+    body(Value::Object(out))
+}
+
+fn set_queue_attributes(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let map = input.string_map("Attributes")?;
+    if map.is_empty() {
+        return Err(SqsError::missing("Attributes"));
+    }
+    engine.set_queue_attributes(&url, &attributes::parse_settable(&map)?)?;
+    empty()
+}
+
+fn purge_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    engine.purge_queue(&input.required_string("QueueUrl")?)?;
+    empty()
+}
+
+fn tag_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let tags = input.string_map("Tags")?;
+    if tags.is_empty() {
+        return Err(SqsError::missing("Tags"));
+    }
+    engine.tag_queue(&url, &tags)?;
+    empty()
+}
+
+fn untag_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let keys = input.string_list("TagKeys")?;
+    if keys.is_empty() {
+        return Err(SqsError::missing("TagKeys"));
+    }
+    engine.untag_queue(&url, &keys)?;
+    empty()
+}
+
+fn list_queue_tags(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let tags = engine.list_queue_tags(&input.required_string("QueueUrl")?)?;
+    let mut out = Map::new();
+    if !tags.is_empty() {
+        out.insert("Tags".into(), json!(tags));
+    }
+    body(Value::Object(out))
+}
+
+fn new_message(input: &Input) -> SqsResult<NewMessage> {
+    Ok(NewMessage {
+        body: input.string("MessageBody")?.unwrap_or_default(),
+        delay_seconds: input.int("DelaySeconds")?,
+        attributes: input.message_attributes("MessageAttributes")?,
+        system_attributes: input.message_attributes("MessageSystemAttributes")?,
+        group_id: input.string("MessageGroupId")?,
+        dedup_id: input.string("MessageDeduplicationId")?,
+    })
+}
+
+fn send_fields(result: SendResult, out: &mut Map<String, Value>) {
+    out.insert("MessageId".into(), result.message_id.into());
+    out.insert("MD5OfMessageBody".into(), result.md5_of_body.into());
+    put(out, "MD5OfMessageAttributes", result.md5_of_attributes);
+    put(
+        out,
+        "MD5OfMessageSystemAttributes",
+        result.md5_of_system_attributes,
+    );
+    put(out, "SequenceNumber", result.sequence_number);
+}
+
+fn send_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let request = SendMessage {
+        queue_url: input.required_string("QueueUrl")?,
+        message: new_message(input)?,
+    };
+    let result = engine.send_message(&request, caller)?;
+    let mut out = Map::new();
+    send_fields(result, &mut out);
+    body(Value::Object(out))
+}
+
+/// `Successful` / `Failed` lists, each successful entry shaped by `fields`.
+fn batch_body<T>(result: BatchResult<T>, fields: impl Fn(T, &mut Map<String, Value>)) -> Value {
+    let successful: Vec<Value> = result
+        .successful
+        .into_iter()
+        .map(|(id, value)| {
+            let mut entry = Map::new();
+            entry.insert("Id".into(), id.into());
+            fields(value, &mut entry);
+            Value::Object(entry)
+        })
+        .collect();
+    let failed: Vec<Value> = result
+        .failed
+        .into_iter()
+        .map(|f| {
+            json!({ "Id": f.id, "SenderFault": f.sender_fault, "Code": f.code, "Message": f.message })
+        })
+        .collect();
+    json!({ "Successful": successful, "Failed": failed })
+}
+
+fn entry_id(entry: &Input) -> SqsResult<String> {
+    entry.required_string("Id")
+}
+
+fn send_message_batch(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let entries = input
+        .entries("Entries")?
+        .iter()
+        .map(|e| Ok((entry_id(e)?, new_message(e)?)))
+        .collect::<SqsResult<Vec<_>>>()?;
+    let result = engine.send_message_batch(&url, &entries, caller)?;
+    body(batch_body(result, send_fields))
+}
+
+fn receive_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let mut system_attribute_names = input.string_list("AttributeNames")?;
+    system_attribute_names.extend(input.string_list("MessageSystemAttributeNames")?);
+    let request = ReceiveMessage {
+        queue_url: input.required_string("QueueUrl")?,
+        max_number_of_messages: input.int("MaxNumberOfMessages")?,
+        visibility_timeout: input.int("VisibilityTimeout")?,
+        wait_time_seconds: input.int("WaitTimeSeconds")?,
+        system_attribute_names,
+        message_attribute_names: input.string_list("MessageAttributeNames")?,
+        receive_request_attempt_id: input.string("ReceiveRequestAttemptId")?,
+    };
+    match engine.receive_message(&request, caller)? {
+        ReceiveOutcome::Done(messages) => body(receive_body(&messages)),
+        ReceiveOutcome::Waiting(poll) => Ok(Outcome::Waiting(poll)),
+    }
+}
+
+fn attribute_json(attribute: &MessageAttribute) -> Value {
+    match &attribute.value {
+        AttributeValue::String(s) => json!({ "DataType": attribute.data_type, "StringValue": s }),
+        AttributeValue::Binary(b) => {
+            json!({ "DataType": attribute.data_type, "BinaryValue": STANDARD.encode(b) })
+        }
+    }
+}
+
+/// The ReceiveMessage answer; an empty receive has no `Messages` member.
+pub fn receive_body(messages: &[ReceivedMessage]) -> Value {
+    if messages.is_empty() {
+        return json!({});
+    }
+    let messages: Vec<Value> = messages
+        .iter()
+        .map(|m| {
+            let mut out = Map::new();
+            out.insert("MessageId".into(), m.message_id.clone().into());
+            out.insert("ReceiptHandle".into(), m.receipt_handle.clone().into());
+            out.insert("MD5OfBody".into(), m.md5_of_body.clone().into());
+            out.insert("Body".into(), m.body.clone().into());
+            if !m.attributes.is_empty() {
+                let attributes: Map<String, Value> = m
+                    .attributes
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), Value::String(v.clone())))
+                    .collect();
+                out.insert("Attributes".into(), Value::Object(attributes));
+            }
+            if !m.message_attributes.is_empty() {
+                let attributes: Map<String, Value> = m
+                    .message_attributes
+                    .iter()
+                    .map(|a| (a.name.clone(), attribute_json(a)))
+                    .collect();
+                out.insert("MessageAttributes".into(), Value::Object(attributes));
+            }
+            put(
+                &mut out,
+                "MD5OfMessageAttributes",
+                m.md5_of_message_attributes.clone(),
+            );
+            Value::Object(out)
+        })
+        .collect();
+    json!({ "Messages": messages })
+}
+
+fn delete_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let handle = input.required_string("ReceiptHandle")?;
+    engine.delete_message(&url, &handle, caller)?;
+    empty()
+}
+
+fn delete_message_batch(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let entries = input
+        .entries("Entries")?
+        .iter()
+        .map(|e| Ok((entry_id(e)?, e.required_string("ReceiptHandle")?)))
+        .collect::<SqsResult<Vec<_>>>()?;
+    let result = engine.delete_message_batch(&url, &entries, caller)?;
+    body(batch_body(result, |(), _| {}))
+}
+
+fn change_message_visibility(
+    engine: &mut Engine,
+    input: &Input,
+    caller: Caller,
+) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let handle = input.required_string("ReceiptHandle")?;
+    let timeout = input.required_int("VisibilityTimeout")?;
+    engine.change_message_visibility(&url, &handle, timeout, caller)?;
+    empty()
+}
+
+fn change_message_visibility_batch(
+    engine: &mut Engine,
+    input: &Input,
+    caller: Caller,
+) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let entries = input
+        .entries("Entries")?
+        .iter()
+        .map(|e| {
+            let handle = e.required_string("ReceiptHandle")?;
+            Ok((
+                entry_id(e)?,
+                (handle, e.int("VisibilityTimeout")?.unwrap_or(0)),
+            ))
+        })
+        .collect::<SqsResult<Vec<_>>>()?;
+    let result = engine.change_message_visibility_batch(&url, &entries, caller)?;
+    body(batch_body(result, |(), _| {}))
+}
+
+fn start_message_move_task(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let handle = engine.start_message_move_task(
+        &input.required_string("SourceArn")?,
+        input.string("DestinationArn")?.as_deref(),
+        input.int("MaxNumberOfMessagesPerSecond")?,
+    )?;
+    body(json!({ "TaskHandle": handle }))
+}
+
+fn cancel_message_move_task(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let moved = engine.cancel_message_move_task(&input.required_string("TaskHandle")?)?;
+    body(json!({ "ApproximateNumberOfMessagesMoved": moved }))
+}
+
+fn list_message_move_tasks(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
+    let tasks = engine.list_message_move_tasks(
+        &input.required_string("SourceArn")?,
+        input.int("MaxResults")?,
+    )?;
+    let results: Vec<Value> = tasks
+        .into_iter()
+        .map(|t| {
+            let mut out = Map::new();
+            put(&mut out, "TaskHandle", t.task_handle);
+            out.insert("Status".into(), t.status.into());
+            out.insert("SourceArn".into(), t.source_arn.into());
+            put(&mut out, "DestinationArn", t.destination_arn);
+            put(
+                &mut out,
+                "MaxNumberOfMessagesPerSecond",
+                t.max_number_of_messages_per_second,
+            );
+            out.insert(
+                "ApproximateNumberOfMessagesMoved".into(),
+                t.approximate_number_of_messages_moved.into(),
+            );
+            out.insert(
+                "ApproximateNumberOfMessagesToMove".into(),
+                t.approximate_number_of_messages_to_move.into(),
+            );
+            put(&mut out, "FailureReason", t.failure_reason);
+            out.insert("StartedTimestamp".into(), t.started_timestamp.into());
+            Value::Object(out)
+        })
+        .collect();
+    body(json!({ "Results": results }))
+}
