@@ -59,12 +59,15 @@ impl Receipt {
     }
 
     pub fn encode(&self, secret: u64) -> String {
+        let tag = self.tag(secret);
+        let mut fields = [0u8; 16];
+        fields[..4].copy_from_slice(&self.queue.to_be_bytes());
+        fields[4..12].copy_from_slice(&self.message.to_be_bytes());
+        fields[12..].copy_from_slice(&self.serial.to_be_bytes());
         let mut raw = [0u8; RECEIPT_LEN];
-        raw[..4].copy_from_slice(&self.queue.to_be_bytes());
-        raw[4..12].copy_from_slice(&self.message.to_be_bytes());
-        raw[12..16].copy_from_slice(&self.serial.to_be_bytes());
-        raw[16..].copy_from_slice(&self.tag(secret).to_be_bytes());
-        // Real handles are long base64 strings; a fixed prefix makes ours
+        raw[..16].copy_from_slice(&mask(fields, secret, tag));
+        raw[16..].copy_from_slice(&tag.to_be_bytes());
+        // Real handles are long base64 strings; the fixed prefix makes ours
         // recognisable in logs without carrying meaning.
         format!("AQEB{}", STANDARD.encode(raw))
     }
@@ -72,17 +75,27 @@ impl Receipt {
     /// `None` when the text is not a handle this engine issued.
     pub fn decode(text: &str, secret: u64) -> Option<Receipt> {
         let raw = STANDARD.decode(text.strip_prefix("AQEB")?).ok()?;
-        if raw.len() != RECEIPT_LEN {
-            return None;
-        }
-        let word = |r: std::ops::Range<usize>| raw[r].iter().fold(0u64, |a, b| a << 8 | *b as u64);
+        let raw: [u8; RECEIPT_LEN] = raw.try_into().ok()?;
+        let tag = u64::from_be_bytes(raw[16..].try_into().ok()?);
+        let fields = mask(raw[..16].try_into().ok()?, secret, tag);
         let receipt = Receipt {
-            queue: word(0..4) as u32,
-            message: word(4..12),
-            serial: word(12..16) as u32,
+            queue: u32::from_be_bytes(fields[..4].try_into().ok()?),
+            message: u64::from_be_bytes(fields[4..12].try_into().ok()?),
+            serial: u32::from_be_bytes(fields[12..].try_into().ok()?),
         };
-        (receipt.tag(secret) == word(16..24)).then_some(receipt)
+        (receipt.tag(secret) == tag).then_some(receipt)
     }
+}
+
+/// XORs the handle's fields with a keystream from the secret and the tag, so
+/// handles look opaque (as SQS's do) instead of exposing counters.
+fn mask(mut fields: [u8; 16], secret: u64, tag: u64) -> [u8; 16] {
+    let a = mix64(secret ^ tag).to_be_bytes();
+    let b = mix64(secret.rotate_left(32) ^ tag).to_be_bytes();
+    for (byte, key) in fields.iter_mut().zip(a.iter().chain(b.iter())) {
+        *byte ^= key;
+    }
+    fields
 }
 
 /// A move task's handle: the task's number, sealed like a receipt.

@@ -1,0 +1,212 @@
+//! The JavaScript contract, exercised in headless Chromium by
+//! `wasm-pack test --headless --chrome crates/wasm`.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Promise, Reflect};
+use queuelab_wasm::Playground;
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &key.into()).unwrap()
+}
+
+fn options(value: Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap()
+}
+
+struct Reply {
+    status: f64,
+    body: Value,
+    response: JsValue,
+}
+
+async fn settle(promise: Promise) -> Reply {
+    let response = JsFuture::from(promise).await.unwrap();
+    let body = get(&response, "body").as_string().unwrap();
+    Reply {
+        status: get(&response, "status").as_f64().unwrap(),
+        body: serde_json::from_str(&body).unwrap(),
+        response,
+    }
+}
+
+async fn call(pg: &mut Playground, operation: &str, body: Value) -> Reply {
+    let promise = pg
+        .dispatch(
+            &format!("AmazonSQS.{operation}"),
+            &body.to_string(),
+            JsValue::UNDEFINED,
+        )
+        .unwrap();
+    settle(promise).await
+}
+
+async fn queue(pg: &mut Playground, name: &str) -> String {
+    let reply = call(pg, "CreateQueue", json!({ "QueueName": name })).await;
+    reply.body["QueueUrl"].as_str().unwrap().to_string()
+}
+
+#[wasm_bindgen_test]
+async fn dispatch_answers_like_the_sqs_json_endpoint() {
+    let mut pg = Playground::new(options(json!({ "seed": 7 }))).unwrap();
+    let url = queue(&mut pg, "orders").await;
+    let sent = call(
+        &mut pg,
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "hi" }),
+    )
+    .await;
+    assert_eq!(sent.status, 200.0);
+    assert_eq!(
+        sent.body["MD5OfMessageBody"],
+        "49f68a5c8493ec2c0bf489821c21fc3b"
+    );
+    let headers = get(&sent.response, "headers");
+    assert_eq!(
+        get(&headers, "content-type").as_string().unwrap(),
+        "application/x-amz-json-1.0"
+    );
+    let got = call(&mut pg, "ReceiveMessage", json!({ "QueueUrl": url })).await;
+    assert_eq!(got.body["Messages"][0]["Body"], "hi");
+}
+
+#[wasm_bindgen_test]
+async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
+    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let reply = call(&mut pg, "GetQueueUrl", json!({ "QueueName": "missing" })).await;
+    assert_eq!(reply.status, 400.0);
+    assert_eq!(reply.body["__type"], "com.amazonaws.sqs#QueueDoesNotExist");
+    assert_eq!(reply.body["message"], "The specified queue does not exist.");
+    let headers = get(&reply.response, "headers");
+    assert_eq!(
+        get(&headers, "x-amzn-query-error").as_string().unwrap(),
+        "AWS.SimpleQueueService.NonExistentQueue;Sender"
+    );
+    let unknown = call(&mut pg, "Frobnicate", json!({})).await;
+    assert_eq!(unknown.body["__type"], "com.amazonaws.sqs#InvalidAction");
+}
+
+#[wasm_bindgen_test]
+async fn long_poll_resolves_when_virtual_time_brings_a_message() {
+    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let url = queue(&mut pg, "slow").await;
+    call(
+        &mut pg,
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 3 }),
+    )
+    .await;
+    let poll = pg
+        .dispatch(
+            "AmazonSQS.ReceiveMessage",
+            &json!({ "QueueUrl": url, "WaitTimeSeconds": 10 }).to_string(),
+            JsValue::UNDEFINED,
+        )
+        .unwrap();
+    assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
+    assert_eq!(
+        get(&pg.snapshot().unwrap(), "waitingPolls").as_f64(),
+        Some(1.0)
+    );
+    pg.advance(1.0).unwrap();
+    let reply = settle(poll).await;
+    assert_eq!(reply.body["Messages"][0]["Body"], "later");
+    assert_eq!(pg.now(), 3_000.0);
+}
+
+#[wasm_bindgen_test]
+async fn long_poll_resolves_empty_when_its_wait_ends() {
+    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let url = queue(&mut pg, "quiet").await;
+    let poll = pg
+        .dispatch(
+            "AmazonSQS.ReceiveMessage",
+            &json!({ "QueueUrl": url, "WaitTimeSeconds": 20 }).to_string(),
+            JsValue::UNDEFINED,
+        )
+        .unwrap();
+    pg.advance(20_000.0).unwrap();
+    let reply = settle(poll).await;
+    assert_eq!(reply.status, 200.0);
+    assert!(reply.body.get("Messages").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn events_and_snapshot_describe_every_state_change() {
+    let mut pg = Playground::new(options(json!({ "seed": 1 }))).unwrap();
+    let url = queue(&mut pg, "log").await;
+    let caller = options(json!({ "caller": "worker-1" }));
+    let body = json!({ "QueueUrl": url, "MessageBody": "x" }).to_string();
+    settle(
+        pg.dispatch("AmazonSQS.SendMessage", &body, JsValue::UNDEFINED)
+            .unwrap(),
+    )
+    .await;
+    let receive = json!({ "QueueUrl": url, "VisibilityTimeout": 2 }).to_string();
+    settle(
+        pg.dispatch("AmazonSQS.ReceiveMessage", &receive, caller)
+            .unwrap(),
+    )
+    .await;
+    pg.advance(2_000.0).unwrap();
+    let events: Array = pg.events(None).unwrap().dyn_into().unwrap();
+    let types: Vec<String> = events
+        .iter()
+        .map(|e| get(&e, "type").as_string().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        ["queueCreated", "sent", "received", "visibilityExpired"]
+    );
+    let received = events.get(2);
+    assert_eq!(get(&received, "by").as_string().unwrap(), "worker-1");
+    assert_eq!(get(&received, "receiveCount").as_f64(), Some(1.0));
+    let later: Array = pg.events(Some(3.0)).unwrap().dyn_into().unwrap();
+    assert_eq!(later.length(), 1);
+
+    let snapshot = pg.snapshot().unwrap();
+    let queues: Array = get(&snapshot, "queues").dyn_into().unwrap();
+    let messages: Array = get(&queues.get(0), "messages").dyn_into().unwrap();
+    let message = messages.get(0);
+    assert_eq!(get(&message, "state").as_string().unwrap(), "visible");
+    assert_eq!(get(&message, "receiveCount").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+fn misuse_throws_real_errors() {
+    let bad_option = Playground::new(options(json!({ "sed": 1 })));
+    let error: JsValue = bad_option.err().unwrap().into();
+    assert!(error.is_instance_of::<js_sys::Error>());
+    let message = get(&error, "message").as_string().unwrap();
+    assert!(message.contains("sed"), "{message}");
+
+    let bad_knob = Playground::new(options(json!({ "realism": { "shortPollSampleRate": 2 } })));
+    assert!(bad_knob.is_err());
+
+    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let error: JsValue = pg.advance(-1.0).err().unwrap().into();
+    assert!(error.is_instance_of::<js_sys::Error>());
+    assert!(pg.advance(f64::NAN).is_err());
+}
+
+#[wasm_bindgen_test]
+async fn same_seed_same_calls_same_bytes() {
+    let mut run = || async {
+        let mut pg = Playground::new(options(json!({ "seed": 42 }))).unwrap();
+        let url = queue(&mut pg, "det").await;
+        let sent = call(
+            &mut pg,
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "a" }),
+        )
+        .await;
+        let got = call(&mut pg, "ReceiveMessage", json!({ "QueueUrl": url })).await;
+        (sent.body.to_string(), got.body.to_string())
+    };
+    assert_eq!(run().await, run().await);
+}
