@@ -220,3 +220,21 @@ fn reply(response: Response) -> Reply {
         response,
     }
 }
+
+impl Sqs {
+    /// Sends raw text to a target; `Err(poll)` when it waits. Asserts the
+    /// answer is a success or a client error, never a server failure.
+    pub fn start_raw(&mut self, target: &str, body: &str) -> Result<Reply, u64> {
+        match dispatch(&mut self.engine, target, body, None) {
+            Dispatched::Done(response) => {
+                assert!(
+                    response.status == 200 || (400..500).contains(&response.status),
+                    "{target} {body:?} -> {}",
+                    response.status
+                );
+                Ok(reply(response))
+            }
+            Dispatched::Waiting(poll) => Err(poll),
+        }
+    }
+}
