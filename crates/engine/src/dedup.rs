@@ -12,7 +12,7 @@ pub const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
 #[derive(Clone, Copy)]
 pub struct Original {
     pub message_id: MessageId,
-    pub sequence: u128,
+    pub sequence: u64,
     expires_at: Millis,
 }
 
@@ -39,7 +39,7 @@ impl Dedup {
         self.seen.get(key).copied()
     }
 
-    pub fn record(&mut self, key: String, message_id: MessageId, sequence: u128, now: Millis) {
+    pub fn record(&mut self, key: String, message_id: MessageId, sequence: u64, now: Millis) {
         let expires_at = now + DEDUP_WINDOW_MS;
         self.expiry.push_back((expires_at, key.clone()));
         self.seen.insert(

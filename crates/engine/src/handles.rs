@@ -83,6 +83,9 @@ impl Engine {
                 by,
             },
         );
+        // Deleting a FIFO head unlocks its group (and a delete can bring the
+        // queue back under the in-flight limit): waiting polls may now be served.
+        self.serve_waiters(id);
         Ok(())
     }
 

@@ -98,6 +98,13 @@ fn mask(mut fields: [u8; 16], secret: u64, tag: u64) -> [u8; 16] {
     fields
 }
 
+/// SQS's FIFO sequence numbers are large 20-digit decimals; ours count up
+/// from a fixed base so they look the part and still strictly increase.
+pub fn sequence_number(counter: u64) -> String {
+    const BASE: u128 = 18_849_496_460_467_696_128;
+    (BASE + u128::from(counter)).to_string()
+}
+
 /// A move task's handle: the task's number, sealed like a receipt.
 pub fn encode_task_handle(task: u64, secret: u64) -> String {
     let mut raw = [0u8; 16];

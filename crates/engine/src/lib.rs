@@ -28,6 +28,7 @@ pub mod send;
 pub mod settings;
 pub mod snapshot;
 pub mod validate;
+pub mod workload;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -71,8 +71,8 @@ pub struct Message {
     pub receipt_serial: u32,
     pub state: State,
     pub group: Option<Arc<str>>,
-    /// FIFO sequence number.
-    pub sequence: u128,
+    /// FIFO sequence counter; see [`crate::ids::sequence_number`].
+    pub sequence: u64,
     pub extras: Option<Box<Extras>>,
 }
 

@@ -36,9 +36,11 @@ pub struct Queue {
     pub sampling_owes_full_read: bool,
     /// FIFO `ReceiveRequestAttemptId`s seen in the last five minutes.
     pub attempts: BTreeMap<String, crate::receive::Attempt>,
-    messages: BTreeMap<u64, Message>,
+    /// Boxed: a B-tree's nodes are often half empty, and a pointer wastes
+    /// far less of that space than a whole message would.
+    messages: BTreeMap<u64, Box<Message>>,
     next_key: u64,
-    next_sequence: u128,
+    next_sequence: u64,
     /// Standard queues: visible messages in key (enqueue) order.
     visible: BTreeSet<u64>,
     delayed: BTreeSet<(Millis, u64)>,
@@ -48,9 +50,6 @@ pub struct Queue {
     /// FIFO groups whose head message is visible, by head key.
     available_groups: BTreeSet<(u64, Arc<str>)>,
 }
-
-/// First FIFO sequence number: SQS's are 20-digit decimals.
-const FIRST_SEQUENCE: u128 = 18_849_496_460_467_696_128;
 
 impl Queue {
     pub fn new(
@@ -77,7 +76,7 @@ impl Queue {
             attempts: BTreeMap::new(),
             messages: BTreeMap::new(),
             next_key: 1,
-            next_sequence: FIRST_SEQUENCE,
+            next_sequence: 0,
             visible: BTreeSet::new(),
             delayed: BTreeSet::new(),
             in_flight: BTreeSet::new(),
@@ -88,11 +87,11 @@ impl Queue {
     }
 
     pub fn get(&self, key: u64) -> Option<&Message> {
-        self.messages.get(&key)
+        self.messages.get(&key).map(|m| &**m)
     }
 
     pub fn messages(&self) -> impl Iterator<Item = (u64, &Message)> {
-        self.messages.iter().map(|(k, m)| (*k, m))
+        self.messages.iter().map(|(k, m)| (*k, &**m))
     }
 
     pub fn len(&self) -> usize {
@@ -116,7 +115,7 @@ impl Queue {
         self.messages.len() - self.delayed.len() - self.in_flight.len()
     }
 
-    pub fn next_sequence(&mut self) -> u128 {
+    pub fn next_sequence(&mut self) -> u64 {
         let s = self.next_sequence;
         self.next_sequence += 1;
         s
@@ -185,7 +184,7 @@ impl Queue {
         self.by_age.insert((message.enqueued_at, key));
         self.index(key, &message.state);
         let group = message.group.clone();
-        self.messages.insert(key, message);
+        self.messages.insert(key, Box::new(message));
         if self.fifo {
             if let Some(group) = group {
                 self.groups
@@ -200,7 +199,7 @@ impl Queue {
     }
 
     pub fn remove(&mut self, key: u64, log: &mut EventLog, now: Millis) -> Option<Message> {
-        let message = self.messages.remove(&key)?;
+        let message = *self.messages.remove(&key)?;
         self.unindex(key, &message.state);
         self.by_age.remove(&(message.enqueued_at, key));
         if let (true, Some(group)) = (self.fifo, &message.group) {
@@ -229,7 +228,7 @@ impl Queue {
     pub fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
         // Callers must not change `state`, `group` or `enqueued_at` here:
         // those are indexed and go through `set_state`/`insert`/`remove`.
-        self.messages.get_mut(&key)
+        self.messages.get_mut(&key).map(|m| &mut **m)
     }
 
     /// Retention now counts from `enqueued_at` for this message (FIFO DLQs reset it).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::digest::{hex, md5_of_attributes};
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
-use crate::ids::Receipt;
+use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
@@ -108,7 +108,6 @@ impl Engine {
             return Ok(ReceiveOutcome::Done(replayed));
         }
         let messages = self.take_messages(id, &spec)?;
-        self.record_attempt(id, &spec, &messages);
         if messages.is_empty() && spec.wait_ms > 0 {
             let poll = self.polls.wait(id, spec, self.now);
             return Ok(ReceiveOutcome::Waiting(poll));
@@ -183,6 +182,8 @@ impl Engine {
                     skipped && out.len() < want && queue.count_visible() < 1000;
             }
         }
+        // Here, not in `receive_message`: a long poll answered later counts too.
+        self.record_attempt(id, spec, &out);
         Ok(out)
     }
 
@@ -357,9 +358,10 @@ impl Engine {
         )
     }
 
-    /// Remembers what a FIFO receive with an attempt id returned.
+    /// Remembers what a FIFO receive with an attempt id delivered. A receive
+    /// that delivered nothing is not remembered: its retry receives afresh.
     fn record_attempt(&mut self, id: u32, spec: &ReceiveSpec, delivered: &[ReceivedMessage]) {
-        let Some(attempt_id) = &spec.attempt_id else {
+        let Some(attempt_id) = spec.attempt_id.as_ref().filter(|_| !delivered.is_empty()) else {
             return;
         };
         let secret = self.secret;
@@ -403,48 +405,48 @@ fn view(
 ) -> ReceivedMessage {
     let extras = message.extras();
     let all = spec.system_names.iter().any(|n| n == "All");
-    let wants = |name: &str| all || spec.system_names.iter().any(|n| n == name);
     let mut attributes: Vec<(&'static str, String)> = Vec::new();
-    let mut add = |name: &'static str, value: Option<String>| {
-        if let Some(value) = value.filter(|_| wants(name)) {
-            attributes.push((name, value));
+    // Values are computed only for the names asked for: most receives ask for none.
+    let mut add = |name: &'static str, value: &dyn Fn() -> Option<String>| {
+        if all || spec.system_names.iter().any(|n| n == name) {
+            if let Some(value) = value() {
+                attributes.push((name, value));
+            }
         }
     };
-    let trace = extras.and_then(|e| {
-        e.system_attributes.iter().find_map(|a| match &a.value {
-            crate::message::AttributeValue::String(s) if a.name == "AWSTraceHeader" => {
-                Some(s.clone())
-            }
-            _ => None,
-        })
+    add("AWSTraceHeader", &|| {
+        extras?
+            .system_attributes
+            .iter()
+            .find_map(|a| match &a.value {
+                crate::message::AttributeValue::String(s) if a.name == "AWSTraceHeader" => {
+                    Some(s.clone())
+                }
+                _ => None,
+            })
     });
-    add("AWSTraceHeader", trace);
-    add(
-        "ApproximateFirstReceiveTimestamp",
-        message.first_received_at.map(|t| (epoch + t).to_string()),
-    );
-    add(
-        "ApproximateReceiveCount",
-        Some(message.receive_count.to_string()),
-    );
-    add(
-        "DeadLetterQueueSourceArn",
-        extras.and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
-    );
-    add(
-        "MessageDeduplicationId",
-        extras.and_then(|e| e.dedup_id.as_ref().map(|d| d.to_string())),
-    );
-    add(
-        "MessageGroupId",
-        message.group.as_ref().map(|g| g.to_string()),
-    );
-    add("SenderId", Some(sender.to_string()));
-    add("SentTimestamp", Some((epoch + message.sent_at).to_string()));
-    add(
-        "SequenceNumber",
-        queue.fifo.then(|| message.sequence.to_string()),
-    );
+    add("ApproximateFirstReceiveTimestamp", &|| {
+        message.first_received_at.map(|t| (epoch + t).to_string())
+    });
+    add("ApproximateReceiveCount", &|| {
+        Some(message.receive_count.to_string())
+    });
+    add("DeadLetterQueueSourceArn", &|| {
+        Some(extras?.dead_letter_source.as_ref()?.to_string())
+    });
+    add("MessageDeduplicationId", &|| {
+        Some(extras?.dedup_id.as_ref()?.to_string())
+    });
+    add("MessageGroupId", &|| {
+        message.group.as_ref().map(|g| g.to_string())
+    });
+    add("SenderId", &|| Some(sender.to_string()));
+    add("SentTimestamp", &|| {
+        Some((epoch + message.sent_at).to_string())
+    });
+    add("SequenceNumber", &|| {
+        queue.fifo.then(|| sequence_number(message.sequence))
+    });
 
     let message_attributes: Vec<MessageAttribute> = extras
         .map(|e| {

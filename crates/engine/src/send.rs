@@ -5,7 +5,7 @@ use crate::dedup::Dedup;
 use crate::digest::{hex, md5, md5_of_attributes, sha256_hex};
 use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
-use crate::ids::MessageId;
+use crate::ids::{sequence_number, MessageId};
 use crate::message::{Extras, Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::{validate, BatchResult, Caller, Engine, NewMessage, SendMessage, SendResult};
@@ -83,12 +83,12 @@ impl Engine {
         let md5_attrs = (!new.attributes.is_empty()).then(|| md5_of_attributes(&new.attributes));
         let md5_system =
             (!new.system_attributes.is_empty()).then(|| md5_of_attributes(&new.system_attributes));
-        let result = |message_id: MessageId, sequence: Option<u128>| SendResult {
+        let result = |message_id: MessageId, sequence: Option<u64>| SendResult {
             message_id: message_id.to_string(),
             md5_of_body: hex(&md5_of_body),
             md5_of_attributes: md5_attrs.map(|d| hex(&d)),
             md5_of_system_attributes: md5_system.map(|d| hex(&d)),
-            sequence_number: sequence.map(|s| s.to_string()),
+            sequence_number: sequence.map(sequence_number),
         };
 
         let queue = self.queues.get_mut(&id).expect("resolved");

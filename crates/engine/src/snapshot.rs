@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::ids::Receipt;
+use crate::ids::{sequence_number, Receipt};
 use crate::message::State;
 use crate::queue::Queue;
 use crate::{Engine, MessageId, Millis};
@@ -121,7 +121,7 @@ impl Engine {
                             }
                             .encode(self.secret)
                         }),
-                        sequence_number: q.fifo.then(|| m.sequence.to_string()),
+                        sequence_number: q.fifo.then(|| sequence_number(m.sequence)),
                         dead_letter_source_arn: extras
                             .and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
                     }

@@ -1,0 +1,168 @@
+//! `cargo run -p queuelab-bench --profile bench-native` (or scripts/bench.sh).
+//!
+//! Measures on one core:
+//! - send -> receive -> delete cycles per second, through the typed engine
+//!   API and through the JSON protocol layer;
+//! - the cost of a receive and of a delete with 1,000 vs 1,000,000 messages
+//!   queued, standard and FIFO (10,000 groups);
+//! - memory per queued message beyond its body (a counting allocator).
+//!
+//! Figures only: there are no pass/fail assertions here.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use queuelab_engine::{workload, Config, Engine};
+use queuelab_protocol::{dispatch, Dispatched};
+use serde_json::json;
+
+struct Counting;
+
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
+        ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn engine() -> Engine {
+    // A small event log: the benchmark measures the engine, not log growth.
+    Engine::new(Config {
+        event_capacity: 1_000,
+        ..Config::default()
+    })
+}
+
+fn typed_cycles(n: u64) -> f64 {
+    let mut e = engine();
+    let url = workload::queue(&mut e, "bench", false);
+    workload::cycles(&mut e, &url, n / 10); // warm-up
+    let start = Instant::now();
+    workload::cycles(&mut e, &url, n);
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+fn protocol_cycles(n: u64) -> f64 {
+    let mut e = engine();
+    let url = workload::queue(&mut e, "bench", false);
+    let send =
+        json!({ "QueueUrl": url, "MessageBody": "order A-1001: 2 x coffee beans" }).to_string();
+    let receive = json!({ "QueueUrl": url }).to_string();
+    let start = Instant::now();
+    for _ in 0..n {
+        dispatch(&mut e, "AmazonSQS.SendMessage", &send, None);
+        let Dispatched::Done(got) = dispatch(&mut e, "AmazonSQS.ReceiveMessage", &receive, None)
+        else {
+            unreachable!("short polls answer at once")
+        };
+        let body: serde_json::Value = serde_json::from_str(&got.body).unwrap();
+        let handle = &body["Messages"][0]["ReceiptHandle"];
+        let delete = json!({ "QueueUrl": url, "ReceiptHandle": handle }).to_string();
+        dispatch(&mut e, "AmazonSQS.DeleteMessage", &delete, None);
+    }
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Mean nanoseconds of one receive (of 10) and one delete with `queued` messages waiting.
+fn receive_cost(queued: u64, fifo: bool) -> (f64, f64) {
+    let mut e = engine();
+    let url = workload::queue(&mut e, "scale", fifo);
+    let groups = 10_000;
+    for i in 0..queued {
+        workload::send(&mut e, &url, "payload", fifo, groups, i);
+    }
+    let rounds = 20_000;
+    let (mut receiving, mut deleting) = (0u128, 0u128);
+    let mut deleted = 0u64;
+    for round in 0..rounds {
+        let start = Instant::now();
+        let handles = workload::receive(&mut e, &url, 10);
+        receiving += start.elapsed().as_nanos();
+        let start = Instant::now();
+        for handle in &handles {
+            e.delete_message(&url, handle, None).unwrap();
+        }
+        deleting += start.elapsed().as_nanos();
+        deleted += handles.len() as u64;
+        // Refill so the queue stays at the same depth.
+        for i in 0..handles.len() as u64 {
+            workload::send(
+                &mut e,
+                &url,
+                "payload",
+                fifo,
+                groups,
+                queued + round * 10 + i,
+            );
+        }
+    }
+    (
+        receiving as f64 / rounds as f64,
+        deleting as f64 / deleted.max(1) as f64,
+    )
+}
+
+/// Bytes per queued message beyond its body.
+fn memory_per_message(n: u64, body_len: usize) -> f64 {
+    let mut e = engine();
+    let url = workload::queue(&mut e, "memory", false);
+    let body = "x".repeat(body_len);
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    for i in 0..n {
+        workload::send(&mut e, &url, &body, false, 1, i);
+    }
+    let after = ALLOCATED.load(Ordering::Relaxed);
+    (after - before) as f64 / n as f64 - body_len as f64
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let big: u64 = if quick { 100_000 } else { 1_000_000 };
+    println!(
+        "queuelab benchmark (native, one core){}",
+        if quick { ", quick" } else { "" }
+    );
+    println!(
+        "send->receive->delete, typed API : {:>12.0} cycles/s",
+        typed_cycles(big)
+    );
+    println!(
+        "send->receive->delete, JSON layer: {:>12.0} cycles/s",
+        protocol_cycles(big / 10)
+    );
+    for fifo in [false, true] {
+        let kind = if fifo {
+            "FIFO, 10,000 groups"
+        } else {
+            "standard"
+        };
+        let (r_small, d_small) = receive_cost(1_000, fifo);
+        let (r_big, d_big) = receive_cost(big, fifo);
+        println!("{kind}:");
+        println!(
+            "  receive(10) at {:>9} queued: {r_small:>8.0} ns   delete: {d_small:>6.0} ns",
+            1_000
+        );
+        println!("  receive(10) at {big:>9} queued: {r_big:>8.0} ns   delete: {d_big:>6.0} ns");
+        println!("  receive cost ratio (big/small): {:.2}", r_big / r_small);
+    }
+    println!(
+        "memory per queued message beyond its body: {:.0} bytes (100-byte bodies, {big} messages)",
+        memory_per_message(big, 100)
+    );
+}
