@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Builds the wasm package into web/pkg (queuelab.js + queuelab_bg.wasm) and
-# optimises it with binaryen's wasm-opt from npm (wasm-pack's own download of
-# wasm-opt cannot work on these machines).
+# Builds the wasm package (queuelab.js + queuelab_bg.wasm) into web/pkg, or
+# into the folder given as $1 with further arguments passed to cargo (the
+# benchmark builds `-- --features bench` into target/bench-pkg). Optimises
+# with binaryen's wasm-opt from npm: wasm-pack's own download of wasm-opt
+# cannot work on these machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+out=${1:-web/pkg}
+shift || true
 wasm-pack --log-level warn build crates/wasm --release --target web \
-  --out-name queuelab --out-dir ../../web/pkg --no-pack
-node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --out-name queuelab --out-dir "$PWD/$out" --no-pack "$@"
+node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  web/pkg/queuelab_bg.wasm -o web/pkg/queuelab_bg.wasm
-printf '[build] web/pkg/queuelab_bg.wasm: %s bytes\n' "$(stat -c %s web/pkg/queuelab_bg.wasm)"
+  "$out/queuelab_bg.wasm" -o "$out/queuelab_bg.wasm"
+printf '[build] %s/queuelab_bg.wasm: %s bytes\n' "$out" "$(stat -c %s "$out/queuelab_bg.wasm")"

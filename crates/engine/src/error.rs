@@ -92,7 +92,7 @@ impl ErrorCode {
     pub fn status(self) -> u16 {
         match self {
             ErrorCode::OverLimit | ErrorCode::PurgeQueueInProgress => 403,
-            ErrorCode::ResourceNotFound | ErrorCode::ReceiptHandleIsInvalid => 404,
+            ErrorCode::ResourceNotFound => 404,
             _ => 400,
         }
     }

@@ -345,3 +345,17 @@ impl Playground {
         Ok(())
     }
 }
+
+/// Runs `n` send -> receive -> delete cycles inside wasm through the typed
+/// engine API (the same workload as the native benchmark); returns nothing,
+/// the caller times it. Only in builds with the `bench` feature.
+#[cfg(feature = "bench")]
+#[wasm_bindgen(js_name = benchCycles)]
+pub fn bench_cycles(n: u32) {
+    let mut engine = Engine::new(Config {
+        event_capacity: 1_000,
+        ..Config::default()
+    });
+    let url = queuelab_engine::workload::queue(&mut engine, "bench", false);
+    queuelab_engine::workload::cycles(&mut engine, &url, u64::from(n));
+}

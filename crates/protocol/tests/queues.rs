@@ -1,0 +1,1086 @@
+//! The "Queues" section of sqs-facts.md: names, create/delete rules,
+//! attributes and their ranges, read-only attributes, ListQueues, PurgeQueue,
+//! tags and ListDeadLetterSourceQueues.
+
+mod common;
+use common::{Reply, Sqs};
+use queuelab_engine::Config;
+use serde_json::{json, Map, Value};
+
+const NO_QUEUE: &str = "AWS.SimpleQueueService.NonExistentQueue";
+
+fn create_reply(sqs: &mut Sqs, name: &str, attributes: Value) -> Reply {
+    sqs.call(
+        "CreateQueue",
+        json!({ "QueueName": name, "Attributes": attributes }),
+    )
+}
+
+fn set(sqs: &mut Sqs, url: &str, attributes: Value) -> Reply {
+    sqs.call(
+        "SetQueueAttributes",
+        json!({ "QueueUrl": url, "Attributes": attributes }),
+    )
+}
+
+fn all_attributes(sqs: &mut Sqs, url: &str) -> Map<String, Value> {
+    sqs.call(
+        "GetQueueAttributes",
+        json!({ "QueueUrl": url, "AttributeNames": ["All"] }),
+    )
+    .ok()["Attributes"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn list(sqs: &mut Sqs, body: Value) -> (Vec<String>, Option<String>) {
+    let body = sqs.call("ListQueues", body).ok();
+    let urls = body["QueueUrls"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|u| u.as_str().unwrap().rsplit('/').next().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    (urls, body["NextToken"].as_str().map(str::to_string))
+}
+
+/// An integer attribute accepts `lo..=hi` at create and set, and rejects
+/// the values just outside with `InvalidAttributeValue`.
+#[track_caller]
+fn assert_range(name: &str, lo: i64, hi: i64) {
+    let mut sqs = Sqs::new();
+    for (i, ok) in [lo, hi].into_iter().enumerate() {
+        let url = sqs.create(&format!("q{i}"), json!({ name: ok.to_string() }));
+        assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
+    }
+    for (i, bad) in [lo - 1, hi + 1].into_iter().enumerate() {
+        create_reply(
+            &mut sqs,
+            &format!("bad{i}"),
+            json!({ name: bad.to_string() }),
+        )
+        .err("InvalidAttributeValue");
+    }
+    let url = sqs.create("settable", json!({}));
+    for ok in [lo, hi] {
+        set(&mut sqs, &url, json!({ name: ok.to_string() })).ok();
+        assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
+    }
+    for bad in [lo - 1, hi + 1] {
+        set(&mut sqs, &url, json!({ name: bad.to_string() })).err("InvalidAttributeValue");
+        assert_eq!(sqs.attribute(&url, name), hi.to_string(), "unchanged");
+    }
+    set(&mut sqs, &url, json!({ name: "ten" })).err("InvalidAttributeValue");
+}
+
+// --- Names ---
+
+#[test]
+fn queue_name_of_1_to_80_allowed_characters_is_accepted() {
+    let mut sqs = Sqs::new();
+    for name in ["a", "Orders_2024-eu", &"x".repeat(80), "0-_"] {
+        let url = sqs.create(name, json!({}));
+        assert!(url.ends_with(&format!("/000000000000/{name}")), "{url}");
+    }
+}
+
+#[test]
+fn queue_name_of_81_characters_is_rejected() {
+    let mut sqs = Sqs::new();
+    create_reply(&mut sqs, &"x".repeat(81), json!({}))
+        .err("InvalidParameterValue")
+        .message_contains("1 to 80");
+}
+
+#[test]
+fn queue_name_with_other_characters_is_rejected() {
+    let mut sqs = Sqs::new();
+    for name in ["a b", "a.b", "a/b", "a:b", "ünï", "a*", "orders.fifo.x"] {
+        create_reply(&mut sqs, name, json!({})).err("InvalidParameterValue");
+    }
+}
+
+#[test]
+fn empty_queue_name_is_rejected() {
+    let mut sqs = Sqs::new();
+    let reply = create_reply(&mut sqs, "", json!({}));
+    assert_eq!(reply.status, 400);
+    assert!(
+        ["InvalidParameterValue", "MissingParameter"].contains(&reply.code()),
+        "{:?}",
+        reply.body
+    );
+    create_reply(&mut sqs, ".fifo", json!({ "FifoQueue": "true" })).err("InvalidParameterValue");
+}
+
+#[test]
+fn fifo_suffix_counts_toward_the_80_characters() {
+    let mut sqs = Sqs::new();
+    let name = format!("{}.fifo", "x".repeat(75));
+    assert_eq!(name.len(), 80);
+    sqs.create(&name, json!({ "FifoQueue": "true" }));
+    create_reply(
+        &mut sqs,
+        &format!("{}.fifo", "x".repeat(76)),
+        json!({ "FifoQueue": "true" }),
+    )
+    .err("InvalidParameterValue");
+}
+
+#[test]
+fn fifo_name_without_fifo_queue_true_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    create_reply(&mut sqs, "orders.fifo", json!({})).err("InvalidParameterValue");
+    create_reply(&mut sqs, "orders.fifo", json!({ "FifoQueue": "false" }))
+        .err("InvalidParameterValue");
+}
+
+#[test]
+fn fifo_queue_true_without_fifo_suffix_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    create_reply(&mut sqs, "orders", json!({ "FifoQueue": "true" })).err("InvalidParameterValue");
+    assert_eq!(list(&mut sqs, json!({})).0, Vec::<String>::new());
+}
+
+// --- Create, delete, missing queues ---
+
+#[test]
+fn create_queue_with_same_name_and_attributes_returns_existing_url() {
+    let mut sqs = Sqs::new();
+    let attributes = json!({ "VisibilityTimeout": "60", "DelaySeconds": "5" });
+    let first = sqs.create("orders", attributes.clone());
+    sqs.send(&first, "kept");
+    let second = sqs.create("orders", attributes);
+    assert_eq!(first, second);
+    assert_eq!(list(&mut sqs, json!({})).0, ["orders"]);
+    assert_eq!(
+        sqs.attribute(&first, "ApproximateNumberOfMessagesDelayed"),
+        "1"
+    );
+
+    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    assert_eq!(
+        sqs.create("orders.fifo", json!({ "FifoQueue": "true" })),
+        fifo
+    );
+}
+
+#[test]
+fn create_queue_with_same_name_and_explicit_default_values_returns_existing_url() {
+    let mut sqs = Sqs::new();
+    let first = sqs.create("orders", json!({}));
+    let again = sqs.create(
+        "orders",
+        json!({ "VisibilityTimeout": "30", "DelaySeconds": "0", "MaximumMessageSize": "1048576" }),
+    );
+    assert_eq!(first, again);
+}
+
+#[test]
+fn create_queue_with_same_name_and_different_attributes_is_queue_already_exists() {
+    let mut sqs = Sqs::new();
+    sqs.create("orders", json!({ "VisibilityTimeout": "60" }));
+    let reply = create_reply(&mut sqs, "orders", json!({ "VisibilityTimeout": "61" }));
+    assert_eq!(reply.status, 400);
+    reply.err("QueueAlreadyExists");
+    assert_eq!(
+        reply.message(),
+        "A queue already exists with the same name and a different value for attribute VisibilityTimeout"
+    );
+    create_reply(&mut sqs, "orders", json!({ "DelaySeconds": "1" }))
+        .err("QueueAlreadyExists")
+        .message_contains("attribute DelaySeconds");
+    assert_eq!(sqs.attribute(&sqs_url("orders"), "VisibilityTimeout"), "60");
+}
+
+fn sqs_url(name: &str) -> String {
+    format!("https://sqs.us-east-1.amazonaws.com/000000000000/{name}")
+}
+
+#[test]
+fn recreating_within_60_seconds_of_delete_is_queue_deleted_recently() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.advance(5_000);
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    let reply = create_reply(&mut sqs, "orders", json!({}));
+    reply.err("AWS.SimpleQueueService.QueueDeletedRecently");
+    assert_eq!(
+        reply.message(),
+        "You must wait 60 seconds after deleting a queue before you can create another with the same name."
+    );
+    sqs.advance(59_999);
+    create_reply(&mut sqs, "orders", json!({})).err("AWS.SimpleQueueService.QueueDeletedRecently");
+}
+
+#[test]
+fn recreating_60_seconds_after_delete_gives_a_new_empty_queue() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({ "VisibilityTimeout": "99" }));
+    sqs.send(&url, "old");
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    sqs.advance(60_000);
+    let again = sqs.create("orders", json!({}));
+    assert_eq!(again, url);
+    assert_eq!(sqs.attribute(&again, "ApproximateNumberOfMessages"), "0");
+    assert_eq!(sqs.attribute(&again, "VisibilityTimeout"), "30");
+}
+
+#[test]
+fn other_names_can_be_created_right_after_a_delete() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    sqs.create("orders-2", json!({}));
+}
+
+#[test]
+fn missing_queue_is_non_existent_queue() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    let missing = sqs_url("never");
+    for queue in [url.as_str(), missing.as_str()] {
+        let calls = [
+            (
+                "GetQueueAttributes",
+                json!({ "QueueUrl": queue, "AttributeNames": ["All"] }),
+            ),
+            (
+                "SetQueueAttributes",
+                json!({ "QueueUrl": queue, "Attributes": { "DelaySeconds": "1" } }),
+            ),
+            (
+                "SendMessage",
+                json!({ "QueueUrl": queue, "MessageBody": "x" }),
+            ),
+            (
+                "SendMessageBatch",
+                json!({ "QueueUrl": queue, "Entries": [{ "Id": "a", "MessageBody": "x" }] }),
+            ),
+            ("ReceiveMessage", json!({ "QueueUrl": queue })),
+            ("DeleteQueue", json!({ "QueueUrl": queue })),
+            ("PurgeQueue", json!({ "QueueUrl": queue })),
+            ("ListQueueTags", json!({ "QueueUrl": queue })),
+            (
+                "TagQueue",
+                json!({ "QueueUrl": queue, "Tags": { "a": "b" } }),
+            ),
+        ];
+        for (operation, body) in calls {
+            let reply = sqs.call(operation, body);
+            assert_eq!(reply.status, 400, "{operation}");
+            reply.err(NO_QUEUE);
+            assert_eq!(
+                reply.message(),
+                "The specified queue does not exist.",
+                "{operation}"
+            );
+        }
+    }
+    for name in ["orders", "never"] {
+        sqs.call("GetQueueUrl", json!({ "QueueName": name }))
+            .err(NO_QUEUE);
+    }
+}
+
+#[test]
+fn get_queue_url_returns_the_url_of_an_existing_queue() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call("GetQueueUrl", json!({ "QueueName": "orders" }))
+        .ok();
+    assert_eq!(body, json!({ "QueueUrl": url }));
+}
+
+#[test]
+fn queue_url_and_arn_use_the_configured_region_and_account() {
+    let mut sqs = Sqs::with(Config {
+        region: "eu-west-2".into(),
+        account_id: "123456789012".into(),
+        ..Config::default()
+    });
+    let url = sqs.create("orders", json!({}));
+    assert_eq!(
+        url,
+        "https://sqs.eu-west-2.amazonaws.com/123456789012/orders"
+    );
+    assert_eq!(sqs.arn(&url), "arn:aws:sqs:eu-west-2:123456789012:orders");
+}
+
+// --- Attribute ranges ---
+
+#[test]
+fn visibility_timeout_is_0_to_43200() {
+    assert_range("VisibilityTimeout", 0, 43_200);
+}
+
+#[test]
+fn message_retention_period_is_60_to_1209600() {
+    assert_range("MessageRetentionPeriod", 60, 1_209_600);
+}
+
+#[test]
+fn delay_seconds_is_0_to_900() {
+    assert_range("DelaySeconds", 0, 900);
+}
+
+#[test]
+fn receive_message_wait_time_seconds_is_0_to_20() {
+    assert_range("ReceiveMessageWaitTimeSeconds", 0, 20);
+}
+
+#[test]
+fn maximum_message_size_is_1024_to_1048576() {
+    assert_range("MaximumMessageSize", 1_024, 1_048_576);
+}
+
+#[test]
+fn kms_data_key_reuse_period_seconds_is_60_to_86400() {
+    assert_range("KmsDataKeyReusePeriodSeconds", 60, 86_400);
+}
+
+#[test]
+fn redrive_policy_max_receive_count_is_1_to_1000() {
+    let mut sqs = Sqs::new();
+    let dlq = sqs.create("dlq", json!({}));
+    let arn = sqs.arn(&dlq);
+    let policy =
+        |count: i64| json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count }).to_string();
+    for (i, ok) in [1, 1000].into_iter().enumerate() {
+        let url = sqs.create(&format!("src{i}"), json!({ "RedrivePolicy": policy(ok) }));
+        let stored: Value = serde_json::from_str(&sqs.attribute(&url, "RedrivePolicy")).unwrap();
+        assert_eq!(stored["deadLetterTargetArn"], arn.as_str());
+        assert_eq!(
+            stored["maxReceiveCount"].to_string().trim_matches('"'),
+            ok.to_string()
+        );
+    }
+    let url = sqs.create("src", json!({}));
+    for bad in [0, 1001] {
+        create_reply(&mut sqs, "bad", json!({ "RedrivePolicy": policy(bad) }))
+            .err("InvalidAttributeValue");
+        set(&mut sqs, &url, json!({ "RedrivePolicy": policy(bad) })).err("InvalidAttributeValue");
+    }
+    assert_eq!(sqs.attribute(&url, "RedrivePolicy"), "");
+}
+
+#[test]
+fn redrive_allow_policy_takes_allow_all_deny_all_or_by_queue_with_up_to_10_arns() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("dlq", json!({}));
+    for permission in ["allowAll", "denyAll"] {
+        let text = json!({ "redrivePermission": permission }).to_string();
+        set(&mut sqs, &url, json!({ "RedriveAllowPolicy": text })).ok();
+        let stored: Value =
+            serde_json::from_str(&sqs.attribute(&url, "RedriveAllowPolicy")).unwrap();
+        assert_eq!(stored["redrivePermission"], permission);
+    }
+    let arns = |n: usize| -> Vec<String> {
+        (0..n)
+            .map(|i| format!("arn:aws:sqs:us-east-1:000000000000:src{i}"))
+            .collect()
+    };
+    let by_queue = |n: usize| {
+        json!({ "redrivePermission": "byQueue", "sourceQueueArns": arns(n) }).to_string()
+    };
+    set(
+        &mut sqs,
+        &url,
+        json!({ "RedriveAllowPolicy": by_queue(10) }),
+    )
+    .ok();
+    let stored: Value = serde_json::from_str(&sqs.attribute(&url, "RedriveAllowPolicy")).unwrap();
+    assert_eq!(stored["redrivePermission"], "byQueue");
+    assert_eq!(stored["sourceQueueArns"], json!(arns(10)));
+    set(
+        &mut sqs,
+        &url,
+        json!({ "RedriveAllowPolicy": by_queue(11) }),
+    )
+    .err("InvalidAttributeValue");
+    let bad = json!({ "redrivePermission": "everyone" }).to_string();
+    assert_eq!(
+        set(&mut sqs, &url, json!({ "RedriveAllowPolicy": bad })).status,
+        400
+    );
+}
+
+#[test]
+fn fifo_attributes_take_their_documented_values_on_a_fifo_queue() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create(
+        "orders.fifo",
+        json!({ "FifoQueue": "true", "ContentBasedDeduplication": "true",
+                "DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId" }),
+    );
+    assert_eq!(sqs.attribute(&url, "ContentBasedDeduplication"), "true");
+    assert_eq!(sqs.attribute(&url, "DeduplicationScope"), "messageGroup");
+    assert_eq!(
+        sqs.attribute(&url, "FifoThroughputLimit"),
+        "perMessageGroupId"
+    );
+    set(
+        &mut sqs,
+        &url,
+        json!({ "ContentBasedDeduplication": "false", "DeduplicationScope": "queue",
+                "FifoThroughputLimit": "perQueue" }),
+    )
+    .ok();
+    assert_eq!(sqs.attribute(&url, "ContentBasedDeduplication"), "false");
+    assert_eq!(sqs.attribute(&url, "DeduplicationScope"), "queue");
+    assert_eq!(sqs.attribute(&url, "FifoThroughputLimit"), "perQueue");
+    for bad in [
+        json!({ "DeduplicationScope": "group" }),
+        json!({ "FifoThroughputLimit": "perGroup" }),
+        json!({ "ContentBasedDeduplication": "yes" }),
+    ] {
+        set(&mut sqs, &url, bad).err("InvalidAttributeValue");
+    }
+}
+
+#[test]
+fn policy_sse_and_kms_attributes_are_stored_and_returned() {
+    let mut sqs = Sqs::new();
+    let policy = json!({
+        "Version": "2012-10-17",
+        "Statement": [{ "Effect": "Allow", "Principal": { "Service": "sns.amazonaws.com" },
+                        "Action": "sqs:SendMessage", "Resource": "*" }]
+    })
+    .to_string();
+    let url = sqs.create(
+        "orders",
+        json!({ "Policy": policy, "SqsManagedSseEnabled": "false" }),
+    );
+    assert_eq!(sqs.attribute(&url, "Policy"), policy);
+    assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "false");
+    set(&mut sqs, &url, json!({ "SqsManagedSseEnabled": "true" })).ok();
+    assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "true");
+    set(
+        &mut sqs,
+        &url,
+        json!({ "KmsMasterKeyId": "alias/aws/sqs", "KmsDataKeyReusePeriodSeconds": "600" }),
+    )
+    .ok();
+    assert_eq!(sqs.attribute(&url, "KmsMasterKeyId"), "alias/aws/sqs");
+    assert_eq!(sqs.attribute(&url, "KmsDataKeyReusePeriodSeconds"), "600");
+}
+
+#[test]
+fn setting_kms_master_key_id_turns_sqs_managed_sse_enabled_to_false() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "true");
+    set(&mut sqs, &url, json!({ "KmsMasterKeyId": "alias/aws/sqs" })).ok();
+    assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "false");
+    let created = sqs.create("kms", json!({ "KmsMasterKeyId": "alias/mine" }));
+    assert_eq!(sqs.attribute(&created, "SqsManagedSseEnabled"), "false");
+}
+
+#[test]
+fn unknown_attribute_name_is_invalid_attribute_name() {
+    let mut sqs = Sqs::new();
+    create_reply(&mut sqs, "orders", json!({ "Colour": "blue" }))
+        .err("InvalidAttributeName")
+        .message_contains("Colour");
+    let url = sqs.create("orders", json!({}));
+    set(&mut sqs, &url, json!({ "visibilitytimeout": "5" })).err("InvalidAttributeName");
+    sqs.call(
+        "GetQueueAttributes",
+        json!({ "QueueUrl": url, "AttributeNames": ["Colour"] }),
+    )
+    .err("InvalidAttributeName");
+}
+
+#[test]
+fn read_only_attributes_cannot_be_set() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    for name in [
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
+        "CreatedTimestamp",
+        "LastModifiedTimestamp",
+        "QueueArn",
+    ] {
+        set(&mut sqs, &url, json!({ name: "1" })).err("InvalidAttributeName");
+        create_reply(&mut sqs, "other", json!({ name: "1" })).err("InvalidAttributeName");
+    }
+}
+
+#[test]
+fn fifo_queue_attribute_on_a_standard_queue_is_invalid_attribute_name() {
+    let mut sqs = Sqs::new();
+    let reply = create_reply(&mut sqs, "orders", json!({ "FifoQueue": "false" }));
+    reply.err("InvalidAttributeName");
+    assert_eq!(reply.message(), "Unknown Attribute FifoQueue.");
+    let url = sqs.create("orders", json!({}));
+    set(&mut sqs, &url, json!({ "FifoQueue": "true" }))
+        .err("InvalidAttributeName")
+        .message_contains("Unknown Attribute FifoQueue.");
+}
+
+#[test]
+fn content_based_deduplication_on_a_standard_queue_is_invalid_attribute_name() {
+    let mut sqs = Sqs::new();
+    create_reply(
+        &mut sqs,
+        "orders",
+        json!({ "ContentBasedDeduplication": "true" }),
+    )
+    .err("InvalidAttributeName");
+    let url = sqs.create("orders", json!({}));
+    set(
+        &mut sqs,
+        &url,
+        json!({ "ContentBasedDeduplication": "false" }),
+    )
+    .err("InvalidAttributeName");
+}
+
+#[test]
+fn deduplication_scope_on_a_standard_queue_is_invalid_attribute_name() {
+    let mut sqs = Sqs::new();
+    let reply = create_reply(&mut sqs, "orders", json!({ "DeduplicationScope": "queue" }));
+    reply.err("InvalidAttributeName");
+    assert_eq!(
+        reply.message(),
+        "You can specify the DeduplicationScope only when FifoQueue is set to true."
+    );
+    let url = sqs.create("orders", json!({}));
+    set(
+        &mut sqs,
+        &url,
+        json!({ "DeduplicationScope": "messageGroup" }),
+    )
+    .err("InvalidAttributeName");
+}
+
+#[test]
+fn fifo_throughput_limit_on_a_standard_queue_is_invalid_attribute_name() {
+    let mut sqs = Sqs::new();
+    create_reply(
+        &mut sqs,
+        "orders",
+        json!({ "FifoThroughputLimit": "perQueue" }),
+    )
+    .err("InvalidAttributeName")
+    .message_contains("FifoThroughputLimit");
+    let url = sqs.create("orders", json!({}));
+    set(&mut sqs, &url, json!({ "FifoThroughputLimit": "perQueue" })).err("InvalidAttributeName");
+}
+
+#[test]
+fn changing_fifo_queue_after_creation_is_invalid_attribute_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let reply = set(&mut sqs, &url, json!({ "FifoQueue": "false" }));
+    reply.err("InvalidAttributeValue");
+    reply.message_contains("Modifying queue type is not supported");
+    assert_eq!(sqs.attribute(&url, "FifoQueue"), "true");
+}
+
+#[test]
+fn a_rejected_set_changes_nothing() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    set(
+        &mut sqs,
+        &url,
+        json!({ "VisibilityTimeout": "99", "DelaySeconds": "901" }),
+    )
+    .err("InvalidAttributeValue");
+    assert_eq!(sqs.attribute(&url, "VisibilityTimeout"), "30");
+}
+
+// --- Reading attributes ---
+
+#[test]
+fn get_queue_attributes_all_on_new_standard_queue_returns_exactly_12() {
+    let mut sqs = Sqs::new();
+    let start_s = sqs.engine.config().start_epoch_ms / 1000;
+    let url = sqs.create("orders", json!({}));
+    let attributes = all_attributes(&mut sqs, &url);
+    let ts = start_s.to_string();
+    assert_eq!(
+        Value::Object(attributes),
+        json!({
+            "ApproximateNumberOfMessages": "0",
+            "ApproximateNumberOfMessagesDelayed": "0",
+            "ApproximateNumberOfMessagesNotVisible": "0",
+            "CreatedTimestamp": ts,
+            "DelaySeconds": "0",
+            "LastModifiedTimestamp": ts,
+            "MaximumMessageSize": "1048576",
+            "MessageRetentionPeriod": "345600",
+            "QueueArn": "arn:aws:sqs:us-east-1:000000000000:orders",
+            "ReceiveMessageWaitTimeSeconds": "0",
+            "SqsManagedSseEnabled": "true",
+            "VisibilityTimeout": "30",
+        })
+    );
+}
+
+#[test]
+fn get_queue_attributes_all_on_new_fifo_queue_returns_exactly_16() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let attributes = all_attributes(&mut sqs, &url);
+    assert_eq!(attributes.len(), 16, "{attributes:?}");
+    for (name, value) in [
+        ("ContentBasedDeduplication", "false"),
+        ("DeduplicationScope", "queue"),
+        ("FifoQueue", "true"),
+        ("FifoThroughputLimit", "perQueue"),
+        ("VisibilityTimeout", "30"),
+        ("QueueArn", "arn:aws:sqs:us-east-1:000000000000:orders.fifo"),
+    ] {
+        assert_eq!(attributes[name], value, "{name}");
+    }
+}
+
+#[test]
+fn policy_redrive_policy_and_kms_appear_only_once_set() {
+    let mut sqs = Sqs::new();
+    let dlq = sqs.create("dlq", json!({}));
+    let dlq_arn = sqs.arn(&dlq);
+    let url = sqs.create("orders", json!({}));
+    for name in [
+        "Policy",
+        "RedrivePolicy",
+        "RedriveAllowPolicy",
+        "KmsMasterKeyId",
+        "KmsDataKeyReusePeriodSeconds",
+    ] {
+        let body = sqs
+            .call(
+                "GetQueueAttributes",
+                json!({ "QueueUrl": url, "AttributeNames": [name] }),
+            )
+            .ok();
+        assert!(
+            body.get("Attributes").is_none_or(|a| a.get(name).is_none()),
+            "{name}: {body}"
+        );
+    }
+    set(
+        &mut sqs,
+        &url,
+        json!({
+            "Policy": json!({ "Version": "2012-10-17", "Statement": [] }).to_string(),
+            "RedrivePolicy": json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 5 }).to_string(),
+            "KmsMasterKeyId": "alias/aws/sqs",
+            "KmsDataKeyReusePeriodSeconds": "300",
+        }),
+    )
+    .ok();
+    let attributes = all_attributes(&mut sqs, &url);
+    assert_eq!(attributes.len(), 16, "{attributes:?}");
+    for name in [
+        "Policy",
+        "RedrivePolicy",
+        "KmsMasterKeyId",
+        "KmsDataKeyReusePeriodSeconds",
+    ] {
+        assert!(attributes.contains_key(name), "{name}");
+    }
+    assert_eq!(attributes["SqsManagedSseEnabled"], "false");
+}
+
+#[test]
+fn get_queue_attributes_returns_only_the_names_asked_for() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call(
+            "GetQueueAttributes",
+            json!({ "QueueUrl": url, "AttributeNames": ["VisibilityTimeout", "DelaySeconds"] }),
+        )
+        .ok();
+    assert_eq!(
+        body,
+        json!({ "Attributes": { "VisibilityTimeout": "30", "DelaySeconds": "0" } })
+    );
+    // FIFO-only names asked of a standard queue are simply absent.
+    let body = sqs
+        .call(
+            "GetQueueAttributes",
+            json!({ "QueueUrl": url, "AttributeNames": ["FifoQueue", "DelaySeconds"] }),
+        )
+        .ok();
+    assert_eq!(body, json!({ "Attributes": { "DelaySeconds": "0" } }));
+}
+
+#[test]
+fn approximate_counts_track_visible_in_flight_and_delayed_messages() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.send(&url, "a");
+    sqs.send(&url, "b");
+    sqs.send(&url, "c");
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 10 }),
+    )
+    .ok();
+    let got = sqs.receive(&url, 1);
+    let count = |sqs: &mut Sqs, name: &str| sqs.attribute(&url, name);
+    assert_eq!(count(&mut sqs, "ApproximateNumberOfMessages"), "2");
+    assert_eq!(
+        count(&mut sqs, "ApproximateNumberOfMessagesNotVisible"),
+        "1"
+    );
+    assert_eq!(count(&mut sqs, "ApproximateNumberOfMessagesDelayed"), "1");
+    sqs.advance(10_000);
+    assert_eq!(count(&mut sqs, "ApproximateNumberOfMessages"), "3");
+    assert_eq!(count(&mut sqs, "ApproximateNumberOfMessagesDelayed"), "0");
+    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    assert_eq!(
+        count(&mut sqs, "ApproximateNumberOfMessagesNotVisible"),
+        "0"
+    );
+    assert_eq!(count(&mut sqs, "ApproximateNumberOfMessages"), "3");
+}
+
+#[test]
+fn fifo_messages_behind_a_locked_group_count_as_visible() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    sqs.send_fifo(&url, "1", "g", "d1");
+    sqs.send_fifo(&url, "2", "g", "d2");
+    sqs.send_fifo(&url, "3", "g", "d3");
+    assert_eq!(sqs.receive_bodies(&url, 1), ["1"]);
+    assert_eq!(sqs.receive(&url, 10).len(), 0, "group is locked");
+    assert_eq!(sqs.attribute(&url, "ApproximateNumberOfMessages"), "2");
+    assert_eq!(
+        sqs.attribute(&url, "ApproximateNumberOfMessagesNotVisible"),
+        "1"
+    );
+}
+
+#[test]
+fn created_and_last_modified_timestamps_are_epoch_seconds() {
+    let mut sqs = Sqs::new();
+    let start_s = sqs.engine.config().start_epoch_ms / 1000;
+    sqs.advance(7_500);
+    let url = sqs.create("orders", json!({}));
+    assert_eq!(
+        sqs.attribute(&url, "CreatedTimestamp"),
+        (start_s + 7).to_string()
+    );
+    assert_eq!(
+        sqs.attribute(&url, "LastModifiedTimestamp"),
+        (start_s + 7).to_string()
+    );
+    sqs.advance(100_000);
+    set(&mut sqs, &url, json!({ "VisibilityTimeout": "45" })).ok();
+    assert_eq!(
+        sqs.attribute(&url, "CreatedTimestamp"),
+        (start_s + 7).to_string()
+    );
+    assert_eq!(
+        sqs.attribute(&url, "LastModifiedTimestamp"),
+        (start_s + 107).to_string()
+    );
+}
+
+#[test]
+fn queue_arn_is_arn_aws_sqs_region_account_name() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    assert_eq!(sqs.arn(&url), "arn:aws:sqs:us-east-1:000000000000:orders");
+}
+
+// --- ListQueues ---
+
+#[test]
+fn list_queues_returns_urls_in_name_order() {
+    let mut sqs = Sqs::new();
+    for name in ["b", "a", "c-2", "C", "c-1"] {
+        sqs.create(name, json!({}));
+    }
+    let body = sqs.call("ListQueues", json!({})).ok();
+    assert_eq!(body.get("NextToken"), None);
+    assert_eq!(body["QueueUrls"][0], sqs_url("C"));
+    assert_eq!(list(&mut sqs, json!({})).0, ["C", "a", "b", "c-1", "c-2"]);
+}
+
+#[test]
+fn list_queues_filters_by_queue_name_prefix() {
+    let mut sqs = Sqs::new();
+    for name in ["orders-eu", "orders-us", "order", "payments"] {
+        sqs.create(name, json!({}));
+    }
+    assert_eq!(
+        list(&mut sqs, json!({ "QueueNamePrefix": "orders" })).0,
+        ["orders-eu", "orders-us"]
+    );
+    assert_eq!(
+        list(&mut sqs, json!({ "QueueNamePrefix": "order" })).0,
+        ["order", "orders-eu", "orders-us"]
+    );
+    // Prefixes are case-sensitive.
+    assert!(list(&mut sqs, json!({ "QueueNamePrefix": "Orders" }))
+        .0
+        .is_empty());
+}
+
+#[test]
+fn list_queues_with_max_results_pages_with_next_token_until_the_last_page() {
+    let mut sqs = Sqs::new();
+    for name in ["a", "b", "c", "d", "e"] {
+        sqs.create(name, json!({}));
+    }
+    let (page, token) = list(&mut sqs, json!({ "MaxResults": 2 }));
+    assert_eq!(page, ["a", "b"]);
+    let token = token.expect("more remain");
+    let (page, token) = list(&mut sqs, json!({ "MaxResults": 2, "NextToken": token }));
+    assert_eq!(page, ["c", "d"]);
+    let token = token.expect("more remain");
+    let (page, token) = list(&mut sqs, json!({ "MaxResults": 2, "NextToken": token }));
+    assert_eq!(page, ["e"]);
+    assert_eq!(token, None);
+}
+
+#[test]
+fn list_queues_last_full_page_has_no_next_token() {
+    let mut sqs = Sqs::new();
+    for name in ["a", "b", "c", "d"] {
+        sqs.create(name, json!({}));
+    }
+    let (page, token) = list(&mut sqs, json!({ "MaxResults": 2 }));
+    assert_eq!(page, ["a", "b"]);
+    let (page, token) = list(
+        &mut sqs,
+        json!({ "MaxResults": 2, "NextToken": token.unwrap() }),
+    );
+    assert_eq!(page, ["c", "d"]);
+    assert_eq!(token, None);
+    let (page, token) = list(&mut sqs, json!({ "MaxResults": 4 }));
+    assert_eq!(page.len(), 4);
+    assert_eq!(token, None);
+}
+
+#[test]
+fn list_queues_pages_within_a_prefix() {
+    let mut sqs = Sqs::new();
+    for name in ["a1", "b1", "b2", "b3", "c1"] {
+        sqs.create(name, json!({}));
+    }
+    let (page, token) = list(&mut sqs, json!({ "QueueNamePrefix": "b", "MaxResults": 2 }));
+    assert_eq!(page, ["b1", "b2"]);
+    let (page, token) = list(
+        &mut sqs,
+        json!({ "QueueNamePrefix": "b", "MaxResults": 2, "NextToken": token.unwrap() }),
+    );
+    assert_eq!(page, ["b3"]);
+    assert_eq!(token, None);
+}
+
+#[test]
+fn list_queues_max_results_is_1_to_1000() {
+    let mut sqs = Sqs::new();
+    sqs.create("a", json!({}));
+    sqs.create("b", json!({}));
+    assert_eq!(list(&mut sqs, json!({ "MaxResults": 1 })).0, ["a"]);
+    assert_eq!(list(&mut sqs, json!({ "MaxResults": 1000 })).0, ["a", "b"]);
+    for bad in [0, -1, 1001] {
+        sqs.call("ListQueues", json!({ "MaxResults": bad }))
+            .err("InvalidParameterValue");
+    }
+}
+
+#[test]
+fn list_queues_with_a_garbage_next_token_is_rejected() {
+    let mut sqs = Sqs::new();
+    sqs.create("a", json!({}));
+    let reply = sqs.call("ListQueues", json!({ "MaxResults": 1, "NextToken": "%%%" }));
+    reply.err("InvalidParameterValue");
+}
+
+#[test]
+fn deleted_queues_leave_the_list() {
+    let mut sqs = Sqs::new();
+    let a = sqs.create("a", json!({}));
+    sqs.create("b", json!({}));
+    sqs.call("DeleteQueue", json!({ "QueueUrl": a })).ok();
+    assert_eq!(list(&mut sqs, json!({})).0, ["b"]);
+}
+
+// --- PurgeQueue ---
+
+#[test]
+fn purge_queue_deletes_all_messages() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    for body in ["a", "b", "c"] {
+        sqs.send(&url, body);
+    }
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 60 }),
+    )
+    .ok();
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    for name in [
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
+    ] {
+        assert_eq!(sqs.attribute(&url, name), "0", "{name}");
+    }
+    sqs.advance(120_000);
+    assert!(sqs.receive(&url, 10).is_empty());
+    // New messages arrive normally afterwards.
+    sqs.send(&url, "after");
+    assert_eq!(sqs.receive_bodies(&url, 10), ["after"]);
+}
+
+#[test]
+fn second_purge_within_60_seconds_is_purge_queue_in_progress() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    sqs.advance(59_999);
+    let reply = sqs.call("PurgeQueue", json!({ "QueueUrl": url }));
+    assert_eq!(reply.status, 403);
+    reply.err("AWS.SimpleQueueService.PurgeQueueInProgress");
+    sqs.advance(1);
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+}
+
+#[test]
+fn purge_limit_is_per_queue() {
+    let mut sqs = Sqs::new();
+    let a = sqs.create("a", json!({}));
+    let b = sqs.create("b", json!({}));
+    sqs.call("PurgeQueue", json!({ "QueueUrl": a })).ok();
+    sqs.call("PurgeQueue", json!({ "QueueUrl": b })).ok();
+}
+
+// --- Tags ---
+
+#[test]
+fn tag_queue_and_list_queue_tags_round_trip() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call(
+        "TagQueue",
+        json!({ "QueueUrl": url, "Tags": { "team": "payments", "env": "dev" } }),
+    )
+    .ok();
+    sqs.call(
+        "TagQueue",
+        json!({ "QueueUrl": url, "Tags": { "env": "prod" } }),
+    )
+    .ok();
+    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    assert_eq!(
+        body,
+        json!({ "Tags": { "team": "payments", "env": "prod" } })
+    );
+}
+
+#[test]
+fn create_queue_takes_tags() {
+    let mut sqs = Sqs::new();
+    let body = sqs
+        .call(
+            "CreateQueue",
+            json!({ "QueueName": "orders", "tags": { "team": "payments" } }),
+        )
+        .ok();
+    let url = body["QueueUrl"].clone();
+    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    assert_eq!(body["Tags"], json!({ "team": "payments" }));
+}
+
+#[test]
+fn untag_queue_removes_the_keys() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call(
+        "TagQueue",
+        json!({ "QueueUrl": url, "Tags": { "a": "1", "b": "2", "c": "3" } }),
+    )
+    .ok();
+    sqs.call(
+        "UntagQueue",
+        json!({ "QueueUrl": url, "TagKeys": ["a", "c", "missing"] }),
+    )
+    .ok();
+    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    assert_eq!(body["Tags"], json!({ "b": "2" }));
+}
+
+#[test]
+fn a_queue_holds_up_to_50_tags() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let tags = |range: std::ops::Range<usize>| -> Map<String, Value> {
+        range.map(|i| (format!("k{i}"), json!("v"))).collect()
+    };
+    sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(0..50) }))
+        .ok();
+    // Re-tagging existing keys does not add to the count.
+    sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(40..50) }))
+        .ok();
+    let reply = sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(50..51) }));
+    reply.err("InvalidParameterValue");
+    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    assert_eq!(body["Tags"].as_object().unwrap().len(), 50);
+
+    create_reply_with_tags(&mut sqs, "too-many", tags(0..51)).err("InvalidParameterValue");
+    create_reply_with_tags(&mut sqs, "just-enough", tags(0..50)).ok();
+}
+
+fn create_reply_with_tags(sqs: &mut Sqs, name: &str, tags: Map<String, Value>) -> Reply {
+    sqs.call("CreateQueue", json!({ "QueueName": name, "tags": tags }))
+}
+
+// --- ListDeadLetterSourceQueues ---
+
+#[test]
+fn list_dead_letter_source_queues_lists_queues_whose_redrive_policy_targets_the_dlq() {
+    let mut sqs = Sqs::new();
+    let dlq = sqs.create("dlq", json!({}));
+    let other_dlq = sqs.create("other-dlq", json!({}));
+    let policy = |sqs: &mut Sqs, target: &str| {
+        let arn = sqs.arn(target);
+        json!({ "RedrivePolicy": json!({ "deadLetterTargetArn": arn, "maxReceiveCount": 3 }).to_string() })
+    };
+    let p = policy(&mut sqs, &dlq);
+    let src_b = sqs.create("src-b", p.clone());
+    let src_a = sqs.create("src-a", p);
+    let p = policy(&mut sqs, &other_dlq);
+    sqs.create("src-c", p);
+    sqs.create("plain", json!({}));
+    let body = sqs
+        .call("ListDeadLetterSourceQueues", json!({ "QueueUrl": dlq }))
+        .ok();
+    assert_eq!(body["queueUrls"], json!([src_a, src_b]));
+    assert!(body.get("NextToken").is_none());
+
+    let page = sqs
+        .call(
+            "ListDeadLetterSourceQueues",
+            json!({ "QueueUrl": dlq, "MaxResults": 1 }),
+        )
+        .ok();
+    assert_eq!(page["queueUrls"], json!([src_a]));
+    let token = page["NextToken"].clone();
+    let page = sqs
+        .call(
+            "ListDeadLetterSourceQueues",
+            json!({ "QueueUrl": dlq, "MaxResults": 1, "NextToken": token }),
+        )
+        .ok();
+    assert_eq!(page["queueUrls"], json!([src_b]));
+    assert!(page.get("NextToken").is_none());
+}

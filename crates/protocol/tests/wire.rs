@@ -1,0 +1,1110 @@
+//! The "Wire protocol" section of sqs-facts.md: the JSON 1.0 envelope,
+//! error shapes, codes and statuses, batch answers, empty answers, digests
+//! and identifiers.
+
+mod common;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use common::{Reply, Sqs};
+use md5::{Digest, Md5};
+use serde_json::{json, Value};
+
+fn md5_hex(bytes: &[u8]) -> String {
+    Md5::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The documented MD5OfMessageAttributes algorithm, written independently of
+/// the engine: names sorted; name, data type and value each prefixed with a
+/// 4-byte big-endian length; a transport byte (1 = String/Number, 2 = Binary)
+/// before the value.
+fn attributes_md5(attributes: &[(&str, &str, &[u8])]) -> String {
+    let mut sorted = attributes.to_vec();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    let mut bytes = Vec::new();
+    for (name, data_type, value) in sorted {
+        let field = |bytes: &mut Vec<u8>, v: &[u8]| {
+            bytes.extend_from_slice(&(v.len() as u32).to_be_bytes());
+            bytes.extend_from_slice(v);
+        };
+        field(&mut bytes, name.as_bytes());
+        field(&mut bytes, data_type.as_bytes());
+        bytes.push(if data_type.starts_with("Binary") {
+            2
+        } else {
+            1
+        });
+        field(&mut bytes, value);
+    }
+    md5_hex(&bytes)
+}
+
+/// Asserts the full error envelope: status, `__type`, query-code header and message.
+#[track_caller]
+fn assert_error(reply: &Reply, status: u16, code: &str, shape: &str) {
+    assert_eq!(reply.status, status, "status of {code}: {:?}", reply.body);
+    reply.err(code);
+    assert_eq!(
+        reply.body["__type"],
+        format!("com.amazonaws.sqs#{shape}"),
+        "__type of {code}"
+    );
+    assert_eq!(
+        reply.response.header("x-amzn-query-error"),
+        Some(format!("{code};Sender").as_str())
+    );
+    assert!(
+        !reply.message().is_empty(),
+        "{code} has a message: {:?}",
+        reply.body
+    );
+}
+
+fn entries(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| json!({ "Id": format!("m{i}"), "MessageBody": format!("body {i}") }))
+        .collect()
+}
+
+fn is_uuid(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    parts.iter().map(|p| p.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12]
+        && parts
+            .iter()
+            .all(|p| p.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[test]
+fn success_answers_200_with_a_json_body_and_json_content_type() {
+    let mut sqs = Sqs::new();
+    let reply = sqs.call("CreateQueue", json!({ "QueueName": "orders" }));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.response.header("content-type"),
+        Some("application/x-amz-json-1.0")
+    );
+    assert!(reply.response.header("x-amzn-requestid").is_some());
+    assert!(reply.response.header("x-amzn-query-error").is_none());
+    assert_eq!(
+        reply.body,
+        json!({ "QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/orders" })
+    );
+}
+
+#[test]
+fn pascal_case_members_are_read_and_others_ignored() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    // camelCase is not the member name: the body is missing.
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "messageBody": "hello" }),
+    )
+    .err("MissingParameter");
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "hello" }),
+    )
+    .ok();
+}
+
+#[test]
+fn get_queue_url_of_missing_queue_has_the_documented_error_envelope() {
+    let mut sqs = Sqs::new();
+    let reply = sqs.call("GetQueueUrl", json!({ "QueueName": "nope" }));
+    assert_error(
+        &reply,
+        400,
+        "AWS.SimpleQueueService.NonExistentQueue",
+        "QueueDoesNotExist",
+    );
+    assert_eq!(
+        reply.response.header("x-amzn-query-error"),
+        Some("AWS.SimpleQueueService.NonExistentQueue;Sender")
+    );
+    assert_eq!(reply.message(), "The specified queue does not exist.");
+    assert_eq!(
+        reply.body.as_object().unwrap().len(),
+        2,
+        "only __type and message"
+    );
+    assert_eq!(
+        reply.response.header("content-type"),
+        Some("application/x-amz-json-1.0")
+    );
+}
+
+#[test]
+fn client_errors_answer_400_with_their_query_code_and_shape() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let cases: Vec<(Reply, &str, &str)> = vec![
+        (
+            sqs.call(
+                "SendMessage",
+                json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": 901 }),
+            ),
+            "InvalidParameterValue",
+            "InvalidParameterValueException",
+        ),
+        (
+            sqs.call("SendMessage", json!({ "QueueUrl": url })),
+            "MissingParameter",
+            "MissingRequiredParameterException",
+        ),
+        (
+            sqs.call(
+                "SetQueueAttributes",
+                json!({ "QueueUrl": url, "Attributes": { "Colour": "blue" } }),
+            ),
+            "InvalidAttributeName",
+            "InvalidAttributeName",
+        ),
+        (
+            sqs.call(
+                "SetQueueAttributes",
+                json!({ "QueueUrl": url, "Attributes": { "DelaySeconds": "901" } }),
+            ),
+            "InvalidAttributeValue",
+            "InvalidAttributeValue",
+        ),
+        (
+            sqs.call(
+                "SendMessage",
+                json!({ "QueueUrl": url, "MessageBody": "a\u{1}b" }),
+            ),
+            "InvalidMessageContents",
+            "InvalidMessageContents",
+        ),
+        (
+            sqs.call("ListQueues", json!({ "MaxResults": 0 })),
+            "InvalidParameterValue",
+            "InvalidParameterValueException",
+        ),
+        (
+            sqs.call(
+                "GetQueueAttributes",
+                json!({ "QueueUrl": format!("{url}-missing") }),
+            ),
+            "AWS.SimpleQueueService.NonExistentQueue",
+            "QueueDoesNotExist",
+        ),
+        (
+            sqs.call(
+                "CreateQueue",
+                json!({ "QueueName": "orders", "Attributes": { "DelaySeconds": "5" } }),
+            ),
+            "QueueAlreadyExists",
+            "QueueNameExists",
+        ),
+        (
+            sqs.call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": [] }),
+            ),
+            "AWS.SimpleQueueService.EmptyBatchRequest",
+            "EmptyBatchRequest",
+        ),
+        (
+            sqs.call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": entries(11) }),
+            ),
+            "AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
+            "TooManyEntriesInBatchRequest",
+        ),
+        (
+            sqs.call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": [
+                    { "Id": "a", "MessageBody": "1" }, { "Id": "a", "MessageBody": "2" }
+                ] }),
+            ),
+            "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+            "BatchEntryIdsNotDistinct",
+        ),
+        (
+            sqs.call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": [
+                    { "Id": "a", "MessageBody": "x".repeat(600_000) },
+                    { "Id": "b", "MessageBody": "x".repeat(600_000) }
+                ] }),
+            ),
+            "AWS.SimpleQueueService.BatchRequestTooLong",
+            "BatchRequestTooLong",
+        ),
+        (
+            sqs.call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": [{ "Id": "a b", "MessageBody": "1" }] }),
+            ),
+            "AWS.SimpleQueueService.InvalidBatchEntryId",
+            "InvalidBatchEntryId",
+        ),
+        (
+            sqs.call(
+                "SetQueueAttributes",
+                json!({ "QueueUrl": fifo, "Attributes": { "FifoQueue": "false" } }),
+            ),
+            "InvalidAttributeValue",
+            "InvalidAttributeValue",
+        ),
+    ];
+    for (reply, code, shape) in &cases {
+        assert_error(reply, 400, code, shape);
+    }
+
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    let reply = sqs.call("CreateQueue", json!({ "QueueName": "orders" }));
+    assert_error(
+        &reply,
+        400,
+        "AWS.SimpleQueueService.QueueDeletedRecently",
+        "QueueDeletedRecently",
+    );
+}
+
+#[test]
+fn purge_queue_in_progress_answers_403() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    let reply = sqs.call("PurgeQueue", json!({ "QueueUrl": url }));
+    assert_error(
+        &reply,
+        403,
+        "AWS.SimpleQueueService.PurgeQueueInProgress",
+        "PurgeQueueInProgress",
+    );
+}
+
+#[test]
+fn over_limit_answers_403() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("busy", json!({ "VisibilityTimeout": "43200" }));
+    let batch = entries(10);
+    for _ in 0..12_000 {
+        sqs.call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": batch }),
+        )
+        .ok();
+    }
+    for _ in 0..12_000 {
+        let reply = sqs.call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MaxNumberOfMessages": 10 }),
+        );
+        assert_eq!(reply.messages().len(), 10);
+    }
+    sqs.send(&url, "one more");
+    let reply = sqs.call("ReceiveMessage", json!({ "QueueUrl": url }));
+    assert_error(&reply, 403, "OverLimit", "OverLimit");
+}
+
+#[test]
+fn move_task_resource_not_found_answers_404() {
+    let mut sqs = Sqs::new();
+    let dlq = sqs.create("dlq", json!({}));
+    let dlq_arn = sqs.arn(&dlq);
+    sqs.create(
+        "source",
+        json!({ "RedrivePolicy": json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1 }).to_string() }),
+    );
+    let reply = sqs.call(
+        "StartMessageMoveTask",
+        json!({ "SourceArn": dlq_arn,
+                "DestinationArn": "arn:aws:sqs:us-east-1:000000000000:missing" }),
+    );
+    assert_error(
+        &reply,
+        404,
+        "ResourceNotFoundException",
+        "ResourceNotFoundException",
+    );
+    assert_eq!(
+        reply.message(),
+        "The resource that you specified for the DestinationArn parameter doesn't exist."
+    );
+}
+
+#[test]
+fn unknown_operation_is_invalid_action() {
+    let mut sqs = Sqs::new();
+    let reply = sqs.call("SendMessages", json!({}));
+    assert_error(&reply, 400, "InvalidAction", "InvalidAction");
+    let reply = sqs.raw("AmazonSNS.Publish", "{}");
+    assert_error(&reply, 400, "InvalidAction", "InvalidAction");
+    let reply = sqs.raw("", "{}");
+    assert_error(&reply, 400, "InvalidAction", "InvalidAction");
+    // The operation name is case-sensitive, as X-Amz-Target is.
+    let reply = sqs.raw("AmazonSQS.sendmessage", "{}");
+    assert_error(&reply, 400, "InvalidAction", "InvalidAction");
+}
+
+#[test]
+fn malformed_json_is_a_400_serialization_exception() {
+    let mut sqs = Sqs::new();
+    for body in [
+        "{",
+        "{\"QueueName\": }",
+        "not json",
+        "{\"QueueName\": \"a\"} trailing",
+    ] {
+        let reply = sqs.raw("AmazonSQS.CreateQueue", body);
+        assert_eq!(reply.status, 400, "{body}");
+        reply.err("SerializationException");
+        assert!(
+            reply.body["__type"]
+                .as_str()
+                .unwrap()
+                .ends_with("#SerializationException"),
+            "{body}: {:?}",
+            reply.body
+        );
+    }
+}
+
+#[test]
+fn non_object_body_is_a_400_serialization_exception() {
+    let mut sqs = Sqs::new();
+    for body in ["[]", "\"orders\"", "42", "null", "true"] {
+        let reply = sqs.raw("AmazonSQS.CreateQueue", body);
+        assert_eq!(reply.status, 400, "{body}");
+        reply.err("SerializationException");
+    }
+}
+
+#[test]
+fn wrong_member_types_are_a_400_serialization_exception() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let bodies = [
+        ("CreateQueue", json!({ "QueueName": 5 })),
+        (
+            "CreateQueue",
+            json!({ "QueueName": "q", "Attributes": ["DelaySeconds"] }),
+        ),
+        (
+            "CreateQueue",
+            json!({ "QueueName": "q", "Attributes": { "DelaySeconds": 5 } }),
+        ),
+        (
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": ["x"] }),
+        ),
+        (
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": "5" }),
+        ),
+        (
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "MessageAttributes": [] }),
+        ),
+        (
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x",
+                    "MessageAttributes": { "a": "String" } }),
+        ),
+        (
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MaxNumberOfMessages": "10" }),
+        ),
+        (
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "AttributeNames": "All" }),
+        ),
+        (
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MessageAttributeNames": [1] }),
+        ),
+        (
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": { "Id": "a" } }),
+        ),
+        (
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": ["a"] }),
+        ),
+        ("GetQueueAttributes", json!({ "QueueUrl": true })),
+        ("ListQueues", json!({ "MaxResults": "5" })),
+        (
+            "TagQueue",
+            json!({ "QueueUrl": url, "Tags": { "team": 1 } }),
+        ),
+    ];
+    for (operation, body) in bodies {
+        let reply = sqs.call(operation, body.clone());
+        assert_eq!(reply.status, 400, "{operation} {body}");
+        assert_eq!(
+            reply.code(),
+            "SerializationException",
+            "{operation} {body}: {:?}",
+            reply.body
+        );
+    }
+}
+
+#[test]
+fn fractional_or_huge_numbers_are_rejected_without_panic() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    for delay in [json!(1.5), json!(1e30), json!(u64::MAX)] {
+        let reply = sqs.call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": delay }),
+        );
+        assert_eq!(reply.status, 400, "{delay}");
+        assert_ne!(reply.code(), "", "{delay}");
+    }
+}
+
+#[test]
+fn missing_required_members_are_missing_parameter() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let cases = [
+        ("CreateQueue", json!({}), "QueueName"),
+        ("GetQueueUrl", json!({}), "QueueName"),
+        ("DeleteQueue", json!({}), "QueueUrl"),
+        ("GetQueueAttributes", json!({}), "QueueUrl"),
+        (
+            "SetQueueAttributes",
+            json!({ "QueueUrl": url }),
+            "Attributes",
+        ),
+        ("PurgeQueue", json!({}), "QueueUrl"),
+        ("SendMessage", json!({ "MessageBody": "x" }), "QueueUrl"),
+        ("SendMessage", json!({ "QueueUrl": url }), "MessageBody"),
+        ("SendMessageBatch", json!({ "QueueUrl": url }), "Entries"),
+        (
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": [{ "MessageBody": "x" }] }),
+            "Id",
+        ),
+        ("ReceiveMessage", json!({}), "QueueUrl"),
+        ("DeleteMessage", json!({ "QueueUrl": url }), "ReceiptHandle"),
+        (
+            "ChangeMessageVisibility",
+            json!({ "QueueUrl": url, "ReceiptHandle": "AQEBxx" }),
+            "VisibilityTimeout",
+        ),
+        ("DeleteMessageBatch", json!({ "QueueUrl": url }), "Entries"),
+        ("TagQueue", json!({ "QueueUrl": url }), "Tags"),
+        ("UntagQueue", json!({ "QueueUrl": url }), "TagKeys"),
+        ("ListQueueTags", json!({}), "QueueUrl"),
+        ("StartMessageMoveTask", json!({}), "SourceArn"),
+        ("CancelMessageMoveTask", json!({}), "TaskHandle"),
+        ("ListMessageMoveTasks", json!({}), "SourceArn"),
+    ];
+    for (operation, body, member) in cases {
+        let reply = sqs.call(operation, body.clone());
+        assert_eq!(reply.status, 400, "{operation} {body}");
+        reply.err("MissingParameter").message_contains(member);
+        assert_eq!(
+            reply.body["__type"],
+            "com.amazonaws.sqs#MissingRequiredParameterException"
+        );
+    }
+    // JSON null counts as absent, and so does an empty body.
+    sqs.call("GetQueueUrl", json!({ "QueueName": null }))
+        .err("MissingParameter");
+    sqs.raw("AmazonSQS.GetQueueUrl", "")
+        .err("MissingParameter")
+        .message_contains("QueueName");
+}
+
+#[test]
+fn batch_answers_200_with_successful_and_failed_lists() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": entries(2) }),
+        )
+        .ok();
+    let successful = body["Successful"].as_array().unwrap();
+    assert_eq!(successful.len(), 2);
+    assert_eq!(body["Failed"], json!([]));
+    for (entry, id) in successful.iter().zip(["m0", "m1"]) {
+        assert_eq!(entry["Id"], id);
+        assert!(is_uuid(entry["MessageId"].as_str().unwrap()));
+        assert!(entry["MD5OfMessageBody"].is_string());
+    }
+    assert_eq!(successful[0]["MD5OfMessageBody"], md5_hex(b"body 0"));
+}
+
+#[test]
+fn batch_entry_too_large_fails_alone_while_others_succeed() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("small", json!({ "MaximumMessageSize": "1024" }));
+    let body = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": [
+                { "Id": "ok1", "MessageBody": "fine" },
+                { "Id": "big", "MessageBody": "x".repeat(1025) },
+                { "Id": "ok2", "MessageBody": "x".repeat(1024) },
+            ] }),
+        )
+        .ok();
+    let ids: Vec<&str> = body["Successful"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["Id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["ok1", "ok2"]);
+    assert_eq!(
+        body["Failed"],
+        json!([{
+            "Id": "big",
+            "SenderFault": true,
+            "Code": "InvalidParameterValue",
+            "Message": "One or more parameters cannot be validated. Reason: Message must be shorter than 1024 bytes."
+        }])
+    );
+    assert_eq!(sqs.attribute(&url, "ApproximateNumberOfMessages"), "2");
+}
+
+#[test]
+fn batch_entry_with_bad_characters_fails_alone_with_invalid_message_contents() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": [
+                { "Id": "bad", "MessageBody": "a\u{1}b" },
+                { "Id": "good", "MessageBody": "ab" },
+            ] }),
+        )
+        .ok();
+    assert_eq!(body["Successful"].as_array().unwrap().len(), 1);
+    assert_eq!(body["Successful"][0]["Id"], "good");
+    let failed = body["Failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0]["Id"], "bad");
+    assert_eq!(failed[0]["SenderFault"], true);
+    assert_eq!(failed[0]["Code"], "InvalidMessageContents");
+    assert!(failed[0]["Message"].as_str().unwrap().contains("#x9"));
+    assert_eq!(sqs.receive_bodies(&url, 10), ["ab"]);
+}
+
+#[test]
+fn batch_entry_with_bad_delay_or_attributes_fails_alone() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": [
+                { "Id": "delay", "MessageBody": "a", "DelaySeconds": 901 },
+                { "Id": "attr", "MessageBody": "b", "MessageAttributes": {
+                    "AWS.x": { "DataType": "String", "StringValue": "v" } } },
+                { "Id": "empty", "MessageBody": "" },
+                { "Id": "good", "MessageBody": "c" },
+            ] }),
+        )
+        .ok();
+    assert_eq!(body["Successful"].as_array().unwrap().len(), 1);
+    let failed: Vec<(String, String)> = body["Failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["Id"].as_str().unwrap().to_string(),
+                f["Code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            ("delay".to_string(), "InvalidParameterValue".to_string()),
+            ("attr".to_string(), "InvalidParameterValue".to_string()),
+            ("empty".to_string(), "MissingParameter".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn batch_problems_of_the_request_as_a_whole_fail_the_whole_call() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let whole = [
+        json!({ "QueueUrl": url, "Entries": entries(11) }),
+        json!({ "QueueUrl": url, "Entries": [
+            { "Id": "a", "MessageBody": "1" }, { "Id": "a", "MessageBody": "2" }] }),
+        json!({ "QueueUrl": url, "Entries": [
+            { "Id": "ok", "MessageBody": "1" }, { "Id": "no good", "MessageBody": "2" }] }),
+        json!({ "QueueUrl": url, "Entries": [
+            { "Id": "a", "MessageBody": "x".repeat(700_000) },
+            { "Id": "b", "MessageBody": "x".repeat(700_000) }] }),
+        // FIFO: one entry without a group id.
+        json!({ "QueueUrl": fifo, "Entries": [
+            { "Id": "a", "MessageBody": "1", "MessageGroupId": "g", "MessageDeduplicationId": "d1" },
+            { "Id": "b", "MessageBody": "2", "MessageDeduplicationId": "d2" }] }),
+        // FIFO: one entry without a dedup id (no content-based dedup).
+        json!({ "QueueUrl": fifo, "Entries": [
+            { "Id": "a", "MessageBody": "1", "MessageGroupId": "g", "MessageDeduplicationId": "d1" },
+            { "Id": "b", "MessageBody": "2", "MessageGroupId": "g" }] }),
+    ];
+    for body in whole {
+        let reply = sqs.call("SendMessageBatch", body);
+        assert_eq!(reply.status, 400, "{:?}", reply.body);
+        assert!(reply.body.get("Successful").is_none());
+    }
+    assert_eq!(sqs.attribute(&url, "ApproximateNumberOfMessages"), "0");
+    assert_eq!(sqs.attribute(&fifo, "ApproximateNumberOfMessages"), "0");
+}
+
+#[test]
+fn fifo_batch_with_a_missing_group_id_fails_whole_naming_message_group_id() {
+    let mut sqs = Sqs::new();
+    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let reply = sqs.call(
+        "SendMessageBatch",
+        json!({ "QueueUrl": fifo, "Entries": [
+            { "Id": "a", "MessageBody": "1", "MessageGroupId": "g", "MessageDeduplicationId": "d1" },
+            { "Id": "b", "MessageBody": "2", "MessageDeduplicationId": "d2" }] }),
+    );
+    // Recorded against AWS: InvalidParameterValue here, unlike a single send.
+    reply.err("InvalidParameterValue");
+    assert_eq!(
+        reply.message(),
+        "The request must contain the parameter MessageGroupId."
+    );
+    let reply = sqs.call(
+        "SendMessageBatch",
+        json!({ "QueueUrl": fifo, "Entries": [
+            { "Id": "b", "MessageBody": "2", "MessageGroupId": "g" }] }),
+    );
+    reply.err("InvalidParameterValue").message_contains(
+        "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+    );
+}
+
+#[test]
+fn receive_that_finds_nothing_has_no_messages_key() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let body = sqs
+        .call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 0 }),
+        )
+        .ok();
+    assert_eq!(body, json!({}));
+}
+
+#[test]
+fn long_poll_that_finds_nothing_has_no_messages_key() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let poll = sqs
+        .start(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 1 }),
+        )
+        .expect_err("waits");
+    sqs.advance(1_000);
+    let answered = sqs.answered();
+    assert_eq!(answered.len(), 1);
+    assert_eq!(answered[0].0, poll);
+    assert_eq!(answered[0].1.clone().ok(), json!({}));
+}
+
+#[test]
+fn list_queues_with_no_match_has_no_queue_urls_key() {
+    let mut sqs = Sqs::new();
+    assert_eq!(sqs.call("ListQueues", json!({})).ok(), json!({}));
+    sqs.create("orders", json!({}));
+    assert_eq!(
+        sqs.call("ListQueues", json!({ "QueueNamePrefix": "zzz" }))
+            .ok(),
+        json!({})
+    );
+}
+
+#[test]
+fn md5_of_message_body_is_hex_md5_of_utf8_body() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    for text in ["hello", "Héllo!😀 \t\n", "日本語"] {
+        let sent = sqs.send(&url, text);
+        assert_eq!(sent["MD5OfMessageBody"], md5_hex(text.as_bytes()));
+        let got = sqs.receive(&url, 1);
+        assert_eq!(got[0]["MD5OfBody"], md5_hex(text.as_bytes()));
+        assert_eq!(got[0]["Body"], text);
+        sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    }
+    // A value recorded against SQS (moto's tests): body "derp".
+    assert_eq!(
+        sqs.send(&url, "derp")["MD5OfMessageBody"],
+        "58fd9edd83341c29f1aebba81c31e257"
+    );
+}
+
+#[test]
+fn md5_of_message_attributes_matches_aws_algorithm() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    // Digests recorded against AWS (LocalStack's AWS-validated snapshots of
+    // test_receive_message_message_attribute_names_filters): the full set on
+    // send and receive, and each subset a filtered receive returns.
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "msg", "MessageAttributes": {
+                "General": { "DataType": "String", "StringValue": "Kenobi" },
+                "Hello": { "DataType": "String", "StringValue": "There" },
+                "Help.Me": { "DataType": "String", "StringValue": "Me" } } }),
+        )
+        .ok();
+    assert_eq!(sent["MD5OfMessageBody"], "6e2baaf3b97dbeef01c0043275f9a0e7");
+    assert_eq!(
+        sent["MD5OfMessageAttributes"],
+        "4c360f3fdafd970e05fae2f149d997f5"
+    );
+    for (names, digest) in [
+        (json!(["All"]), "4c360f3fdafd970e05fae2f149d997f5"),
+        (
+            json!(["General", "Hello"]),
+            "fca026605781cb4126a1e9044df24232",
+        ),
+        (
+            json!(["Hello", "Missing"]),
+            "a311262e065454b75da111d535b8dacd",
+        ),
+        (json!(["Hel.*"]), "83fee93c1bcd8b9a5a923ffacdc636c7"),
+    ] {
+        let got = sqs
+            .call(
+                "ReceiveMessage",
+                json!({ "QueueUrl": url, "MessageAttributeNames": names, "VisibilityTimeout": 0 }),
+            )
+            .messages();
+        assert_eq!(got[0]["MD5OfMessageAttributes"], digest, "{names}");
+    }
+
+    // A Binary attribute recorded against AWS (test_send_message_with_binary_attributes).
+    let binary = b"traceparent\x1e00-774062d6c37081a5a0b9b5b88e30627c-2d2482211f6489da-01";
+    let other = sqs.create("binary", json!({}));
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": other, "MessageBody": "test", "MessageAttributes": {
+                "attr1": { "DataType": "Binary", "BinaryValue": STANDARD.encode(binary) } } }),
+        )
+        .ok();
+    assert_eq!(sent["MD5OfMessageBody"], "098f6bcd4621d373cade4e832627b4f6");
+    assert_eq!(
+        sent["MD5OfMessageAttributes"],
+        "8cbe4db156db8a94db8b801b7addb984"
+    );
+
+    // A Number attribute (moto's tests): {"timestamp": Number "1493147359900"}.
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "derp", "MessageAttributes": {
+                "timestamp": { "DataType": "Number", "StringValue": "1493147359900" } } }),
+        )
+        .ok();
+    assert_eq!(
+        sent["MD5OfMessageAttributes"],
+        "235c5c510d26fb653d073faed50ae77c"
+    );
+
+    // Several attributes of every type, sent out of name order, against an
+    // independent implementation of the documented algorithm.
+    let binary: &[u8] = &[2, 3, 4, 0xff];
+    let attributes = json!({
+        "General": { "DataType": "String", "StringValue": "Hello" },
+        "count": { "DataType": "Number", "StringValue": "0230.01" },
+        "Blob": { "DataType": "Binary", "BinaryValue": "AgME/w==" },
+        "label": { "DataType": "String.custom", "StringValue": "Tüst ✓" },
+        "bin.custom": { "DataType": "Binary.png", "BinaryValue": "AgME/w==" },
+    });
+    let expected = attributes_md5(&[
+        ("General", "String", b"Hello"),
+        ("count", "Number", b"0230.01"),
+        ("Blob", "Binary", binary),
+        ("label", "String.custom", "Tüst ✓".as_bytes()),
+        ("bin.custom", "Binary.png", binary),
+    ]);
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "MessageAttributes": attributes }),
+        )
+        .ok();
+    assert_eq!(sent["MD5OfMessageAttributes"], expected);
+
+    // The receive reports the same digest.
+    let other = sqs.create("attributes", json!({}));
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": other, "MessageBody": "x", "MessageAttributes": attributes }),
+    )
+    .ok();
+    let got = sqs
+        .call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": other, "MessageAttributeNames": ["All"] }),
+        )
+        .messages();
+    assert_eq!(got[0]["MD5OfMessageAttributes"], expected);
+    assert_eq!(got[0]["MessageAttributes"], attributes);
+}
+
+#[test]
+fn received_md5_of_message_attributes_matches_the_sent_one() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "MessageAttributes": {
+                "General": { "DataType": "String", "StringValue": "Hello" },
+                "Blob": { "DataType": "Binary", "BinaryValue": "aGk=" } } }),
+        )
+        .ok();
+    let got = sqs
+        .call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MessageAttributeNames": ["All"] }),
+        )
+        .messages();
+    assert_eq!(
+        got[0]["MD5OfMessageAttributes"],
+        sent["MD5OfMessageAttributes"]
+    );
+    assert_eq!(
+        got[0]["MD5OfMessageAttributes"],
+        attributes_md5(&[("General", "String", b"Hello"), ("Blob", "Binary", b"hi")])
+    );
+}
+
+#[test]
+fn md5_of_message_system_attributes_matches_aws_algorithm() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+    let sent = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": url, "MessageBody": "x", "MessageSystemAttributes": {
+                "AWSTraceHeader": { "DataType": "String", "StringValue": trace } } }),
+        )
+        .ok();
+    assert_eq!(
+        sent["MD5OfMessageSystemAttributes"],
+        attributes_md5(&[("AWSTraceHeader", "String", trace.as_bytes())])
+    );
+    assert!(sent.get("MD5OfMessageAttributes").is_none());
+}
+
+#[test]
+fn send_without_attributes_has_no_attribute_digests() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let sent = sqs.send(&url, "plain");
+    let keys: Vec<&String> = sent.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["MD5OfMessageBody", "MessageId"]);
+}
+
+#[test]
+fn message_id_is_uuid_text() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let a = sqs.send(&url, "a")["MessageId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b = sqs.send(&url, "b")["MessageId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(is_uuid(&a), "{a}");
+    assert!(is_uuid(&b), "{b}");
+    assert_ne!(a, b);
+}
+
+#[test]
+fn receipt_handle_is_new_on_every_receive() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "a");
+    let mut handles = Vec::new();
+    for _ in 0..3 {
+        let got = sqs.receive(&url, 1);
+        assert_eq!(got.len(), 1);
+        handles.push(got[0]["ReceiptHandle"].as_str().unwrap().to_string());
+        sqs.advance(1_000);
+    }
+    assert_ne!(handles[0], handles[1]);
+    assert_ne!(handles[1], handles[2]);
+    assert_ne!(handles[0], handles[2]);
+}
+
+#[test]
+fn fifo_sequence_number_is_a_large_strictly_increasing_decimal_string() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let mut last: Option<u128> = None;
+    for (i, group) in ["g1", "g2", "g1", "g3"].iter().enumerate() {
+        let sent = sqs.send_fifo(&url, &format!("m{i}"), group, &format!("d{i}"));
+        let text = sent["SequenceNumber"].as_str().unwrap();
+        assert!(text.len() >= 20, "{text}");
+        assert!(text.bytes().all(|b| b.is_ascii_digit()), "{text}");
+        let n: u128 = text.parse().unwrap();
+        assert!(last.is_none_or(|l| n > l), "{n} after {last:?}");
+        last = Some(n);
+    }
+    let got = sqs.receive(&url, 1);
+    assert!(got[0]["Attributes"]["SequenceNumber"].is_string());
+}
+
+#[test]
+fn standard_send_has_no_sequence_number() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    assert!(sqs.send(&url, "a").get("SequenceNumber").is_none());
+}
+
+#[test]
+fn message_timestamps_are_epoch_milliseconds_and_queue_timestamps_seconds() {
+    let mut sqs = Sqs::new();
+    let start_ms = sqs.engine.config().start_epoch_ms;
+    let url = sqs.create("orders", json!({}));
+    sqs.advance(1_234);
+    sqs.send(&url, "a");
+    sqs.advance(2_345);
+    let got = sqs.receive(&url, 1);
+    let attrs = &got[0]["Attributes"];
+    assert_eq!(attrs["SentTimestamp"], (start_ms + 1_234).to_string());
+    assert_eq!(
+        attrs["ApproximateFirstReceiveTimestamp"],
+        (start_ms + 1_234 + 2_345).to_string()
+    );
+    assert_eq!(
+        sqs.attribute(&url, "CreatedTimestamp"),
+        (start_ms / 1000).to_string()
+    );
+    assert_eq!(
+        sqs.attribute(&url, "LastModifiedTimestamp"),
+        (start_ms / 1000).to_string()
+    );
+}
+
+#[test]
+fn no_member_value_of_any_json_type_makes_an_operation_panic() {
+    let members = [
+        "QueueName",
+        "QueueUrl",
+        "Attributes",
+        "tags",
+        "Tags",
+        "TagKeys",
+        "MessageBody",
+        "DelaySeconds",
+        "MessageAttributes",
+        "MessageSystemAttributes",
+        "MessageGroupId",
+        "MessageDeduplicationId",
+        "Entries",
+        "MaxNumberOfMessages",
+        "VisibilityTimeout",
+        "WaitTimeSeconds",
+        "AttributeNames",
+        "MessageSystemAttributeNames",
+        "MessageAttributeNames",
+        "ReceiveRequestAttemptId",
+        "ReceiptHandle",
+        "SourceArn",
+        "DestinationArn",
+        "MaxNumberOfMessagesPerSecond",
+        "TaskHandle",
+        "MaxResults",
+        "NextToken",
+        "QueueNamePrefix",
+        "QueueOwnerAWSAccountId",
+    ];
+    let values = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(i64::MIN),
+        json!(u64::MAX),
+        json!(1.5),
+        json!(""),
+        json!("x"),
+        json!("AQEB"),
+        json!([]),
+        json!(["x"]),
+        json!([{}]),
+        json!({}),
+        json!({ "a": "b" }),
+        json!({ "a": {} }),
+        json!({ "a": { "DataType": "Binary", "BinaryValue": "@@" } }),
+        json!([{ "Id": "a" }]),
+    ];
+    for queue in ["orders", "orders.fifo"] {
+        let mut sqs = Sqs::new();
+        let attributes = if queue.ends_with(".fifo") {
+            json!({ "FifoQueue": "true" })
+        } else {
+            json!({})
+        };
+        let url = sqs.create(queue, attributes);
+        let arn = sqs.arn(&url);
+        let base = json!({
+            "QueueName": queue, "QueueUrl": url, "MessageBody": "x",
+            "MessageGroupId": "g", "MessageDeduplicationId": "d",
+            "ReceiptHandle": "AQEBxyz", "VisibilityTimeout": 0,
+            "Entries": [{ "Id": "a", "MessageBody": "x", "ReceiptHandle": "AQEBxyz" }],
+            "Attributes": { "DelaySeconds": "0" }, "Tags": { "a": "b" }, "TagKeys": ["a"],
+            "SourceArn": arn, "TaskHandle": "x",
+        });
+        for (operation, _) in queuelab_protocol::OPERATIONS {
+            for member in members {
+                for value in &values {
+                    let mut body = base.clone();
+                    body[member] = value.clone();
+                    let target = format!("AmazonSQS.{operation}");
+                    let status = match queuelab_protocol::dispatch(
+                        &mut sqs.engine,
+                        &target,
+                        &body.to_string(),
+                        None,
+                    ) {
+                        queuelab_protocol::Dispatched::Done(response) => response.status,
+                        queuelab_protocol::Dispatched::Waiting(_) => 200,
+                    };
+                    assert!(
+                        [200, 400, 403, 404].contains(&status),
+                        "{operation} {member}={value}: {status}"
+                    );
+                }
+            }
+            // Recreate what a DeleteQueue call removed, outside the 60 s window.
+            sqs.advance(61_000);
+            let attributes = if queue.ends_with(".fifo") {
+                json!({ "FifoQueue": "true" })
+            } else {
+                json!({})
+            };
+            sqs.create(queue, attributes);
+        }
+    }
+}
