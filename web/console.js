@@ -65,6 +65,21 @@ function render() {
   }
 }
 
+// A short walk-through: a queue, three orders, one worker holding one.
+// Runs from the "Run the demo" button, or on load with #demo in the URL.
+async function demo() {
+  const call = (op, body, caller) => pg.dispatch(`AmazonSQS.${op}`, JSON.stringify(body), { caller }).then((r) => JSON.parse(r.body));
+  const { QueueUrl } = await call("CreateQueue", { QueueName: "orders", Attributes: { VisibilityTimeout: "5" } });
+  lastQueueUrl = QueueUrl;
+  for (const body of ["order A-1001", "order A-1002", "order B-2001"]) await call("SendMessage", { QueueUrl, MessageBody: body }, "shop");
+  await call("SendMessage", { QueueUrl, MessageBody: "order C-3001 (scheduled)", DelaySeconds: 10 }, "shop");
+  pg.advance(1500);
+  const got = await call("ReceiveMessage", { QueueUrl, MaxNumberOfMessages: 1 }, "worker-1");
+  lastHandle = got.Messages?.[0]?.ReceiptHandle ?? "";
+  $("body").value = template($("operation").value);
+  render();
+}
+
 function show(res) {
   $("response").textContent = `${res.status}\n${JSON.stringify(JSON.parse(res.body), null, 2)}`;
   const body = JSON.parse(res.body);
@@ -93,6 +108,8 @@ async function main() {
     promise.then(show);
     render();
   });
+  $("run-demo").addEventListener("click", () => demo().catch((e) => ($("response").textContent = String(e))));
+  if (location.hash === "#demo") await demo();
   for (const button of document.querySelectorAll("[data-advance]")) {
     button.addEventListener("click", () => {
       pg.advance(Number(button.dataset.advance));
