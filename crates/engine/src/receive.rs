@@ -37,6 +37,8 @@ pub struct Attempt {
     at: Millis,
     receipts: Vec<(u64, u32)>,
     spec_visibility_ms: Option<Millis>,
+    /// When the messages become visible again; a visibility change moves it.
+    deadline: Millis,
 }
 
 fn check_range(
@@ -316,10 +318,14 @@ impl Engine {
         let queue = self.queues.get_mut(&id)?;
         queue.attempts.retain(|_, a| now < a.at + ATTEMPT_WINDOW_MS);
         let attempt = queue.attempts.get(attempt_id)?.clone();
+        // Deleted, received again, or visibility changed: no replay.
+        let in_flight = State::InFlight {
+            deadline: attempt.deadline,
+        };
         let unchanged = attempt.receipts.iter().all(|(key, serial)| {
-            queue.get(*key).is_some_and(|m| {
-                m.receipt_serial == *serial && matches!(m.state, State::InFlight { .. })
-            })
+            queue
+                .get(*key)
+                .is_some_and(|m| m.receipt_serial == *serial && m.state == in_flight)
         });
         if !unchanged {
             return None;
@@ -327,15 +333,12 @@ impl Engine {
         let visibility = attempt
             .spec_visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
+        let deadline = now + visibility;
         for (key, _) in &attempt.receipts {
-            queue.set_state(
-                *key,
-                State::InFlight {
-                    deadline: now + visibility,
-                },
-                &mut self.log,
-                now,
-            );
+            queue.set_state(*key, State::InFlight { deadline }, &mut self.log, now);
+        }
+        if let Some(stored) = queue.attempts.get_mut(attempt_id) {
+            stored.deadline = deadline;
         }
         let queue = self.queue(id);
         let epoch = self.config.start_epoch_ms;
@@ -372,10 +375,14 @@ impl Engine {
             .collect();
         let at = self.now;
         if let Some(queue) = self.queues.get_mut(&id) {
+            let visibility = spec
+                .visibility_ms
+                .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
             let attempt = Attempt {
                 at,
                 receipts,
                 spec_visibility_ms: spec.visibility_ms,
+                deadline: at + visibility,
             };
             queue.attempts.insert(attempt_id.clone(), attempt);
         }

@@ -1,0 +1,1040 @@
+//! "Receive, visibility, delete" of sqs-facts.md: attribute selection,
+//! receive parameters, long polling in virtual time, ChangeMessageVisibility,
+//! DeleteMessage and the in-flight limit — all through the JSON protocol.
+
+mod common;
+
+use common::{Reply, Sqs};
+use queuelab_engine::{Config, EventKind, Realism};
+use serde_json::{json, Value};
+
+/// Epoch milliseconds of virtual time 0 in the default config.
+const EPOCH_MS: u64 = 1_704_067_200_000;
+
+/// A ReceiveMessage on `url` with the other members from `request`.
+#[track_caller]
+fn receive(sqs: &mut Sqs, url: &str, mut request: Value) -> Reply {
+    request["QueueUrl"] = json!(url);
+    sqs.call("ReceiveMessage", request)
+}
+
+/// Starts a ReceiveMessage that may wait; `Err(poll)` when it does.
+fn start_receive(sqs: &mut Sqs, url: &str, mut request: Value) -> Result<Reply, u64> {
+    request["QueueUrl"] = json!(url);
+    sqs.start("ReceiveMessage", request)
+}
+
+/// The names under `Attributes`, sorted.
+fn attribute_names(message: &Value) -> Vec<String> {
+    let mut names: Vec<String> = message["Attributes"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn message_attribute_names(message: &Value) -> Vec<String> {
+    let mut names: Vec<String> = message["MessageAttributes"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn string_attribute(value: &str) -> Value {
+    json!({ "DataType": "String", "StringValue": value })
+}
+
+/// Sends a message with three attributes; returns the send answer.
+fn send_with_attributes(sqs: &mut Sqs, url: &str) -> Value {
+    sqs.call(
+        "SendMessage",
+        json!({
+            "QueueUrl": url,
+            "MessageBody": "order",
+            "MessageAttributes": {
+                "order.id": string_attribute("42"),
+                "order.total": { "DataType": "Number", "StringValue": "9.5" },
+                "customer": string_attribute("ada"),
+            },
+        }),
+    )
+    .ok()
+}
+
+fn in_flight(sqs: &mut Sqs, url: &str) -> String {
+    sqs.attribute(url, "ApproximateNumberOfMessagesNotVisible")
+}
+
+fn visible(sqs: &mut Sqs, url: &str) -> String {
+    sqs.attribute(url, "ApproximateNumberOfMessages")
+}
+
+fn change_visibility(sqs: &mut Sqs, url: &str, handle: &Value, timeout: i64) -> Reply {
+    sqs.call(
+        "ChangeMessageVisibility",
+        json!({ "QueueUrl": url, "ReceiptHandle": handle, "VisibilityTimeout": timeout }),
+    )
+}
+
+/// The only answered long poll, checked to be `poll`.
+#[track_caller]
+fn only_answer(sqs: &mut Sqs, poll: u64) -> Reply {
+    let mut answered = sqs.answered();
+    assert_eq!(answered.len(), 1, "expected one answered poll");
+    let (id, reply) = answered.remove(0);
+    assert_eq!(id, poll);
+    reply
+}
+
+// ---------------------------------------------------------------------------
+// Attribute selection
+// ---------------------------------------------------------------------------
+
+#[test]
+fn all_system_attributes_on_standard_queue_are_exactly_four() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.advance(1_500);
+    sqs.send(&url, "hello");
+    sqs.advance(500);
+    let got = receive(&mut sqs, &url, json!({ "AttributeNames": ["All"] })).messages();
+    assert_eq!(
+        attribute_names(&got[0]),
+        [
+            "ApproximateFirstReceiveTimestamp",
+            "ApproximateReceiveCount",
+            "SenderId",
+            "SentTimestamp"
+        ]
+    );
+    let attributes = &got[0]["Attributes"];
+    assert_eq!(attributes["SentTimestamp"], (EPOCH_MS + 1_500).to_string());
+    assert_eq!(
+        attributes["ApproximateFirstReceiveTimestamp"],
+        (EPOCH_MS + 2_000).to_string()
+    );
+    assert_eq!(attributes["ApproximateReceiveCount"], "1");
+    assert!(!attributes["SenderId"].as_str().unwrap().is_empty());
+}
+
+#[test]
+fn all_system_attributes_on_standard_queue_include_message_group_id_when_one_was_sent() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("fair", json!({}));
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "x", "MessageGroupId": "tenant-1" }),
+    )
+    .ok();
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "MessageSystemAttributeNames": ["All"] }),
+    )
+    .messages();
+    assert_eq!(
+        attribute_names(&got[0]),
+        [
+            "ApproximateFirstReceiveTimestamp",
+            "ApproximateReceiveCount",
+            "MessageGroupId",
+            "SenderId",
+            "SentTimestamp"
+        ]
+    );
+    assert_eq!(got[0]["Attributes"]["MessageGroupId"], "tenant-1");
+}
+
+#[test]
+fn all_system_attributes_on_fifo_queue_add_dedup_id_group_id_and_sequence_number() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let sent = sqs.send_fifo(&url, "a", "g1", "d1");
+    let got = receive(&mut sqs, &url, json!({ "AttributeNames": ["All"] })).messages();
+    assert_eq!(
+        attribute_names(&got[0]),
+        [
+            "ApproximateFirstReceiveTimestamp",
+            "ApproximateReceiveCount",
+            "MessageDeduplicationId",
+            "MessageGroupId",
+            "SenderId",
+            "SentTimestamp",
+            "SequenceNumber"
+        ]
+    );
+    let attributes = &got[0]["Attributes"];
+    assert_eq!(attributes["MessageDeduplicationId"], "d1");
+    assert_eq!(attributes["MessageGroupId"], "g1");
+    assert_eq!(attributes["SequenceNumber"], sent["SequenceNumber"]);
+}
+
+#[test]
+fn all_system_attributes_on_dlq_message_add_dead_letter_queue_source_arn() {
+    let mut sqs = Sqs::new();
+    let dlq = sqs.create("dead", json!({}));
+    let dlq_arn = sqs.arn(&dlq);
+    let policy = json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1 }).to_string();
+    let source = sqs.create(
+        "work",
+        json!({ "RedrivePolicy": policy, "VisibilityTimeout": "1" }),
+    );
+    let source_arn = sqs.arn(&source);
+    sqs.send(&source, "poison");
+    assert_eq!(sqs.receive(&source, 1).len(), 1);
+    sqs.advance(1_000);
+    assert!(sqs.receive(&source, 1).is_empty());
+    let got = receive(&mut sqs, &dlq, json!({ "AttributeNames": ["All"] })).messages();
+    assert_eq!(
+        attribute_names(&got[0]),
+        [
+            "ApproximateFirstReceiveTimestamp",
+            "ApproximateReceiveCount",
+            "DeadLetterQueueSourceArn",
+            "SenderId",
+            "SentTimestamp"
+        ]
+    );
+    assert_eq!(got[0]["Attributes"]["DeadLetterQueueSourceArn"], source_arn);
+}
+
+#[test]
+fn system_attribute_names_that_do_not_apply_are_left_out() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "MessageSystemAttributeNames":
+                ["SequenceNumber", "MessageDeduplicationId", "DeadLetterQueueSourceArn", "SentTimestamp"] }),
+    )
+    .messages();
+    assert_eq!(attribute_names(&got[0]), ["SentTimestamp"]);
+}
+
+#[test]
+fn attribute_names_and_message_system_attribute_names_are_unioned() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "AttributeNames": ["SenderId"],
+                "MessageSystemAttributeNames": ["ApproximateReceiveCount"] }),
+    )
+    .messages();
+    assert_eq!(
+        attribute_names(&got[0]),
+        ["ApproximateReceiveCount", "SenderId"]
+    );
+}
+
+#[test]
+fn no_system_attributes_are_returned_unless_asked() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = receive(&mut sqs, &url, json!({})).messages();
+    assert!(got[0].get("Attributes").is_none(), "{:?}", got[0]);
+}
+
+#[test]
+fn message_attributes_and_md5_appear_only_when_message_attribute_names_asks() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    send_with_attributes(&mut sqs, &url);
+    let got = receive(&mut sqs, &url, json!({ "AttributeNames": ["All"] })).messages();
+    assert!(got[0].get("MessageAttributes").is_none(), "{:?}", got[0]);
+    assert!(
+        got[0].get("MD5OfMessageAttributes").is_none(),
+        "{:?}",
+        got[0]
+    );
+}
+
+#[test]
+fn message_attribute_names_all_returns_every_attribute_with_md5() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let sent = send_with_attributes(&mut sqs, &url);
+    let got = receive(&mut sqs, &url, json!({ "MessageAttributeNames": ["All"] })).messages();
+    assert_eq!(
+        message_attribute_names(&got[0]),
+        ["customer", "order.id", "order.total"]
+    );
+    assert_eq!(
+        got[0]["MessageAttributes"]["order.id"],
+        string_attribute("42")
+    );
+    assert_eq!(
+        got[0]["MessageAttributes"]["order.total"],
+        json!({ "DataType": "Number", "StringValue": "9.5" })
+    );
+    assert_eq!(
+        got[0]["MD5OfMessageAttributes"],
+        sent["MD5OfMessageAttributes"]
+    );
+}
+
+#[test]
+fn message_attribute_names_dot_star_returns_every_attribute() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let sent = send_with_attributes(&mut sqs, &url);
+    let got = receive(&mut sqs, &url, json!({ "MessageAttributeNames": [".*"] })).messages();
+    assert_eq!(
+        message_attribute_names(&got[0]),
+        ["customer", "order.id", "order.total"]
+    );
+    assert_eq!(
+        got[0]["MD5OfMessageAttributes"],
+        sent["MD5OfMessageAttributes"]
+    );
+}
+
+#[test]
+fn message_attribute_names_prefix_wildcard_selects_attributes_by_prefix() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    send_with_attributes(&mut sqs, &url);
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "MessageAttributeNames": ["order.*"] }),
+    )
+    .messages();
+    assert_eq!(
+        message_attribute_names(&got[0]),
+        ["order.id", "order.total"]
+    );
+    assert!(got[0]["MD5OfMessageAttributes"].is_string());
+}
+
+#[test]
+fn message_attribute_names_exact_name_selects_one_attribute_and_md5_covers_it_alone() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    send_with_attributes(&mut sqs, &url);
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "MessageAttributeNames": ["customer"] }),
+    )
+    .messages();
+    assert_eq!(message_attribute_names(&got[0]), ["customer"]);
+    // The digest of just that attribute, as SQS computes it on send.
+    let other = sqs.create("other", json!({}));
+    let alone = sqs
+        .call(
+            "SendMessage",
+            json!({ "QueueUrl": other, "MessageBody": "x",
+                    "MessageAttributes": { "customer": string_attribute("ada") } }),
+        )
+        .ok();
+    assert_eq!(
+        got[0]["MD5OfMessageAttributes"],
+        alone["MD5OfMessageAttributes"]
+    );
+}
+
+#[test]
+fn message_attribute_names_matching_nothing_leave_out_attributes_and_md5() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    send_with_attributes(&mut sqs, &url);
+    let got = receive(
+        &mut sqs,
+        &url,
+        json!({ "MessageAttributeNames": ["missing"] }),
+    )
+    .messages();
+    assert!(got[0].get("MessageAttributes").is_none(), "{:?}", got[0]);
+    assert!(
+        got[0].get("MD5OfMessageAttributes").is_none(),
+        "{:?}",
+        got[0]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// ReceiveMessage parameters
+// ---------------------------------------------------------------------------
+
+#[test]
+fn max_number_of_messages_defaults_to_one() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    for i in 0..3 {
+        sqs.send(&url, &format!("m{i}"));
+    }
+    assert_eq!(receive(&mut sqs, &url, json!({})).messages().len(), 1);
+}
+
+#[test]
+fn max_number_of_messages_returns_up_to_ten() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    for i in 0..12 {
+        sqs.send(&url, &format!("m{i}"));
+    }
+    let got = receive(&mut sqs, &url, json!({ "MaxNumberOfMessages": 10 })).messages();
+    assert_eq!(got.len(), 10);
+    let got = receive(&mut sqs, &url, json!({ "MaxNumberOfMessages": 10 })).messages();
+    assert_eq!(got.len(), 2);
+}
+
+#[test]
+fn max_number_of_messages_outside_1_to_10_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    for max in [0, 11, -1] {
+        let reply = receive(&mut sqs, &url, json!({ "MaxNumberOfMessages": max }));
+        reply
+            .err("InvalidParameterValue")
+            .message_contains("MaxNumberOfMessages");
+        assert_eq!(reply.status, 400);
+    }
+}
+
+#[test]
+fn visibility_timeout_override_outside_0_to_43200_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    for timeout in [-1, 43_201] {
+        receive(&mut sqs, &url, json!({ "VisibilityTimeout": timeout }))
+            .err("InvalidParameterValue")
+            .message_contains("VisibilityTimeout");
+    }
+    receive(&mut sqs, &url, json!({ "VisibilityTimeout": 43_200 })).ok();
+    receive(&mut sqs, &url, json!({ "VisibilityTimeout": 0 })).ok();
+}
+
+#[test]
+fn wait_time_seconds_outside_0_to_20_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    for wait in [-1, 21] {
+        let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": wait }));
+        reply
+            .err("InvalidParameterValue")
+            .message_contains("Must be >= 0 and <= 20, if provided.");
+        assert_eq!(reply.status, 400);
+    }
+}
+
+#[test]
+fn received_message_is_in_flight_for_the_visibility_timeout_then_visible_again() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let first = sqs.receive(&url, 1);
+    assert_eq!(first.len(), 1);
+    assert_eq!(visible(&mut sqs, &url), "0");
+    assert_eq!(in_flight(&mut sqs, &url), "1");
+    sqs.advance(29_999);
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(visible(&mut sqs, &url), "1");
+    let again = sqs.receive(&url, 1);
+    assert_eq!(again[0]["MessageId"], first[0]["MessageId"]);
+    assert_ne!(again[0]["ReceiptHandle"], first[0]["ReceiptHandle"]);
+}
+
+#[test]
+fn receive_visibility_timeout_override_hides_the_message_for_that_long() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    assert_eq!(
+        receive(&mut sqs, &url, json!({ "VisibilityTimeout": 5 }))
+            .messages()
+            .len(),
+        1
+    );
+    sqs.advance(4_999);
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+#[test]
+fn receive_with_visibility_timeout_zero_leaves_the_message_visible() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 0 })).messages();
+    assert_eq!(got.len(), 1);
+    assert_eq!(visible(&mut sqs, &url), "1");
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+#[test]
+fn approximate_receive_count_counts_receives_not_followed_by_a_delete() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    for expected in 1..=4 {
+        let got = sqs.receive(&url, 1);
+        assert_eq!(
+            got[0]["Attributes"]["ApproximateReceiveCount"],
+            expected.to_string()
+        );
+        sqs.advance(1_000);
+    }
+}
+
+#[test]
+fn receive_that_finds_nothing_has_no_messages_key() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let body = receive(&mut sqs, &url, json!({})).ok();
+    assert_eq!(body, json!({}));
+}
+
+// ---------------------------------------------------------------------------
+// Long polling, in virtual time
+// ---------------------------------------------------------------------------
+
+#[test]
+fn long_poll_returns_at_once_when_a_message_is_available() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "ready");
+    let reply = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 }))
+        .expect("a message is available, so the poll answers at once");
+    assert_eq!(reply.messages()[0]["Body"], "ready");
+}
+
+#[test]
+fn long_poll_is_answered_the_moment_a_message_is_sent() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
+    sqs.advance(7_000);
+    assert!(sqs.answered().is_empty());
+    sqs.send(&url, "now");
+    let reply = only_answer(&mut sqs, poll);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.messages()[0]["Body"], "now");
+    assert_eq!(sqs.engine.now(), 7_000);
+    assert_eq!(in_flight(&mut sqs, &url), "1");
+}
+
+#[test]
+fn long_poll_is_answered_the_moment_an_in_flight_message_becomes_visible() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "10" }));
+    sqs.send(&url, "again");
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    let poll = start_receive(
+        &mut sqs,
+        &url,
+        json!({ "WaitTimeSeconds": 20, "AttributeNames": ["ApproximateReceiveCount"] }),
+    )
+    .unwrap_err();
+    sqs.advance(9_999);
+    assert!(sqs.answered().is_empty());
+    sqs.advance(1);
+    let reply = only_answer(&mut sqs, poll);
+    let got = reply.messages();
+    assert_eq!(got[0]["Body"], "again");
+    assert_eq!(got[0]["Attributes"]["ApproximateReceiveCount"], "2");
+}
+
+#[test]
+fn long_poll_is_answered_the_moment_a_delayed_message_becomes_visible() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 5 }),
+    )
+    .ok();
+    let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
+    sqs.advance(4_999);
+    assert!(sqs.answered().is_empty());
+    sqs.advance(1);
+    assert_eq!(only_answer(&mut sqs, poll).messages()[0]["Body"], "later");
+}
+
+#[test]
+fn long_poll_is_answered_the_moment_visibility_is_changed_to_zero() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "released");
+    let got = sqs.receive(&url, 1);
+    let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
+    change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 0).ok();
+    assert_eq!(
+        only_answer(&mut sqs, poll).messages()[0]["Body"],
+        "released"
+    );
+    assert_eq!(sqs.engine.now(), 0);
+}
+
+#[test]
+fn long_poll_returns_empty_when_the_wait_ends() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
+    sqs.advance(19_999);
+    assert!(sqs.answered().is_empty());
+    sqs.advance(1);
+    let reply = only_answer(&mut sqs, poll);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, json!({}));
+    // A message sent after the wait ended is not given to the finished poll.
+    sqs.send(&url, "late");
+    assert!(sqs.answered().is_empty());
+    assert_eq!(visible(&mut sqs, &url), "1");
+}
+
+#[test]
+fn queue_receive_message_wait_time_seconds_makes_receives_long_polls() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("patient", json!({ "ReceiveMessageWaitTimeSeconds": "5" }));
+    let poll = start_receive(&mut sqs, &url, json!({})).unwrap_err();
+    sqs.advance(4_999);
+    assert!(sqs.answered().is_empty());
+    sqs.advance(1);
+    assert_eq!(only_answer(&mut sqs, poll).body, json!({}));
+
+    // And it is answered the moment a message arrives.
+    let poll = start_receive(&mut sqs, &url, json!({})).unwrap_err();
+    sqs.advance(2_000);
+    sqs.send(&url, "hi");
+    assert_eq!(only_answer(&mut sqs, poll).messages()[0]["Body"], "hi");
+}
+
+#[test]
+fn explicit_wait_time_seconds_zero_overrides_the_queue_default() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("patient", json!({ "ReceiveMessageWaitTimeSeconds": "20" }));
+    let reply = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }))
+        .expect("WaitTimeSeconds 0 is a short poll");
+    assert_eq!(reply.body, json!({}));
+}
+
+#[test]
+fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_them() {
+    let mut sqs = Sqs::with(Config {
+        seed: 7,
+        realism: Realism {
+            short_poll_sample_rate: 0.3,
+            ..Realism::default()
+        },
+        ..Config::default()
+    });
+    let url = sqs.create("sampled", json!({}));
+    for i in 0..10 {
+        sqs.send(&url, &format!("m{i}"));
+    }
+    let first = sqs.receive(&url, 10);
+    assert!(first.len() < 10, "a sampled short poll saw every message");
+    // With fewer than 1,000 messages the following request returns the rest.
+    let second = sqs.receive(&url, 10);
+    assert_eq!(first.len() + second.len(), 10);
+}
+
+#[test]
+fn long_poll_asks_all_servers_even_when_short_polls_sample() {
+    let mut sqs = Sqs::with(Config {
+        seed: 7,
+        realism: Realism {
+            short_poll_sample_rate: 0.3,
+            ..Realism::default()
+        },
+        ..Config::default()
+    });
+    let url = sqs.create("sampled", json!({}));
+    for i in 0..10 {
+        sqs.send(&url, &format!("m{i}"));
+    }
+    let reply = start_receive(
+        &mut sqs,
+        &url,
+        json!({ "WaitTimeSeconds": 1, "MaxNumberOfMessages": 10 }),
+    )
+    .expect("messages are available");
+    assert_eq!(reply.messages().len(), 10);
+}
+
+#[test]
+fn standard_queue_can_deliver_a_message_again_after_a_delete_missed_a_copy() {
+    let mut sqs = Sqs::with(Config {
+        realism: Realism {
+            duplicate_delivery_probability: 1.0,
+            ..Realism::default()
+        },
+        ..Config::default()
+    });
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "5" }));
+    sqs.send(&url, "twice");
+    let got = sqs.receive(&url, 1);
+    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    assert!(sqs
+        .kinds()
+        .iter()
+        .any(|k| matches!(k, EventKind::DeleteMissedCopy { .. })));
+    sqs.advance(5_000);
+    let again = sqs.receive(&url, 1);
+    assert_eq!(again[0]["MessageId"], got[0]["MessageId"]);
+    assert_eq!(again[0]["Attributes"]["ApproximateReceiveCount"], "2");
+}
+
+// ---------------------------------------------------------------------------
+// ChangeMessageVisibility
+// ---------------------------------------------------------------------------
+
+#[test]
+fn change_visibility_counts_the_new_timeout_from_the_call() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    sqs.advance(20_000);
+    change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 15).ok();
+    sqs.advance(14_999);
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+#[test]
+fn change_visibility_to_zero_makes_the_message_visible_at_once() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 0).ok();
+    assert_eq!(visible(&mut sqs, &url), "1");
+    assert_eq!(in_flight(&mut sqs, &url), "0");
+    assert_eq!(sqs.receive(&url, 1)[0]["MessageId"], got[0]["MessageId"]);
+}
+
+#[test]
+fn change_visibility_with_an_expired_handle_on_standard_hides_the_message_again() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    sqs.advance(2_000);
+    assert_eq!(visible(&mut sqs, &url), "1");
+    let reply = change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 60);
+    assert_eq!(reply.status, 200);
+    assert_eq!(in_flight(&mut sqs, &url), "1");
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(60_000);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+#[test]
+fn change_visibility_with_an_older_handle_from_an_earlier_receive_still_works() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    let old = sqs.receive(&url, 1);
+    sqs.advance(1_000);
+    let newer = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 300 })).messages();
+    assert_ne!(old[0]["ReceiptHandle"], newer[0]["ReceiptHandle"]);
+    change_visibility(&mut sqs, &url, &old[0]["ReceiptHandle"], 0).ok();
+    assert_eq!(visible(&mut sqs, &url), "1");
+}
+
+#[test]
+fn change_visibility_on_a_deleted_message_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    let handle = got[0]["ReceiptHandle"].as_str().unwrap().to_string();
+    sqs.delete(&url, &json!(handle)).ok();
+    let reply = change_visibility(&mut sqs, &url, &json!(handle), 10);
+    reply.err("InvalidParameterValue");
+    assert_eq!(reply.status, 400);
+    assert_eq!(
+        reply.message(),
+        format!(
+            "Value {handle} for parameter ReceiptHandle is invalid. Reason: Message does not \
+             exist or is not available for visibility timeout change."
+        )
+    );
+}
+
+#[test]
+fn change_visibility_may_not_extend_beyond_twelve_hours_since_the_receive() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 43_200 })).messages();
+    let handle = &got[0]["ReceiptHandle"];
+    sqs.advance(1_000_000);
+    change_visibility(&mut sqs, &url, handle, 43_200)
+        .err("InvalidParameterValue")
+        .message_contains("43200");
+    // Exactly 12 hours in total is allowed.
+    change_visibility(&mut sqs, &url, handle, 42_200).ok();
+    sqs.advance(42_199_999);
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+#[test]
+fn change_visibility_timeout_outside_0_to_43200_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    for timeout in [-1, 43_201] {
+        change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], timeout)
+            .err("InvalidParameterValue")
+            .message_contains("VisibilityTimeout");
+    }
+}
+
+#[test]
+fn next_receive_uses_the_queue_visibility_timeout_again_after_a_change() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "30" }));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 100).ok();
+    sqs.advance(100_000);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    sqs.advance(29_999);
+    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(sqs.receive(&url, 1).len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// DeleteMessage
+// ---------------------------------------------------------------------------
+
+#[test]
+fn delete_with_a_malformed_handle_is_receipt_handle_is_invalid() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    let reply = sqs.delete(&url, &json!("x"));
+    reply.err("ReceiptHandleIsInvalid");
+    assert_eq!(reply.status, 400);
+    assert_eq!(
+        reply.message(),
+        "The input receipt handle \"x\" is not a valid receipt handle."
+    );
+}
+
+#[test]
+fn delete_with_a_stale_handle_from_an_earlier_receive_deletes_on_standard() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    let old = sqs.receive(&url, 1);
+    sqs.advance(1_000);
+    let newer = sqs.receive(&url, 1);
+    assert_eq!(newer.len(), 1);
+    sqs.delete(&url, &old[0]["ReceiptHandle"]).ok();
+    assert_eq!(visible(&mut sqs, &url), "0");
+    assert_eq!(in_flight(&mut sqs, &url), "0");
+}
+
+#[test]
+fn delete_with_a_handle_whose_visibility_expired_deletes_on_standard() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    sqs.advance(5_000);
+    assert_eq!(visible(&mut sqs, &url), "1");
+    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    assert_eq!(visible(&mut sqs, &url), "0");
+    assert!(sqs.receive(&url, 1).is_empty());
+}
+
+#[test]
+fn delete_twice_answers_200() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({}));
+    sqs.send(&url, "hello");
+    let got = sqs.receive(&url, 1);
+    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    assert_eq!(sqs.delete(&url, &got[0]["ReceiptHandle"]).status, 200);
+}
+
+#[test]
+fn fifo_delete_with_a_handle_whose_visibility_expired_is_invalid_parameter_value() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create(
+        "orders.fifo",
+        json!({ "FifoQueue": "true", "VisibilityTimeout": "1" }),
+    );
+    sqs.send_fifo(&url, "a", "g", "d");
+    let got = sqs.receive(&url, 1);
+    sqs.advance(1_000);
+    let reply = sqs.delete(&url, &got[0]["ReceiptHandle"]);
+    reply
+        .err("InvalidParameterValue")
+        .message_contains("The receipt handle has expired");
+    assert_eq!(visible(&mut sqs, &url), "1");
+}
+
+// ---------------------------------------------------------------------------
+// The in-flight limit
+// ---------------------------------------------------------------------------
+
+const IN_FLIGHT_LIMIT: usize = 120_000;
+
+/// Puts 120,000 messages in flight (for 12 hours), ten at a time.
+fn fill_in_flight(sqs: &mut Sqs, url: &str, fifo: bool) {
+    for batch in 0..IN_FLIGHT_LIMIT / 10 {
+        let entries: Vec<Value> = (0..10)
+            .map(|i| {
+                let mut entry = json!({ "Id": format!("e{i}"), "MessageBody": "m" });
+                if fifo {
+                    entry["MessageGroupId"] = json!(format!("g{batch}"));
+                    entry["MessageDeduplicationId"] = json!(format!("d{batch}-{i}"));
+                }
+                entry
+            })
+            .collect();
+        let sent = sqs
+            .call(
+                "SendMessageBatch",
+                json!({ "QueueUrl": url, "Entries": entries }),
+            )
+            .ok();
+        assert_eq!(sent["Successful"].as_array().unwrap().len(), 10);
+        let got = receive(
+            sqs,
+            url,
+            json!({ "MaxNumberOfMessages": 10, "VisibilityTimeout": 43_200 }),
+        )
+        .messages();
+        assert_eq!(got.len(), 10);
+    }
+    assert_eq!(in_flight(sqs, url), IN_FLIGHT_LIMIT.to_string());
+}
+
+#[test]
+fn standard_short_poll_over_the_in_flight_limit_is_over_limit_403() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("busy", json!({}));
+    fill_in_flight(&mut sqs, &url, false);
+    sqs.send(&url, "one more");
+    let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }));
+    reply.err("OverLimit");
+    assert_eq!(reply.status, 403);
+    assert_eq!(visible(&mut sqs, &url), "1");
+}
+
+#[test]
+fn standard_long_poll_over_the_in_flight_limit_returns_nothing_without_error() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("busy", json!({}));
+    fill_in_flight(&mut sqs, &url, false);
+    sqs.send(&url, "one more");
+    let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 5 })).unwrap_err();
+    sqs.advance(5_000);
+    let reply = only_answer(&mut sqs, poll);
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, json!({}));
+}
+
+#[test]
+fn fifo_receive_over_the_in_flight_limit_returns_nothing_without_error() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("busy.fifo", json!({ "FifoQueue": "true" }));
+    fill_in_flight(&mut sqs, &url, true);
+    sqs.send_fifo(&url, "one more", "fresh-group", "fresh");
+    let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, json!({}));
+}
+
+// ---------------------------------------------------------------------------
+// The event log
+// ---------------------------------------------------------------------------
+
+#[test]
+fn visibility_expiry_is_logged_with_the_holder() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "hello");
+    sqs.call_as(
+        Some("worker-1"),
+        "ReceiveMessage",
+        json!({ "QueueUrl": url }),
+    )
+    .ok();
+    sqs.advance(1_000);
+    let expired: Vec<_> = sqs
+        .events()
+        .into_iter()
+        .filter(|e| matches!(e.kind, EventKind::VisibilityExpired { .. }))
+        .collect();
+    assert_eq!(expired.len(), 1);
+    assert_eq!(expired[0].time_ms, 1_000);
+    let EventKind::VisibilityExpired { holder, .. } = &expired[0].kind else {
+        unreachable!()
+    };
+    assert_eq!(holder.as_deref(), Some("worker-1"));
+}
+
+#[test]
+fn duplicate_delivery_to_another_worker_is_logged_with_the_previous_holder() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    sqs.send(&url, "slow job");
+    let first = sqs
+        .call_as(
+            Some("worker-1"),
+            "ReceiveMessage",
+            json!({ "QueueUrl": url }),
+        )
+        .messages();
+    sqs.advance(1_000);
+    let second = sqs
+        .call_as(
+            Some("worker-2"),
+            "ReceiveMessage",
+            json!({ "QueueUrl": url }),
+        )
+        .messages();
+    assert_eq!(first[0]["MessageId"], second[0]["MessageId"]);
+    let received: Vec<EventKind> = sqs
+        .kinds()
+        .into_iter()
+        .filter(|k| matches!(k, EventKind::Received { .. }))
+        .collect();
+    assert_eq!(received.len(), 2);
+    let EventKind::Received {
+        by,
+        previous_holder,
+        receive_count,
+        ..
+    } = &received[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(by.as_deref(), Some("worker-1"));
+    assert_eq!(previous_holder.as_deref(), None);
+    assert_eq!(*receive_count, 1);
+    let EventKind::Received {
+        by,
+        previous_holder,
+        receive_count,
+        ..
+    } = &received[1]
+    else {
+        unreachable!()
+    };
+    assert_eq!(by.as_deref(), Some("worker-2"));
+    assert_eq!(previous_holder.as_deref(), Some("worker-1"));
+    assert_eq!(*receive_count, 2);
+}
