@@ -6,6 +6,11 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Keep a copy of everything for the closing tally.
+mkdir -p target
+log=target/test-output.log
+exec > >(tee "$log") 2>&1
+
 step "setup"
 ./scripts/setup.sh --browser
 
@@ -16,7 +21,10 @@ step "clippy (native)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 
 step "clippy (wasm32)"
-cargo clippy --quiet --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
+# The engine's and protocol's tests are native (proptest); on wasm32 lint
+# their libraries, and the binding with its browser tests and bench feature.
+cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-engine -p queuelab-protocol --lib -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-wasm --all-targets --all-features -- -D warnings
 
 step "engine and protocol tests (native)"
 cargo test --quiet --workspace --exclude queuelab-wasm
@@ -30,4 +38,9 @@ node --test tests/node/
 step "wasm contract in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver wasm-pack --log-level warn test --headless --chrome crates/wasm
 
-printf '\nAll checks passed.\n'
+# One closing line over every runner: cargo's "test result" lines (native
+# and wasm-bindgen-test) and node's "# pass"/"# fail".
+sum() { grep -oE "$1" "$log" | grep -oE '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+passed=$(sum '(test result: ok\. [0-9]+ passed|^# pass [0-9]+)')
+failed=$(sum '(; [0-9]+ failed;|^# fail [0-9]+)')
+printf '\nAll checks passed.\nSummary: %s passed, %s failed\n' "$passed" "$failed"

@@ -65,7 +65,6 @@ struct World {
     dedup: BTreeMap<String, (u64, String)>,
 }
 
-const STANDARD: usize = 0;
 const FIFO: usize = 1;
 
 impl World {

@@ -196,7 +196,7 @@ fn misuse_throws_real_errors() {
 
 #[wasm_bindgen_test]
 async fn same_seed_same_calls_same_bytes() {
-    let mut run = || async {
+    let run = || async {
         let mut pg = Playground::new(options(json!({ "seed": 42 }))).unwrap();
         let url = queue(&mut pg, "det").await;
         let sent = call(
