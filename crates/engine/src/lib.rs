@@ -102,6 +102,8 @@ pub struct Engine {
     polls: clock::Polls,
     tasks: redrive::MoveTasks,
     requests: u64,
+    /// Nesting of dead-letter moves that serve the DLQ's waiting polls.
+    redrive_depth: usize,
 }
 
 impl Engine {
@@ -121,6 +123,7 @@ impl Engine {
             polls: clock::Polls::default(),
             tasks: redrive::MoveTasks::default(),
             requests: 0,
+            redrive_depth: 0,
         }
     }
 

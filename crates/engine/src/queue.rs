@@ -156,6 +156,13 @@ impl Queue {
             .map(|(at, key)| (at + self.retention_ms(), *key))
     }
 
+    /// The key the next stored message will get: a receive only considers
+    /// messages stored before it began, so one that comes back during the
+    /// receive (through a redrive cycle) cannot make it loop.
+    pub fn next_key(&self) -> u64 {
+        self.next_key
+    }
+
     /// Keys of standard-queue visible messages after `after`, in order.
     pub fn visible_after(&self, after: u64) -> Option<u64> {
         self.visible.range(after + 1..).next().copied()

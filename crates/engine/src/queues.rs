@@ -159,6 +159,25 @@ impl Engine {
             .resolve_arn(arn)
             .map(|id| self.queue(id))
             .ok_or_else(|| invalid("Dead letter target does not exist.".into()))?;
+        // Follow the target's own redrive chain: it must not lead back here.
+        let mut hop = Some(target);
+        let mut hops = 0;
+        while let Some(queue) = hop.filter(|_| hops <= self.queues.len()) {
+            if *queue.name == *source {
+                return Err(invalid(
+                    "The dead-letter queue chain leads back to this queue; a message would move \
+                     between these queues forever."
+                        .into(),
+                ));
+            }
+            hop = queue
+                .settings
+                .redrive_policy
+                .as_ref()
+                .and_then(|p| self.resolve_arn(&p.dead_letter_target_arn))
+                .map(|id| self.queue(id));
+            hops += 1;
+        }
         if target.fifo != fifo {
             return Err(invalid(
                 "Dead-letter queue must be same type of queue as the source.".into(),

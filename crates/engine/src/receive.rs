@@ -147,13 +147,14 @@ impl Engine {
         let sample_rate = realism.short_poll_sample_rate;
         let fewer = realism.fewer_messages_probability;
         let mut want = spec.max.min(IN_FLIGHT_LIMIT - queue.count_in_flight());
-        let (fifo, owes_full_read) = (queue.fifo, queue.sampling_owes_full_read);
+        let (fifo, owes_full_read, end) =
+            (queue.fifo, queue.sampling_owes_full_read, queue.next_key());
         if self.rng.chance(fewer) {
             want = self.rng.one_to(want);
         }
         let mut out = Vec::new();
         if fifo {
-            self.take_fifo(id, spec, want, &mut out);
+            self.take_fifo(id, spec, want, end, &mut out);
         } else {
             let sampling = short_poll && sample_rate > 0.0 && !owes_full_read;
             let mut cursor = 0;
@@ -162,7 +163,7 @@ impl Engine {
             // of a few servers would.
             let mut budget = want * 8;
             while out.len() < want && budget > 0 {
-                let Some(key) = self.queue(id).visible_after(cursor) else {
+                let Some(key) = self.queue(id).visible_after(cursor).filter(|k| *k < end) else {
                     break;
                 };
                 cursor = key;
@@ -196,18 +197,25 @@ impl Engine {
         id: u32,
         spec: &ReceiveSpec,
         want: usize,
+        end: u64,
         out: &mut Vec<ReceivedMessage>,
     ) {
         while out.len() < want {
-            let Some((head, group)) = self.queue(id).first_available_group() else {
+            let Some((head, group)) = self
+                .queue(id)
+                .first_available_group()
+                .filter(|(head, _)| *head < end)
+            else {
                 return;
             };
             let mut next = Some(head);
+            let mut progressed = false;
             while let Some(key) = next.filter(|_| out.len() < want) {
                 let queue = self.queue(id);
                 if !queue.get(key).is_some_and(Message::is_visible) {
                     break;
                 }
+                progressed = true;
                 let after = queue
                     .group(&group)
                     .and_then(|g| g.keys.range(key + 1..).next().copied());
@@ -215,6 +223,10 @@ impl Engine {
                     out.push(self.deliver(id, key, spec));
                 }
                 next = after;
+            }
+            // The index promises a visible head; never spin if it did not.
+            if !progressed {
+                return;
             }
         }
     }
@@ -305,7 +317,14 @@ impl Engine {
         };
         target.insert(message, &mut self.log, now);
         self.log.push(now, event);
-        self.serve_waiters(dlq);
+        // A redrive cycle (possible only through a queue recreated under a
+        // name another policy already targets) must not recurse forever:
+        // past one hop per queue, the DLQ's waiters wait for the next settle.
+        if self.redrive_depth <= self.queues.len() {
+            self.redrive_depth += 1;
+            self.serve_waiters(dlq);
+            self.redrive_depth -= 1;
+        }
         true
     }
 

@@ -794,3 +794,69 @@ fn move_task_fails_with_a_failure_reason_when_the_original_source_is_deleted() {
     assert_eq!(task["ApproximateNumberOfMessagesMoved"], 1);
     assert_eq!(visible(&mut sqs, &p.dlq), "2");
 }
+
+#[test]
+fn redrive_policy_whose_chain_leads_back_to_the_source_is_rejected() {
+    let mut sqs = Sqs::new();
+    let a = sqs.create("a", json!({}));
+    let a_arn = sqs.arn(&a);
+    let b = sqs.create("b", json!({ "RedrivePolicy": redrive_policy(&a_arn, 1) }));
+    let b_arn = sqs.arn(&b);
+    sqs.call(
+        "SetQueueAttributes",
+        json!({ "QueueUrl": a, "Attributes": { "RedrivePolicy": redrive_policy(&b_arn, 1) } }),
+    )
+    .err("InvalidParameterValue")
+    .message_contains("leads back to this queue");
+    sqs.call(
+        "SetQueueAttributes",
+        json!({ "QueueUrl": a, "Attributes": { "RedrivePolicy": redrive_policy(&a_arn, 1) } }),
+    )
+    .err("InvalidParameterValue");
+}
+
+#[test]
+fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
+    // a -> b is set while b exists; b is then deleted and recreated with
+    // b -> a, which no check can see. Waiting polls on both must not make
+    // the message bounce forever within one call.
+    let mut sqs = Sqs::new();
+    let b = sqs.create("b", json!({}));
+    let b_arn = sqs.arn(&b);
+    let a = sqs.create(
+        "a",
+        json!({ "RedrivePolicy": redrive_policy(&b_arn, 1), "VisibilityTimeout": "1" }),
+    );
+    let a_arn = sqs.arn(&a);
+    sqs.call("DeleteQueue", json!({ "QueueUrl": b })).ok();
+    sqs.advance(61_000);
+    let b = sqs.create(
+        "b",
+        json!({ "RedrivePolicy": redrive_policy(&a_arn, 1), "VisibilityTimeout": "1" }),
+    );
+    sqs.send(&a, "ping-pong");
+    assert_eq!(sqs.receive(&a, 1).len(), 1);
+    sqs.advance(1_000);
+    let wait_a = sqs.start(
+        "ReceiveMessage",
+        json!({ "QueueUrl": a, "WaitTimeSeconds": 20 }),
+    );
+    let wait_b = sqs.start(
+        "ReceiveMessage",
+        json!({ "QueueUrl": b, "WaitTimeSeconds": 20 }),
+    );
+    assert!(
+        wait_a.is_err() || wait_b.is_err(),
+        "at least one poll waits"
+    );
+    sqs.advance(20_000);
+    // Every message is still stored exactly once.
+    let stored: usize = sqs
+        .engine
+        .snapshot()
+        .queues
+        .iter()
+        .map(|q| q.messages.len())
+        .sum();
+    assert_eq!(stored, 1);
+}
