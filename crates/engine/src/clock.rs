@@ -10,6 +10,10 @@ use crate::message::State;
 use crate::receive::ReceiveSpec;
 use crate::{Engine, Millis, PollId, ReceivedMessage};
 
+/// Virtual time stops here (about 285,000 years): it stays an exact integer
+/// in JavaScript, and deadlines computed from it can never overflow.
+pub const MAX_VIRTUAL_MS: Millis = (1 << 53) - 1;
+
 struct Poll {
     queue: u32,
     spec: ReceiveSpec,
@@ -55,7 +59,7 @@ impl Engine {
     /// Moves virtual time forward by `ms`, firing everything that falls due
     /// on the way at its own moment. Returns the new time.
     pub fn advance(&mut self, ms: Millis) -> Millis {
-        let target = self.now.saturating_add(ms);
+        let target = self.now.saturating_add(ms).min(MAX_VIRTUAL_MS);
         loop {
             self.settle();
             match self.next_deadline() {

@@ -19,3 +19,22 @@ fn send_receive_delete_round_trip() {
         "0"
     );
 }
+
+#[test]
+fn virtual_time_stops_at_the_javascript_safe_integer_and_nothing_overflows() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create(
+        "far",
+        json!({ "VisibilityTimeout": "43200", "DelaySeconds": "900" }),
+    );
+    sqs.advance(u64::MAX);
+    assert_eq!(sqs.engine.now(), (1 << 53) - 1);
+    sqs.advance(u64::MAX);
+    sqs.send(&url, "still works");
+    let _ = sqs.start(
+        "ReceiveMessage",
+        json!({ "QueueUrl": url, "WaitTimeSeconds": 20 }),
+    );
+    sqs.advance(1);
+    assert_eq!(sqs.engine.now(), (1 << 53) - 1);
+}
