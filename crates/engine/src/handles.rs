@@ -1,7 +1,6 @@
 //! DeleteMessage and ChangeMessageVisibility (and their batches): what a
 //! receipt handle still allows, which differs between standard and FIFO.
 
-use crate::batch;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::Receipt;
@@ -37,14 +36,12 @@ impl Engine {
         entries: &[(String, String)],
         by: Caller,
     ) -> SqsResult<BatchResult<()>> {
-        let id = self.resolve(queue_url)?;
-        batch::check_entries(
+        self.run_batch(
+            queue_url,
             "DeleteMessageBatchRequestEntry",
-            entries.iter().map(|(id, _)| id.as_str()),
-        )?;
-        Ok(batch::each(entries, |handle| {
-            self.delete_in(id, handle, by)
-        }))
+            entries,
+            |engine, id, handle| engine.delete_in(id, handle, by),
+        )
     }
 
     fn delete_in(&mut self, id: u32, handle: &str, by: Caller) -> SqsResult<()> {
@@ -106,14 +103,12 @@ impl Engine {
         entries: &[(String, (String, i64))],
         by: Caller,
     ) -> SqsResult<BatchResult<()>> {
-        let id = self.resolve(queue_url)?;
-        batch::check_entries(
+        self.run_batch(
+            queue_url,
             "ChangeMessageVisibilityBatchRequestEntry",
-            entries.iter().map(|(id, _)| id.as_str()),
-        )?;
-        Ok(batch::each(entries, |(handle, timeout)| {
-            self.change_visibility_in(id, handle, *timeout, by)
-        }))
+            entries,
+            |engine, id, (handle, timeout)| engine.change_visibility_in(id, handle, *timeout, by),
+        )
     }
 
     fn change_visibility_in(

@@ -77,6 +77,35 @@ pub struct Message {
 }
 
 impl Message {
+    /// A message entering a queue now, never received.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: MessageId,
+        body: Box<str>,
+        md5_of_body: [u8; 16],
+        group: Option<Arc<str>>,
+        sequence: u64,
+        state: State,
+        extras: Option<Box<Extras>>,
+        now: Millis,
+    ) -> Self {
+        Message {
+            id,
+            body,
+            md5_of_body,
+            sent_at: now,
+            enqueued_at: now,
+            first_received_at: None,
+            received_at: 0,
+            receive_count: 0,
+            receipt_serial: 0,
+            state,
+            group,
+            sequence,
+            extras,
+        }
+    }
+
     pub fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
     }

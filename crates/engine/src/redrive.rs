@@ -285,19 +285,16 @@ impl Engine {
             extras.holder = None;
         }
         let old_id = old.id;
-        let message = Message {
-            id: new_id,
-            sent_at: now,
-            enqueued_at: now,
-            first_received_at: None,
-            received_at: 0,
-            receive_count: 0,
-            receipt_serial: 0,
-            state: State::Visible,
+        let message = Message::new(
+            new_id,
+            old.body,
+            old.md5_of_body,
+            old.group,
             sequence,
+            State::Visible,
             extras,
-            ..old
-        };
+            now,
+        );
         let event = EventKind::Redriven {
             queue: source_name,
             destination: target.name.clone(),

@@ -136,21 +136,16 @@ impl Engine {
             })
         });
         let group: Option<std::sync::Arc<str>> = checked.group.map(Into::into);
-        let message = Message {
-            id: message_id,
-            body: new.body.as_str().into(),
+        let message = Message::new(
+            message_id,
+            new.body.as_str().into(),
             md5_of_body,
-            sent_at: now,
-            enqueued_at: now,
-            first_received_at: None,
-            received_at: 0,
-            receive_count: 0,
-            receipt_serial: 0,
-            state,
-            group: group.clone(),
+            group.clone(),
             sequence,
+            state,
             extras,
-        };
+            now,
+        );
         queue.insert(message, &mut self.log, now);
         let event = EventKind::Sent {
             queue: queue.name.clone(),

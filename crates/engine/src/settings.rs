@@ -8,8 +8,30 @@ use std::str::FromStr;
 
 use crate::error::{ErrorCode, SqsError, SqsResult};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum AttributeName {
+/// Declares `AttributeName` from one list, so the enum, `ALL` and the wire
+/// names cannot drift apart.
+macro_rules! attribute_names {
+    ($($name:ident),* $(,)?) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum AttributeName {
+            $($name),*
+        }
+
+        impl AttributeName {
+            /// Every queue attribute, in name order (the order of `All`).
+            pub const ALL: &'static [AttributeName] = &[$(AttributeName::$name),*];
+
+            /// The attribute's name on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(AttributeName::$name => stringify!($name)),*
+                }
+            }
+        }
+    };
+}
+
+attribute_names! {
     ApproximateNumberOfMessages,
     ApproximateNumberOfMessagesDelayed,
     ApproximateNumberOfMessagesNotVisible,
@@ -34,60 +56,6 @@ pub enum AttributeName {
 }
 
 impl AttributeName {
-    pub const ALL: [AttributeName; 21] = {
-        use AttributeName::*;
-        [
-            ApproximateNumberOfMessages,
-            ApproximateNumberOfMessagesDelayed,
-            ApproximateNumberOfMessagesNotVisible,
-            ContentBasedDeduplication,
-            CreatedTimestamp,
-            DeduplicationScope,
-            DelaySeconds,
-            FifoQueue,
-            FifoThroughputLimit,
-            KmsDataKeyReusePeriodSeconds,
-            KmsMasterKeyId,
-            LastModifiedTimestamp,
-            MaximumMessageSize,
-            MessageRetentionPeriod,
-            Policy,
-            QueueArn,
-            ReceiveMessageWaitTimeSeconds,
-            RedriveAllowPolicy,
-            RedrivePolicy,
-            SqsManagedSseEnabled,
-            VisibilityTimeout,
-        ]
-    };
-
-    pub fn as_str(self) -> &'static str {
-        use AttributeName::*;
-        match self {
-            ApproximateNumberOfMessages => "ApproximateNumberOfMessages",
-            ApproximateNumberOfMessagesDelayed => "ApproximateNumberOfMessagesDelayed",
-            ApproximateNumberOfMessagesNotVisible => "ApproximateNumberOfMessagesNotVisible",
-            ContentBasedDeduplication => "ContentBasedDeduplication",
-            CreatedTimestamp => "CreatedTimestamp",
-            DeduplicationScope => "DeduplicationScope",
-            DelaySeconds => "DelaySeconds",
-            FifoQueue => "FifoQueue",
-            FifoThroughputLimit => "FifoThroughputLimit",
-            KmsDataKeyReusePeriodSeconds => "KmsDataKeyReusePeriodSeconds",
-            KmsMasterKeyId => "KmsMasterKeyId",
-            LastModifiedTimestamp => "LastModifiedTimestamp",
-            MaximumMessageSize => "MaximumMessageSize",
-            MessageRetentionPeriod => "MessageRetentionPeriod",
-            Policy => "Policy",
-            QueueArn => "QueueArn",
-            ReceiveMessageWaitTimeSeconds => "ReceiveMessageWaitTimeSeconds",
-            RedriveAllowPolicy => "RedriveAllowPolicy",
-            RedrivePolicy => "RedrivePolicy",
-            SqsManagedSseEnabled => "SqsManagedSseEnabled",
-            VisibilityTimeout => "VisibilityTimeout",
-        }
-    }
-
     /// Attributes only a FIFO queue has.
     pub fn fifo_only(self) -> bool {
         use AttributeName::*;
@@ -123,7 +91,8 @@ impl FromStr for AttributeName {
     type Err = SqsError;
     fn from_str(s: &str) -> SqsResult<Self> {
         AttributeName::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|n| n.as_str() == s)
             .ok_or_else(|| unknown_attribute(s))
     }
