@@ -130,34 +130,28 @@ impl Engine {
             return;
         };
         while let Some((_, key)) = queue.first_delay_end().filter(|d| d.0 <= now) {
-            queue.set_state(key, State::Visible, &mut self.log, now);
-            if let Some(message) = queue.get(key) {
-                let event = EventKind::DelayEnded {
-                    queue: queue.name.clone(),
-                    message_id: message.id,
-                };
-                self.log.push(now, event);
-            }
+            queue.set_state(key, State::Visible);
+            let event = queue.get(key).map(|message| EventKind::DelayEnded {
+                queue: queue.name.clone(),
+                message_id: message.id,
+            });
+            queue.record_some(event, &mut self.log, now);
         }
         while let Some((_, key)) = queue.first_visibility_end().filter(|d| d.0 <= now) {
-            queue.set_state(key, State::Visible, &mut self.log, now);
-            if let Some(message) = queue.get(key) {
-                let event = EventKind::VisibilityExpired {
-                    queue: queue.name.clone(),
-                    message_id: message.id,
-                    holder: message.holder().cloned(),
-                };
-                self.log.push(now, event);
-            }
+            queue.set_state(key, State::Visible);
+            let event = queue.get(key).map(|message| EventKind::VisibilityExpired {
+                queue: queue.name.clone(),
+                message_id: message.id,
+                holder: message.holder().cloned(),
+            });
+            queue.record_some(event, &mut self.log, now);
         }
         while let Some((_, key)) = queue.first_expiry().filter(|d| d.0 <= now) {
-            if let Some(message) = queue.remove(key, &mut self.log, now) {
-                let event = EventKind::Expired {
-                    queue: queue.name.clone(),
-                    message_id: message.id,
-                };
-                self.log.push(now, event);
-            }
+            let event = queue.remove(key).map(|message| EventKind::Expired {
+                queue: queue.name.clone(),
+                message_id: message.id,
+            });
+            queue.record_some(event, &mut self.log, now);
         }
     }
 

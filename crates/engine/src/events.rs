@@ -100,11 +100,12 @@ pub enum EventKind {
         message_id: MessageId,
         receive_count: u32,
     },
-    /// Moved by a message move task (redrive).
+    /// Moved by a message move task (redrive): a new message with a new id.
     Redriven {
         queue: Arc<str>,
         destination: Arc<str>,
         message_id: MessageId,
+        new_message_id: MessageId,
     },
     Expired {
         queue: Arc<str>,

@@ -71,15 +71,13 @@ impl Engine {
             self.log.push(now, event);
             return Ok(());
         }
-        queue.remove(receipt.message, &mut self.log, now);
-        self.log.push(
-            now,
-            EventKind::Deleted {
-                queue: name,
-                message_id,
-                by,
-            },
-        );
+        queue.remove(receipt.message);
+        let event = EventKind::Deleted {
+            queue: name,
+            message_id,
+            by,
+        };
+        queue.record(event, &mut self.log, now);
         // Deleting a FIFO head unlocks its group (and a delete can bring the
         // queue back under the in-flight limit): waiting polls may now be served.
         self.serve_waiters(id);
@@ -160,8 +158,8 @@ impl Engine {
             by: by.map(Into::into),
             visible_at: deadline,
         };
-        queue.set_state(receipt.message, state, &mut self.log, now);
-        self.log.push(now, event);
+        queue.set_state(receipt.message, state);
+        queue.record(event, &mut self.log, now);
         if timeout == 0 {
             self.serve_waiters(id);
         }

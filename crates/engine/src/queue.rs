@@ -49,6 +49,9 @@ pub struct Queue {
     groups: BTreeMap<Arc<str>, Group>,
     /// FIFO groups whose head message is visible, by head key.
     available_groups: BTreeSet<(u64, Arc<str>)>,
+    /// Group lock changes caused by the last state change, held back so the
+    /// log shows the cause ("received") before the effect ("group locked").
+    group_events: Vec<EventKind>,
 }
 
 impl Queue {
@@ -83,6 +86,7 @@ impl Queue {
             by_age: BTreeSet::new(),
             groups: BTreeMap::new(),
             available_groups: BTreeSet::new(),
+            group_events: Vec::new(),
         }
     }
 
@@ -185,7 +189,7 @@ impl Queue {
         }
     }
 
-    pub fn insert(&mut self, message: Message, log: &mut EventLog, now: Millis) -> u64 {
+    pub fn insert(&mut self, message: Message) -> u64 {
         let key = self.next_key;
         self.next_key += 1;
         self.by_age.insert((message.enqueued_at, key));
@@ -199,13 +203,13 @@ impl Queue {
                     .or_default()
                     .keys
                     .insert(key);
-                self.refresh_group(&group, log, now);
+                self.refresh_group(&group);
             }
         }
         key
     }
 
-    pub fn remove(&mut self, key: u64, log: &mut EventLog, now: Millis) -> Option<Message> {
+    pub fn remove(&mut self, key: u64) -> Option<Message> {
         let message = *self.messages.remove(&key)?;
         self.unindex(key, &message.state);
         self.by_age.remove(&(message.enqueued_at, key));
@@ -213,13 +217,13 @@ impl Queue {
             if let Some(g) = self.groups.get_mut(group) {
                 g.keys.remove(&key);
             }
-            self.refresh_group(group, log, now);
+            self.refresh_group(group);
         }
         Some(message)
     }
 
     /// Moves a message to a new state, keeping every index in step.
-    pub fn set_state(&mut self, key: u64, state: State, log: &mut EventLog, now: Millis) {
+    pub fn set_state(&mut self, key: u64, state: State) {
         let Some(message) = self.messages.get_mut(&key) else {
             return;
         };
@@ -228,7 +232,7 @@ impl Queue {
         self.unindex(key, &old);
         self.index(key, &state);
         if let (true, Some(group)) = (self.fifo, group) {
-            self.refresh_group(&group, log, now);
+            self.refresh_group(&group);
         }
     }
 
@@ -269,8 +273,31 @@ impl Queue {
         }
     }
 
+    /// Logs `event`, then the group lock changes it caused. Every state
+    /// change of a stored message is followed by one of these.
+    pub fn record(&mut self, event: EventKind, log: &mut EventLog, now: Millis) {
+        log.push(now, event);
+        self.flush_group_events(log, now);
+    }
+
+    /// [`Queue::record`] for an event that may not exist (a message that
+    /// was not found); the group changes are logged either way.
+    pub fn record_some(&mut self, event: Option<EventKind>, log: &mut EventLog, now: Millis) {
+        match event {
+            Some(event) => self.record(event, log, now),
+            None => self.flush_group_events(log, now),
+        }
+    }
+
+    /// Logs group lock changes whose cause was logged by another queue.
+    pub fn flush_group_events(&mut self, log: &mut EventLog, now: Millis) {
+        for group_event in self.group_events.drain(..) {
+            log.push(now, group_event);
+        }
+    }
+
     /// Re-derives a FIFO group's availability and lock from its head message.
-    fn refresh_group(&mut self, name: &Arc<str>, log: &mut EventLog, now: Millis) {
+    fn refresh_group(&mut self, name: &Arc<str>) {
         let Some(group) = self.groups.get_mut(name) else {
             return;
         };
@@ -292,14 +319,11 @@ impl Queue {
         if locked != group.locked {
             group.locked = locked;
             let (queue, group) = (self.name.clone(), name.clone());
-            log.push(
-                now,
-                if locked {
-                    EventKind::GroupLocked { queue, group }
-                } else {
-                    EventKind::GroupUnlocked { queue, group }
-                },
-            );
+            self.group_events.push(if locked {
+                EventKind::GroupLocked { queue, group }
+            } else {
+                EventKind::GroupUnlocked { queue, group }
+            });
         }
         if head.is_none() {
             self.groups.remove(name);

@@ -375,15 +375,11 @@ impl Engine {
         let keys: Vec<u64> = queue.messages().map(|(k, _)| k).collect();
         let count = keys.len() as u64;
         for key in keys {
-            if let Some(message) = queue.remove(key, &mut self.log, now) {
-                self.log.push(
-                    now,
-                    EventKind::Purged {
-                        queue: queue.name.clone(),
-                        message_id: message.id,
-                    },
-                );
-            }
+            let event = queue.remove(key).map(|message| EventKind::Purged {
+                queue: queue.name.clone(),
+                message_id: message.id,
+            });
+            queue.record_some(event, &mut self.log, now);
         }
         let name = queue.name.clone();
         self.emit(EventKind::QueuePurged { queue: name, count });

@@ -265,10 +265,8 @@ impl Engine {
             State::InFlight {
                 deadline: now + visibility,
             },
-            &mut self.log,
-            now,
         );
-        self.log.push(now, event);
+        queue.record(event, &mut self.log, now);
         let queue = self.queue(id);
         let message = queue.get(key).expect("still stored");
         view(queue, message, spec, receipt.encode(secret), epoch, &sender)
@@ -291,11 +289,18 @@ impl Engine {
             return false;
         }
         let now = self.now;
+        let dead_letter_queue = self.queue(dlq).name.clone();
         let queue = self.queues.get_mut(&id).expect("resolved");
-        let Some(mut message) = queue.remove(key, &mut self.log, now) else {
+        let Some(mut message) = queue.remove(key) else {
             return false;
         };
-        let source_name = queue.name.clone();
+        let event = EventKind::MovedToDeadLetterQueue {
+            queue: queue.name.clone(),
+            dead_letter_queue,
+            message_id: message.id,
+            receive_count: message.receive_count,
+        };
+        queue.record(event, &mut self.log, now);
         let source_arn = queue.arn.clone();
         let Some(target) = self.queues.get_mut(&dlq) else {
             return false;
@@ -309,14 +314,8 @@ impl Engine {
         let extras = message.extras_mut();
         extras.dead_letter_source = Some(source_arn);
         extras.holder = None;
-        let event = EventKind::MovedToDeadLetterQueue {
-            queue: source_name,
-            dead_letter_queue: target.name.clone(),
-            message_id: message.id,
-            receive_count: message.receive_count,
-        };
-        target.insert(message, &mut self.log, now);
-        self.log.push(now, event);
+        target.insert(message);
+        target.flush_group_events(&mut self.log, now);
         // A redrive cycle (possible only through a queue recreated under a
         // name another policy already targets) must not recurse forever:
         // past one hop per queue, the DLQ's waiters wait for the next settle.
@@ -354,8 +353,9 @@ impl Engine {
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
         let deadline = now + visibility;
         for (key, _) in &attempt.receipts {
-            queue.set_state(*key, State::InFlight { deadline }, &mut self.log, now);
+            queue.set_state(*key, State::InFlight { deadline });
         }
+        queue.flush_group_events(&mut self.log, now);
         if let Some(stored) = queue.attempts.get_mut(attempt_id) {
             stored.deadline = deadline;
         }

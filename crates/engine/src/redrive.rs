@@ -261,16 +261,22 @@ impl Engine {
             return;
         };
         let now = self.now;
-        let Some(old) = self
-            .queues
-            .get_mut(&source)
-            .and_then(|q| q.remove(key, &mut self.log, now))
-        else {
-            return;
-        };
-        let source_name = self.queue(source).name.clone();
         // AWS redrives a message as a new message: new id, new enqueue time.
         let new_id = MessageId::from_random(self.rng.bytes16());
+        let destination_name = self.queue(destination).name.clone();
+        let Some(queue) = self.queues.get_mut(&source) else {
+            return;
+        };
+        let Some(old) = queue.remove(key) else {
+            return;
+        };
+        let event = EventKind::Redriven {
+            queue: queue.name.clone(),
+            destination: destination_name,
+            message_id: old.id,
+            new_message_id: new_id,
+        };
+        queue.record(event, &mut self.log, now);
         let Some(target) = self.queues.get_mut(&destination) else {
             return;
         };
@@ -284,7 +290,6 @@ impl Engine {
             extras.dead_letter_source = None;
             extras.holder = None;
         }
-        let old_id = old.id;
         let message = Message::new(
             new_id,
             old.body,
@@ -295,13 +300,8 @@ impl Engine {
             extras,
             now,
         );
-        let event = EventKind::Redriven {
-            queue: source_name,
-            destination: target.name.clone(),
-            message_id: old_id,
-        };
-        target.insert(message, &mut self.log, now);
-        self.log.push(now, event);
+        target.insert(message);
+        target.flush_group_events(&mut self.log, now);
         self.tasks.tasks[index].moved += 1;
         self.serve_waiters(destination);
     }

@@ -146,7 +146,7 @@ impl Engine {
             extras,
             now,
         );
-        queue.insert(message, &mut self.log, now);
+        queue.insert(message);
         let event = EventKind::Sent {
             queue: queue.name.clone(),
             message_id,
@@ -158,7 +158,7 @@ impl Engine {
             by,
         };
         let fifo = queue.fifo;
-        self.log.push(now, event);
+        queue.record(event, &mut self.log, now);
         self.serve_waiters(id);
         result(message_id, fifo.then_some(sequence))
     }
