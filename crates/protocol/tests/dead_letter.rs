@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Reply, Sqs};
+use common::{sorted_keys, Reply, Sqs};
 use queuelab_engine::EventKind;
 use serde_json::{json, Value};
 
@@ -12,6 +12,11 @@ const EPOCH_MS: u64 = 1_704_067_200_000;
 
 fn redrive_policy(dlq_arn: &str, max_receive_count: u32) -> String {
     json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": max_receive_count }).to_string()
+}
+
+/// Queue attributes holding just a RedrivePolicy.
+fn redrive_to(dlq_arn: &str, max_receive_count: u32) -> Value {
+    json!({ "RedrivePolicy": redrive_policy(dlq_arn, max_receive_count) })
 }
 
 fn visible(sqs: &mut Sqs, url: &str) -> String {
@@ -31,21 +36,19 @@ struct Pair {
     dlq_arn: String,
 }
 
-/// A standard source queue whose messages go to `dead` after one receive.
-fn pair(sqs: &mut Sqs) -> Pair {
-    let dlq = sqs.create("dead", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
-    let source = sqs.create(
-        "work",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 1) }),
-    );
-    let source_arn = sqs.arn(&source);
-    Pair {
+/// A fresh engine with a standard source queue whose messages go to `dead`
+/// after one receive.
+fn pair() -> (Sqs, Pair) {
+    let mut sqs = Sqs::new();
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
+    let (source, source_arn) = sqs.create_with_arn("work", redrive_to(&dlq_arn, 1));
+    let pair = Pair {
         source,
         source_arn,
         dlq,
         dlq_arn,
-    }
+    };
+    (sqs, pair)
 }
 
 /// Sends `bodies` to `source` and lets a receive move them to its DLQ.
@@ -81,10 +84,18 @@ fn latest_task(sqs: &mut Sqs, source_arn: &str) -> Value {
     body["Results"][0].clone()
 }
 
-fn keys(value: &Value) -> Vec<String> {
-    let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
-    keys.sort();
-    keys
+/// ApproximateNumberOfMessagesMoved of the most recent move task of a source.
+#[track_caller]
+fn moved(sqs: &mut Sqs, source_arn: &str) -> Value {
+    latest_task(sqs, source_arn)["ApproximateNumberOfMessagesMoved"].clone()
+}
+
+/// Bodies of a short-poll receive, sorted.
+#[track_caller]
+fn sorted_bodies(sqs: &mut Sqs, url: &str) -> Vec<String> {
+    let mut bodies = sqs.receive_bodies(url, 10);
+    bodies.sort();
+    bodies
 }
 
 // ---------------------------------------------------------------------------
@@ -94,8 +105,7 @@ fn keys(value: &Value) -> Vec<String> {
 #[test]
 fn message_moves_to_dlq_lazily_at_next_receive_after_max_receive_count() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dead", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
     let source = sqs.create(
         "work",
         json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 3), "VisibilityTimeout": "1" }),
@@ -117,8 +127,7 @@ fn message_moves_to_dlq_lazily_at_next_receive_after_max_receive_count() {
 
 #[test]
 fn exhausted_message_stays_in_the_source_until_a_receive_reaches_it() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     sqs.send(&p.source, "poison");
     receive(&mut sqs, &p.source, json!({ "VisibilityTimeout": 1 })).ok();
     sqs.advance(60_000);
@@ -131,8 +140,7 @@ fn exhausted_message_stays_in_the_source_until_a_receive_reaches_it() {
 
 #[test]
 fn dead_lettered_message_keeps_its_message_id_body_and_attributes() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     let sent = sqs
         .call(
             "SendMessage",
@@ -170,8 +178,7 @@ fn dead_lettered_message_keeps_its_message_id_body_and_attributes() {
 
 #[test]
 fn dlq_receive_count_continues_from_the_source() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["poison"]);
     let got = sqs.receive(&p.dlq, 1);
     assert_eq!(got[0]["Attributes"]["ApproximateReceiveCount"], "2");
@@ -179,8 +186,7 @@ fn dlq_receive_count_continues_from_the_source() {
 
 #[test]
 fn dlq_message_names_its_source_in_dead_letter_queue_source_arn() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["poison"]);
     let got = receive(
         &mut sqs,
@@ -197,13 +203,11 @@ fn dlq_message_names_its_source_in_dead_letter_queue_source_arn() {
 #[test]
 fn fifo_source_moves_exhausted_messages_to_its_fifo_dlq_in_order() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dead.fifo", json!({ "FifoQueue": "true" }));
-    let dlq_arn = sqs.arn(&dlq);
-    let source = sqs.create(
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead.fifo", json!({ "FifoQueue": "true" }));
+    let (source, source_arn) = sqs.create_with_arn(
         "work.fifo",
         json!({ "FifoQueue": "true", "RedrivePolicy": redrive_policy(&dlq_arn, 1) }),
     );
-    let source_arn = sqs.arn(&source);
     for (i, body) in ["a1", "a2", "a3"].iter().enumerate() {
         sqs.send_fifo(&source, body, "a", &i.to_string());
     }
@@ -227,8 +231,7 @@ fn fifo_source_moves_exhausted_messages_to_its_fifo_dlq_in_order() {
 
 #[test]
 fn long_poll_on_the_dlq_is_answered_the_moment_a_message_is_moved_there() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     sqs.send(&p.source, "poison");
     receive(&mut sqs, &p.source, json!({ "VisibilityTimeout": 0 })).ok();
     let poll = sqs
@@ -239,16 +242,12 @@ fn long_poll_on_the_dlq_is_answered_the_moment_a_message_is_moved_there() {
         .unwrap_err();
     sqs.advance(1_000);
     assert!(sqs.receive(&p.source, 1).is_empty());
-    let answered = sqs.answered();
-    assert_eq!(answered.len(), 1);
-    assert_eq!(answered[0].0, poll);
-    assert_eq!(answered[0].1.messages()[0]["Body"], "poison");
+    assert_eq!(sqs.only_answer(poll).messages()[0]["Body"], "poison");
 }
 
 #[test]
 fn moved_to_dead_letter_queue_is_logged() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["poison"]);
     let moves: Vec<(String, String, u32)> = sqs
         .kinds()
@@ -274,33 +273,30 @@ fn moved_to_dead_letter_queue_is_logged() {
 // Which queue may be a DLQ
 // ---------------------------------------------------------------------------
 
+/// Asserts a RedrivePolicy targeting `dlq_arn` is refused with
+/// InvalidParameterValue when creating the queue `refused`, and when set on
+/// the queue `plain` then created without one; answers `plain`'s url.
+#[track_caller]
+fn assert_redrive_refused(sqs: &mut Sqs, dlq_arn: &str, refused: &str, plain: &str) -> String {
+    sqs.create_reply(refused, redrive_to(dlq_arn, 3))
+        .err("InvalidParameterValue");
+    let url = sqs.create(plain, json!({}));
+    sqs.set_attributes(&url, redrive_to(dlq_arn, 3))
+        .err("InvalidParameterValue");
+    url
+}
+
 #[test]
 fn redrive_policy_to_a_dlq_of_the_other_type_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
-    let standard = sqs.create("dead", json!({}));
-    let standard_arn = sqs.arn(&standard);
-    let fifo = sqs.create("dead.fifo", json!({ "FifoQueue": "true" }));
-    let fifo_arn = sqs.arn(&fifo);
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": "work.fifo",
-                "Attributes": { "FifoQueue": "true",
-                                "RedrivePolicy": redrive_policy(&standard_arn, 3) } }),
+    let (_, standard_arn) = sqs.create_with_arn("dead", json!({}));
+    let (_, fifo_arn) = sqs.create_with_arn("dead.fifo", json!({ "FifoQueue": "true" }));
+    sqs.create_reply(
+        "work.fifo",
+        json!({ "FifoQueue": "true", "RedrivePolicy": redrive_policy(&standard_arn, 3) }),
     )
     .err("InvalidParameterValue");
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": "work",
-                "Attributes": { "RedrivePolicy": redrive_policy(&fifo_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
-    let source = sqs.create("plain", json!({}));
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": source,
-                "Attributes": { "RedrivePolicy": redrive_policy(&fifo_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
+    let source = assert_redrive_refused(&mut sqs, &fifo_arn, "work", "plain");
     assert_eq!(sqs.attribute(&source, "RedrivePolicy"), "");
 }
 
@@ -309,42 +305,21 @@ fn redrive_policy_to_a_missing_queue_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
     let source = sqs.create("work", json!({}));
     let missing = "arn:aws:sqs:us-east-1:000000000000:nowhere";
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": source,
-                "Attributes": { "RedrivePolicy": redrive_policy(missing, 3) } }),
-    )
-    .err("InvalidParameterValue")
-    .message_contains("does not exist");
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": "other",
-                "Attributes": { "RedrivePolicy": redrive_policy(missing, 3) } }),
-    )
-    .err("InvalidParameterValue");
+    sqs.set_attributes(&source, redrive_to(missing, 3))
+        .err("InvalidParameterValue")
+        .message_contains("does not exist");
+    sqs.create_reply("other", redrive_to(missing, 3))
+        .err("InvalidParameterValue");
 }
 
 #[test]
 fn redrive_allow_policy_deny_all_rejects_every_source() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create(
+    let (_, dlq_arn) = sqs.create_with_arn(
         "dead",
         json!({ "RedriveAllowPolicy": json!({ "redrivePermission": "denyAll" }).to_string() }),
     );
-    let dlq_arn = sqs.arn(&dlq);
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": "work",
-                "Attributes": { "RedrivePolicy": redrive_policy(&dlq_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
-    let source = sqs.create("other", json!({}));
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": source,
-                "Attributes": { "RedrivePolicy": redrive_policy(&dlq_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
+    assert_redrive_refused(&mut sqs, &dlq_arn, "work", "other");
 }
 
 #[test]
@@ -352,37 +327,19 @@ fn redrive_allow_policy_by_queue_allows_only_the_listed_sources() {
     let mut sqs = Sqs::new();
     let allowed_arn = "arn:aws:sqs:us-east-1:000000000000:allowed";
     let allow = json!({ "redrivePermission": "byQueue", "sourceQueueArns": [allowed_arn] });
-    let dlq = sqs.create("dead", json!({ "RedriveAllowPolicy": allow.to_string() }));
-    let dlq_arn = sqs.arn(&dlq);
-    sqs.create(
-        "allowed",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 3) }),
-    );
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": "stranger",
-                "Attributes": { "RedrivePolicy": redrive_policy(&dlq_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
-    let stranger = sqs.create("stranger", json!({}));
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": stranger,
-                "Attributes": { "RedrivePolicy": redrive_policy(&dlq_arn, 3) } }),
-    )
-    .err("InvalidParameterValue");
+    let (_, dlq_arn) =
+        sqs.create_with_arn("dead", json!({ "RedriveAllowPolicy": allow.to_string() }));
+    sqs.create("allowed", redrive_to(&dlq_arn, 3));
+    assert_redrive_refused(&mut sqs, &dlq_arn, "stranger", "stranger");
 }
 
 #[test]
 fn redrive_allow_policy_allow_all_accepts_any_source() {
     let mut sqs = Sqs::new();
     let allow = json!({ "redrivePermission": "allowAll" });
-    let dlq = sqs.create("dead", json!({ "RedriveAllowPolicy": allow.to_string() }));
-    let dlq_arn = sqs.arn(&dlq);
-    sqs.create(
-        "work",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 3) }),
-    );
+    let (_, dlq_arn) =
+        sqs.create_with_arn("dead", json!({ "RedriveAllowPolicy": allow.to_string() }));
+    sqs.create("work", redrive_to(&dlq_arn, 3));
 }
 
 // ---------------------------------------------------------------------------
@@ -397,8 +354,7 @@ fn dead_letter_at_forty_seconds(sqs: &mut Sqs, fifo: bool) -> String {
         ("", json!({}))
     };
     attributes["MessageRetentionPeriod"] = json!("60");
-    let dlq = sqs.create(&format!("dead{suffix}"), attributes);
-    let dlq_arn = sqs.arn(&dlq);
+    let (dlq, dlq_arn) = sqs.create_with_arn(&format!("dead{suffix}"), attributes);
     let mut attributes = json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 1),
                                  "VisibilityTimeout": "20" });
     if fifo {
@@ -417,58 +373,57 @@ fn dead_letter_at_forty_seconds(sqs: &mut Sqs, fifo: bool) -> String {
     dlq
 }
 
+/// Asserts the message in `dlq` is kept for `ms` more milliseconds and
+/// deleted at the last one.
+#[track_caller]
+fn assert_retained_for(sqs: &mut Sqs, dlq: &str, ms: u64) {
+    sqs.advance(ms - 1);
+    assert_eq!(visible(sqs, dlq), "1");
+    sqs.advance(1);
+    assert_eq!(visible(sqs, dlq), "0");
+}
+
 #[test]
 fn standard_dlq_keeps_the_original_enqueue_time_for_retention() {
     let mut sqs = Sqs::new();
     let dlq = dead_letter_at_forty_seconds(&mut sqs, false);
-    sqs.advance(19_999);
-    assert_eq!(visible(&mut sqs, &dlq), "1");
-    sqs.advance(1);
-    assert_eq!(visible(&mut sqs, &dlq), "0");
+    assert_retained_for(&mut sqs, &dlq, 20_000);
 }
 
 #[test]
 fn fifo_dlq_resets_the_enqueue_time_for_retention() {
     let mut sqs = Sqs::new();
     let dlq = dead_letter_at_forty_seconds(&mut sqs, true);
-    sqs.advance(59_999);
-    assert_eq!(visible(&mut sqs, &dlq), "1");
-    sqs.advance(1);
-    assert_eq!(visible(&mut sqs, &dlq), "0");
+    assert_retained_for(&mut sqs, &dlq, 60_000);
 }
 
 // ---------------------------------------------------------------------------
 // ListDeadLetterSourceQueues
 // ---------------------------------------------------------------------------
 
+/// The `queueUrls` ListDeadLetterSourceQueues answers for `dlq`.
+#[track_caller]
+fn dead_letter_sources(sqs: &mut Sqs, dlq: &str) -> Value {
+    sqs.call("ListDeadLetterSourceQueues", json!({ "QueueUrl": dlq }))
+        .ok()["queueUrls"]
+        .clone()
+}
+
 #[test]
 fn list_dead_letter_source_queues_lists_the_queues_targeting_the_dlq() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dead", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
-    let b = sqs.create(
-        "b-work",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 2) }),
-    );
-    let a = sqs.create(
-        "a-work",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 5) }),
-    );
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
+    let b = sqs.create("b-work", redrive_to(&dlq_arn, 2));
+    let a = sqs.create("a-work", redrive_to(&dlq_arn, 5));
     sqs.create("unrelated", json!({}));
-    let body = sqs
-        .call("ListDeadLetterSourceQueues", json!({ "QueueUrl": dlq }))
-        .ok();
-    assert_eq!(body["queueUrls"], json!([a, b]));
+    assert_eq!(dead_letter_sources(&mut sqs, &dlq), json!([a, b]));
 }
 
 #[test]
 fn list_dead_letter_source_queues_of_a_queue_without_sources_is_empty() {
     let mut sqs = Sqs::new();
     let lonely = sqs.create("lonely", json!({}));
-    let body = sqs
-        .call("ListDeadLetterSourceQueues", json!({ "QueueUrl": lonely }))
-        .ok();
-    assert_eq!(body["queueUrls"], json!([]));
+    assert_eq!(dead_letter_sources(&mut sqs, &lonely), json!([]));
 }
 
 // ---------------------------------------------------------------------------
@@ -477,8 +432,7 @@ fn list_dead_letter_source_queues_of_a_queue_without_sources_is_empty() {
 
 #[test]
 fn start_message_move_task_returns_a_task_handle() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a"]);
     let body = start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
     assert!(!body["TaskHandle"].as_str().unwrap().is_empty());
@@ -487,38 +441,32 @@ fn start_message_move_task_returns_a_task_handle() {
 #[test]
 fn start_message_move_task_from_a_queue_that_is_not_a_dlq_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
-    let plain = sqs.create("plain", json!({}));
-    let arn = sqs.arn(&plain);
-    let reply = start_task(&mut sqs, json!({ "SourceArn": arn }));
-    reply.err("InvalidParameterValue");
-    assert_eq!(reply.status, 400);
-    assert_eq!(
-        reply.message(),
-        "Source queue must be configured as a Dead Letter Queue."
+    let (_, arn) = sqs.create_with_arn("plain", json!({}));
+    start_task(&mut sqs, json!({ "SourceArn": arn })).rejected(
+        400,
+        "InvalidParameterValue",
+        "Source queue must be configured as a Dead Letter Queue.",
     );
 }
 
 #[test]
 fn start_message_move_task_to_a_missing_destination_is_resource_not_found_404() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
-    let reply = start_task(
+    let (mut sqs, p) = pair();
+    start_task(
         &mut sqs,
         json!({ "SourceArn": p.dlq_arn,
                 "DestinationArn": "arn:aws:sqs:us-east-1:000000000000:nowhere" }),
-    );
-    reply.err("ResourceNotFoundException");
-    assert_eq!(reply.status, 404);
-    assert_eq!(
-        reply.message(),
-        "The resource that you specified for the DestinationArn parameter doesn't exist."
+    )
+    .rejected(
+        404,
+        "ResourceNotFoundException",
+        "The resource that you specified for the DestinationArn parameter doesn't exist.",
     );
 }
 
 #[test]
 fn start_message_move_task_rate_above_500_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     let reply = start_task(
         &mut sqs,
         json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 501 }),
@@ -536,8 +484,7 @@ fn start_message_move_task_rate_above_500_is_invalid_parameter_value() {
 
 #[test]
 fn only_one_active_move_task_is_allowed_per_source() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a", "b", "c"]);
     start_task(
         &mut sqs,
@@ -555,8 +502,7 @@ fn only_one_active_move_task_is_allowed_per_source() {
 
 #[test]
 fn a_new_move_task_can_start_once_the_previous_one_completed() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a"]);
     start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
     sqs.advance(10_000);
@@ -567,16 +513,9 @@ fn a_new_move_task_can_start_once_the_previous_one_completed() {
 #[test]
 fn move_task_without_destination_returns_each_message_to_its_own_source() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dead", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
-    let first = sqs.create(
-        "first",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 1) }),
-    );
-    let second = sqs.create(
-        "second",
-        json!({ "RedrivePolicy": redrive_policy(&dlq_arn, 1) }),
-    );
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
+    let first = sqs.create("first", redrive_to(&dlq_arn, 1));
+    let second = sqs.create("second", redrive_to(&dlq_arn, 1));
     dead_letter(&mut sqs, &first, &["from-first"]);
     dead_letter(&mut sqs, &second, &["from-second-1", "from-second-2"]);
     assert_eq!(visible(&mut sqs, &dlq), "3");
@@ -584,17 +523,16 @@ fn move_task_without_destination_returns_each_message_to_its_own_source() {
     sqs.advance(1_000);
     assert_eq!(visible(&mut sqs, &dlq), "0");
     assert_eq!(sqs.receive_bodies(&first, 10), ["from-first"]);
-    let mut bodies = sqs.receive_bodies(&second, 10);
-    bodies.sort();
-    assert_eq!(bodies, ["from-second-1", "from-second-2"]);
+    assert_eq!(
+        sorted_bodies(&mut sqs, &second),
+        ["from-second-1", "from-second-2"]
+    );
 }
 
 #[test]
 fn move_task_moves_messages_to_the_destination_arn_when_given() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
-    let elsewhere = sqs.create("elsewhere", json!({}));
-    let elsewhere_arn = sqs.arn(&elsewhere);
+    let (mut sqs, p) = pair();
+    let (elsewhere, elsewhere_arn) = sqs.create_with_arn("elsewhere", json!({}));
     dead_letter(&mut sqs, &p.source, &["a", "b"]);
     start_task(
         &mut sqs,
@@ -604,50 +542,34 @@ fn move_task_moves_messages_to_the_destination_arn_when_given() {
     sqs.advance(1_000);
     assert_eq!(visible(&mut sqs, &p.dlq), "0");
     assert_eq!(visible(&mut sqs, &p.source), "0");
-    let mut bodies = sqs.receive_bodies(&elsewhere, 10);
-    bodies.sort();
-    assert_eq!(bodies, ["a", "b"]);
+    assert_eq!(sorted_bodies(&mut sqs, &elsewhere), ["a", "b"]);
 }
 
 #[test]
 fn move_task_runs_in_virtual_time_at_max_number_of_messages_per_second() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["1", "2", "3", "4", "5", "6"]);
     start_task(
         &mut sqs,
         json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 2 }),
     )
     .ok();
-    assert_eq!(
-        latest_task(&mut sqs, &p.dlq_arn)["ApproximateNumberOfMessagesMoved"],
-        0
-    );
+    assert_eq!(moved(&mut sqs, &p.dlq_arn), 0);
     sqs.advance(1_000);
-    assert_eq!(
-        latest_task(&mut sqs, &p.dlq_arn)["ApproximateNumberOfMessagesMoved"],
-        2
-    );
+    assert_eq!(moved(&mut sqs, &p.dlq_arn), 2);
     assert_eq!(visible(&mut sqs, &p.source), "2");
     assert_eq!(visible(&mut sqs, &p.dlq), "4");
     sqs.advance(1_000);
-    assert_eq!(
-        latest_task(&mut sqs, &p.dlq_arn)["ApproximateNumberOfMessagesMoved"],
-        4
-    );
+    assert_eq!(moved(&mut sqs, &p.dlq_arn), 4);
     sqs.advance(1_000);
-    assert_eq!(
-        latest_task(&mut sqs, &p.dlq_arn)["ApproximateNumberOfMessagesMoved"],
-        6
-    );
+    assert_eq!(moved(&mut sqs, &p.dlq_arn), 6);
     assert_eq!(visible(&mut sqs, &p.source), "6");
     assert_eq!(visible(&mut sqs, &p.dlq), "0");
 }
 
 #[test]
 fn move_task_status_is_completed_when_every_message_moved() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a", "b", "c"]);
     start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
     sqs.advance(5_000);
@@ -661,8 +583,7 @@ fn move_task_status_is_completed_when_every_message_moved() {
 
 #[test]
 fn list_message_move_tasks_reports_a_running_task() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a", "b", "c"]);
     sqs.advance(5_000);
     let handle = start_task(
@@ -674,7 +595,7 @@ fn list_message_move_tasks_reports_a_running_task() {
         .clone();
     let task = latest_task(&mut sqs, &p.dlq_arn);
     assert_eq!(
-        keys(&task),
+        sorted_keys(&task),
         [
             "ApproximateNumberOfMessagesMoved",
             "ApproximateNumberOfMessagesToMove",
@@ -698,8 +619,7 @@ fn list_message_move_tasks_reports_a_running_task() {
 
 #[test]
 fn list_message_move_tasks_leaves_out_destination_and_rate_when_not_given() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["a"]);
     start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
     let task = latest_task(&mut sqs, &p.dlq_arn);
@@ -709,8 +629,7 @@ fn list_message_move_tasks_leaves_out_destination_and_rate_when_not_given() {
 
 #[test]
 fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
+    let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["1", "2", "3", "4", "5"]);
     let handle = start_task(
         &mut sqs,
@@ -734,85 +653,65 @@ fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
 #[test]
 fn cancel_message_move_task_with_a_garbage_handle_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
-    let reply = sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": "garbage" }));
-    reply.err("InvalidParameterValue");
-    assert_eq!(reply.status, 400);
-    assert_eq!(
-        reply.message(),
-        "Value for parameter TaskHandle is invalid."
-    );
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": "garbage" }))
+        .rejected(
+            400,
+            "InvalidParameterValue",
+            "Value for parameter TaskHandle is invalid.",
+        );
 }
 
-#[test]
-fn move_task_fails_with_a_failure_reason_when_its_destination_is_deleted() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
-    let elsewhere = sqs.create("elsewhere", json!({}));
-    let elsewhere_arn = sqs.arn(&elsewhere);
-    dead_letter(&mut sqs, &p.source, &["1", "2", "3"]);
-    start_task(
-        &mut sqs,
-        json!({ "SourceArn": p.dlq_arn, "DestinationArn": elsewhere_arn,
-                "MaxNumberOfMessagesPerSecond": 1 }),
-    )
-    .ok();
+/// Dead-letters three messages of `p`, starts a move task of one message a
+/// second (to `destination`, when given), deletes the queue `doomed` after
+/// 1.5 s and answers the task 5 s later, checked to have failed with a
+/// reason after moving one message.
+#[track_caller]
+fn failed_move_task(sqs: &mut Sqs, p: &Pair, destination: Option<&str>, doomed: &str) -> Value {
+    dead_letter(sqs, &p.source, &["1", "2", "3"]);
+    let mut request = json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 1 });
+    if let Some(arn) = destination {
+        request["DestinationArn"] = json!(arn);
+    }
+    start_task(sqs, request).ok();
     sqs.advance(1_500);
-    sqs.call("DeleteQueue", json!({ "QueueUrl": elsewhere }))
-        .ok();
+    sqs.call("DeleteQueue", json!({ "QueueUrl": doomed })).ok();
     sqs.advance(5_000);
-    let task = latest_task(&mut sqs, &p.dlq_arn);
+    let task = latest_task(sqs, &p.dlq_arn);
     assert_eq!(task["Status"], "FAILED");
     assert!(
         !task["FailureReason"].as_str().unwrap_or("").is_empty(),
         "{task}"
     );
     assert_eq!(task["ApproximateNumberOfMessagesMoved"], 1);
+    task
+}
+
+#[test]
+fn move_task_fails_with_a_failure_reason_when_its_destination_is_deleted() {
+    let (mut sqs, p) = pair();
+    let (elsewhere, elsewhere_arn) = sqs.create_with_arn("elsewhere", json!({}));
+    let task = failed_move_task(&mut sqs, &p, Some(&elsewhere_arn), &elsewhere);
     assert!(task.get("TaskHandle").is_none(), "{task}");
     assert_eq!(visible(&mut sqs, &p.dlq), "2");
 }
 
 #[test]
 fn move_task_fails_with_a_failure_reason_when_the_original_source_is_deleted() {
-    let mut sqs = Sqs::new();
-    let p = pair(&mut sqs);
-    dead_letter(&mut sqs, &p.source, &["1", "2", "3"]);
-    start_task(
-        &mut sqs,
-        json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 1 }),
-    )
-    .ok();
-    sqs.advance(1_500);
-    sqs.call("DeleteQueue", json!({ "QueueUrl": p.source }))
-        .ok();
-    sqs.advance(5_000);
-    let task = latest_task(&mut sqs, &p.dlq_arn);
-    assert_eq!(task["Status"], "FAILED");
-    assert!(
-        !task["FailureReason"].as_str().unwrap_or("").is_empty(),
-        "{task}"
-    );
-    assert_eq!(task["ApproximateNumberOfMessagesMoved"], 1);
+    let (mut sqs, p) = pair();
+    failed_move_task(&mut sqs, &p, None, &p.source);
     assert_eq!(visible(&mut sqs, &p.dlq), "2");
 }
 
 #[test]
 fn redrive_policy_whose_chain_leads_back_to_the_source_is_rejected() {
     let mut sqs = Sqs::new();
-    let a = sqs.create("a", json!({}));
-    let a_arn = sqs.arn(&a);
-    let b = sqs.create("b", json!({ "RedrivePolicy": redrive_policy(&a_arn, 1) }));
-    let b_arn = sqs.arn(&b);
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": a, "Attributes": { "RedrivePolicy": redrive_policy(&b_arn, 1) } }),
-    )
-    .err("InvalidParameterValue")
-    .message_contains("leads back to this queue");
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": a, "Attributes": { "RedrivePolicy": redrive_policy(&a_arn, 1) } }),
-    )
-    .err("InvalidParameterValue");
+    let (a, a_arn) = sqs.create_with_arn("a", json!({}));
+    let (_, b_arn) = sqs.create_with_arn("b", redrive_to(&a_arn, 1));
+    sqs.set_attributes(&a, redrive_to(&b_arn, 1))
+        .err("InvalidParameterValue")
+        .message_contains("leads back to this queue");
+    sqs.set_attributes(&a, redrive_to(&a_arn, 1))
+        .err("InvalidParameterValue");
 }
 
 #[test]
@@ -821,13 +720,11 @@ fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
     // b -> a, which no check can see. Waiting polls on both must not make
     // the message bounce forever within one call.
     let mut sqs = Sqs::new();
-    let b = sqs.create("b", json!({}));
-    let b_arn = sqs.arn(&b);
-    let a = sqs.create(
+    let (b, b_arn) = sqs.create_with_arn("b", json!({}));
+    let (a, a_arn) = sqs.create_with_arn(
         "a",
         json!({ "RedrivePolicy": redrive_policy(&b_arn, 1), "VisibilityTimeout": "1" }),
     );
-    let a_arn = sqs.arn(&a);
     sqs.call("DeleteQueue", json!({ "QueueUrl": b })).ok();
     sqs.advance(61_000);
     let b = sqs.create(

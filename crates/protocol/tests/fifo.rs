@@ -13,10 +13,42 @@ const FIVE_MINUTES_MS: u64 = 5 * 60 * 1000;
 /// SHA-256 of "hello", hex.
 const SHA256_HELLO: &str = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
 
-fn fifo_queue(sqs: &mut Sqs, attributes: Value) -> String {
+/// A fresh engine with the FIFO queue "orders.fifo" (with `attributes`).
+#[track_caller]
+fn fifo_queue(attributes: Value) -> (Sqs, String) {
     let mut attributes = attributes;
     attributes["FifoQueue"] = json!("true");
-    sqs.create("orders.fifo", attributes)
+    Sqs::with_queue("orders.fifo", attributes)
+}
+
+/// A fresh FIFO queue (with `attributes`) holding "a1" then "a2" in group "a".
+#[track_caller]
+fn fifo_queue_with_a1_a2(attributes: Value) -> (Sqs, String) {
+    let (mut sqs, url) = fifo_queue(attributes);
+    sqs.send_fifo(&url, "a1", "a", "1");
+    sqs.send_fifo(&url, "a2", "a", "2");
+    (sqs, url)
+}
+
+/// A fresh FIFO queue (with `attributes`) sent "a" in group "g1", then "b"
+/// in `second_group`, both with deduplication id "shared": answers the
+/// engine, the queue and both send answers.
+#[track_caller]
+fn send_twice_with_one_dedup_id(
+    attributes: Value,
+    second_group: &str,
+) -> (Sqs, String, Value, Value) {
+    let (mut sqs, url) = fifo_queue(attributes);
+    let first = sqs.send_fifo(&url, "a", "g1", "shared");
+    let second = sqs.send_fifo(&url, "b", second_group, "shared");
+    (sqs, url, first, second)
+}
+
+/// Receives the first message of `url` and deletes it.
+#[track_caller]
+fn receive_and_delete_one(sqs: &mut Sqs, url: &str) {
+    let got = sqs.receive(url, 1);
+    sqs.delete(url, &got[0]["ReceiptHandle"]).ok();
 }
 
 #[track_caller]
@@ -59,25 +91,22 @@ fn in_flight(sqs: &mut Sqs, url: &str) -> String {
 
 #[test]
 fn fifo_send_without_message_group_id_is_missing_parameter() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    let reply = send(
+    let (mut sqs, url) = fifo_queue(json!({}));
+    send(
         &mut sqs,
         &url,
         json!({ "MessageBody": "a", "MessageDeduplicationId": "d" }),
-    );
-    reply.err("MissingParameter");
-    assert_eq!(reply.status, 400);
-    assert_eq!(
-        reply.message(),
-        "The request must contain the parameter MessageGroupId."
+    )
+    .rejected(
+        400,
+        "MissingParameter",
+        "The request must contain the parameter MessageGroupId.",
     );
 }
 
 #[test]
 fn fifo_message_group_id_longer_than_128_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let reply = send(
         &mut sqs,
         &url,
@@ -93,8 +122,7 @@ fn fifo_message_group_id_longer_than_128_is_invalid_parameter_value() {
 
 #[test]
 fn fifo_message_group_id_with_a_space_or_non_ascii_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     for group in ["has space", "grüppe", ""] {
         send(
             &mut sqs,
@@ -108,8 +136,7 @@ fn fifo_message_group_id_with_a_space_or_non_ascii_is_invalid_parameter_value() 
 
 #[test]
 fn fifo_message_group_id_of_128_alphanumerics_and_punctuation_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let group = format!("{}!\"#$%&'()*+,-./:;<=>?@[\\]^_`{{|}}~", "a".repeat(96));
     assert_eq!(group.len(), 128);
     send(
@@ -126,8 +153,7 @@ fn fifo_message_group_id_of_128_alphanumerics_and_punctuation_is_accepted() {
 
 #[test]
 fn fifo_message_deduplication_id_longer_than_128_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     send(
         &mut sqs,
         &url,
@@ -140,8 +166,7 @@ fn fifo_message_deduplication_id_longer_than_128_is_invalid_parameter_value() {
 
 #[test]
 fn fifo_send_without_dedup_id_or_content_based_dedup_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let reply = send(
         &mut sqs,
         &url,
@@ -161,8 +186,7 @@ fn fifo_send_without_dedup_id_or_content_based_dedup_is_invalid_parameter_value(
 
 #[test]
 fn fifo_duplicate_send_within_five_minutes_returns_the_original_message_id_and_adds_nothing() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let first = sqs.send_fifo(&url, "a", "g", "same");
     sqs.advance(FIVE_MINUTES_MS - 1);
     let second = sqs.send_fifo(&url, "different body", "g", "same");
@@ -178,11 +202,9 @@ fn fifo_duplicate_send_within_five_minutes_returns_the_original_message_id_and_a
 
 #[test]
 fn fifo_dedup_window_survives_receive_and_delete() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let first = sqs.send_fifo(&url, "a", "g", "once");
-    let got = sqs.receive(&url, 1);
-    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    receive_and_delete_one(&mut sqs, &url);
     sqs.advance(60_000);
     let again = sqs.send_fifo(&url, "a", "g", "once");
     assert_eq!(again["MessageId"], first["MessageId"]);
@@ -192,11 +214,9 @@ fn fifo_dedup_window_survives_receive_and_delete() {
 
 #[test]
 fn fifo_dedup_id_can_be_used_again_after_five_minutes() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let first = sqs.send_fifo(&url, "a", "g", "once");
-    let got = sqs.receive(&url, 1);
-    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    receive_and_delete_one(&mut sqs, &url);
     sqs.advance(FIVE_MINUTES_MS);
     let again = sqs.send_fifo(&url, "a", "g", "once");
     assert_ne!(again["MessageId"], first["MessageId"]);
@@ -205,8 +225,7 @@ fn fifo_dedup_id_can_be_used_again_after_five_minutes() {
 
 #[test]
 fn content_based_dedup_id_is_the_sha256_of_the_body() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "ContentBasedDeduplication": "true" }));
+    let (mut sqs, url) = fifo_queue(json!({ "ContentBasedDeduplication": "true" }));
     send(
         &mut sqs,
         &url,
@@ -219,8 +238,7 @@ fn content_based_dedup_id_is_the_sha256_of_the_body() {
 
 #[test]
 fn content_based_dedup_drops_the_same_body_even_with_other_attributes() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "ContentBasedDeduplication": "true" }));
+    let (mut sqs, url) = fifo_queue(json!({ "ContentBasedDeduplication": "true" }));
     let first = send(
         &mut sqs,
         &url,
@@ -241,8 +259,7 @@ fn content_based_dedup_drops_the_same_body_even_with_other_attributes() {
 
 #[test]
 fn content_based_dedup_keeps_different_bodies() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "ContentBasedDeduplication": "true" }));
+    let (mut sqs, url) = fifo_queue(json!({ "ContentBasedDeduplication": "true" }));
     for body in ["one", "two"] {
         send(
             &mut sqs,
@@ -256,8 +273,7 @@ fn content_based_dedup_keeps_different_bodies() {
 
 #[test]
 fn explicit_dedup_id_takes_precedence_over_content_based_dedup() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "ContentBasedDeduplication": "true" }));
+    let (mut sqs, url) = fifo_queue(json!({ "ContentBasedDeduplication": "true" }));
     sqs.send_fifo(&url, "same", "g", "d1");
     sqs.send_fifo(&url, "same", "g", "d2");
     assert_eq!(visible(&mut sqs, &url), "2");
@@ -265,30 +281,23 @@ fn explicit_dedup_id_takes_precedence_over_content_based_dedup() {
 
 #[test]
 fn dedup_scope_queue_drops_the_same_id_sent_to_another_group() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    let first = sqs.send_fifo(&url, "a", "g1", "shared");
-    let second = sqs.send_fifo(&url, "b", "g2", "shared");
+    let (mut sqs, url, first, second) = send_twice_with_one_dedup_id(json!({}), "g2");
     assert_eq!(second["MessageId"], first["MessageId"]);
     assert_eq!(visible(&mut sqs, &url), "1");
 }
 
 #[test]
 fn dedup_scope_message_group_keeps_the_same_id_in_two_groups() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "DeduplicationScope": "messageGroup" }));
-    let first = sqs.send_fifo(&url, "a", "g1", "shared");
-    let second = sqs.send_fifo(&url, "b", "g2", "shared");
+    let (mut sqs, url, first, second) =
+        send_twice_with_one_dedup_id(json!({ "DeduplicationScope": "messageGroup" }), "g2");
     assert_ne!(second["MessageId"], first["MessageId"]);
     assert_eq!(visible(&mut sqs, &url), "2");
 }
 
 #[test]
 fn dedup_scope_message_group_still_drops_the_same_id_within_a_group() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "DeduplicationScope": "messageGroup" }));
-    let first = sqs.send_fifo(&url, "a", "g1", "shared");
-    let second = sqs.send_fifo(&url, "b", "g1", "shared");
+    let (mut sqs, url, first, second) =
+        send_twice_with_one_dedup_id(json!({ "DeduplicationScope": "messageGroup" }), "g1");
     assert_eq!(second["MessageId"], first["MessageId"]);
     assert_eq!(visible(&mut sqs, &url), "1");
 }
@@ -299,8 +308,7 @@ fn dedup_scope_message_group_still_drops_the_same_id_within_a_group() {
 
 #[test]
 fn fifo_messages_of_one_group_are_delivered_in_send_order() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     for i in 1..=5 {
         sqs.send_fifo(&url, &format!("m{i}"), "g", &format!("d{i}"));
     }
@@ -314,8 +322,7 @@ fn fifo_messages_of_one_group_are_delivered_in_send_order() {
 
 #[test]
 fn fifo_receive_of_several_returns_one_group_in_send_order() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     for i in 1..=5 {
         sqs.send_fifo(&url, &format!("m{i}"), "g", &format!("d{i}"));
     }
@@ -324,10 +331,7 @@ fn fifo_receive_of_several_returns_one_group_in_send_order() {
 
 #[test]
 fn fifo_group_stays_locked_while_head_is_in_flight() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
     assert!(sqs.receive(&url, 10).is_empty());
     sqs.advance(29_999);
@@ -339,10 +343,7 @@ fn fifo_group_stays_locked_while_head_is_in_flight() {
 
 #[test]
 fn fifo_other_groups_are_delivered_while_one_group_is_locked() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     sqs.send_fifo(&url, "b1", "b", "3");
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
     assert_eq!(sqs.receive_bodies(&url, 10), ["b1"]);
@@ -350,21 +351,14 @@ fn fifo_other_groups_are_delivered_while_one_group_is_locked() {
 
 #[test]
 fn fifo_group_unlocks_when_its_head_is_deleted() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
-    let got = sqs.receive(&url, 1);
-    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
+    receive_and_delete_one(&mut sqs, &url);
     assert_eq!(sqs.receive_bodies(&url, 10), ["a2"]);
 }
 
 #[test]
 fn fifo_group_unlocks_when_head_visibility_expires_and_redelivers_the_head_first() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "VisibilityTimeout": "10" }));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({ "VisibilityTimeout": "10" }));
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
     sqs.advance(10_000);
     let got = sqs.receive(&url, 10);
@@ -374,10 +368,7 @@ fn fifo_group_unlocks_when_head_visibility_expires_and_redelivers_the_head_first
 
 #[test]
 fn fifo_group_unlocks_when_head_visibility_is_set_to_zero() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     let got = sqs.receive(&url, 1);
     sqs.call(
         "ChangeMessageVisibility",
@@ -389,8 +380,7 @@ fn fifo_group_unlocks_when_head_visibility_is_set_to_zero() {
 
 #[test]
 fn fifo_receive_takes_as_many_as_possible_from_one_group_before_the_next() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.send_fifo(&url, "g1-first", "g1", "1");
     sqs.send_fifo(&url, "g2-first", "g2", "2");
     sqs.send_fifo(&url, "g1-second", "g1", "3");
@@ -409,8 +399,7 @@ fn fifo_receive_takes_as_many_as_possible_from_one_group_before_the_next() {
 
 #[test]
 fn fifo_new_sends_do_not_unlock_an_in_flight_group() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.send_fifo(&url, "a1", "a", "1");
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
     sqs.send_fifo(&url, "a2", "a", "2");
@@ -420,10 +409,7 @@ fn fifo_new_sends_do_not_unlock_an_in_flight_group() {
 
 #[test]
 fn fifo_long_poll_waits_while_the_group_is_locked_and_is_answered_when_the_head_is_deleted() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     let got = sqs.receive(&url, 1);
     let poll = sqs
         .start(
@@ -434,19 +420,15 @@ fn fifo_long_poll_waits_while_the_group_is_locked_and_is_answered_when_the_head_
     sqs.advance(3_000);
     assert!(sqs.answered().is_empty());
     sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
-    let answered = sqs.answered();
-    assert_eq!(answered.len(), 1, "the poll was not answered at the delete");
-    assert_eq!(answered[0].0, poll);
-    assert_eq!(bodies(&answered[0].1.messages()), ["a2"]);
+    // The poll is answered at the delete.
+    assert_eq!(bodies(&sqs.only_answer(poll).messages()), ["a2"]);
 }
 
 #[test]
 fn fifo_group_lock_and_unlock_are_logged() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.send_fifo(&url, "a1", "a", "1");
-    let got = sqs.receive(&url, 1);
-    sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
+    receive_and_delete_one(&mut sqs, &url);
     let locks: Vec<(bool, String)> = sqs
         .kinds()
         .into_iter()
@@ -474,10 +456,7 @@ fn receive_attempt(sqs: &mut Sqs, url: &str, attempt: &str) -> Vec<Value> {
 
 #[test]
 fn fifo_receive_request_attempt_id_retry_returns_the_same_messages_and_handles() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     assert_eq!(bodies(&first), ["a1", "a2"]);
     sqs.advance(10_000);
@@ -490,8 +469,7 @@ fn fifo_receive_request_attempt_id_retry_returns_the_same_messages_and_handles()
 
 #[test]
 fn fifo_receive_request_attempt_id_retry_resets_visibility() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "VisibilityTimeout": "30" }));
+    let (mut sqs, url) = fifo_queue(json!({ "VisibilityTimeout": "30" }));
     sqs.send_fifo(&url, "a1", "a", "1");
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     sqs.advance(20_000);
@@ -507,10 +485,7 @@ fn fifo_receive_request_attempt_id_retry_resets_visibility() {
 
 #[test]
 fn fifo_receive_request_attempt_id_is_not_replayed_after_a_delete() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
-    sqs.send_fifo(&url, "a2", "a", "2");
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     sqs.delete(&url, &first[0]["ReceiptHandle"]).ok();
     // A fresh receive: a2 is still in flight, so the group stays locked.
@@ -519,8 +494,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_a_delete() {
 
 #[test]
 fn fifo_receive_request_attempt_id_is_not_replayed_after_a_visibility_change() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.send_fifo(&url, "a1", "a", "1");
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     sqs.call(
@@ -535,8 +509,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_a_visibility_change() {
 
 #[test]
 fn fifo_receive_request_attempt_id_can_be_retried_more_than_once() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.send_fifo(&url, "a1", "a", "1");
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     for _ in 0..3 {
@@ -550,8 +523,7 @@ fn fifo_receive_request_attempt_id_can_be_retried_more_than_once() {
 
 #[test]
 fn fifo_receive_request_attempt_id_is_not_replayed_after_five_minutes() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "VisibilityTimeout": "900" }));
+    let (mut sqs, url) = fifo_queue(json!({ "VisibilityTimeout": "900" }));
     sqs.send_fifo(&url, "a1", "a", "1");
     assert_eq!(receive_attempt(&mut sqs, &url, "attempt-1").len(), 1);
     sqs.advance(FIVE_MINUTES_MS);
@@ -560,8 +532,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_five_minutes() {
 
 #[test]
 fn fifo_receive_request_attempt_id_retry_after_a_long_poll_returns_what_the_poll_delivered() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let request = json!({ "QueueUrl": url, "WaitTimeSeconds": 20,
                           "ReceiveRequestAttemptId": "attempt-1" });
     let poll = sqs.start("ReceiveMessage", request.clone()).unwrap_err();
@@ -585,8 +556,7 @@ fn fifo_receive_request_attempt_id_retry_after_a_long_poll_returns_what_the_poll
 
 #[test]
 fn fifo_sequence_numbers_are_large_and_strictly_increasing() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let sequences: Vec<String> = [("g1", "1"), ("g2", "2"), ("g1", "3"), ("g2", "4")]
         .iter()
         .map(|(group, dedup)| {
@@ -625,8 +595,7 @@ fn fifo_sequence_numbers_are_large_and_strictly_increasing() {
 
 #[test]
 fn fifo_duplicate_send_returns_the_original_sequence_number() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let first = sqs.send_fifo(&url, "x", "g", "d");
     let again = sqs.send_fifo(&url, "x", "g", "d");
     assert_eq!(again["SequenceNumber"], first["SequenceNumber"]);
@@ -634,8 +603,7 @@ fn fifo_duplicate_send_returns_the_original_sequence_number() {
 
 #[test]
 fn fifo_sent_timestamp_is_the_send_time() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     sqs.advance(1_234);
     sqs.send_fifo(&url, "x", "g", "d");
     sqs.advance(5_000);
@@ -648,8 +616,7 @@ fn fifo_sent_timestamp_is_the_send_time() {
 
 #[test]
 fn fifo_per_message_delay_seconds_above_zero_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({}));
+    let (mut sqs, url) = fifo_queue(json!({}));
     let reply = send(
         &mut sqs,
         &url,
@@ -667,8 +634,7 @@ fn fifo_per_message_delay_seconds_above_zero_is_invalid_parameter_value() {
 
 #[test]
 fn fifo_per_message_delay_seconds_zero_is_accepted_and_the_queue_delay_still_applies() {
-    let mut sqs = Sqs::new();
-    let url = fifo_queue(&mut sqs, json!({ "DelaySeconds": "5" }));
+    let (mut sqs, url) = fifo_queue(json!({ "DelaySeconds": "5" }));
     send(
         &mut sqs,
         &url,

@@ -3,7 +3,7 @@
 //! retention, in virtual time.
 
 mod common;
-use common::{Reply, Sqs};
+use common::{string_attribute, successful_ids, Reply, Sqs};
 use serde_json::{json, Map, Value};
 
 const MIB: usize = 1_048_576;
@@ -19,22 +19,66 @@ fn send_with_attributes(sqs: &mut Sqs, url: &str, attributes: Value) -> Reply {
     )
 }
 
-fn string_attribute(value: &str) -> Value {
-    json!({ "DataType": "String", "StringValue": value })
+/// A SendMessage of `body` to `url` with this per-message delay.
+fn send_delayed(sqs: &mut Sqs, url: &str, body: &str, delay: i64) -> Reply {
+    send(
+        sqs,
+        json!({ "QueueUrl": url, "MessageBody": body, "DelaySeconds": delay }),
+    )
 }
 
-fn count(sqs: &mut Sqs, url: &str, name: &str) -> String {
-    sqs.attribute(url, name)
+/// Sends one String attribute under each of `names` to a fresh queue and
+/// expects each send to be refused with InvalidParameterValue.
+#[track_caller]
+fn assert_attribute_names_rejected(names: &[&str]) {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    for &name in names {
+        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") }))
+            .err("InvalidParameterValue");
+    }
+}
+
+/// Sends one String attribute under each of `names` to a fresh queue and
+/// expects each send to succeed.
+#[track_caller]
+fn assert_attribute_names_accepted(names: &[&str]) {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    for &name in names {
+        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") })).ok();
+    }
 }
 
 fn visible(sqs: &mut Sqs, url: &str) -> String {
-    count(sqs, url, "ApproximateNumberOfMessages")
+    sqs.attribute(url, "ApproximateNumberOfMessages")
+}
+
+fn in_flight(sqs: &mut Sqs, url: &str) -> String {
+    sqs.attribute(url, "ApproximateNumberOfMessagesNotVisible")
+}
+
+fn delayed(sqs: &mut Sqs, url: &str) -> String {
+    sqs.attribute(url, "ApproximateNumberOfMessagesDelayed")
+}
+
+/// Asserts `url` has `before` visible messages for `ms - 1` more
+/// milliseconds and `after` at the last one.
+#[track_caller]
+fn assert_visible_changes_at(sqs: &mut Sqs, url: &str, ms: u64, before: &str, after: &str) {
+    sqs.advance(ms - 1);
+    assert_eq!(visible(sqs, url), before);
+    sqs.advance(1);
+    assert_eq!(visible(sqs, url), after);
 }
 
 fn entries(n: usize) -> Vec<Value> {
     (0..n)
         .map(|i| json!({ "Id": format!("e{i}"), "MessageBody": format!("body {i}") }))
         .collect()
+}
+
+/// A call of a batch `operation` on `url`.
+fn batch_call(sqs: &mut Sqs, operation: &str, url: &str, entries: Value) -> Reply {
+    sqs.call(operation, json!({ "QueueUrl": url, "Entries": entries }))
 }
 
 /// A valid entry of each batch operation, for the shared batch rules.
@@ -56,8 +100,7 @@ const BATCH_OPERATIONS: [&str; 3] = [
 
 #[test]
 fn message_of_1048576_bytes_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = "x".repeat(MIB);
     sqs.send(&url, &body);
     let got = sqs.receive(&url, 1);
@@ -66,25 +109,22 @@ fn message_of_1048576_bytes_is_accepted() {
 
 #[test]
 fn message_of_1048577_bytes_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    let reply = send(
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    send(
         &mut sqs,
         json!({ "QueueUrl": url, "MessageBody": "x".repeat(MIB + 1) }),
-    );
-    assert_eq!(reply.status, 400);
-    reply.err("InvalidParameterValue");
-    assert_eq!(
-        reply.message(),
-        "One or more parameters are invalid. Reason: Message must be shorter than 1048576 bytes."
+    )
+    .rejected(
+        400,
+        "InvalidParameterValue",
+        "One or more parameters are invalid. Reason: Message must be shorter than 1048576 bytes.",
     );
     assert_eq!(visible(&mut sqs, &url), "0");
 }
 
 #[test]
 fn message_size_counts_utf8_bytes_not_characters() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let two_byte = "é".repeat(MIB / 2);
     assert_eq!(two_byte.len(), MIB);
     sqs.send(&url, &two_byte);
@@ -97,8 +137,7 @@ fn message_size_counts_utf8_bytes_not_characters() {
 
 #[test]
 fn message_size_counts_attribute_names_types_and_values() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     // "name" (4) + "String" (6) + "value" (5) = 15 bytes; "bin" (3) + "Binary" (6) + 4 bytes = 13.
     let attributes = json!({
         "name": string_attribute("value"),
@@ -121,8 +160,7 @@ fn message_size_counts_attribute_names_types_and_values() {
 
 #[test]
 fn maximum_message_size_attribute_limits_message_size() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("small", json!({ "MaximumMessageSize": "1024" }));
+    let (mut sqs, url) = Sqs::with_queue("small", json!({ "MaximumMessageSize": "1024" }));
     sqs.send(&url, &"x".repeat(1024));
     let reply = send(
         &mut sqs,
@@ -137,14 +175,12 @@ fn maximum_message_size_attribute_limits_message_size() {
 
 #[test]
 fn batch_of_exactly_1048576_bytes_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let half = "x".repeat(MIB / 2);
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
-                { "Id": "a", "MessageBody": half }, { "Id": "b", "MessageBody": half }] }),
+        .send_batch(
+            &url,
+            json!([{ "Id": "a", "MessageBody": half }, { "Id": "b", "MessageBody": half }]),
         )
         .ok();
     assert_eq!(body["Successful"].as_array().unwrap().len(), 2);
@@ -152,46 +188,41 @@ fn batch_of_exactly_1048576_bytes_is_accepted() {
 
 #[test]
 fn batch_over_1048576_bytes_is_batch_request_too_long() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    let reply = sqs.call(
-        "SendMessageBatch",
-        json!({ "QueueUrl": url, "Entries": [
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    sqs.send_batch(
+        &url,
+        json!([
             { "Id": "a", "MessageBody": "x".repeat(MIB / 2) },
-            { "Id": "b", "MessageBody": "x".repeat(MIB / 2 + 1) }] }),
-    );
-    assert_eq!(reply.status, 400);
-    reply.err("AWS.SimpleQueueService.BatchRequestTooLong");
-    assert_eq!(
-        reply.message(),
-        "Batch requests cannot be longer than 1048576 bytes. You have sent 1048577 bytes."
+            { "Id": "b", "MessageBody": "x".repeat(MIB / 2 + 1) }]),
+    )
+    .rejected(
+        400,
+        "AWS.SimpleQueueService.BatchRequestTooLong",
+        "Batch requests cannot be longer than 1048576 bytes. You have sent 1048577 bytes.",
     );
     assert_eq!(visible(&mut sqs, &url), "0");
 }
 
 #[test]
 fn batch_size_counts_message_attributes() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     // "n" (1) + "String" (6) + "v" (1) = 8 bytes of attributes.
-    let reply = sqs.call(
-        "SendMessageBatch",
-        json!({ "QueueUrl": url, "Entries": [
+    sqs.send_batch(
+        &url,
+        json!([
             { "Id": "a", "MessageBody": "x".repeat(MIB / 2) },
             { "Id": "b", "MessageBody": "x".repeat(MIB / 2 - 7),
-              "MessageAttributes": { "n": string_attribute("v") } }] }),
-    );
-    reply
-        .err("AWS.SimpleQueueService.BatchRequestTooLong")
-        .message_contains("You have sent 1048577 bytes.");
+              "MessageAttributes": { "n": string_attribute("v") } }]),
+    )
+    .err("AWS.SimpleQueueService.BatchRequestTooLong")
+    .message_contains("You have sent 1048577 bytes.");
 }
 
 // --- Bodies ---
 
 #[test]
 fn empty_body_is_missing_parameter() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for body in [
         json!({ "QueueUrl": url, "MessageBody": "" }),
         json!({ "QueueUrl": url }),
@@ -207,8 +238,7 @@ fn empty_body_is_missing_parameter() {
 
 #[test]
 fn body_with_every_allowed_character_range_round_trips() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let text: String = [
         '\u{9}',
         '\u{A}',
@@ -232,8 +262,7 @@ fn body_with_every_allowed_character_range_round_trips() {
 
 #[test]
 fn body_with_u0001_is_invalid_message_contents() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let reply = send(
         &mut sqs,
         json!({ "QueueUrl": url, "MessageBody": "bad \u{1} char" }),
@@ -245,8 +274,7 @@ fn body_with_u0001_is_invalid_message_contents() {
 
 #[test]
 fn body_with_characters_outside_the_allowed_ranges_is_invalid_message_contents() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for c in [
         '\u{0}', '\u{8}', '\u{B}', '\u{C}', '\u{E}', '\u{1F}', '\u{FFFE}', '\u{FFFF}',
     ] {
@@ -261,8 +289,7 @@ fn body_with_characters_outside_the_allowed_ranges_is_invalid_message_contents()
 
 #[test]
 fn standard_queue_accepts_message_group_id_and_returns_it() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let sent = send(
         &mut sqs,
         json!({ "QueueUrl": url, "MessageBody": "fair", "MessageGroupId": "tenant-1" }),
@@ -281,8 +308,7 @@ fn standard_queue_accepts_message_group_id_and_returns_it() {
 
 #[test]
 fn at_most_10_message_attributes() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let attributes = |n: usize| -> Map<String, Value> {
         (0..n)
             .map(|i| (format!("a{i}"), string_attribute("v")))
@@ -295,27 +321,13 @@ fn at_most_10_message_attributes() {
 
 #[test]
 fn attribute_name_up_to_256_characters() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    send_with_attributes(
-        &mut sqs,
-        &url,
-        json!({ "n".repeat(256): string_attribute("v") }),
-    )
-    .ok();
-    send_with_attributes(
-        &mut sqs,
-        &url,
-        json!({ "n".repeat(257): string_attribute("v") }),
-    )
-    .err("InvalidParameterValue");
+    assert_attribute_names_accepted(&["n".repeat(256).as_str()]);
+    assert_attribute_names_rejected(&["n".repeat(257).as_str()]);
 }
 
 #[test]
 fn attribute_name_of_allowed_characters_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    for name in [
+    assert_attribute_names_accepted(&[
         "a",
         "Z9",
         "a-b_c.d",
@@ -323,60 +335,39 @@ fn attribute_name_of_allowed_characters_is_accepted() {
         "Amazonian",
         "aws",
         "x.AWS.y",
-    ] {
-        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") })).ok();
-    }
+    ]);
 }
 
 #[test]
 fn attribute_name_starting_with_aws_or_amazon_in_any_case_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    for name in [
+    assert_attribute_names_rejected(&[
         "AWS.x",
         "aws.x",
         "Aws.trace",
         "Amazon.x",
         "amazon.x",
         "AMAZON.x",
-    ] {
-        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") }))
-            .err("InvalidParameterValue");
-    }
+    ]);
 }
 
 #[test]
 fn attribute_name_starting_or_ending_with_a_period_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    for name in [".a", "a.", "."] {
-        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") }))
-            .err("InvalidParameterValue");
-    }
+    assert_attribute_names_rejected(&[".a", "a.", "."]);
 }
 
 #[test]
 fn attribute_name_with_two_periods_in_a_row_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    send_with_attributes(&mut sqs, &url, json!({ "a..b": string_attribute("v") }))
-        .err("InvalidParameterValue");
+    assert_attribute_names_rejected(&["a..b"]);
 }
 
 #[test]
 fn attribute_name_with_other_characters_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    for name in ["a b", "a/b", "a:b", "é", "a*", ""] {
-        send_with_attributes(&mut sqs, &url, json!({ name: string_attribute("v") }))
-            .err("InvalidParameterValue");
-    }
+    assert_attribute_names_rejected(&["a b", "a/b", "a:b", "é", "a*", ""]);
 }
 
 #[test]
 fn attribute_data_types_string_number_binary_with_custom_suffix_are_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let attributes = json!({
         "s": { "DataType": "String", "StringValue": "text" },
         "n": { "DataType": "Number", "StringValue": "-12.5" },
@@ -386,19 +377,13 @@ fn attribute_data_types_string_number_binary_with_custom_suffix_are_accepted() {
         "bc": { "DataType": "Binary.jpeg", "BinaryValue": "/9j/" },
     });
     send_with_attributes(&mut sqs, &url, attributes.clone()).ok();
-    let got = sqs
-        .call(
-            "ReceiveMessage",
-            json!({ "QueueUrl": url, "MessageAttributeNames": ["All"] }),
-        )
-        .messages();
+    let got = sqs.receive_with_message_attributes(&url);
     assert_eq!(got[0]["MessageAttributes"], attributes);
 }
 
 #[test]
 fn bad_attribute_data_type_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for data_type in ["string", "Text", "Int", "String.", "Numbers", "Binary1"] {
         send_with_attributes(
             &mut sqs,
@@ -413,8 +398,7 @@ fn bad_attribute_data_type_is_rejected() {
 
 #[test]
 fn number_attribute_must_be_within_sqs_number_range() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let number = |v: &str| json!({ "n": { "DataType": "Number", "StringValue": v } });
     for ok in [
         "0",
@@ -440,8 +424,7 @@ fn number_attribute_must_be_within_sqs_number_range() {
 
 #[test]
 fn empty_string_attribute_value_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let reply = send_with_attributes(&mut sqs, &url, json!({ "X": string_attribute("") }));
     reply.err("InvalidParameterValue");
     assert_eq!(
@@ -461,8 +444,7 @@ fn empty_string_attribute_value_is_rejected() {
 
 #[test]
 fn bad_characters_in_a_string_attribute_are_invalid_message_contents() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     send_with_attributes(&mut sqs, &url, json!({ "X": string_attribute("a\u{1}") }))
         .err("InvalidMessageContents");
 }
@@ -471,64 +453,40 @@ fn bad_characters_in_a_string_attribute_are_invalid_message_contents() {
 
 #[test]
 fn per_message_delay_of_0_to_900_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for delay in [0, 1, 900] {
-        send(
-            &mut sqs,
-            json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": delay }),
-        )
-        .ok();
+        send_delayed(&mut sqs, &url, "x", delay).ok();
     }
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesDelayed"),
-        "2"
-    );
+    assert_eq!(delayed(&mut sqs, &url), "2");
 }
 
 #[test]
 fn per_message_delay_outside_0_to_900_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for delay in [-1, 901] {
-        send(
-            &mut sqs,
-            json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": delay }),
-        )
-        .err("InvalidParameterValue")
-        .message_contains("DelaySeconds");
+        send_delayed(&mut sqs, &url, "x", delay)
+            .err("InvalidParameterValue")
+            .message_contains("DelaySeconds");
     }
 }
 
 #[test]
 fn delayed_message_becomes_visible_when_its_delay_ends() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    send(
-        &mut sqs,
-        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 5 }),
-    )
-    .ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    send_delayed(&mut sqs, &url, "later", 5).ok();
     assert!(sqs.receive(&url, 10).is_empty());
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesDelayed"),
-        "1"
-    );
+    assert_eq!(delayed(&mut sqs, &url), "1");
     assert_eq!(visible(&mut sqs, &url), "0");
     sqs.advance(4_999);
     assert!(sqs.receive(&url, 10).is_empty());
     sqs.advance(1);
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesDelayed"),
-        "0"
-    );
+    assert_eq!(delayed(&mut sqs, &url), "0");
     assert_eq!(sqs.receive_bodies(&url, 10), ["later"]);
 }
 
 #[test]
 fn queue_delay_applies_when_the_message_gives_none() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "DelaySeconds": "10" }));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "DelaySeconds": "10" }));
     sqs.send(&url, "a");
     sqs.advance(9_999);
     assert!(sqs.receive(&url, 10).is_empty());
@@ -538,26 +496,13 @@ fn queue_delay_applies_when_the_message_gives_none() {
 
 #[test]
 fn per_message_delay_overrides_the_queues() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders",
         json!({ "DelaySeconds": "60", "VisibilityTimeout": "43200" }),
     );
-    send(
-        &mut sqs,
-        json!({ "QueueUrl": url, "MessageBody": "short", "DelaySeconds": 5 }),
-    )
-    .ok();
-    send(
-        &mut sqs,
-        json!({ "QueueUrl": url, "MessageBody": "now", "DelaySeconds": 0 }),
-    )
-    .ok();
-    send(
-        &mut sqs,
-        json!({ "QueueUrl": url, "MessageBody": "long", "DelaySeconds": 120 }),
-    )
-    .ok();
+    send_delayed(&mut sqs, &url, "short", 5).ok();
+    send_delayed(&mut sqs, &url, "now", 0).ok();
+    send_delayed(&mut sqs, &url, "long", 120).ok();
     assert_eq!(sqs.receive_bodies(&url, 10), ["now"]);
     sqs.advance(5_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["short"]);
@@ -569,8 +514,7 @@ fn per_message_delay_overrides_the_queues() {
 
 #[test]
 fn fifo_per_message_delay_above_0_is_rejected() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
     let reply = send(
         &mut sqs,
         json!({ "QueueUrl": url, "MessageBody": "x", "MessageGroupId": "g",
@@ -585,8 +529,7 @@ fn fifo_per_message_delay_above_0_is_rejected() {
 
 #[test]
 fn fifo_per_message_delay_of_0_is_accepted_and_the_queue_delay_still_applies() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders.fifo",
         json!({ "FifoQueue": "true", "DelaySeconds": "10" }),
     );
@@ -597,23 +540,19 @@ fn fifo_per_message_delay_of_0_is_accepted_and_the_queue_delay_still_applies() {
     )
     .ok();
     assert!(sqs.receive(&url, 10).is_empty());
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesDelayed"),
-        "1"
-    );
+    assert_eq!(delayed(&mut sqs, &url), "1");
     sqs.advance(10_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["x"]);
 }
 
 #[test]
 fn batch_entries_carry_their_own_delays() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "VisibilityTimeout": "43200" }));
-    sqs.call(
-        "SendMessageBatch",
-        json!({ "QueueUrl": url, "Entries": [
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "VisibilityTimeout": "43200" }));
+    sqs.send_batch(
+        &url,
+        json!([
             { "Id": "a", "MessageBody": "now" },
-            { "Id": "b", "MessageBody": "later", "DelaySeconds": 30 }] }),
+            { "Id": "b", "MessageBody": "later", "DelaySeconds": 30 }]),
     )
     .ok();
     assert_eq!(sqs.receive_bodies(&url, 10), ["now"]);
@@ -625,10 +564,9 @@ fn batch_entries_carry_their_own_delays() {
 
 #[test]
 fn batch_of_0_entries_is_empty_batch_request() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for operation in BATCH_OPERATIONS {
-        let reply = sqs.call(operation, json!({ "QueueUrl": url, "Entries": [] }));
+        let reply = batch_call(&mut sqs, operation, &url, json!([]));
         assert_eq!(reply.status, 400, "{operation}");
         reply.err("AWS.SimpleQueueService.EmptyBatchRequest");
     }
@@ -636,28 +574,21 @@ fn batch_of_0_entries_is_empty_batch_request() {
 
 #[test]
 fn batch_of_11_entries_is_too_many_entries_in_batch_request() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for operation in BATCH_OPERATIONS {
         let entries: Vec<Value> = (0..11)
             .map(|i| batch_entry(operation, &format!("e{i}")))
             .collect();
-        let reply = sqs.call(operation, json!({ "QueueUrl": url, "Entries": entries }));
-        reply.err("AWS.SimpleQueueService.TooManyEntriesInBatchRequest");
+        batch_call(&mut sqs, operation, &url, json!(entries))
+            .err("AWS.SimpleQueueService.TooManyEntriesInBatchRequest");
     }
     assert_eq!(visible(&mut sqs, &url), "0");
 }
 
 #[test]
 fn batch_of_10_entries_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": entries(10) }),
-        )
-        .ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let body = sqs.send_batch(&url, json!(entries(10))).ok();
     assert_eq!(body["Successful"].as_array().unwrap().len(), 10);
     assert_eq!(visible(&mut sqs, &url), "10");
     let got = sqs.receive(&url, 10);
@@ -666,28 +597,22 @@ fn batch_of_10_entries_is_accepted() {
         .enumerate()
         .map(|(i, m)| json!({ "Id": format!("d{i}"), "ReceiptHandle": m["ReceiptHandle"] }))
         .collect();
-    let body = sqs
-        .call(
-            "DeleteMessageBatch",
-            json!({ "QueueUrl": url, "Entries": delete }),
-        )
-        .ok();
+    let body = batch_call(&mut sqs, "DeleteMessageBatch", &url, json!(delete)).ok();
     assert_eq!(body["Successful"].as_array().unwrap().len(), 10);
     assert_eq!(body["Failed"], json!([]));
 }
 
 #[test]
 fn batch_entry_id_of_up_to_80_allowed_characters_is_accepted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let long = "i".repeat(80);
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
+        .send_batch(
+            &url,
+            json!([
                 { "Id": long, "MessageBody": "a" },
                 { "Id": "A-z_09", "MessageBody": "b" },
-                { "Id": "x", "MessageBody": "c" }] }),
+                { "Id": "x", "MessageBody": "c" }]),
         )
         .ok();
     assert_eq!(body["Successful"][0]["Id"], long.as_str());
@@ -696,29 +621,22 @@ fn batch_entry_id_of_up_to_80_allowed_characters_is_accepted() {
 
 #[test]
 fn batch_entry_id_of_81_characters_is_invalid_batch_entry_id() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for operation in BATCH_OPERATIONS {
-        let reply = sqs.call(
-            operation,
-            json!({ "QueueUrl": url, "Entries": [batch_entry(operation, &"i".repeat(81))] }),
-        );
-        reply.err("AWS.SimpleQueueService.InvalidBatchEntryId");
+        let entries = json!([batch_entry(operation, &"i".repeat(81))]);
+        batch_call(&mut sqs, operation, &url, entries)
+            .err("AWS.SimpleQueueService.InvalidBatchEntryId");
     }
 }
 
 #[test]
 fn batch_entry_id_with_other_characters_is_invalid_batch_entry_id() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for id in ["a b", "a.b", "a/b", "é", ""] {
         for operation in BATCH_OPERATIONS {
-            let reply = sqs.call(
-                operation,
-                json!({ "QueueUrl": url, "Entries": [
-                    batch_entry(operation, "fine"), batch_entry(operation, id)] }),
-            );
-            reply.err("AWS.SimpleQueueService.InvalidBatchEntryId");
+            let entries = json!([batch_entry(operation, "fine"), batch_entry(operation, id)]);
+            batch_call(&mut sqs, operation, &url, entries)
+                .err("AWS.SimpleQueueService.InvalidBatchEntryId");
         }
     }
     assert_eq!(visible(&mut sqs, &url), "0");
@@ -726,40 +644,32 @@ fn batch_entry_id_with_other_characters_is_invalid_batch_entry_id() {
 
 #[test]
 fn batch_entry_ids_must_be_distinct() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for operation in BATCH_OPERATIONS {
-        let reply = sqs.call(
-            operation,
-            json!({ "QueueUrl": url, "Entries": [
-                batch_entry(operation, "a"), batch_entry(operation, "b"),
-                batch_entry(operation, "a")] }),
-        );
-        reply.err("AWS.SimpleQueueService.BatchEntryIdsNotDistinct");
+        let entries = json!([
+            batch_entry(operation, "a"),
+            batch_entry(operation, "b"),
+            batch_entry(operation, "a")
+        ]);
+        batch_call(&mut sqs, operation, &url, entries)
+            .err("AWS.SimpleQueueService.BatchEntryIdsNotDistinct");
     }
     assert_eq!(visible(&mut sqs, &url), "0");
 }
 
 #[test]
 fn batch_send_results_keep_entry_order_and_ids() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
+        .send_batch(
+            &url,
+            json!([
                 { "Id": "z", "MessageBody": "1" },
                 { "Id": "a", "MessageBody": "2" },
-                { "Id": "m", "MessageBody": "3" }] }),
+                { "Id": "m", "MessageBody": "3" }]),
         )
         .ok();
-    let ids: Vec<&str> = body["Successful"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["Id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["z", "a", "m"]);
+    assert_eq!(successful_ids(&body), ["z", "a", "m"]);
     assert_eq!(sqs.receive_bodies(&url, 10), ["1", "2", "3"]);
 }
 
@@ -767,74 +677,50 @@ fn batch_send_results_keep_entry_order_and_ids() {
 
 #[test]
 fn message_older_than_retention_period_is_deleted() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "MessageRetentionPeriod": "60" }));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "MessageRetentionPeriod": "60" }));
     sqs.send(&url, "old");
     sqs.advance(30_000);
     sqs.send(&url, "young");
-    sqs.advance(29_999);
-    assert_eq!(visible(&mut sqs, &url), "2");
-    sqs.advance(1);
-    assert_eq!(visible(&mut sqs, &url), "1");
+    assert_visible_changes_at(&mut sqs, &url, 30_000, "2", "1");
     assert_eq!(sqs.receive_bodies(&url, 10), ["young"]);
 }
 
 #[test]
 fn default_retention_is_four_days() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.send(&url, "a");
-    sqs.advance(345_600_000 - 1);
-    assert_eq!(visible(&mut sqs, &url), "1");
-    sqs.advance(1);
-    assert_eq!(visible(&mut sqs, &url), "0");
+    assert_visible_changes_at(&mut sqs, &url, 345_600_000, "1", "0");
 }
 
 #[test]
 fn in_flight_message_is_deleted_at_retention() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders",
         json!({ "MessageRetentionPeriod": "60", "VisibilityTimeout": "600" }),
     );
     sqs.send(&url, "a");
     sqs.advance(10_000);
     assert_eq!(sqs.receive(&url, 1).len(), 1);
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesNotVisible"),
-        "1"
-    );
+    assert_eq!(in_flight(&mut sqs, &url), "1");
     sqs.advance(50_000);
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesNotVisible"),
-        "0"
-    );
+    assert_eq!(in_flight(&mut sqs, &url), "0");
     sqs.advance(600_000);
     assert!(sqs.receive(&url, 10).is_empty());
 }
 
 #[test]
 fn delayed_message_is_deleted_at_retention() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "MessageRetentionPeriod": "60" }));
-    send(
-        &mut sqs,
-        json!({ "QueueUrl": url, "MessageBody": "x", "DelaySeconds": 900 }),
-    )
-    .ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "MessageRetentionPeriod": "60" }));
+    send_delayed(&mut sqs, &url, "x", 900).ok();
     sqs.advance(60_000);
-    assert_eq!(
-        count(&mut sqs, &url, "ApproximateNumberOfMessagesDelayed"),
-        "0"
-    );
+    assert_eq!(delayed(&mut sqs, &url), "0");
     sqs.advance(900_000);
     assert!(sqs.receive(&url, 10).is_empty());
 }
 
 #[test]
 fn fifo_message_is_deleted_at_retention_and_unblocks_its_group() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders.fifo",
         json!({ "FifoQueue": "true", "MessageRetentionPeriod": "60", "VisibilityTimeout": "600" }),
     );

@@ -9,20 +9,6 @@ use serde_json::{json, Map, Value};
 
 const NO_QUEUE: &str = "AWS.SimpleQueueService.NonExistentQueue";
 
-fn create_reply(sqs: &mut Sqs, name: &str, attributes: Value) -> Reply {
-    sqs.call(
-        "CreateQueue",
-        json!({ "QueueName": name, "Attributes": attributes }),
-    )
-}
-
-fn set(sqs: &mut Sqs, url: &str, attributes: Value) -> Reply {
-    sqs.call(
-        "SetQueueAttributes",
-        json!({ "QueueUrl": url, "Attributes": attributes }),
-    )
-}
-
 fn all_attributes(sqs: &mut Sqs, url: &str) -> Map<String, Value> {
     sqs.call(
         "GetQueueAttributes",
@@ -57,23 +43,22 @@ fn assert_range(name: &str, lo: i64, hi: i64) {
         assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
     }
     for (i, bad) in [lo - 1, hi + 1].into_iter().enumerate() {
-        create_reply(
-            &mut sqs,
-            &format!("bad{i}"),
-            json!({ name: bad.to_string() }),
-        )
-        .err("InvalidAttributeValue");
+        sqs.create_reply(&format!("bad{i}"), json!({ name: bad.to_string() }))
+            .err("InvalidAttributeValue");
     }
     let url = sqs.create("settable", json!({}));
     for ok in [lo, hi] {
-        set(&mut sqs, &url, json!({ name: ok.to_string() })).ok();
+        sqs.set_attributes(&url, json!({ name: ok.to_string() }))
+            .ok();
         assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
     }
     for bad in [lo - 1, hi + 1] {
-        set(&mut sqs, &url, json!({ name: bad.to_string() })).err("InvalidAttributeValue");
+        sqs.set_attributes(&url, json!({ name: bad.to_string() }))
+            .err("InvalidAttributeValue");
         assert_eq!(sqs.attribute(&url, name), hi.to_string(), "unchanged");
     }
-    set(&mut sqs, &url, json!({ name: "ten" })).err("InvalidAttributeValue");
+    sqs.set_attributes(&url, json!({ name: "ten" }))
+        .err("InvalidAttributeValue");
 }
 
 // --- Names ---
@@ -90,7 +75,7 @@ fn queue_name_of_1_to_80_allowed_characters_is_accepted() {
 #[test]
 fn queue_name_of_81_characters_is_rejected() {
     let mut sqs = Sqs::new();
-    create_reply(&mut sqs, &"x".repeat(81), json!({}))
+    sqs.create_reply(&"x".repeat(81), json!({}))
         .err("InvalidParameterValue")
         .message_contains("1 to 80");
 }
@@ -99,21 +84,23 @@ fn queue_name_of_81_characters_is_rejected() {
 fn queue_name_with_other_characters_is_rejected() {
     let mut sqs = Sqs::new();
     for name in ["a b", "a.b", "a/b", "a:b", "ünï", "a*", "orders.fifo.x"] {
-        create_reply(&mut sqs, name, json!({})).err("InvalidParameterValue");
+        sqs.create_reply(name, json!({}))
+            .err("InvalidParameterValue");
     }
 }
 
 #[test]
 fn empty_queue_name_is_rejected() {
     let mut sqs = Sqs::new();
-    let reply = create_reply(&mut sqs, "", json!({}));
+    let reply = sqs.create_reply("", json!({}));
     assert_eq!(reply.status, 400);
     assert!(
         ["InvalidParameterValue", "MissingParameter"].contains(&reply.code()),
         "{:?}",
         reply.body
     );
-    create_reply(&mut sqs, ".fifo", json!({ "FifoQueue": "true" })).err("InvalidParameterValue");
+    sqs.create_reply(".fifo", json!({ "FifoQueue": "true" }))
+        .err("InvalidParameterValue");
 }
 
 #[test]
@@ -122,8 +109,7 @@ fn fifo_suffix_counts_toward_the_80_characters() {
     let name = format!("{}.fifo", "x".repeat(75));
     assert_eq!(name.len(), 80);
     sqs.create(&name, json!({ "FifoQueue": "true" }));
-    create_reply(
-        &mut sqs,
+    sqs.create_reply(
         &format!("{}.fifo", "x".repeat(76)),
         json!({ "FifoQueue": "true" }),
     )
@@ -133,15 +119,17 @@ fn fifo_suffix_counts_toward_the_80_characters() {
 #[test]
 fn fifo_name_without_fifo_queue_true_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
-    create_reply(&mut sqs, "orders.fifo", json!({})).err("InvalidParameterValue");
-    create_reply(&mut sqs, "orders.fifo", json!({ "FifoQueue": "false" }))
+    sqs.create_reply("orders.fifo", json!({}))
+        .err("InvalidParameterValue");
+    sqs.create_reply("orders.fifo", json!({ "FifoQueue": "false" }))
         .err("InvalidParameterValue");
 }
 
 #[test]
 fn fifo_queue_true_without_fifo_suffix_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
-    create_reply(&mut sqs, "orders", json!({ "FifoQueue": "true" })).err("InvalidParameterValue");
+    sqs.create_reply("orders", json!({ "FifoQueue": "true" }))
+        .err("InvalidParameterValue");
     assert_eq!(list(&mut sqs, json!({})).0, Vec::<String>::new());
 }
 
@@ -183,14 +171,13 @@ fn create_queue_with_same_name_and_explicit_default_values_returns_existing_url(
 fn create_queue_with_same_name_and_different_attributes_is_queue_already_exists() {
     let mut sqs = Sqs::new();
     sqs.create("orders", json!({ "VisibilityTimeout": "60" }));
-    let reply = create_reply(&mut sqs, "orders", json!({ "VisibilityTimeout": "61" }));
-    assert_eq!(reply.status, 400);
-    reply.err("QueueAlreadyExists");
-    assert_eq!(
-        reply.message(),
-        "A queue already exists with the same name and a different value for attribute VisibilityTimeout"
-    );
-    create_reply(&mut sqs, "orders", json!({ "DelaySeconds": "1" }))
+    sqs.create_reply("orders", json!({ "VisibilityTimeout": "61" }))
+        .rejected(
+            400,
+            "QueueAlreadyExists",
+            "A queue already exists with the same name and a different value for attribute VisibilityTimeout",
+        );
+    sqs.create_reply("orders", json!({ "DelaySeconds": "1" }))
         .err("QueueAlreadyExists")
         .message_contains("attribute DelaySeconds");
     assert_eq!(sqs.attribute(&sqs_url("orders"), "VisibilityTimeout"), "60");
@@ -202,24 +189,23 @@ fn sqs_url(name: &str) -> String {
 
 #[test]
 fn recreating_within_60_seconds_of_delete_is_queue_deleted_recently() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.advance(5_000);
     sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
-    let reply = create_reply(&mut sqs, "orders", json!({}));
+    let reply = sqs.create_reply("orders", json!({}));
     reply.err("AWS.SimpleQueueService.QueueDeletedRecently");
     assert_eq!(
         reply.message(),
         "You must wait 60 seconds after deleting a queue before you can create another with the same name."
     );
     sqs.advance(59_999);
-    create_reply(&mut sqs, "orders", json!({})).err("AWS.SimpleQueueService.QueueDeletedRecently");
+    sqs.create_reply("orders", json!({}))
+        .err("AWS.SimpleQueueService.QueueDeletedRecently");
 }
 
 #[test]
 fn recreating_60_seconds_after_delete_gives_a_new_empty_queue() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "VisibilityTimeout": "99" }));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "VisibilityTimeout": "99" }));
     sqs.send(&url, "old");
     sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
     sqs.advance(60_000);
@@ -231,16 +217,14 @@ fn recreating_60_seconds_after_delete_gives_a_new_empty_queue() {
 
 #[test]
 fn other_names_can_be_created_right_after_a_delete() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
     sqs.create("orders-2", json!({}));
 }
 
 #[test]
 fn missing_queue_is_non_existent_queue() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
     let missing = sqs_url("never");
     for queue in [url.as_str(), missing.as_str()] {
@@ -289,8 +273,7 @@ fn missing_queue_is_non_existent_queue() {
 
 #[test]
 fn get_queue_url_returns_the_url_of_an_existing_queue() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
         .call("GetQueueUrl", json!({ "QueueName": "orders" }))
         .ok();
@@ -347,8 +330,7 @@ fn kms_data_key_reuse_period_seconds_is_60_to_86400() {
 #[test]
 fn redrive_policy_max_receive_count_is_1_to_1000() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dlq", json!({}));
-    let arn = sqs.arn(&dlq);
+    let (_, arn) = sqs.create_with_arn("dlq", json!({}));
     let policy =
         |count: i64| json!({ "deadLetterTargetArn": arn, "maxReceiveCount": count }).to_string();
     for (i, ok) in [1, 1000].into_iter().enumerate() {
@@ -362,20 +344,21 @@ fn redrive_policy_max_receive_count_is_1_to_1000() {
     }
     let url = sqs.create("src", json!({}));
     for bad in [0, 1001] {
-        create_reply(&mut sqs, "bad", json!({ "RedrivePolicy": policy(bad) }))
+        sqs.create_reply("bad", json!({ "RedrivePolicy": policy(bad) }))
             .err("InvalidAttributeValue");
-        set(&mut sqs, &url, json!({ "RedrivePolicy": policy(bad) })).err("InvalidAttributeValue");
+        sqs.set_attributes(&url, json!({ "RedrivePolicy": policy(bad) }))
+            .err("InvalidAttributeValue");
     }
     assert_eq!(sqs.attribute(&url, "RedrivePolicy"), "");
 }
 
 #[test]
 fn redrive_allow_policy_takes_allow_all_deny_all_or_by_queue_with_up_to_10_arns() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("dlq", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("dlq", json!({}));
     for permission in ["allowAll", "denyAll"] {
         let text = json!({ "redrivePermission": permission }).to_string();
-        set(&mut sqs, &url, json!({ "RedriveAllowPolicy": text })).ok();
+        sqs.set_attributes(&url, json!({ "RedriveAllowPolicy": text }))
+            .ok();
         let stored: Value =
             serde_json::from_str(&sqs.attribute(&url, "RedriveAllowPolicy")).unwrap();
         assert_eq!(stored["redrivePermission"], permission);
@@ -388,32 +371,24 @@ fn redrive_allow_policy_takes_allow_all_deny_all_or_by_queue_with_up_to_10_arns(
     let by_queue = |n: usize| {
         json!({ "redrivePermission": "byQueue", "sourceQueueArns": arns(n) }).to_string()
     };
-    set(
-        &mut sqs,
-        &url,
-        json!({ "RedriveAllowPolicy": by_queue(10) }),
-    )
-    .ok();
+    sqs.set_attributes(&url, json!({ "RedriveAllowPolicy": by_queue(10) }))
+        .ok();
     let stored: Value = serde_json::from_str(&sqs.attribute(&url, "RedriveAllowPolicy")).unwrap();
     assert_eq!(stored["redrivePermission"], "byQueue");
     assert_eq!(stored["sourceQueueArns"], json!(arns(10)));
-    set(
-        &mut sqs,
-        &url,
-        json!({ "RedriveAllowPolicy": by_queue(11) }),
-    )
-    .err("InvalidAttributeValue");
+    sqs.set_attributes(&url, json!({ "RedriveAllowPolicy": by_queue(11) }))
+        .err("InvalidAttributeValue");
     let bad = json!({ "redrivePermission": "everyone" }).to_string();
     assert_eq!(
-        set(&mut sqs, &url, json!({ "RedriveAllowPolicy": bad })).status,
+        sqs.set_attributes(&url, json!({ "RedriveAllowPolicy": bad }))
+            .status,
         400
     );
 }
 
 #[test]
 fn fifo_attributes_take_their_documented_values_on_a_fifo_queue() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders.fifo",
         json!({ "FifoQueue": "true", "ContentBasedDeduplication": "true",
                 "DeduplicationScope": "messageGroup", "FifoThroughputLimit": "perMessageGroupId" }),
@@ -424,8 +399,7 @@ fn fifo_attributes_take_their_documented_values_on_a_fifo_queue() {
         sqs.attribute(&url, "FifoThroughputLimit"),
         "perMessageGroupId"
     );
-    set(
-        &mut sqs,
+    sqs.set_attributes(
         &url,
         json!({ "ContentBasedDeduplication": "false", "DeduplicationScope": "queue",
                 "FifoThroughputLimit": "perQueue" }),
@@ -439,7 +413,7 @@ fn fifo_attributes_take_their_documented_values_on_a_fifo_queue() {
         json!({ "FifoThroughputLimit": "perGroup" }),
         json!({ "ContentBasedDeduplication": "yes" }),
     ] {
-        set(&mut sqs, &url, bad).err("InvalidAttributeValue");
+        sqs.set_attributes(&url, bad).err("InvalidAttributeValue");
     }
 }
 
@@ -458,10 +432,10 @@ fn policy_sse_and_kms_attributes_are_stored_and_returned() {
     );
     assert_eq!(sqs.attribute(&url, "Policy"), policy);
     assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "false");
-    set(&mut sqs, &url, json!({ "SqsManagedSseEnabled": "true" })).ok();
+    sqs.set_attributes(&url, json!({ "SqsManagedSseEnabled": "true" }))
+        .ok();
     assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "true");
-    set(
-        &mut sqs,
+    sqs.set_attributes(
         &url,
         json!({ "KmsMasterKeyId": "alias/aws/sqs", "KmsDataKeyReusePeriodSeconds": "600" }),
     )
@@ -472,10 +446,10 @@ fn policy_sse_and_kms_attributes_are_stored_and_returned() {
 
 #[test]
 fn setting_kms_master_key_id_turns_sqs_managed_sse_enabled_to_false() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "true");
-    set(&mut sqs, &url, json!({ "KmsMasterKeyId": "alias/aws/sqs" })).ok();
+    sqs.set_attributes(&url, json!({ "KmsMasterKeyId": "alias/aws/sqs" }))
+        .ok();
     assert_eq!(sqs.attribute(&url, "SqsManagedSseEnabled"), "false");
     let created = sqs.create("kms", json!({ "KmsMasterKeyId": "alias/mine" }));
     assert_eq!(sqs.attribute(&created, "SqsManagedSseEnabled"), "false");
@@ -484,11 +458,12 @@ fn setting_kms_master_key_id_turns_sqs_managed_sse_enabled_to_false() {
 #[test]
 fn unknown_attribute_name_is_invalid_attribute_name() {
     let mut sqs = Sqs::new();
-    create_reply(&mut sqs, "orders", json!({ "Colour": "blue" }))
+    sqs.create_reply("orders", json!({ "Colour": "blue" }))
         .err("InvalidAttributeName")
         .message_contains("Colour");
     let url = sqs.create("orders", json!({}));
-    set(&mut sqs, &url, json!({ "visibilitytimeout": "5" })).err("InvalidAttributeName");
+    sqs.set_attributes(&url, json!({ "visibilitytimeout": "5" }))
+        .err("InvalidAttributeName");
     sqs.call(
         "GetQueueAttributes",
         json!({ "QueueUrl": url, "AttributeNames": ["Colour"] }),
@@ -498,8 +473,7 @@ fn unknown_attribute_name_is_invalid_attribute_name() {
 
 #[test]
 fn read_only_attributes_cannot_be_set() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for name in [
         "ApproximateNumberOfMessages",
         "ApproximateNumberOfMessagesNotVisible",
@@ -508,78 +482,70 @@ fn read_only_attributes_cannot_be_set() {
         "LastModifiedTimestamp",
         "QueueArn",
     ] {
-        set(&mut sqs, &url, json!({ name: "1" })).err("InvalidAttributeName");
-        create_reply(&mut sqs, "other", json!({ name: "1" })).err("InvalidAttributeName");
+        sqs.set_attributes(&url, json!({ name: "1" }))
+            .err("InvalidAttributeName");
+        sqs.create_reply("other", json!({ name: "1" }))
+            .err("InvalidAttributeName");
     }
+}
+
+/// Asserts that a standard queue "orders" refuses a FIFO-only attribute with
+/// InvalidAttributeName, both at create (`at_create`) and when set
+/// (`at_set`) on the queue created without it; answers both replies.
+#[track_caller]
+fn refused_on_a_standard_queue(at_create: Value, at_set: Value) -> (Reply, Reply) {
+    let mut sqs = Sqs::new();
+    let created = sqs.create_reply("orders", at_create);
+    created.err("InvalidAttributeName");
+    let url = sqs.create("orders", json!({}));
+    let set = sqs.set_attributes(&url, at_set);
+    set.err("InvalidAttributeName");
+    (created, set)
 }
 
 #[test]
 fn fifo_queue_attribute_on_a_standard_queue_is_invalid_attribute_name() {
-    let mut sqs = Sqs::new();
-    let reply = create_reply(&mut sqs, "orders", json!({ "FifoQueue": "false" }));
-    reply.err("InvalidAttributeName");
-    assert_eq!(reply.message(), "Unknown Attribute FifoQueue.");
-    let url = sqs.create("orders", json!({}));
-    set(&mut sqs, &url, json!({ "FifoQueue": "true" }))
-        .err("InvalidAttributeName")
-        .message_contains("Unknown Attribute FifoQueue.");
+    let (created, set) = refused_on_a_standard_queue(
+        json!({ "FifoQueue": "false" }),
+        json!({ "FifoQueue": "true" }),
+    );
+    assert_eq!(created.message(), "Unknown Attribute FifoQueue.");
+    set.message_contains("Unknown Attribute FifoQueue.");
 }
 
 #[test]
 fn content_based_deduplication_on_a_standard_queue_is_invalid_attribute_name() {
-    let mut sqs = Sqs::new();
-    create_reply(
-        &mut sqs,
-        "orders",
+    refused_on_a_standard_queue(
         json!({ "ContentBasedDeduplication": "true" }),
-    )
-    .err("InvalidAttributeName");
-    let url = sqs.create("orders", json!({}));
-    set(
-        &mut sqs,
-        &url,
         json!({ "ContentBasedDeduplication": "false" }),
-    )
-    .err("InvalidAttributeName");
+    );
 }
 
 #[test]
 fn deduplication_scope_on_a_standard_queue_is_invalid_attribute_name() {
-    let mut sqs = Sqs::new();
-    let reply = create_reply(&mut sqs, "orders", json!({ "DeduplicationScope": "queue" }));
-    reply.err("InvalidAttributeName");
+    let (created, _) = refused_on_a_standard_queue(
+        json!({ "DeduplicationScope": "queue" }),
+        json!({ "DeduplicationScope": "messageGroup" }),
+    );
     assert_eq!(
-        reply.message(),
+        created.message(),
         "You can specify the DeduplicationScope only when FifoQueue is set to true."
     );
-    let url = sqs.create("orders", json!({}));
-    set(
-        &mut sqs,
-        &url,
-        json!({ "DeduplicationScope": "messageGroup" }),
-    )
-    .err("InvalidAttributeName");
 }
 
 #[test]
 fn fifo_throughput_limit_on_a_standard_queue_is_invalid_attribute_name() {
-    let mut sqs = Sqs::new();
-    create_reply(
-        &mut sqs,
-        "orders",
+    let (created, _) = refused_on_a_standard_queue(
         json!({ "FifoThroughputLimit": "perQueue" }),
-    )
-    .err("InvalidAttributeName")
-    .message_contains("FifoThroughputLimit");
-    let url = sqs.create("orders", json!({}));
-    set(&mut sqs, &url, json!({ "FifoThroughputLimit": "perQueue" })).err("InvalidAttributeName");
+        json!({ "FifoThroughputLimit": "perQueue" }),
+    );
+    created.message_contains("FifoThroughputLimit");
 }
 
 #[test]
 fn changing_fifo_queue_after_creation_is_invalid_attribute_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
-    let reply = set(&mut sqs, &url, json!({ "FifoQueue": "false" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
+    let reply = sqs.set_attributes(&url, json!({ "FifoQueue": "false" }));
     reply.err("InvalidAttributeValue");
     reply.message_contains("Modifying queue type is not supported");
     assert_eq!(sqs.attribute(&url, "FifoQueue"), "true");
@@ -587,10 +553,8 @@ fn changing_fifo_queue_after_creation_is_invalid_attribute_value() {
 
 #[test]
 fn a_rejected_set_changes_nothing() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    set(
-        &mut sqs,
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    sqs.set_attributes(
         &url,
         json!({ "VisibilityTimeout": "99", "DelaySeconds": "901" }),
     )
@@ -628,8 +592,7 @@ fn get_queue_attributes_all_on_new_standard_queue_returns_exactly_12() {
 
 #[test]
 fn get_queue_attributes_all_on_new_fifo_queue_returns_exactly_16() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
     let attributes = all_attributes(&mut sqs, &url);
     assert_eq!(attributes.len(), 16, "{attributes:?}");
     for (name, value) in [
@@ -647,8 +610,7 @@ fn get_queue_attributes_all_on_new_fifo_queue_returns_exactly_16() {
 #[test]
 fn policy_redrive_policy_and_kms_appear_only_once_set() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dlq", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
+    let (_, dlq_arn) = sqs.create_with_arn("dlq", json!({}));
     let url = sqs.create("orders", json!({}));
     for name in [
         "Policy",
@@ -668,9 +630,7 @@ fn policy_redrive_policy_and_kms_appear_only_once_set() {
             "{name}: {body}"
         );
     }
-    set(
-        &mut sqs,
-        &url,
+    sqs.set_attributes(&url,
         json!({
             "Policy": json!({ "Version": "2012-10-17", "Statement": [] }).to_string(),
             "RedrivePolicy": json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 5 }).to_string(),
@@ -694,8 +654,7 @@ fn policy_redrive_policy_and_kms_appear_only_once_set() {
 
 #[test]
 fn get_queue_attributes_returns_only_the_names_asked_for() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
         .call(
             "GetQueueAttributes",
@@ -718,8 +677,7 @@ fn get_queue_attributes_returns_only_the_names_asked_for() {
 
 #[test]
 fn approximate_counts_track_visible_in_flight_and_delayed_messages() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.send(&url, "a");
     sqs.send(&url, "b");
     sqs.send(&url, "c");
@@ -749,8 +707,7 @@ fn approximate_counts_track_visible_in_flight_and_delayed_messages() {
 
 #[test]
 fn fifo_messages_behind_a_locked_group_count_as_visible() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
     sqs.send_fifo(&url, "1", "g", "d1");
     sqs.send_fifo(&url, "2", "g", "d2");
     sqs.send_fifo(&url, "3", "g", "d3");
@@ -763,36 +720,32 @@ fn fifo_messages_behind_a_locked_group_count_as_visible() {
     );
 }
 
+/// Asserts a queue's CreatedTimestamp and LastModifiedTimestamp, in seconds.
+#[track_caller]
+fn assert_timestamps(sqs: &mut Sqs, url: &str, created: u64, last_modified: u64) {
+    assert_eq!(sqs.attribute(url, "CreatedTimestamp"), created.to_string());
+    assert_eq!(
+        sqs.attribute(url, "LastModifiedTimestamp"),
+        last_modified.to_string()
+    );
+}
+
 #[test]
 fn created_and_last_modified_timestamps_are_epoch_seconds() {
     let mut sqs = Sqs::new();
     let start_s = sqs.engine.config().start_epoch_ms / 1000;
     sqs.advance(7_500);
     let url = sqs.create("orders", json!({}));
-    assert_eq!(
-        sqs.attribute(&url, "CreatedTimestamp"),
-        (start_s + 7).to_string()
-    );
-    assert_eq!(
-        sqs.attribute(&url, "LastModifiedTimestamp"),
-        (start_s + 7).to_string()
-    );
+    assert_timestamps(&mut sqs, &url, start_s + 7, start_s + 7);
     sqs.advance(100_000);
-    set(&mut sqs, &url, json!({ "VisibilityTimeout": "45" })).ok();
-    assert_eq!(
-        sqs.attribute(&url, "CreatedTimestamp"),
-        (start_s + 7).to_string()
-    );
-    assert_eq!(
-        sqs.attribute(&url, "LastModifiedTimestamp"),
-        (start_s + 107).to_string()
-    );
+    sqs.set_attributes(&url, json!({ "VisibilityTimeout": "45" }))
+        .ok();
+    assert_timestamps(&mut sqs, &url, start_s + 7, start_s + 107);
 }
 
 #[test]
 fn queue_arn_is_arn_aws_sqs_region_account_name() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     assert_eq!(sqs.arn(&url), "arn:aws:sqs:us-east-1:000000000000:orders");
 }
 
@@ -916,8 +869,7 @@ fn deleted_queues_leave_the_list() {
 
 #[test]
 fn purge_queue_deletes_all_messages() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for body in ["a", "b", "c"] {
         sqs.send(&url, body);
     }
@@ -944,8 +896,7 @@ fn purge_queue_deletes_all_messages() {
 
 #[test]
 fn second_purge_within_60_seconds_is_purge_queue_in_progress() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
     sqs.advance(59_999);
     let reply = sqs.call("PurgeQueue", json!({ "QueueUrl": url }));
@@ -966,23 +917,23 @@ fn purge_limit_is_per_queue() {
 
 // --- Tags ---
 
+fn tag(sqs: &mut Sqs, url: &str, tags: Value) -> Reply {
+    sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags }))
+}
+
+/// The answer of ListQueueTags.
+#[track_caller]
+fn list_tags(sqs: &mut Sqs, url: &str) -> Value {
+    sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok()
+}
+
 #[test]
 fn tag_queue_and_list_queue_tags_round_trip() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    sqs.call(
-        "TagQueue",
-        json!({ "QueueUrl": url, "Tags": { "team": "payments", "env": "dev" } }),
-    )
-    .ok();
-    sqs.call(
-        "TagQueue",
-        json!({ "QueueUrl": url, "Tags": { "env": "prod" } }),
-    )
-    .ok();
-    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    tag(&mut sqs, &url, json!({ "team": "payments", "env": "dev" })).ok();
+    tag(&mut sqs, &url, json!({ "env": "prod" })).ok();
     assert_eq!(
-        body,
+        list_tags(&mut sqs, &url),
         json!({ "Tags": { "team": "payments", "env": "prod" } })
     );
 }
@@ -996,44 +947,35 @@ fn create_queue_takes_tags() {
             json!({ "QueueName": "orders", "tags": { "team": "payments" } }),
         )
         .ok();
-    let url = body["QueueUrl"].clone();
-    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
-    assert_eq!(body["Tags"], json!({ "team": "payments" }));
+    assert_eq!(
+        list_tags(&mut sqs, body["QueueUrl"].as_str().unwrap())["Tags"],
+        json!({ "team": "payments" })
+    );
 }
 
 #[test]
 fn untag_queue_removes_the_keys() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    sqs.call(
-        "TagQueue",
-        json!({ "QueueUrl": url, "Tags": { "a": "1", "b": "2", "c": "3" } }),
-    )
-    .ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    tag(&mut sqs, &url, json!({ "a": "1", "b": "2", "c": "3" })).ok();
     sqs.call(
         "UntagQueue",
         json!({ "QueueUrl": url, "TagKeys": ["a", "c", "missing"] }),
     )
     .ok();
-    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
-    assert_eq!(body["Tags"], json!({ "b": "2" }));
+    assert_eq!(list_tags(&mut sqs, &url)["Tags"], json!({ "b": "2" }));
 }
 
 #[test]
 fn a_queue_holds_up_to_50_tags() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let tags = |range: std::ops::Range<usize>| -> Map<String, Value> {
         range.map(|i| (format!("k{i}"), json!("v"))).collect()
     };
-    sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(0..50) }))
-        .ok();
+    tag(&mut sqs, &url, Value::Object(tags(0..50))).ok();
     // Re-tagging existing keys does not add to the count.
-    sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(40..50) }))
-        .ok();
-    let reply = sqs.call("TagQueue", json!({ "QueueUrl": url, "Tags": tags(50..51) }));
-    reply.err("InvalidParameterValue");
-    let body = sqs.call("ListQueueTags", json!({ "QueueUrl": url })).ok();
+    tag(&mut sqs, &url, Value::Object(tags(40..50))).ok();
+    tag(&mut sqs, &url, Value::Object(tags(50..51))).err("InvalidParameterValue");
+    let body = list_tags(&mut sqs, &url);
     assert_eq!(body["Tags"].as_object().unwrap().len(), 50);
 
     create_reply_with_tags(&mut sqs, "too-many", tags(0..51)).err("InvalidParameterValue");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Reply, Sqs};
+use common::{sorted_keys, string_attribute, Reply, Sqs};
 use queuelab_engine::{Config, EventKind, Realism};
 use serde_json::{json, Value};
 
@@ -26,25 +26,20 @@ fn start_receive(sqs: &mut Sqs, url: &str, mut request: Value) -> Result<Reply, 
 
 /// The names under `Attributes`, sorted.
 fn attribute_names(message: &Value) -> Vec<String> {
-    let mut names: Vec<String> = message["Attributes"]
-        .as_object()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default();
-    names.sort();
-    names
+    sorted_keys(&message["Attributes"])
 }
 
+/// The names under `MessageAttributes`, sorted.
 fn message_attribute_names(message: &Value) -> Vec<String> {
-    let mut names: Vec<String> = message["MessageAttributes"]
-        .as_object()
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default();
-    names.sort();
-    names
+    sorted_keys(&message["MessageAttributes"])
 }
 
-fn string_attribute(value: &str) -> Value {
-    json!({ "DataType": "String", "StringValue": value })
+/// A fresh standard queue "plain" with `attributes`, holding one message "hello".
+#[track_caller]
+fn plain_queue_with_hello(attributes: Value) -> (Sqs, String) {
+    let (mut sqs, url) = Sqs::with_queue("plain", attributes);
+    sqs.send(&url, "hello");
+    (sqs, url)
 }
 
 /// Sends a message with three attributes; returns the send answer.
@@ -64,6 +59,25 @@ fn send_with_attributes(sqs: &mut Sqs, url: &str) -> Value {
     .ok()
 }
 
+/// Sends the three-attribute message to a fresh queue and receives it with
+/// `request`: answers the engine, the send answer and the received message.
+#[track_caller]
+fn receive_attributed_message(request: Value) -> (Sqs, Value, Value) {
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
+    let sent = send_with_attributes(&mut sqs, &url);
+    let got = receive(&mut sqs, &url, request).messages();
+    (sqs, sent, got[0].clone())
+}
+
+#[track_caller]
+fn assert_no_message_attributes(message: &Value) {
+    assert!(message.get("MessageAttributes").is_none(), "{message:?}");
+    assert!(
+        message.get("MD5OfMessageAttributes").is_none(),
+        "{message:?}"
+    );
+}
+
 fn in_flight(sqs: &mut Sqs, url: &str) -> String {
     sqs.attribute(url, "ApproximateNumberOfMessagesNotVisible")
 }
@@ -79,14 +93,23 @@ fn change_visibility(sqs: &mut Sqs, url: &str, handle: &Value, timeout: i64) -> 
     )
 }
 
-/// The only answered long poll, checked to be `poll`.
+/// Asserts the message received on `url` stays hidden for `ms` more
+/// milliseconds and is received again at the last one.
 #[track_caller]
-fn only_answer(sqs: &mut Sqs, poll: u64) -> Reply {
-    let mut answered = sqs.answered();
-    assert_eq!(answered.len(), 1, "expected one answered poll");
-    let (id, reply) = answered.remove(0);
-    assert_eq!(id, poll);
-    reply
+fn assert_hidden_for(sqs: &mut Sqs, url: &str, ms: u64) {
+    sqs.advance(ms - 1);
+    assert!(sqs.receive(url, 1).is_empty());
+    sqs.advance(1);
+    assert_eq!(sqs.receive(url, 1).len(), 1);
+}
+
+/// Advances `ms` in virtual time, asserting that no long poll is answered
+/// before the last millisecond.
+#[track_caller]
+fn advance_unanswered_until(sqs: &mut Sqs, ms: u64) {
+    sqs.advance(ms - 1);
+    assert!(sqs.answered().is_empty());
+    sqs.advance(1);
 }
 
 // ---------------------------------------------------------------------------
@@ -95,8 +118,7 @@ fn only_answer(sqs: &mut Sqs, poll: u64) -> Reply {
 
 #[test]
 fn all_system_attributes_on_standard_queue_are_exactly_four() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     sqs.advance(1_500);
     sqs.send(&url, "hello");
     sqs.advance(500);
@@ -122,8 +144,7 @@ fn all_system_attributes_on_standard_queue_are_exactly_four() {
 
 #[test]
 fn all_system_attributes_on_standard_queue_include_message_group_id_when_one_was_sent() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("fair", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("fair", json!({}));
     sqs.call(
         "SendMessage",
         json!({ "QueueUrl": url, "MessageBody": "x", "MessageGroupId": "tenant-1" }),
@@ -150,8 +171,7 @@ fn all_system_attributes_on_standard_queue_include_message_group_id_when_one_was
 
 #[test]
 fn all_system_attributes_on_fifo_queue_add_dedup_id_group_id_and_sequence_number() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
     let sent = sqs.send_fifo(&url, "a", "g1", "d1");
     let got = receive(&mut sqs, &url, json!({ "AttributeNames": ["All"] })).messages();
     assert_eq!(
@@ -175,14 +195,12 @@ fn all_system_attributes_on_fifo_queue_add_dedup_id_group_id_and_sequence_number
 #[test]
 fn all_system_attributes_on_dlq_message_add_dead_letter_queue_source_arn() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dead", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
     let policy = json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1 }).to_string();
-    let source = sqs.create(
+    let (source, source_arn) = sqs.create_with_arn(
         "work",
         json!({ "RedrivePolicy": policy, "VisibilityTimeout": "1" }),
     );
-    let source_arn = sqs.arn(&source);
     sqs.send(&source, "poison");
     assert_eq!(sqs.receive(&source, 1).len(), 1);
     sqs.advance(1_000);
@@ -203,9 +221,7 @@ fn all_system_attributes_on_dlq_message_add_dead_letter_queue_source_arn() {
 
 #[test]
 fn system_attribute_names_that_do_not_apply_are_left_out() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = receive(
         &mut sqs,
         &url,
@@ -218,9 +234,7 @@ fn system_attribute_names_that_do_not_apply_are_left_out() {
 
 #[test]
 fn attribute_names_and_message_system_attribute_names_are_unioned() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = receive(
         &mut sqs,
         &url,
@@ -236,97 +250,60 @@ fn attribute_names_and_message_system_attribute_names_are_unioned() {
 
 #[test]
 fn no_system_attributes_are_returned_unless_asked() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = receive(&mut sqs, &url, json!({})).messages();
     assert!(got[0].get("Attributes").is_none(), "{:?}", got[0]);
 }
 
 #[test]
 fn message_attributes_and_md5_appear_only_when_message_attribute_names_asks() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    send_with_attributes(&mut sqs, &url);
-    let got = receive(&mut sqs, &url, json!({ "AttributeNames": ["All"] })).messages();
-    assert!(got[0].get("MessageAttributes").is_none(), "{:?}", got[0]);
-    assert!(
-        got[0].get("MD5OfMessageAttributes").is_none(),
-        "{:?}",
-        got[0]
-    );
+    let (_, _, got) = receive_attributed_message(json!({ "AttributeNames": ["All"] }));
+    assert_no_message_attributes(&got);
 }
 
 #[test]
 fn message_attribute_names_all_returns_every_attribute_with_md5() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    let sent = send_with_attributes(&mut sqs, &url);
-    let got = receive(&mut sqs, &url, json!({ "MessageAttributeNames": ["All"] })).messages();
+    let (_, sent, got) = receive_attributed_message(json!({ "MessageAttributeNames": ["All"] }));
     assert_eq!(
-        message_attribute_names(&got[0]),
+        message_attribute_names(&got),
         ["customer", "order.id", "order.total"]
     );
+    assert_eq!(got["MessageAttributes"]["order.id"], string_attribute("42"));
     assert_eq!(
-        got[0]["MessageAttributes"]["order.id"],
-        string_attribute("42")
-    );
-    assert_eq!(
-        got[0]["MessageAttributes"]["order.total"],
+        got["MessageAttributes"]["order.total"],
         json!({ "DataType": "Number", "StringValue": "9.5" })
     );
     assert_eq!(
-        got[0]["MD5OfMessageAttributes"],
+        got["MD5OfMessageAttributes"],
         sent["MD5OfMessageAttributes"]
     );
 }
 
 #[test]
 fn message_attribute_names_dot_star_returns_every_attribute() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    let sent = send_with_attributes(&mut sqs, &url);
-    let got = receive(&mut sqs, &url, json!({ "MessageAttributeNames": [".*"] })).messages();
+    let (_, sent, got) = receive_attributed_message(json!({ "MessageAttributeNames": [".*"] }));
     assert_eq!(
-        message_attribute_names(&got[0]),
+        message_attribute_names(&got),
         ["customer", "order.id", "order.total"]
     );
     assert_eq!(
-        got[0]["MD5OfMessageAttributes"],
+        got["MD5OfMessageAttributes"],
         sent["MD5OfMessageAttributes"]
     );
 }
 
 #[test]
 fn message_attribute_names_prefix_wildcard_selects_attributes_by_prefix() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    send_with_attributes(&mut sqs, &url);
-    let got = receive(
-        &mut sqs,
-        &url,
-        json!({ "MessageAttributeNames": ["order.*"] }),
-    )
-    .messages();
-    assert_eq!(
-        message_attribute_names(&got[0]),
-        ["order.id", "order.total"]
-    );
-    assert!(got[0]["MD5OfMessageAttributes"].is_string());
+    let (_, _, got) = receive_attributed_message(json!({ "MessageAttributeNames": ["order.*"] }));
+    assert_eq!(message_attribute_names(&got), ["order.id", "order.total"]);
+    assert!(got["MD5OfMessageAttributes"].is_string());
 }
 
 #[test]
 fn message_attribute_names_exact_name_selects_one_attribute_and_md5_covers_it_alone() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    send_with_attributes(&mut sqs, &url);
-    let got = receive(
-        &mut sqs,
-        &url,
-        json!({ "MessageAttributeNames": ["customer"] }),
-    )
-    .messages();
-    assert_eq!(message_attribute_names(&got[0]), ["customer"]);
+    let (mut sqs, _, got) =
+        receive_attributed_message(json!({ "MessageAttributeNames": ["customer"] }));
+    assert_eq!(message_attribute_names(&got), ["customer"]);
     // The digest of just that attribute, as SQS computes it on send.
     let other = sqs.create("other", json!({}));
     let alone = sqs
@@ -337,28 +314,15 @@ fn message_attribute_names_exact_name_selects_one_attribute_and_md5_covers_it_al
         )
         .ok();
     assert_eq!(
-        got[0]["MD5OfMessageAttributes"],
+        got["MD5OfMessageAttributes"],
         alone["MD5OfMessageAttributes"]
     );
 }
 
 #[test]
 fn message_attribute_names_matching_nothing_leave_out_attributes_and_md5() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    send_with_attributes(&mut sqs, &url);
-    let got = receive(
-        &mut sqs,
-        &url,
-        json!({ "MessageAttributeNames": ["missing"] }),
-    )
-    .messages();
-    assert!(got[0].get("MessageAttributes").is_none(), "{:?}", got[0]);
-    assert!(
-        got[0].get("MD5OfMessageAttributes").is_none(),
-        "{:?}",
-        got[0]
-    );
+    let (_, _, got) = receive_attributed_message(json!({ "MessageAttributeNames": ["missing"] }));
+    assert_no_message_attributes(&got);
 }
 
 // ---------------------------------------------------------------------------
@@ -367,8 +331,7 @@ fn message_attribute_names_matching_nothing_leave_out_attributes_and_md5() {
 
 #[test]
 fn max_number_of_messages_defaults_to_one() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     for i in 0..3 {
         sqs.send(&url, &format!("m{i}"));
     }
@@ -377,8 +340,7 @@ fn max_number_of_messages_defaults_to_one() {
 
 #[test]
 fn max_number_of_messages_returns_up_to_ten() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     for i in 0..12 {
         sqs.send(&url, &format!("m{i}"));
     }
@@ -390,8 +352,7 @@ fn max_number_of_messages_returns_up_to_ten() {
 
 #[test]
 fn max_number_of_messages_outside_1_to_10_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     for max in [0, 11, -1] {
         let reply = receive(&mut sqs, &url, json!({ "MaxNumberOfMessages": max }));
         reply
@@ -403,8 +364,7 @@ fn max_number_of_messages_outside_1_to_10_is_invalid_parameter_value() {
 
 #[test]
 fn visibility_timeout_override_outside_0_to_43200_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     for timeout in [-1, 43_201] {
         receive(&mut sqs, &url, json!({ "VisibilityTimeout": timeout }))
             .err("InvalidParameterValue")
@@ -416,8 +376,7 @@ fn visibility_timeout_override_outside_0_to_43200_is_invalid_parameter_value() {
 
 #[test]
 fn wait_time_seconds_outside_0_to_20_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     for wait in [-1, 21] {
         let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": wait }));
         reply
@@ -429,9 +388,7 @@ fn wait_time_seconds_outside_0_to_20_is_invalid_parameter_value() {
 
 #[test]
 fn received_message_is_in_flight_for_the_visibility_timeout_then_visible_again() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let first = sqs.receive(&url, 1);
     assert_eq!(first.len(), 1);
     assert_eq!(visible(&mut sqs, &url), "0");
@@ -447,26 +404,19 @@ fn received_message_is_in_flight_for_the_visibility_timeout_then_visible_again()
 
 #[test]
 fn receive_visibility_timeout_override_hides_the_message_for_that_long() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     assert_eq!(
         receive(&mut sqs, &url, json!({ "VisibilityTimeout": 5 }))
             .messages()
             .len(),
         1
     );
-    sqs.advance(4_999);
-    assert!(sqs.receive(&url, 1).is_empty());
-    sqs.advance(1);
-    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    assert_hidden_for(&mut sqs, &url, 5_000);
 }
 
 #[test]
 fn receive_with_visibility_timeout_zero_leaves_the_message_visible() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 0 })).messages();
     assert_eq!(got.len(), 1);
     assert_eq!(visible(&mut sqs, &url), "1");
@@ -475,9 +425,7 @@ fn receive_with_visibility_timeout_zero_leaves_the_message_visible() {
 
 #[test]
 fn approximate_receive_count_counts_receives_not_followed_by_a_delete() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
     for expected in 1..=4 {
         let got = sqs.receive(&url, 1);
         assert_eq!(
@@ -490,8 +438,7 @@ fn approximate_receive_count_counts_receives_not_followed_by_a_delete() {
 
 #[test]
 fn receive_that_finds_nothing_has_no_messages_key() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     let body = receive(&mut sqs, &url, json!({})).ok();
     assert_eq!(body, json!({}));
 }
@@ -502,8 +449,7 @@ fn receive_that_finds_nothing_has_no_messages_key() {
 
 #[test]
 fn long_poll_returns_at_once_when_a_message_is_available() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     sqs.send(&url, "ready");
     let reply = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 }))
         .expect("a message is available, so the poll answers at once");
@@ -512,13 +458,12 @@ fn long_poll_returns_at_once_when_a_message_is_available() {
 
 #[test]
 fn long_poll_is_answered_the_moment_a_message_is_sent() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
     sqs.advance(7_000);
     assert!(sqs.answered().is_empty());
     sqs.send(&url, "now");
-    let reply = only_answer(&mut sqs, poll);
+    let reply = sqs.only_answer(poll);
     assert_eq!(reply.status, 200);
     assert_eq!(reply.messages()[0]["Body"], "now");
     assert_eq!(sqs.engine.now(), 7_000);
@@ -527,8 +472,7 @@ fn long_poll_is_answered_the_moment_a_message_is_sent() {
 
 #[test]
 fn long_poll_is_answered_the_moment_an_in_flight_message_becomes_visible() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "10" }));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({ "VisibilityTimeout": "10" }));
     sqs.send(&url, "again");
     assert_eq!(sqs.receive(&url, 1).len(), 1);
     let poll = start_receive(
@@ -537,57 +481,42 @@ fn long_poll_is_answered_the_moment_an_in_flight_message_becomes_visible() {
         json!({ "WaitTimeSeconds": 20, "AttributeNames": ["ApproximateReceiveCount"] }),
     )
     .unwrap_err();
-    sqs.advance(9_999);
-    assert!(sqs.answered().is_empty());
-    sqs.advance(1);
-    let reply = only_answer(&mut sqs, poll);
-    let got = reply.messages();
+    advance_unanswered_until(&mut sqs, 10_000);
+    let got = sqs.only_answer(poll).messages();
     assert_eq!(got[0]["Body"], "again");
     assert_eq!(got[0]["Attributes"]["ApproximateReceiveCount"], "2");
 }
 
 #[test]
 fn long_poll_is_answered_the_moment_a_delayed_message_becomes_visible() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     sqs.call(
         "SendMessage",
         json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 5 }),
     )
     .ok();
     let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
-    sqs.advance(4_999);
-    assert!(sqs.answered().is_empty());
-    sqs.advance(1);
-    assert_eq!(only_answer(&mut sqs, poll).messages()[0]["Body"], "later");
+    advance_unanswered_until(&mut sqs, 5_000);
+    assert_eq!(sqs.only_answer(poll).messages()[0]["Body"], "later");
 }
 
 #[test]
 fn long_poll_is_answered_the_moment_visibility_is_changed_to_zero() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     sqs.send(&url, "released");
     let got = sqs.receive(&url, 1);
     let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
     change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 0).ok();
-    assert_eq!(
-        only_answer(&mut sqs, poll).messages()[0]["Body"],
-        "released"
-    );
+    assert_eq!(sqs.only_answer(poll).messages()[0]["Body"], "released");
     assert_eq!(sqs.engine.now(), 0);
 }
 
 #[test]
 fn long_poll_returns_empty_when_the_wait_ends() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
     let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 20 })).unwrap_err();
-    sqs.advance(19_999);
-    assert!(sqs.answered().is_empty());
-    sqs.advance(1);
-    let reply = only_answer(&mut sqs, poll);
-    assert_eq!(reply.status, 200);
-    assert_eq!(reply.body, json!({}));
+    advance_unanswered_until(&mut sqs, 20_000);
+    sqs.only_answer(poll).empty();
     // A message sent after the wait ended is not given to the finished poll.
     sqs.send(&url, "late");
     assert!(sqs.answered().is_empty());
@@ -596,32 +525,31 @@ fn long_poll_returns_empty_when_the_wait_ends() {
 
 #[test]
 fn queue_receive_message_wait_time_seconds_makes_receives_long_polls() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("patient", json!({ "ReceiveMessageWaitTimeSeconds": "5" }));
+    let (mut sqs, url) =
+        Sqs::with_queue("patient", json!({ "ReceiveMessageWaitTimeSeconds": "5" }));
     let poll = start_receive(&mut sqs, &url, json!({})).unwrap_err();
-    sqs.advance(4_999);
-    assert!(sqs.answered().is_empty());
-    sqs.advance(1);
-    assert_eq!(only_answer(&mut sqs, poll).body, json!({}));
+    advance_unanswered_until(&mut sqs, 5_000);
+    assert_eq!(sqs.only_answer(poll).body, json!({}));
 
     // And it is answered the moment a message arrives.
     let poll = start_receive(&mut sqs, &url, json!({})).unwrap_err();
     sqs.advance(2_000);
     sqs.send(&url, "hi");
-    assert_eq!(only_answer(&mut sqs, poll).messages()[0]["Body"], "hi");
+    assert_eq!(sqs.only_answer(poll).messages()[0]["Body"], "hi");
 }
 
 #[test]
 fn explicit_wait_time_seconds_zero_overrides_the_queue_default() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("patient", json!({ "ReceiveMessageWaitTimeSeconds": "20" }));
+    let (mut sqs, url) =
+        Sqs::with_queue("patient", json!({ "ReceiveMessageWaitTimeSeconds": "20" }));
     let reply = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }))
         .expect("WaitTimeSeconds 0 is a short poll");
     assert_eq!(reply.body, json!({}));
 }
 
-#[test]
-fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_them() {
+/// A queue holding ten messages, in an engine whose short polls sample 30%
+/// of the servers.
+fn sampled_queue_of_ten() -> (Sqs, String) {
     let mut sqs = Sqs::with(Config {
         seed: 7,
         realism: Realism {
@@ -634,6 +562,12 @@ fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_t
     for i in 0..10 {
         sqs.send(&url, &format!("m{i}"));
     }
+    (sqs, url)
+}
+
+#[test]
+fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_them() {
+    let (mut sqs, url) = sampled_queue_of_ten();
     let first = sqs.receive(&url, 10);
     assert!(first.len() < 10, "a sampled short poll saw every message");
     // With fewer than 1,000 messages the following request returns the rest.
@@ -643,18 +577,7 @@ fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_t
 
 #[test]
 fn long_poll_asks_all_servers_even_when_short_polls_sample() {
-    let mut sqs = Sqs::with(Config {
-        seed: 7,
-        realism: Realism {
-            short_poll_sample_rate: 0.3,
-            ..Realism::default()
-        },
-        ..Config::default()
-    });
-    let url = sqs.create("sampled", json!({}));
-    for i in 0..10 {
-        sqs.send(&url, &format!("m{i}"));
-    }
+    let (mut sqs, url) = sampled_queue_of_ten();
     let reply = start_receive(
         &mut sqs,
         &url,
@@ -693,23 +616,16 @@ fn standard_queue_can_deliver_a_message_again_after_a_delete_missed_a_copy() {
 
 #[test]
 fn change_visibility_counts_the_new_timeout_from_the_call() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = sqs.receive(&url, 1);
     sqs.advance(20_000);
     change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 15).ok();
-    sqs.advance(14_999);
-    assert!(sqs.receive(&url, 1).is_empty());
-    sqs.advance(1);
-    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    assert_hidden_for(&mut sqs, &url, 15_000);
 }
 
 #[test]
 fn change_visibility_to_zero_makes_the_message_visible_at_once() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = sqs.receive(&url, 1);
     change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 0).ok();
     assert_eq!(visible(&mut sqs, &url), "1");
@@ -719,9 +635,7 @@ fn change_visibility_to_zero_makes_the_message_visible_at_once() {
 
 #[test]
 fn change_visibility_with_an_expired_handle_on_standard_hides_the_message_again() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
     let got = sqs.receive(&url, 1);
     sqs.advance(2_000);
     assert_eq!(visible(&mut sqs, &url), "1");
@@ -735,9 +649,7 @@ fn change_visibility_with_an_expired_handle_on_standard_hides_the_message_again(
 
 #[test]
 fn change_visibility_with_an_older_handle_from_an_earlier_receive_still_works() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
     let old = sqs.receive(&url, 1);
     sqs.advance(1_000);
     let newer = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 300 })).messages();
@@ -748,29 +660,23 @@ fn change_visibility_with_an_older_handle_from_an_earlier_receive_still_works() 
 
 #[test]
 fn change_visibility_on_a_deleted_message_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = sqs.receive(&url, 1);
     let handle = got[0]["ReceiptHandle"].as_str().unwrap().to_string();
     sqs.delete(&url, &json!(handle)).ok();
-    let reply = change_visibility(&mut sqs, &url, &json!(handle), 10);
-    reply.err("InvalidParameterValue");
-    assert_eq!(reply.status, 400);
-    assert_eq!(
-        reply.message(),
-        format!(
+    change_visibility(&mut sqs, &url, &json!(handle), 10).rejected(
+        400,
+        "InvalidParameterValue",
+        &format!(
             "Value {handle} for parameter ReceiptHandle is invalid. Reason: Message does not \
              exist or is not available for visibility timeout change."
-        )
+        ),
     );
 }
 
 #[test]
 fn change_visibility_may_not_extend_beyond_twelve_hours_since_the_receive() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = receive(&mut sqs, &url, json!({ "VisibilityTimeout": 43_200 })).messages();
     let handle = &got[0]["ReceiptHandle"];
     sqs.advance(1_000_000);
@@ -779,17 +685,12 @@ fn change_visibility_may_not_extend_beyond_twelve_hours_since_the_receive() {
         .message_contains("43200");
     // Exactly 12 hours in total is allowed.
     change_visibility(&mut sqs, &url, handle, 42_200).ok();
-    sqs.advance(42_199_999);
-    assert!(sqs.receive(&url, 1).is_empty());
-    sqs.advance(1);
-    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    assert_hidden_for(&mut sqs, &url, 42_200_000);
 }
 
 #[test]
 fn change_visibility_timeout_outside_0_to_43200_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = sqs.receive(&url, 1);
     for timeout in [-1, 43_201] {
         change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], timeout)
@@ -800,17 +701,12 @@ fn change_visibility_timeout_outside_0_to_43200_is_invalid_parameter_value() {
 
 #[test]
 fn next_receive_uses_the_queue_visibility_timeout_again_after_a_change() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "30" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "30" }));
     let got = sqs.receive(&url, 1);
     change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 100).ok();
     sqs.advance(100_000);
     assert_eq!(sqs.receive(&url, 1).len(), 1);
-    sqs.advance(29_999);
-    assert!(sqs.receive(&url, 1).is_empty());
-    sqs.advance(1);
-    assert_eq!(sqs.receive(&url, 1).len(), 1);
+    assert_hidden_for(&mut sqs, &url, 30_000);
 }
 
 // ---------------------------------------------------------------------------
@@ -819,22 +715,17 @@ fn next_receive_uses_the_queue_visibility_timeout_again_after_a_change() {
 
 #[test]
 fn delete_with_a_malformed_handle_is_receipt_handle_is_invalid() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    let reply = sqs.delete(&url, &json!("x"));
-    reply.err("ReceiptHandleIsInvalid");
-    assert_eq!(reply.status, 400);
-    assert_eq!(
-        reply.message(),
-        "The input receipt handle \"x\" is not a valid receipt handle."
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
+    sqs.delete(&url, &json!("x")).rejected(
+        400,
+        "ReceiptHandleIsInvalid",
+        "The input receipt handle \"x\" is not a valid receipt handle.",
     );
 }
 
 #[test]
 fn delete_with_a_stale_handle_from_an_earlier_receive_deletes_on_standard() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
     let old = sqs.receive(&url, 1);
     sqs.advance(1_000);
     let newer = sqs.receive(&url, 1);
@@ -846,9 +737,7 @@ fn delete_with_a_stale_handle_from_an_earlier_receive_deletes_on_standard() {
 
 #[test]
 fn delete_with_a_handle_whose_visibility_expired_deletes_on_standard() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
     let got = sqs.receive(&url, 1);
     sqs.advance(5_000);
     assert_eq!(visible(&mut sqs, &url), "1");
@@ -859,9 +748,7 @@ fn delete_with_a_handle_whose_visibility_expired_deletes_on_standard() {
 
 #[test]
 fn delete_twice_answers_200() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({}));
-    sqs.send(&url, "hello");
+    let (mut sqs, url) = plain_queue_with_hello(json!({}));
     let got = sqs.receive(&url, 1);
     sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
     assert_eq!(sqs.delete(&url, &got[0]["ReceiptHandle"]).status, 200);
@@ -869,8 +756,7 @@ fn delete_twice_answers_200() {
 
 #[test]
 fn fifo_delete_with_a_handle_whose_visibility_expired_is_invalid_parameter_value() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create(
+    let (mut sqs, url) = Sqs::with_queue(
         "orders.fifo",
         json!({ "FifoQueue": "true", "VisibilityTimeout": "1" }),
     );
@@ -921,12 +807,17 @@ fn fill_in_flight(sqs: &mut Sqs, url: &str, fifo: bool) {
     assert_eq!(in_flight(sqs, url), IN_FLIGHT_LIMIT.to_string());
 }
 
-#[test]
-fn standard_short_poll_over_the_in_flight_limit_is_over_limit_403() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("busy", json!({}));
+/// A standard queue at the in-flight limit, with one more message visible.
+fn standard_queue_over_the_in_flight_limit() -> (Sqs, String) {
+    let (mut sqs, url) = Sqs::with_queue("busy", json!({}));
     fill_in_flight(&mut sqs, &url, false);
     sqs.send(&url, "one more");
+    (sqs, url)
+}
+
+#[test]
+fn standard_short_poll_over_the_in_flight_limit_is_over_limit_403() {
+    let (mut sqs, url) = standard_queue_over_the_in_flight_limit();
     let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }));
     reply.err("OverLimit");
     assert_eq!(reply.status, 403);
@@ -935,43 +826,52 @@ fn standard_short_poll_over_the_in_flight_limit_is_over_limit_403() {
 
 #[test]
 fn standard_long_poll_over_the_in_flight_limit_returns_nothing_without_error() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("busy", json!({}));
-    fill_in_flight(&mut sqs, &url, false);
-    sqs.send(&url, "one more");
+    let (mut sqs, url) = standard_queue_over_the_in_flight_limit();
     let poll = start_receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 5 })).unwrap_err();
     sqs.advance(5_000);
-    let reply = only_answer(&mut sqs, poll);
-    assert_eq!(reply.status, 200);
-    assert_eq!(reply.body, json!({}));
+    sqs.only_answer(poll).empty();
 }
 
 #[test]
 fn fifo_receive_over_the_in_flight_limit_returns_nothing_without_error() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("busy.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("busy.fifo", json!({ "FifoQueue": "true" }));
     fill_in_flight(&mut sqs, &url, true);
     sqs.send_fifo(&url, "one more", "fresh-group", "fresh");
-    let reply = receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 }));
-    assert_eq!(reply.status, 200);
-    assert_eq!(reply.body, json!({}));
+    receive(&mut sqs, &url, json!({ "WaitTimeSeconds": 0 })).empty();
 }
 
 // ---------------------------------------------------------------------------
 // The event log
 // ---------------------------------------------------------------------------
 
+/// A ReceiveMessage on `url` made by `worker`.
+#[track_caller]
+fn receive_as(sqs: &mut Sqs, worker: &str, url: &str) -> Reply {
+    sqs.call_as(Some(worker), "ReceiveMessage", json!({ "QueueUrl": url }))
+}
+
+/// Asserts a `Received` event: who received, who held the message before,
+/// and the receive count.
+#[track_caller]
+fn assert_received(kind: &EventKind, who: Option<&str>, previous: Option<&str>, count: u32) {
+    let EventKind::Received {
+        by,
+        previous_holder,
+        receive_count,
+        ..
+    } = kind
+    else {
+        unreachable!()
+    };
+    assert_eq!(by.as_deref(), who);
+    assert_eq!(previous_holder.as_deref(), previous);
+    assert_eq!(*receive_count, count);
+}
+
 #[test]
 fn visibility_expiry_is_logged_with_the_holder() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
-    sqs.send(&url, "hello");
-    sqs.call_as(
-        Some("worker-1"),
-        "ReceiveMessage",
-        json!({ "QueueUrl": url }),
-    )
-    .ok();
+    let (mut sqs, url) = plain_queue_with_hello(json!({ "VisibilityTimeout": "1" }));
+    receive_as(&mut sqs, "worker-1", &url).ok();
     sqs.advance(1_000);
     let expired: Vec<_> = sqs
         .events()
@@ -988,24 +888,11 @@ fn visibility_expiry_is_logged_with_the_holder() {
 
 #[test]
 fn duplicate_delivery_to_another_worker_is_logged_with_the_previous_holder() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("plain", json!({ "VisibilityTimeout": "1" }));
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({ "VisibilityTimeout": "1" }));
     sqs.send(&url, "slow job");
-    let first = sqs
-        .call_as(
-            Some("worker-1"),
-            "ReceiveMessage",
-            json!({ "QueueUrl": url }),
-        )
-        .messages();
+    let first = receive_as(&mut sqs, "worker-1", &url).messages();
     sqs.advance(1_000);
-    let second = sqs
-        .call_as(
-            Some("worker-2"),
-            "ReceiveMessage",
-            json!({ "QueueUrl": url }),
-        )
-        .messages();
+    let second = receive_as(&mut sqs, "worker-2", &url).messages();
     assert_eq!(first[0]["MessageId"], second[0]["MessageId"]);
     let received: Vec<EventKind> = sqs
         .kinds()
@@ -1013,28 +900,6 @@ fn duplicate_delivery_to_another_worker_is_logged_with_the_previous_holder() {
         .filter(|k| matches!(k, EventKind::Received { .. }))
         .collect();
     assert_eq!(received.len(), 2);
-    let EventKind::Received {
-        by,
-        previous_holder,
-        receive_count,
-        ..
-    } = &received[0]
-    else {
-        unreachable!()
-    };
-    assert_eq!(by.as_deref(), Some("worker-1"));
-    assert_eq!(previous_holder.as_deref(), None);
-    assert_eq!(*receive_count, 1);
-    let EventKind::Received {
-        by,
-        previous_holder,
-        receive_count,
-        ..
-    } = &received[1]
-    else {
-        unreachable!()
-    };
-    assert_eq!(by.as_deref(), Some("worker-2"));
-    assert_eq!(previous_holder.as_deref(), Some("worker-1"));
-    assert_eq!(*receive_count, 2);
+    assert_received(&received[0], Some("worker-1"), None, 1);
+    assert_received(&received[1], Some("worker-2"), Some("worker-1"), 2);
 }

@@ -5,7 +5,7 @@
 mod common;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use common::{Reply, Sqs};
+use common::{successful_ids, Reply, Sqs};
 use md5::{Digest, Md5};
 use serde_json::{json, Value};
 
@@ -68,6 +68,25 @@ fn entries(n: usize) -> Vec<Value> {
         .collect()
 }
 
+/// Sends `body` with these message attributes to `url`; answers the send.
+#[track_caller]
+fn send_with_attributes(sqs: &mut Sqs, url: &str, body: &str, attributes: Value) -> Value {
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": body, "MessageAttributes": attributes }),
+    )
+    .ok()
+}
+
+/// The attributes CreateQueue needs for a queue of this name.
+fn attributes_for(queue: &str) -> Value {
+    if queue.ends_with(".fifo") {
+        json!({ "FifoQueue": "true" })
+    } else {
+        json!({})
+    }
+}
+
 fn is_uuid(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
     parts.iter().map(|p| p.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12]
@@ -95,8 +114,7 @@ fn success_answers_200_with_a_json_body_and_json_content_type() {
 
 #[test]
 fn pascal_case_members_are_read_and_others_ignored() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     // camelCase is not the member name: the body is missing.
     sqs.call(
         "SendMessage",
@@ -138,8 +156,7 @@ fn get_queue_url_of_missing_queue_has_the_documented_error_envelope() {
 
 #[test]
 fn client_errors_answer_400_with_their_query_code_and_shape() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
     let cases: Vec<(Reply, &str, &str)> = vec![
         (
@@ -201,47 +218,38 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
             "QueueNameExists",
         ),
         (
-            sqs.call(
-                "SendMessageBatch",
-                json!({ "QueueUrl": url, "Entries": [] }),
-            ),
+            sqs.send_batch(&url, json!([])),
             "AWS.SimpleQueueService.EmptyBatchRequest",
             "EmptyBatchRequest",
         ),
         (
-            sqs.call(
-                "SendMessageBatch",
-                json!({ "QueueUrl": url, "Entries": entries(11) }),
-            ),
+            sqs.send_batch(&url, json!(entries(11))),
             "AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
             "TooManyEntriesInBatchRequest",
         ),
         (
-            sqs.call(
-                "SendMessageBatch",
-                json!({ "QueueUrl": url, "Entries": [
+            sqs.send_batch(
+                &url,
+                json!([
                     { "Id": "a", "MessageBody": "1" }, { "Id": "a", "MessageBody": "2" }
-                ] }),
+                ]),
             ),
             "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
             "BatchEntryIdsNotDistinct",
         ),
         (
-            sqs.call(
-                "SendMessageBatch",
-                json!({ "QueueUrl": url, "Entries": [
+            sqs.send_batch(
+                &url,
+                json!([
                     { "Id": "a", "MessageBody": "x".repeat(600_000) },
                     { "Id": "b", "MessageBody": "x".repeat(600_000) }
-                ] }),
+                ]),
             ),
             "AWS.SimpleQueueService.BatchRequestTooLong",
             "BatchRequestTooLong",
         ),
         (
-            sqs.call(
-                "SendMessageBatch",
-                json!({ "QueueUrl": url, "Entries": [{ "Id": "a b", "MessageBody": "1" }] }),
-            ),
+            sqs.send_batch(&url, json!([{ "Id": "a b", "MessageBody": "1" }])),
             "AWS.SimpleQueueService.InvalidBatchEntryId",
             "InvalidBatchEntryId",
         ),
@@ -270,8 +278,7 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
 
 #[test]
 fn purge_queue_in_progress_answers_403() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
     let reply = sqs.call("PurgeQueue", json!({ "QueueUrl": url }));
     assert_error(
@@ -284,15 +291,10 @@ fn purge_queue_in_progress_answers_403() {
 
 #[test]
 fn over_limit_answers_403() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("busy", json!({ "VisibilityTimeout": "43200" }));
+    let (mut sqs, url) = Sqs::with_queue("busy", json!({ "VisibilityTimeout": "43200" }));
     let batch = entries(10);
     for _ in 0..12_000 {
-        sqs.call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": batch }),
-        )
-        .ok();
+        sqs.send_batch(&url, json!(batch)).ok();
     }
     for _ in 0..12_000 {
         let reply = sqs.call(
@@ -309,8 +311,7 @@ fn over_limit_answers_403() {
 #[test]
 fn move_task_resource_not_found_answers_404() {
     let mut sqs = Sqs::new();
-    let dlq = sqs.create("dlq", json!({}));
-    let dlq_arn = sqs.arn(&dlq);
+    let (_, dlq_arn) = sqs.create_with_arn("dlq", json!({}));
     sqs.create(
         "source",
         json!({ "RedrivePolicy": json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1 }).to_string() }),
@@ -381,8 +382,7 @@ fn non_object_body_is_a_400_serialization_exception() {
 
 #[test]
 fn wrong_member_types_are_a_400_serialization_exception() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let bodies = [
         ("CreateQueue", json!({ "QueueName": 5 })),
         (
@@ -451,8 +451,7 @@ fn wrong_member_types_are_a_400_serialization_exception() {
 
 #[test]
 fn fractional_or_huge_numbers_are_rejected_without_panic() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for delay in [json!(1.5), json!(1e30), json!(u64::MAX)] {
         let reply = sqs.call(
             "SendMessage",
@@ -465,8 +464,7 @@ fn fractional_or_huge_numbers_are_rejected_without_panic() {
 
 #[test]
 fn missing_required_members_are_missing_parameter() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let cases = [
         ("CreateQueue", json!({}), "QueueName"),
         ("GetQueueUrl", json!({}), "QueueName"),
@@ -520,14 +518,8 @@ fn missing_required_members_are_missing_parameter() {
 
 #[test]
 fn batch_answers_200_with_successful_and_failed_lists() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": entries(2) }),
-        )
-        .ok();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let body = sqs.send_batch(&url, json!(entries(2))).ok();
     let successful = body["Successful"].as_array().unwrap();
     assert_eq!(successful.len(), 2);
     assert_eq!(body["Failed"], json!([]));
@@ -541,25 +533,18 @@ fn batch_answers_200_with_successful_and_failed_lists() {
 
 #[test]
 fn batch_entry_too_large_fails_alone_while_others_succeed() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("small", json!({ "MaximumMessageSize": "1024" }));
+    let (mut sqs, url) = Sqs::with_queue("small", json!({ "MaximumMessageSize": "1024" }));
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
+        .send_batch(
+            &url,
+            json!([
                 { "Id": "ok1", "MessageBody": "fine" },
                 { "Id": "big", "MessageBody": "x".repeat(1025) },
                 { "Id": "ok2", "MessageBody": "x".repeat(1024) },
-            ] }),
+            ]),
         )
         .ok();
-    let ids: Vec<&str> = body["Successful"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["Id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["ok1", "ok2"]);
+    assert_eq!(successful_ids(&body), ["ok1", "ok2"]);
     assert_eq!(
         body["Failed"],
         json!([{
@@ -574,15 +559,14 @@ fn batch_entry_too_large_fails_alone_while_others_succeed() {
 
 #[test]
 fn batch_entry_with_bad_characters_fails_alone_with_invalid_message_contents() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
+        .send_batch(
+            &url,
+            json!([
                 { "Id": "bad", "MessageBody": "a\u{1}b" },
                 { "Id": "good", "MessageBody": "ab" },
-            ] }),
+            ]),
         )
         .ok();
     assert_eq!(body["Successful"].as_array().unwrap().len(), 1);
@@ -598,18 +582,17 @@ fn batch_entry_with_bad_characters_fails_alone_with_invalid_message_contents() {
 
 #[test]
 fn batch_entry_with_bad_delay_or_attributes_fails_alone() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
-        .call(
-            "SendMessageBatch",
-            json!({ "QueueUrl": url, "Entries": [
+        .send_batch(
+            &url,
+            json!([
                 { "Id": "delay", "MessageBody": "a", "DelaySeconds": 901 },
                 { "Id": "attr", "MessageBody": "b", "MessageAttributes": {
                     "AWS.x": { "DataType": "String", "StringValue": "v" } } },
                 { "Id": "empty", "MessageBody": "" },
                 { "Id": "good", "MessageBody": "c" },
-            ] }),
+            ]),
         )
         .ok();
     assert_eq!(body["Successful"].as_array().unwrap().len(), 1);
@@ -636,8 +619,7 @@ fn batch_entry_with_bad_delay_or_attributes_fails_alone() {
 
 #[test]
 fn batch_problems_of_the_request_as_a_whole_fail_the_whole_call() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
     let whole = [
         json!({ "QueueUrl": url, "Entries": entries(11) }),
@@ -670,22 +652,19 @@ fn batch_problems_of_the_request_as_a_whole_fail_the_whole_call() {
 fn fifo_batch_with_a_missing_group_id_fails_whole_naming_message_group_id() {
     let mut sqs = Sqs::new();
     let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
-    let reply = sqs.call(
-        "SendMessageBatch",
-        json!({ "QueueUrl": fifo, "Entries": [
+    let reply = sqs.send_batch(&fifo, json!([
             { "Id": "a", "MessageBody": "1", "MessageGroupId": "g", "MessageDeduplicationId": "d1" },
-            { "Id": "b", "MessageBody": "2", "MessageDeduplicationId": "d2" }] }),
-    );
+            { "Id": "b", "MessageBody": "2", "MessageDeduplicationId": "d2" }]));
     // Recorded against AWS: InvalidParameterValue here, unlike a single send.
     reply.err("InvalidParameterValue");
     assert_eq!(
         reply.message(),
         "The request must contain the parameter MessageGroupId."
     );
-    let reply = sqs.call(
-        "SendMessageBatch",
-        json!({ "QueueUrl": fifo, "Entries": [
-            { "Id": "b", "MessageBody": "2", "MessageGroupId": "g" }] }),
+    let reply = sqs.send_batch(
+        &fifo,
+        json!([
+            { "Id": "b", "MessageBody": "2", "MessageGroupId": "g" }]),
     );
     reply.err("InvalidParameterValue").message_contains(
         "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
@@ -694,8 +673,7 @@ fn fifo_batch_with_a_missing_group_id_fails_whole_naming_message_group_id() {
 
 #[test]
 fn receive_that_finds_nothing_has_no_messages_key() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let body = sqs
         .call(
             "ReceiveMessage",
@@ -707,8 +685,7 @@ fn receive_that_finds_nothing_has_no_messages_key() {
 
 #[test]
 fn long_poll_that_finds_nothing_has_no_messages_key() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let poll = sqs
         .start(
             "ReceiveMessage",
@@ -716,10 +693,7 @@ fn long_poll_that_finds_nothing_has_no_messages_key() {
         )
         .expect_err("waits");
     sqs.advance(1_000);
-    let answered = sqs.answered();
-    assert_eq!(answered.len(), 1);
-    assert_eq!(answered[0].0, poll);
-    assert_eq!(answered[0].1.clone().ok(), json!({}));
+    assert_eq!(sqs.only_answer(poll).ok(), json!({}));
 }
 
 #[test]
@@ -736,8 +710,7 @@ fn list_queues_with_no_match_has_no_queue_urls_key() {
 
 #[test]
 fn md5_of_message_body_is_hex_md5_of_utf8_body() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     for text in ["hello", "Héllo!😀 \t\n", "日本語"] {
         let sent = sqs.send(&url, text);
         assert_eq!(sent["MD5OfMessageBody"], md5_hex(text.as_bytes()));
@@ -755,20 +728,19 @@ fn md5_of_message_body_is_hex_md5_of_utf8_body() {
 
 #[test]
 fn md5_of_message_attributes_matches_aws_algorithm() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     // Digests recorded against AWS (LocalStack's AWS-validated snapshots of
     // test_receive_message_message_attribute_names_filters): the full set on
     // send and receive, and each subset a filtered receive returns.
-    let sent = sqs
-        .call(
-            "SendMessage",
-            json!({ "QueueUrl": url, "MessageBody": "msg", "MessageAttributes": {
-                "General": { "DataType": "String", "StringValue": "Kenobi" },
-                "Hello": { "DataType": "String", "StringValue": "There" },
-                "Help.Me": { "DataType": "String", "StringValue": "Me" } } }),
-        )
-        .ok();
+    let sent = send_with_attributes(
+        &mut sqs,
+        &url,
+        "msg",
+        json!({
+            "General": { "DataType": "String", "StringValue": "Kenobi" },
+            "Hello": { "DataType": "String", "StringValue": "There" },
+            "Help.Me": { "DataType": "String", "StringValue": "Me" } }),
+    );
     assert_eq!(sent["MD5OfMessageBody"], "6e2baaf3b97dbeef01c0043275f9a0e7");
     assert_eq!(
         sent["MD5OfMessageAttributes"],
@@ -798,13 +770,12 @@ fn md5_of_message_attributes_matches_aws_algorithm() {
     // A Binary attribute recorded against AWS (test_send_message_with_binary_attributes).
     let binary = b"traceparent\x1e00-774062d6c37081a5a0b9b5b88e30627c-2d2482211f6489da-01";
     let other = sqs.create("binary", json!({}));
-    let sent = sqs
-        .call(
-            "SendMessage",
-            json!({ "QueueUrl": other, "MessageBody": "test", "MessageAttributes": {
-                "attr1": { "DataType": "Binary", "BinaryValue": STANDARD.encode(binary) } } }),
-        )
-        .ok();
+    let sent = send_with_attributes(
+        &mut sqs,
+        &other,
+        "test",
+        json!({ "attr1": { "DataType": "Binary", "BinaryValue": STANDARD.encode(binary) } }),
+    );
     assert_eq!(sent["MD5OfMessageBody"], "098f6bcd4621d373cade4e832627b4f6");
     assert_eq!(
         sent["MD5OfMessageAttributes"],
@@ -812,13 +783,12 @@ fn md5_of_message_attributes_matches_aws_algorithm() {
     );
 
     // A Number attribute (moto's tests): {"timestamp": Number "1493147359900"}.
-    let sent = sqs
-        .call(
-            "SendMessage",
-            json!({ "QueueUrl": url, "MessageBody": "derp", "MessageAttributes": {
-                "timestamp": { "DataType": "Number", "StringValue": "1493147359900" } } }),
-        )
-        .ok();
+    let sent = send_with_attributes(
+        &mut sqs,
+        &url,
+        "derp",
+        json!({ "timestamp": { "DataType": "Number", "StringValue": "1493147359900" } }),
+    );
     assert_eq!(
         sent["MD5OfMessageAttributes"],
         "235c5c510d26fb653d073faed50ae77c"
@@ -841,49 +811,29 @@ fn md5_of_message_attributes_matches_aws_algorithm() {
         ("label", "String.custom", "Tüst ✓".as_bytes()),
         ("bin.custom", "Binary.png", binary),
     ]);
-    let sent = sqs
-        .call(
-            "SendMessage",
-            json!({ "QueueUrl": url, "MessageBody": "x", "MessageAttributes": attributes }),
-        )
-        .ok();
+    let sent = send_with_attributes(&mut sqs, &url, "x", attributes.clone());
     assert_eq!(sent["MD5OfMessageAttributes"], expected);
 
     // The receive reports the same digest.
     let other = sqs.create("attributes", json!({}));
-    sqs.call(
-        "SendMessage",
-        json!({ "QueueUrl": other, "MessageBody": "x", "MessageAttributes": attributes }),
-    )
-    .ok();
-    let got = sqs
-        .call(
-            "ReceiveMessage",
-            json!({ "QueueUrl": other, "MessageAttributeNames": ["All"] }),
-        )
-        .messages();
+    send_with_attributes(&mut sqs, &other, "x", attributes.clone());
+    let got = sqs.receive_with_message_attributes(&other);
     assert_eq!(got[0]["MD5OfMessageAttributes"], expected);
     assert_eq!(got[0]["MessageAttributes"], attributes);
 }
 
 #[test]
 fn received_md5_of_message_attributes_matches_the_sent_one() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
-    let sent = sqs
-        .call(
-            "SendMessage",
-            json!({ "QueueUrl": url, "MessageBody": "x", "MessageAttributes": {
-                "General": { "DataType": "String", "StringValue": "Hello" },
-                "Blob": { "DataType": "Binary", "BinaryValue": "aGk=" } } }),
-        )
-        .ok();
-    let got = sqs
-        .call(
-            "ReceiveMessage",
-            json!({ "QueueUrl": url, "MessageAttributeNames": ["All"] }),
-        )
-        .messages();
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let sent = send_with_attributes(
+        &mut sqs,
+        &url,
+        "x",
+        json!({
+            "General": { "DataType": "String", "StringValue": "Hello" },
+            "Blob": { "DataType": "Binary", "BinaryValue": "aGk=" } }),
+    );
+    let got = sqs.receive_with_message_attributes(&url);
     assert_eq!(
         got[0]["MD5OfMessageAttributes"],
         sent["MD5OfMessageAttributes"]
@@ -896,8 +846,7 @@ fn received_md5_of_message_attributes_matches_the_sent_one() {
 
 #[test]
 fn md5_of_message_system_attributes_matches_aws_algorithm() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
     let sent = sqs
         .call(
@@ -915,8 +864,7 @@ fn md5_of_message_system_attributes_matches_aws_algorithm() {
 
 #[test]
 fn send_without_attributes_has_no_attribute_digests() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let sent = sqs.send(&url, "plain");
     let keys: Vec<&String> = sent.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["MD5OfMessageBody", "MessageId"]);
@@ -924,8 +872,7 @@ fn send_without_attributes_has_no_attribute_digests() {
 
 #[test]
 fn message_id_is_uuid_text() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let a = sqs.send(&url, "a")["MessageId"]
         .as_str()
         .unwrap()
@@ -941,8 +888,7 @@ fn message_id_is_uuid_text() {
 
 #[test]
 fn receipt_handle_is_new_on_every_receive() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "VisibilityTimeout": "1" }));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({ "VisibilityTimeout": "1" }));
     sqs.send(&url, "a");
     let mut handles = Vec::new();
     for _ in 0..3 {
@@ -958,8 +904,7 @@ fn receipt_handle_is_new_on_every_receive() {
 
 #[test]
 fn fifo_sequence_number_is_a_large_strictly_increasing_decimal_string() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
     let mut last: Option<u128> = None;
     for (i, group) in ["g1", "g2", "g1", "g3"].iter().enumerate() {
         let sent = sqs.send_fifo(&url, &format!("m{i}"), group, &format!("d{i}"));
@@ -976,8 +921,7 @@ fn fifo_sequence_number_is_a_large_strictly_increasing_decimal_string() {
 
 #[test]
 fn standard_send_has_no_sequence_number() {
-    let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({}));
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     assert!(sqs.send(&url, "a").get("SequenceNumber").is_none());
 }
 
@@ -1061,13 +1005,7 @@ fn no_member_value_of_any_json_type_makes_an_operation_panic() {
     ];
     for queue in ["orders", "orders.fifo"] {
         let mut sqs = Sqs::new();
-        let attributes = if queue.ends_with(".fifo") {
-            json!({ "FifoQueue": "true" })
-        } else {
-            json!({})
-        };
-        let url = sqs.create(queue, attributes);
-        let arn = sqs.arn(&url);
+        let (url, arn) = sqs.create_with_arn(queue, attributes_for(queue));
         let base = json!({
             "QueueName": queue, "QueueUrl": url, "MessageBody": "x",
             "MessageGroupId": "g", "MessageDeduplicationId": "d",
@@ -1099,12 +1037,7 @@ fn no_member_value_of_any_json_type_makes_an_operation_panic() {
             }
             // Recreate what a DeleteQueue call removed, outside the 60 s window.
             sqs.advance(61_000);
-            let attributes = if queue.ends_with(".fifo") {
-                json!({ "FifoQueue": "true" })
-            } else {
-                json!({})
-            };
-            sqs.create(queue, attributes);
+            sqs.create(queue, attributes_for(queue));
         }
     }
 }

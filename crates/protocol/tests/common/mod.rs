@@ -238,3 +238,115 @@ impl Sqs {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Shared set-up and assertions of the conformance tests
+// ---------------------------------------------------------------------------
+
+impl Sqs {
+    /// A CreateQueue call, answered as it is (`create` expects success).
+    #[track_caller]
+    pub fn create_reply(&mut self, name: &str, attributes: Value) -> Reply {
+        self.call(
+            "CreateQueue",
+            json!({ "QueueName": name, "Attributes": attributes }),
+        )
+    }
+
+    /// A SetQueueAttributes call on `url`.
+    #[track_caller]
+    pub fn set_attributes(&mut self, url: &str, attributes: Value) -> Reply {
+        self.call(
+            "SetQueueAttributes",
+            json!({ "QueueUrl": url, "Attributes": attributes }),
+        )
+    }
+
+    /// A fresh engine holding one queue: `(sqs, url)`.
+    #[track_caller]
+    pub fn with_queue(name: &str, attributes: Value) -> (Sqs, String) {
+        let mut sqs = Sqs::new();
+        let url = sqs.create(name, attributes);
+        (sqs, url)
+    }
+
+    /// Creates a queue and answers its url and ARN.
+    #[track_caller]
+    pub fn create_with_arn(&mut self, name: &str, attributes: Value) -> (String, String) {
+        let url = self.create(name, attributes);
+        let arn = self.arn(&url);
+        (url, arn)
+    }
+
+    /// A `SendMessageBatch` of `entries` to `url`.
+    #[track_caller]
+    pub fn send_batch(&mut self, url: &str, entries: Value) -> Reply {
+        self.call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": entries }),
+        )
+    }
+
+    /// A `ReceiveMessage` on `url` asking for every message attribute.
+    #[track_caller]
+    pub fn receive_with_message_attributes(&mut self, url: &str) -> Vec<Value> {
+        self.call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MessageAttributeNames": ["All"] }),
+        )
+        .messages()
+    }
+
+    /// The only long poll answered so far, checked to be `poll`.
+    #[track_caller]
+    pub fn only_answer(&mut self, poll: u64) -> Reply {
+        let mut answered = self.answered();
+        assert_eq!(answered.len(), 1, "expected one answered poll");
+        let (id, reply) = answered.remove(0);
+        assert_eq!(id, poll);
+        reply
+    }
+}
+
+impl Reply {
+    /// Asserts an error answer with this status, code and exact message.
+    #[track_caller]
+    pub fn rejected(&self, status: u16, code: &str, message: &str) -> &Self {
+        self.err(code);
+        assert_eq!(self.status, status);
+        assert_eq!(self.message(), message);
+        self
+    }
+
+    /// Asserts a success with an empty body (no `Messages` key at all).
+    #[track_caller]
+    pub fn empty(&self) {
+        assert_eq!(self.status, 200);
+        assert_eq!(self.body, json!({}));
+    }
+}
+
+/// A message attribute of type String.
+pub fn string_attribute(value: &str) -> Value {
+    json!({ "DataType": "String", "StringValue": value })
+}
+
+/// The ids of a batch answer's `Successful` entries, in order.
+pub fn successful_ids(body: &Value) -> Vec<&str> {
+    body["Successful"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["Id"].as_str().unwrap())
+        .collect()
+}
+
+/// The names of a JSON object's members, sorted (none when it is absent).
+pub fn sorted_keys(value: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = value
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
