@@ -85,7 +85,8 @@ impl Engine {
         self.polls.waiting.len()
     }
 
-    fn next_deadline(&self) -> Option<Millis> {
+    /// The next moment something in the engine changes by itself.
+    pub fn next_deadline(&self) -> Option<Millis> {
         self.queues
             .values()
             .filter_map(|q| q.next_deadline())

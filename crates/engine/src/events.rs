@@ -44,6 +44,8 @@ pub enum EventKind {
     Sent {
         queue: Arc<str>,
         message_id: MessageId,
+        /// The first 80 characters of the body, to name the message by.
+        label: String,
         group: Option<Arc<str>>,
         delayed_until: Option<Millis>,
         by: Option<Arc<str>>,
@@ -137,6 +139,72 @@ pub enum EventKind {
         task: u64,
         status: &'static str,
         moved: u64,
+    },
+    // What a scenario's simulated workers and producers do (see `simulation`).
+    /// A scenario's narration line for this moment.
+    Narration {
+        text: String,
+    },
+    /// A simulated worker began handling a message; it will be done `until`.
+    ProcessingStarted {
+        consumer: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+        until: Millis,
+    },
+    /// A worker received a message another worker is still processing.
+    DuplicateDelivery {
+        consumer: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+        also_held_by: Arc<str>,
+    },
+    /// The handler's side effect happened; `count` is how often, in total, for this message.
+    SideEffectPerformed {
+        consumer: Arc<str>,
+        message_id: String,
+        effect: String,
+        count: u64,
+    },
+    /// An idempotent handler found the message already processed.
+    SkippedAlreadyProcessed {
+        consumer: Arc<str>,
+        message_id: String,
+    },
+    /// The handler failed; the message is not deleted and comes back.
+    ProcessingFailed {
+        consumer: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+    },
+    WorkerCrashed {
+        consumer: Arc<str>,
+        message_id: String,
+        before_side_effect: bool,
+    },
+    WorkerRestarted {
+        consumer: Arc<str>,
+    },
+    /// Deleted before processing, then the worker crashed: the work is gone.
+    MessageLost {
+        consumer: Arc<str>,
+        message_id: String,
+    },
+    /// An SQS call of a simulated worker or producer failed.
+    ActionFailed {
+        actor: Arc<str>,
+        action: &'static str,
+        code: &'static str,
+        error: String,
+    },
+    /// A depth alarm changed state.
+    AlarmChanged {
+        alarm: Arc<str>,
+        queue: Arc<str>,
+        in_alarm: bool,
+        visible: u64,
     },
 }
 

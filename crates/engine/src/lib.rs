@@ -26,6 +26,7 @@ pub mod redrive;
 pub mod rng;
 pub mod send;
 pub mod settings;
+pub mod simulation;
 pub mod snapshot;
 pub mod validate;
 pub mod workload;

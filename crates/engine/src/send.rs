@@ -150,6 +150,7 @@ impl Engine {
         let event = EventKind::Sent {
             queue: queue.name.clone(),
             message_id,
+            label: new.body.chars().take(80).collect(),
             group,
             delayed_until: match state {
                 State::Delayed { until } => Some(until),

@@ -1,0 +1,272 @@
+//! Every scenario the page ships, run natively to its end: each teaches one
+//! thing, and these tests hold it to that outcome.
+
+use std::path::Path;
+
+use queuelab_engine::simulation::{Scenario, Simulation};
+use queuelab_engine::{Config, Event, EventKind};
+
+fn load(file: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/scenarios")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+fn run(file: &str) -> Simulation {
+    let scenario = load(file);
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).expect("scenario loads");
+    sim.advance(duration);
+    sim
+}
+
+fn events(sim: &Simulation) -> Vec<Event> {
+    sim.engine().events(0).cloned().collect()
+}
+
+fn count(sim: &Simulation, pred: impl Fn(&EventKind) -> bool) -> usize {
+    events(sim).iter().filter(|e| pred(&e.kind)).count()
+}
+
+/// Side-effect counts by body prefix.
+fn charged(sim: &Simulation, body_prefix: &str) -> u64 {
+    sim.side_effects()
+        .iter()
+        .filter(|s| s.body.starts_with(body_prefix))
+        .map(|s| s.count)
+        .sum()
+}
+
+fn stored(sim: &Simulation) -> usize {
+    sim.engine()
+        .snapshot()
+        .queues
+        .iter()
+        .map(|q| q.messages.len())
+        .sum()
+}
+
+#[test]
+fn every_shipped_scenario_loads_and_runs_to_its_end() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 10, "{files:?}");
+    for file in files {
+        let sim = run(&file);
+        assert!(sim.snapshot().finished, "{file}");
+        assert_eq!(
+            count(&sim, |k| matches!(k, EventKind::ActionFailed { .. })),
+            0,
+            "{file}: a simulated call failed: {:?}",
+            events(&sim)
+                .iter()
+                .find(|e| matches!(e.kind, EventKind::ActionFailed { .. }))
+        );
+    }
+}
+
+#[test]
+fn process_then_delete_handles_every_order_once() {
+    let sim = run("01-process-then-delete.json");
+    assert_eq!(sim.side_effects().len(), 4);
+    assert!(sim.side_effects().iter().all(|s| s.count == 1));
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Deleted { .. })), 4);
+    assert_eq!(stored(&sim), 0);
+}
+
+#[test]
+fn slow_consumer_gets_a_duplicate_delivery_and_charges_twice() {
+    let sim = run("02-slow-consumer-duplicate.json");
+    assert_eq!(charged(&sim, "order A-1001"), 2);
+    let duplicate = events(&sim)
+        .into_iter()
+        .find(|e| matches!(e.kind, EventKind::DuplicateDelivery { .. }))
+        .expect("a duplicate delivery");
+    assert_eq!(duplicate.time_ms, 2000);
+    let EventKind::DuplicateDelivery {
+        consumer,
+        receive_count,
+        also_held_by,
+        ..
+    } = duplicate.kind
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (&*consumer, receive_count, &*also_held_by),
+        ("worker-2", 2, "worker-1")
+    );
+}
+
+#[test]
+fn idempotent_consumer_is_delivered_twice_but_charges_once() {
+    let sim = run("03-idempotent-consumer.json");
+    assert_eq!(
+        count(&sim, |k| matches!(k, EventKind::DuplicateDelivery { .. })),
+        1
+    );
+    assert_eq!(charged(&sim, "order A-1001"), 1);
+    assert_eq!(
+        count(&sim, |k| matches!(
+            k,
+            EventKind::SkippedAlreadyProcessed { .. }
+        )),
+        1
+    );
+}
+
+#[test]
+fn heartbeat_prevents_the_second_delivery() {
+    let sim = run("04-heartbeat.json");
+    assert_eq!(
+        count(&sim, |k| matches!(k, EventKind::DuplicateDelivery { .. })),
+        0
+    );
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Received { .. })), 1);
+    assert!(count(&sim, |k| matches!(k, EventKind::VisibilityChanged { .. })) >= 3);
+    assert_eq!(charged(&sim, "order A-1001"), 1);
+}
+
+#[test]
+fn poison_message_moves_to_the_dlq_after_three_receives_and_the_alarm_fires() {
+    let sim = run("05-poison-message.json");
+    let failures = count(&sim, |k| matches!(k, EventKind::ProcessingFailed { .. }));
+    assert_eq!(failures, 3);
+    assert_eq!(
+        count(&sim, |k| matches!(
+            k,
+            EventKind::MovedToDeadLetterQueue {
+                receive_count: 3,
+                ..
+            }
+        )),
+        1
+    );
+    let snapshot = sim.engine().snapshot();
+    let dlq = snapshot
+        .queues
+        .iter()
+        .find(|q| q.name == "orders-dlq")
+        .unwrap();
+    assert_eq!(dlq.messages.len(), 1);
+    assert!(dlq.messages[0].body.contains("malformed"));
+    assert_eq!(dlq.messages[0].receive_count, 3);
+    assert!(sim.snapshot().alarms[0].in_alarm);
+    assert_eq!(charged(&sim, "order A-1001"), 1);
+    assert_eq!(charged(&sim, "order A-1003"), 1);
+}
+
+#[test]
+fn fifo_groups_deliver_each_customer_in_order_and_lock_while_the_head_is_in_flight() {
+    let sim = run("06-fifo-message-groups.json");
+    let order: Vec<String> = sim
+        .side_effects()
+        .iter()
+        .filter(|s| s.body.starts_with('A'))
+        .map(|s| s.body[..3].to_string())
+        .collect();
+    assert_eq!(order, ["A-1", "A-2", "A-3", "A-4"]);
+    assert!(sim.side_effects().iter().all(|s| s.count == 1));
+    assert!(count(&sim, |k| matches!(k, EventKind::GroupLocked { .. })) >= 6);
+}
+
+#[test]
+fn fifo_deduplication_drops_retries_within_five_minutes_only() {
+    let sim = run("07-fifo-deduplication.json");
+    assert_eq!(
+        count(&sim, |k| matches!(k, EventKind::DuplicateDropped { .. })),
+        2
+    );
+    assert_eq!(
+        charged(&sim, "pay order A-1001"),
+        2,
+        "once, then again after the window"
+    );
+    assert_eq!(charged(&sim, "receipt for A-1001"), 1);
+}
+
+#[test]
+fn short_polling_makes_many_more_empty_receives_than_long_polling() {
+    let sim = run("08-long-vs-short-polling.json");
+    let empty = |who: &str| {
+        count(
+            &sim,
+            |k| matches!(k, EventKind::EmptyReceive { by: Some(b), .. } if &**b == who),
+        )
+    };
+    assert_eq!(charged(&sim, "reading"), 12);
+    assert!(
+        empty("short-poller") > 3 * empty("long-poller").max(1),
+        "{} vs {}",
+        empty("short-poller"),
+        empty("long-poller")
+    );
+}
+
+#[test]
+fn deleting_before_processing_loses_the_order_when_the_worker_crashes() {
+    let sim = run("09-delete-before-process.json");
+    assert_eq!(
+        count(&sim, |k| matches!(k, EventKind::MessageLost { .. })),
+        1
+    );
+    assert_eq!(charged(&sim, "order A-1002"), 0);
+    assert_eq!(charged(&sim, "order A-1001"), 1);
+    assert_eq!(charged(&sim, "order A-1003"), 1);
+    assert_eq!(stored(&sim), 0, "nothing left to redeliver");
+}
+
+#[test]
+fn delayed_messages_wait_and_an_unread_message_expires_at_retention() {
+    let sim = run("10-delay-and-retention.json");
+    let delivered_at = |label: &str| {
+        let id = events(&sim).iter().find_map(|e| match &e.kind {
+            EventKind::Sent {
+                label: l,
+                message_id,
+                ..
+            } if l.contains(label) => Some(message_id.to_string()),
+            _ => None,
+        });
+        events(&sim)
+            .iter()
+            .find(|e| matches!(&e.kind, EventKind::Received { message_id, .. } if Some(message_id.to_string()) == id))
+            .map(|e| e.time_ms)
+    };
+    assert_eq!(delivered_at("renew subscription"), Some(5_000));
+    assert_eq!(delivered_at("pay invoice"), Some(16_000));
+    assert_eq!(delivered_at("right away"), Some(2_000));
+    let expired = events(&sim)
+        .into_iter()
+        .find(|e| matches!(e.kind, EventKind::Expired { .. }))
+        .unwrap();
+    assert_eq!(expired.time_ms, 60_500);
+}
+
+#[test]
+fn a_scenario_replays_identically() {
+    let a = run("06-fifo-message-groups.json");
+    let b = run("06-fifo-message-groups.json");
+    assert_eq!(events(&a), events(&b));
+}
+
+#[test]
+fn replaying_in_steps_gives_the_same_run_as_one_advance() {
+    let scenario = load("02-slow-consumer-duplicate.json");
+    let duration = scenario.duration_ms;
+    let mut stepped = Simulation::new(scenario, Config::default()).unwrap();
+    // Long polls keep waking the workers forever; step until the end.
+    while let Some(t) = stepped.next_event_time().filter(|t| *t <= duration) {
+        stepped.advance(t - stepped.now());
+    }
+    stepped.advance(duration - stepped.now());
+    let whole = run("02-slow-consumer-duplicate.json");
+    assert_eq!(events(&stepped), events(&whole));
+}
