@@ -126,3 +126,58 @@ test("no input, however malformed, breaks the instance", async () => {
   const url = await queue(pg, "still-alive");
   assert.ok(url);
 });
+
+test("fromScenario runs a scenario's workers in virtual time", async () => {
+  const { readFileSync } = await import("node:fs");
+  const text = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
+  const pg = Playground.fromScenario(text);
+  assert.equal(pg.snapshot().simulation.title, "Slow consumer, duplicate delivery");
+  pg.advance(2_000);
+  const held = pg.snapshot().simulation.workers.map((w) => [w.name, w.state, w.holding.length]);
+  assert.deepEqual(held, [["worker-1", "processing", 1], ["worker-2", "processing", 1]]);
+  assert.ok(pg.events(0).some((e) => e.type === "duplicateDelivery" && e.consumer === "worker-2"));
+  pg.advance(8_000);
+  const [effect] = pg.snapshot().simulation.sideEffects;
+  assert.equal(effect.count, 2);
+  assert.deepEqual(effect.by, ["worker-1", "worker-2"]);
+});
+
+test("nextEventTime steps to the next moment something happens", () => {
+  const text = JSON.stringify({ title: "t", durationMs: 5000, queues: [{ name: "q" }],
+    producers: [{ name: "p", queue: "q", sends: [{ atMs: 1500, body: "x" }] }] });
+  const pg = Playground.fromScenario(text);
+  assert.equal(pg.nextEventTime(), 1500);
+  pg.advance(pg.nextEventTime() - pg.now());
+  assert.equal(pg.snapshot().queues[0].messages.length, 1);
+});
+
+test("peek shows a message, its attributes and every receipt handle without changing it", async () => {
+  const pg = new Playground();
+  const { QueueUrl } = (await call(pg, "CreateQueue", { QueueName: "peeked", Attributes: { VisibilityTimeout: "1" } })).body;
+  const { MessageId } = (await call(pg, "SendMessage", { QueueUrl, MessageBody: "<b>hi</b>",
+    MessageAttributes: { kind: { DataType: "String", StringValue: "test" } } })).body;
+  await call(pg, "ReceiveMessage", { QueueUrl });
+  pg.advance(1_000);
+  await call(pg, "ReceiveMessage", { QueueUrl });
+  const before = JSON.stringify(pg.snapshot());
+  const peek = pg.peek(MessageId);
+  assert.equal(peek.message.body, "<b>hi</b>");
+  assert.equal(peek.message.receiveCount, 2);
+  assert.equal(peek.receiptHandles.length, 2);
+  assert.equal(peek.receiptHandles[1], peek.message.receiptHandle);
+  assert.deepEqual(peek.attributes, [{ name: "kind", dataType: "String", value: "test" }]);
+  assert.equal(JSON.stringify(pg.snapshot()), before, "peeking changes nothing");
+  assert.equal(pg.peek("no-such-id"), null);
+});
+
+test("a malformed scenario names the field and what was expected", () => {
+  const bad = { title: "t", durationMs: 1000, queues: [{ name: "q" }],
+    consumers: [{ name: "w", queue: "q", processing: { fixed: 10 } }] };
+  assert.throws(() => Playground.fromScenario(JSON.stringify(bad)), (e) =>
+    e instanceof Error && /unknown variant `fixed`, expected one of `fixedMs`/.test(e.message) && /line 1 column \d+/.test(e.message));
+  assert.throws(() => Playground.fromScenario("{"), /invalid scenario/);
+  const badQueue = { title: "t", durationMs: 1000, queues: [{ name: "q", visibilityTimeoutSeconds: 99999 }] };
+  assert.throws(() => Playground.fromScenario(JSON.stringify(badQueue)), /VisibilityTimeout/);
+  const unknownQueue = { title: "t", durationMs: 1000, queues: [], producers: [{ name: "p", queue: "nope" }] };
+  assert.throws(() => Playground.fromScenario(JSON.stringify(unknownQueue)), /"nope" is not one of the scenario's queues/);
+});

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::ids::{sequence_number, Receipt};
-use crate::message::State;
+use crate::message::{Message, State};
 use crate::queue::Queue;
 use crate::{Engine, MessageId, Millis};
 
@@ -66,6 +66,36 @@ pub struct GroupSnapshot {
 }
 
 impl Engine {
+    fn message_snapshot(&self, q: &Queue, key: u64, m: &Message) -> MessageSnapshot {
+        let (state, visible_at) = match m.state {
+            State::Delayed { until } => ("delayed", Some(until)),
+            State::Visible => ("visible", None),
+            State::InFlight { deadline } => ("in-flight", Some(deadline)),
+        };
+        let extras = m.extras();
+        MessageSnapshot {
+            message_id: m.id,
+            body: m.body.to_string(),
+            state,
+            group: m.group.as_ref().map(|g| g.to_string()),
+            receive_count: m.receive_count,
+            visible_at,
+            sent_at: m.sent_at,
+            holder: m.holder().map(|h| h.to_string()),
+            receipt_handle: (m.receipt_serial > 0).then(|| {
+                Receipt {
+                    queue: q.id,
+                    message: key,
+                    serial: m.receipt_serial,
+                }
+                .encode(self.secret)
+            }),
+            sequence_number: q.fifo.then(|| sequence_number(m.sequence)),
+            dead_letter_source_arn: extras
+                .and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
+        }
+    }
+
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             time_ms: self.now,
@@ -97,35 +127,7 @@ impl Engine {
             oldest_enqueued_at: q.first_expiry().map(|(at, _)| at - q.retention_ms()),
             messages: q
                 .messages()
-                .map(|(key, m)| {
-                    let (state, visible_at) = match m.state {
-                        State::Delayed { until } => ("delayed", Some(until)),
-                        State::Visible => ("visible", None),
-                        State::InFlight { deadline } => ("in-flight", Some(deadline)),
-                    };
-                    let extras = m.extras();
-                    MessageSnapshot {
-                        message_id: m.id,
-                        body: m.body.to_string(),
-                        state,
-                        group: m.group.as_ref().map(|g| g.to_string()),
-                        receive_count: m.receive_count,
-                        visible_at,
-                        sent_at: m.sent_at,
-                        holder: m.holder().map(|h| h.to_string()),
-                        receipt_handle: (m.receipt_serial > 0).then(|| {
-                            Receipt {
-                                queue: q.id,
-                                message: key,
-                                serial: m.receipt_serial,
-                            }
-                            .encode(self.secret)
-                        }),
-                        sequence_number: q.fifo.then(|| sequence_number(m.sequence)),
-                        dead_letter_source_arn: extras
-                            .and_then(|e| e.dead_letter_source.as_ref().map(|s| s.to_string())),
-                    }
-                })
+                .map(|(key, m)| self.message_snapshot(q, key, m))
                 .collect(),
             groups: q
                 .groups()
@@ -136,5 +138,77 @@ impl Engine {
                 })
                 .collect(),
         }
+    }
+}
+
+/// Everything about one stored message, without changing it (the page's
+/// "peek"): unlike a receive, this is not an SQS operation and has no effect.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Peek {
+    pub queue: String,
+    pub message: MessageSnapshot,
+    /// String and Number attributes as text, Binary ones as base64.
+    pub attributes: Vec<PeekAttribute>,
+    pub dedup_id: Option<String>,
+    /// Every receipt handle the queue issued for this message, oldest first.
+    pub receipt_handles: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PeekAttribute {
+    pub name: String,
+    pub data_type: String,
+    pub value: String,
+}
+
+impl Engine {
+    /// Looks a message up by id in every queue (a scan: this is for a
+    /// person clicking on one message, not for a hot path).
+    pub fn peek(&self, message_id: &str) -> Option<Peek> {
+        use base64::Engine as _;
+        for id in self.by_name.values() {
+            let q = self.queue(*id);
+            let Some((key, m)) = q.messages().find(|(_, m)| m.id.to_string() == message_id) else {
+                continue;
+            };
+            let extras = m.extras();
+            let attributes = extras
+                .map(|e| {
+                    e.attributes
+                        .iter()
+                        .map(|a| PeekAttribute {
+                            name: a.name.clone(),
+                            data_type: a.data_type.clone(),
+                            value: match &a.value {
+                                crate::message::AttributeValue::String(s) => s.clone(),
+                                crate::message::AttributeValue::Binary(b) => {
+                                    base64::engine::general_purpose::STANDARD.encode(b)
+                                }
+                            },
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let receipt_handles = (1..=m.receipt_serial)
+                .map(|serial| {
+                    Receipt {
+                        queue: q.id,
+                        message: key,
+                        serial,
+                    }
+                    .encode(self.secret)
+                })
+                .collect();
+            return Some(Peek {
+                queue: q.name.to_string(),
+                message: self.message_snapshot(q, key, m),
+                attributes,
+                dedup_id: extras.and_then(|e| e.dedup_id.as_ref().map(|d| d.to_string())),
+                receipt_handles,
+            });
+        }
+        None
     }
 }

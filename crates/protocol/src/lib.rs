@@ -11,7 +11,7 @@ mod attributes;
 mod input;
 mod operations;
 
-use queuelab_engine::{Engine, PollId, SqsError};
+use queuelab_engine::{Engine, PollId, ReceivedMessage, SqsError, SqsResult};
 use serde_json::{json, Value};
 
 pub use operations::OPERATIONS;
@@ -94,9 +94,13 @@ pub fn answered_polls(engine: &mut Engine) -> Vec<(PollId, Response)> {
     engine
         .take_answered_polls()
         .into_iter()
-        .map(|(poll, result)| {
-            let body = result.map(|messages| operations::receive_body(&messages));
-            (poll, respond(engine, body))
-        })
+        .map(|(poll, result)| (poll, poll_response(engine, result)))
         .collect()
+}
+
+/// The response to a long poll the engine answered (for hosts that take the
+/// answers from the engine themselves, like a simulation).
+pub fn poll_response(engine: &mut Engine, result: SqsResult<Vec<ReceivedMessage>>) -> Response {
+    let body = result.map(|messages| operations::receive_body(&messages));
+    respond(engine, body)
 }

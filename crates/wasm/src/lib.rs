@@ -9,8 +9,10 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise};
-use queuelab_engine::{Config, Engine, PollId, Realism};
-use queuelab_protocol::{answered_polls, dispatch, Dispatched, Response};
+use queuelab_engine::simulation::{Scenario, Simulation, SimulationSnapshot};
+use queuelab_engine::snapshot::Snapshot;
+use queuelab_engine::{Config, PollId, Realism};
+use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -66,7 +68,10 @@ export interface QueuelabEvent {
     | "queueCreated" | "queueDeleted" | "queuePurged" | "sent" | "duplicateDropped"
     | "delayEnded" | "received" | "visibilityChanged" | "visibilityExpired" | "deleted"
     | "deleteMissedCopy" | "movedToDeadLetterQueue" | "redriven" | "expired" | "purged"
-    | "groupLocked" | "groupUnlocked" | "emptyReceive" | "moveTaskStarted" | "moveTaskEnded";
+    | "groupLocked" | "groupUnlocked" | "emptyReceive" | "moveTaskStarted" | "moveTaskEnded"
+    | "narration" | "processingStarted" | "duplicateDelivery" | "sideEffectPerformed"
+    | "skippedAlreadyProcessed" | "processingFailed" | "workerCrashed" | "workerRestarted"
+    | "messageLost" | "actionFailed" | "alarmChanged";
   queue?: string;
   messageId?: string;
   group?: string | null;
@@ -112,11 +117,46 @@ export interface QueueSnapshot {
   groups: { group: string; locked: boolean; messages: number }[];
 }
 
+export interface WorkerSnapshot {
+  name: string;
+  queue: string;
+  state: "idle" | "polling" | "processing" | "crashed" | "stopped";
+  /** The batch it holds; `current` is being processed now. */
+  holding: { messageId: string; body: string; receiveCount: number; current: boolean; done: boolean; failed: boolean }[];
+  startedAt: number | null;
+  doneAt: number | null;
+  /** Side effects this worker performed. */
+  sideEffects: number;
+}
+
+export interface SimulationSnapshot {
+  title: string;
+  durationMs: number;
+  finished: boolean;
+  /** The narration line in force now. */
+  narration: string | null;
+  workers: WorkerSnapshot[];
+  /** Per message: how often its side effect happened, and by whom. */
+  sideEffects: { messageId: string; body: string; effect: string; count: number; by: string[] }[];
+  alarms: { name: string; queue: string; threshold: number; inAlarm: boolean }[];
+}
+
 export interface Snapshot {
   timeMs: number;
   nextEventSeq: number;
   waitingPolls: number;
   queues: QueueSnapshot[];
+  /** The scenario's part (empty lists without a scenario). */
+  simulation: SimulationSnapshot;
+}
+
+export interface MessagePeek {
+  queue: string;
+  message: MessageSnapshot;
+  attributes: { name: string; dataType: string; value: string }[];
+  dedupId: string | null;
+  /** Every receipt handle issued for this message, oldest first. */
+  receiptHandles: string[];
 }
 "#;
 
@@ -145,6 +185,14 @@ struct RealismOptions {
 #[serde(rename_all = "camelCase")]
 struct DispatchOptions {
     caller: Option<String>,
+}
+
+/// The engine's snapshot with the scenario's workers and counts beside it.
+#[derive(Serialize)]
+struct FullSnapshot {
+    #[serde(flatten)]
+    engine: Snapshot,
+    simulation: SimulationSnapshot,
 }
 
 #[derive(Serialize)]
@@ -192,10 +240,12 @@ fn probability(name: &str, value: Option<f64>) -> Result<f64, JsError> {
     }
 }
 
+/// Hands a value to JavaScript as JSON text parsed by `JSON.parse`: one
+/// string crosses the boundary instead of a call per field, which is much
+/// faster for snapshots of many messages, and keeps the module smaller.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(error)
+    let text = serde_json::to_string(value).map_err(error)?;
+    js_sys::JSON::parse(&text).map_err(|_| error("could not hand a value to JavaScript"))
 }
 
 fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
@@ -210,68 +260,97 @@ fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
     })
 }
 
-/// An SQS endpoint with its own engine and virtual clock.
+/// The engine's configuration from `PlaygroundOptions`.
+fn config(options_value: JsValue) -> Result<Config, JsError> {
+    let o: PlaygroundOptions = options(
+        options_value,
+        "Playground option",
+        &[
+            "seed",
+            "region",
+            "accountId",
+            "startEpochMs",
+            "eventCapacity",
+            "realism",
+        ],
+    )?;
+    let defaults = Config::default();
+    let r: RealismOptions = options(
+        o.realism,
+        "realism option",
+        &[
+            "shortPollSampleRate",
+            "duplicateDeliveryProbability",
+            "fewerMessagesProbability",
+        ],
+    )?;
+    Ok(Config {
+        seed: o.seed.unwrap_or(defaults.seed),
+        region: o.region.unwrap_or(defaults.region),
+        account_id: o.account_id.unwrap_or(defaults.account_id),
+        start_epoch_ms: o.start_epoch_ms.unwrap_or(defaults.start_epoch_ms),
+        event_capacity: o.event_capacity.unwrap_or(defaults.event_capacity),
+        realism: Realism {
+            short_poll_sample_rate: probability("shortPollSampleRate", r.short_poll_sample_rate)?,
+            duplicate_delivery_probability: probability(
+                "duplicateDeliveryProbability",
+                r.duplicate_delivery_probability,
+            )?,
+            fewer_messages_probability: probability(
+                "fewerMessagesProbability",
+                r.fewer_messages_probability,
+            )?,
+        },
+    })
+}
+
+/// An SQS endpoint with its own engine and virtual clock, optionally
+/// running a scenario's producers and workers.
 #[wasm_bindgen]
 pub struct Playground {
-    engine: Engine,
+    sim: Simulation,
     /// Resolvers of long polls still waiting in virtual time.
     waiting: BTreeMap<PollId, Function>,
 }
 
+impl Playground {
+    fn with(sim: Simulation) -> Self {
+        Playground {
+            sim,
+            waiting: BTreeMap::new(),
+        }
+    }
+}
+
 #[wasm_bindgen]
 impl Playground {
+    /// An SQS endpoint with no scenario: queues come from your own calls.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
         options_value: JsValue,
     ) -> Result<Playground, JsError> {
-        let o: PlaygroundOptions = options(
-            options_value,
-            "Playground option",
-            &[
-                "seed",
-                "region",
-                "accountId",
-                "startEpochMs",
-                "eventCapacity",
-                "realism",
-            ],
-        )?;
-        let defaults = Config::default();
-        let r: RealismOptions = options(
-            o.realism,
-            "realism option",
-            &[
-                "shortPollSampleRate",
-                "duplicateDeliveryProbability",
-                "fewerMessagesProbability",
-            ],
-        )?;
-        let config = Config {
-            seed: o.seed.unwrap_or(defaults.seed),
-            region: o.region.unwrap_or(defaults.region),
-            account_id: o.account_id.unwrap_or(defaults.account_id),
-            start_epoch_ms: o.start_epoch_ms.unwrap_or(defaults.start_epoch_ms),
-            event_capacity: o.event_capacity.unwrap_or(defaults.event_capacity),
-            realism: Realism {
-                short_poll_sample_rate: probability(
-                    "shortPollSampleRate",
-                    r.short_poll_sample_rate,
-                )?,
-                duplicate_delivery_probability: probability(
-                    "duplicateDeliveryProbability",
-                    r.duplicate_delivery_probability,
-                )?,
-                fewer_messages_probability: probability(
-                    "fewerMessagesProbability",
-                    r.fewer_messages_probability,
-                )?,
-            },
-        };
-        Ok(Playground {
-            engine: Engine::new(config),
-            waiting: BTreeMap::new(),
-        })
+        Ok(Playground::with(Simulation::empty(config(options_value)?)))
+    }
+
+    /// A playground running a scenario (the text of a scenario file): its
+    /// queues exist at time 0, and its producers and workers act as virtual
+    /// time advances. The scenario's seed wins over `options.seed`. A
+    /// malformed scenario throws an Error naming the field and what was
+    /// expected; an invalid queue setting throws with the SQS error text.
+    #[wasm_bindgen(js_name = fromScenario)]
+    pub fn from_scenario(
+        text: &str,
+        #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
+        options_value: JsValue,
+    ) -> Result<Playground, JsError> {
+        let config = config(options_value)?;
+        // serde_json names missing and unknown fields and the expected
+        // variants, and gives the line and column of the mistake.
+        let scenario: Scenario =
+            serde_json::from_str(text).map_err(|e| error(format!("invalid scenario: {e}")))?;
+        let simulation = Simulation::new(scenario, config).map_err(|e| error(e.message))?;
+        Ok(Playground::with(simulation))
     }
 
     /// Sends one SQS request: `target` is the `X-Amz-Target` header value
@@ -287,7 +366,7 @@ impl Playground {
         options_value: JsValue,
     ) -> Result<Promise, JsError> {
         let o: DispatchOptions = options(options_value, "dispatch option", &["caller"])?;
-        let promise = match dispatch(&mut self.engine, target, body, o.caller.as_deref()) {
+        let promise = match dispatch(self.sim.engine_mut(), target, body, o.caller.as_deref()) {
             Dispatched::Done(response) => Promise::resolve(&response_to_js(&response)?),
             Dispatched::Waiting(poll) => {
                 let mut resolver = None;
@@ -310,32 +389,52 @@ impl Playground {
                 "advance(ms) needs a finite number of milliseconds >= 0, got {ms}"
             )));
         }
-        let now = self.engine.advance(ms.round() as u64);
+        let now = self.sim.advance(ms.round() as u64);
         self.resolve_answered()?;
         Ok(now as f64)
     }
 
     /// Virtual milliseconds since the playground started.
     pub fn now(&self) -> f64 {
-        self.engine.now() as f64
+        self.sim.now() as f64
     }
 
     /// Events with a sequence number greater than `since` (default 0), oldest first.
     #[wasm_bindgen(unchecked_return_type = "QueuelabEvent[]")]
     pub fn events(&self, since: Option<f64>) -> Result<JsValue, JsError> {
         let since = since.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(0.0) as u64;
-        let events: Vec<_> = self.engine.events(since).collect();
+        let events: Vec<_> = self.sim.engine().events(since).collect();
         to_js(&events)
     }
 
     /// Every queue and message as it is now.
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        to_js(&self.engine.snapshot())
+        to_js(&FullSnapshot {
+            engine: self.sim.engine().snapshot(),
+            simulation: self.sim.snapshot(),
+        })
+    }
+
+    /// The next moment anything happens by itself, or null (for "step").
+    #[wasm_bindgen(js_name = nextEventTime)]
+    pub fn next_event_time(&self) -> Option<f64> {
+        self.sim.next_event_time().map(|t| t as f64)
+    }
+
+    /// Everything about one stored message, without changing it; null
+    /// when no queue holds it (deleted, expired, never sent).
+    #[wasm_bindgen(unchecked_return_type = "MessagePeek | null")]
+    pub fn peek(&self, message_id: &str) -> Result<JsValue, JsError> {
+        match self.sim.engine().peek(message_id) {
+            Some(peek) => to_js(&peek),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     fn resolve_answered(&mut self) -> Result<(), JsError> {
-        for (poll, response) in answered_polls(&mut self.engine) {
+        for (poll, result) in self.sim.take_external_answers() {
+            let response = poll_response(self.sim.engine_mut(), result);
             if let Some(resolve) = self.waiting.remove(&poll) {
                 resolve
                     .call1(&JsValue::UNDEFINED, &response_to_js(&response)?)
@@ -352,7 +451,7 @@ impl Playground {
 #[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = benchCycles)]
 pub fn bench_cycles(n: u32) {
-    let mut engine = Engine::new(Config {
+    let mut engine = queuelab_engine::Engine::new(Config {
         event_capacity: 1_000,
         ..Config::default()
     });

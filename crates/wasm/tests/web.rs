@@ -210,3 +210,35 @@ async fn same_seed_same_calls_same_bytes() {
     };
     assert_eq!(run().await, run().await);
 }
+
+#[wasm_bindgen_test]
+fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
+    let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
+    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    assert_eq!(pg.next_event_time(), Some(200.0));
+    pg.advance(14_000.0).unwrap();
+    let simulation = get(&pg.snapshot().unwrap(), "simulation");
+    assert_eq!(get(&simulation, "finished").as_bool(), Some(true));
+    let alarms: Array = get(&simulation, "alarms").dyn_into().unwrap();
+    assert_eq!(get(&alarms.get(0), "inAlarm").as_bool(), Some(true));
+    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    let dlq = queues.get(0);
+    assert_eq!(get(&dlq, "name").as_string().unwrap(), "orders-dlq");
+    let messages: Array = get(&dlq, "messages").dyn_into().unwrap();
+    let id = get(&messages.get(0), "messageId").as_string().unwrap();
+    let peek = pg.peek(&id).unwrap();
+    let handles: Array = get(&peek, "receiptHandles").dyn_into().unwrap();
+    assert_eq!(handles.length(), 3, "three receives before the move");
+    assert!(pg.peek("nope").unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+fn a_malformed_scenario_throws_an_error_naming_the_problem() {
+    let error: JsValue = Playground::from_scenario("{\"title\": 5}", JsValue::UNDEFINED)
+        .err()
+        .unwrap()
+        .into();
+    assert!(error.is_instance_of::<js_sys::Error>());
+    let message = get(&error, "message").as_string().unwrap();
+    assert!(message.contains("invalid scenario"), "{message}");
+}
