@@ -52,6 +52,9 @@ pub struct Extras {
     pub dead_letter_source: Option<Arc<str>>,
     /// Who holds it now (the consumer named on the receive).
     pub holder: Option<Arc<str>>,
+    /// `receipt_serial` when the message arrived in this queue by a
+    /// dead-letter move: receipts up to it were issued by the source queue.
+    pub serial_at_arrival: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +119,12 @@ impl Message {
 
     pub fn holder(&self) -> Option<&Arc<str>> {
         self.extras().and_then(|e| e.holder.as_ref())
+    }
+
+    /// Serials of the receipts this queue issued for the message.
+    pub fn receipts_here(&self) -> std::ops::RangeInclusive<u32> {
+        let first = self.extras().map_or(0, |e| e.serial_at_arrival) + 1;
+        first..=self.receipt_serial
     }
 
     pub fn is_visible(&self) -> bool {

@@ -311,8 +311,10 @@ impl Engine {
             message.sequence = target.next_sequence();
         }
         message.state = State::Visible;
+        let serial = message.receipt_serial;
         let extras = message.extras_mut();
         extras.dead_letter_source = Some(source_arn);
+        extras.serial_at_arrival = serial;
         extras.holder = None;
         target.insert(message);
         target.flush_group_events(&mut self.log, now);

@@ -82,7 +82,7 @@ impl Engine {
             visible_at,
             sent_at: m.sent_at,
             holder: m.holder().map(|h| h.to_string()),
-            receipt_handle: (m.receipt_serial > 0).then(|| {
+            receipt_handle: (!m.receipts_here().is_empty()).then(|| {
                 Receipt {
                     queue: q.id,
                     message: key,
@@ -151,7 +151,8 @@ pub struct Peek {
     /// String and Number attributes as text, Binary ones as base64.
     pub attributes: Vec<PeekAttribute>,
     pub dedup_id: Option<String>,
-    /// Every receipt handle the queue issued for this message, oldest first.
+    /// Every receipt handle this queue issued for the message, oldest first
+    /// (a dead-lettered message's earlier handles belong to its source queue).
     pub receipt_handles: Vec<String>,
 }
 
@@ -191,7 +192,8 @@ impl Engine {
                         .collect()
                 })
                 .unwrap_or_default();
-            let receipt_handles = (1..=m.receipt_serial)
+            let receipt_handles = m
+                .receipts_here()
                 .map(|serial| {
                     Receipt {
                         queue: q.id,
