@@ -1,0 +1,98 @@
+// The page's speed and size, measured in headless Chromium (Debian's):
+// - gzipped bytes of the wasm, JS and CSS the page loads;
+// - time from navigation to the first frame of a scenario;
+// - script time per animation frame (p50/p95) with 1,000 messages on screen;
+// - time to replay a 1-hour scenario to its end (what a scrub costs at most).
+// Figures only: nothing here passes or fails. Usage: node scripts/bench-page.mjs
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { startServer } from "./static-server.mjs";
+
+const { server, url } = await startServer(new URL("..", import.meta.url).pathname);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+/** A scenario with `count` messages arriving within its first second, and nobody consuming them. */
+const crowd = (count) => JSON.stringify({
+  title: `${count} waiting messages`, seed: 1, durationMs: 60_000,
+  queues: [{ name: "crowd" }],
+  producers: [{ name: "flood", queue: "crowd", rate: { everyMs: 1, count, body: "message {n}" } }],
+});
+
+/** A busy hour: a message every 2 s, three workers, some slower than the visibility timeout. */
+const hour = JSON.stringify({
+  title: "one hour", seed: 3, durationMs: 3_600_000,
+  queues: [{ name: "work", visibilityTimeoutSeconds: 5 }],
+  producers: [{ name: "steady", queue: "work", rate: { everyMs: 2000, count: 1800, body: "job {n}" } }],
+  consumers: ["w1", "w2", "w3"].map((name) => ({ name, queue: "work", waitTimeSeconds: 20, processing: { uniformMs: { min: 500, max: 6500 } } })),
+});
+
+try {
+  // Size: everything the page fetched that is wasm, JS or CSS.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const sizes = {};
+  page.on("response", async (res) => {
+    const path = new URL(res.url()).pathname;
+    if (/\.(wasm|js|mjs|css)$/.test(path)) sizes[path] = gzipSync(await res.body(), { level: 9 }).length;
+  });
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body?.dataset.ready === "true") {
+        observer.disconnect();
+        requestAnimationFrame((t) => (window.__firstFrame = t));
+      }
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+  });
+  await page.goto(`${url}?scenario=02-slow-consumer-duplicate`);
+  await page.waitForFunction(() => window.__firstFrame !== undefined);
+  const firstFrame = await page.evaluate(() => window.__firstFrame);
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  console.log(`page wasm + JS + CSS, gzipped: ${(total / 1024).toFixed(1)} KiB`);
+  for (const [path, size] of Object.entries(sizes).sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${path}: ${(size / 1024).toFixed(1)} KiB`);
+  }
+  console.log(`first frame of a scenario after navigation: ${firstFrame.toFixed(0)} ms`);
+
+  // Frame script time with 1,000 messages on screen.
+  const busy = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await busy.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(1000), contentType: "application/json" }));
+  await busy.addInitScript(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.__frames = [];
+    window.requestAnimationFrame = (cb) => raf((t) => {
+      const start = performance.now();
+      cb(t);
+      window.__frames.push(performance.now() - start);
+    });
+  });
+  await busy.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
+  await busy.waitForFunction(() => document.querySelectorAll("[data-message-id][data-state='visible']").length >= 1000, null, { timeout: 30_000 });
+  await busy.evaluate(() => (window.__frames = []));
+  await busy.waitForTimeout(3000);
+  const frames = await busy.evaluate(() => window.__frames);
+  const onScreen = await busy.evaluate(() => document.querySelectorAll("[data-message-id]").length);
+  console.log(`script time per animation frame, ${onScreen} messages on screen: p50 ${percentile(frames, 50).toFixed(2)} ms, p95 ${percentile(frames, 95).toFixed(2)} ms (${frames.length} frames)`);
+
+  // Replay a 1-hour run from scratch, in the page's own wasm.
+  const replay = await page.evaluate(async (text) => {
+    const { Playground } = await import("/web/pkg/queuelab.js");
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      const pg = Playground.fromScenario(text);
+      pg.advance(3_600_000);
+      times.push(performance.now() - start);
+      pg.free();
+    }
+    return times.sort((a, b) => a - b)[2];
+  }, hour);
+  console.log(`replay of a 1-hour scenario to its end: ${replay.toFixed(1)} ms (median of 5)`);
+} finally {
+  await browser.close();
+  server.close();
+}
