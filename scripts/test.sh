@@ -35,6 +35,9 @@ step "build the wasm package (web/pkg)"
 step "wasm contract in Node"
 node --test tests/node/
 
+step "the page in headless Chromium (playwright-core)"
+node --test --test-concurrency=1 tests/browser/
+
 step "wasm contract in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver wasm-pack --log-level warn test --headless --chrome crates/wasm
 

@@ -1,0 +1,107 @@
+// What the page remembers from the event stream, to draw it: message
+// labels, why a message left, who got a duplicate delivery, when an
+// in-flight window began. Bookkeeping for drawing only: every fact comes
+// from an engine event, nothing here decides what SQS does.
+
+export class History {
+  constructor() {
+    this.reset();
+  }
+
+  reset() {
+    this.labels = new Map(); // messageId -> label (first 80 chars of the body)
+    this.queueOf = new Map(); // messageId -> queue it was sent to
+    this.groupOf = new Map();
+    this.receives = new Map(); // messageId -> latest receive count
+    this.windowFrom = new Map(); // messageId -> when its current invisibility began
+    this.left = new Map(); // messageId -> { state, why, at }
+    this.leftOrder = []; // ids in the order they left (most recent last), bounded
+    this.dup = new Map(); // messageId -> Set of consumers that held it at once
+    this.sentBy = new Map(); // producer -> number of sends
+    this.empty = new Map(); // consumer -> receives that returned nothing
+    this.dropped = new Map(); // producer -> sends dropped by FIFO deduplication
+    this.lastSend = new Map(); // producer -> { at, id }
+    this.dlqOf = new Map(); // source queue -> dead-letter queue (from moves)
+    this.maxReceive = new Map(); // queue -> maxReceiveCount (set by the page from snapshots)
+  }
+
+  label(id) {
+    return this.labels.get(id);
+  }
+
+  leave(id, state, why, at) {
+    this.left.set(id, { state, why, at });
+    this.leftOrder.push(id);
+    if (this.leftOrder.length > 400) this.leftOrder.splice(0, 200);
+  }
+
+  /** Takes a batch of events (oldest first); returns ids that left in it. */
+  ingest(events) {
+    const leftNow = [];
+    for (const e of events) {
+      const id = e.messageId;
+      switch (e.type) {
+        case "sent":
+          this.labels.set(id, e.label);
+          this.queueOf.set(id, e.queue);
+          if (e.group) this.groupOf.set(id, e.group);
+          if (e.by) {
+            this.sentBy.set(e.by, (this.sentBy.get(e.by) ?? 0) + 1);
+            this.lastSend.set(e.by, { at: e.timeMs, id });
+          }
+          break;
+        case "emptyReceive":
+          if (e.by) this.empty.set(e.by, (this.empty.get(e.by) ?? 0) + 1);
+          break;
+        case "duplicateDropped":
+          if (e.by) {
+            this.lastSend.set(e.by, { at: e.timeMs, id, dropped: true });
+            this.dropped.set(e.by, (this.dropped.get(e.by) ?? 0) + 1);
+          }
+          break;
+        case "received":
+          this.receives.set(id, e.receiveCount);
+          this.windowFrom.set(id, e.timeMs);
+          break;
+        case "visibilityChanged":
+          this.windowFrom.set(id, e.timeMs);
+          break;
+        case "deleted":
+          this.leave(id, "deleted", e.by ? `deleted by ${e.by}` : "deleted", e.timeMs);
+          leftNow.push(id);
+          break;
+        case "expired":
+          this.leave(id, "expired", "retention period ended", e.timeMs);
+          leftNow.push(id);
+          break;
+        case "purged":
+          this.leave(id, "deleted", "purged", e.timeMs);
+          leftNow.push(id);
+          break;
+        case "redriven":
+          this.labels.set(e.newMessageId, this.labels.get(id));
+          this.queueOf.set(e.newMessageId, e.destination);
+          this.leave(id, "deleted", `redriven to ${e.destination}`, e.timeMs);
+          leftNow.push(id);
+          break;
+        case "movedToDeadLetterQueue":
+          this.queueOf.set(id, e.deadLetterQueue);
+          this.dlqOf.set(e.queue, e.deadLetterQueue);
+          break;
+        case "messageLost": {
+          const was = this.left.get(id);
+          if (was) Object.assign(was, { lost: true, at: e.timeMs, why: `deleted at t=${(was.at / 1000).toFixed(1)} s before processing, lost when ${e.consumer} crashed` });
+          break;
+        }
+        case "duplicateDelivery": {
+          let set = this.dup.get(id);
+          if (!set) this.dup.set(id, (set = new Set()));
+          set.add(e.consumer);
+          set.add(e.alsoHeldBy);
+          break;
+        }
+      }
+    }
+    return leftNow;
+  }
+}
