@@ -244,7 +244,10 @@ impl Engine {
             self.end_task(index, Status::Completed, None);
             return;
         };
+        // `key` came from the source's index, so the message is there; if it
+        // ever were not, ending the task beats retrying the same step forever.
         let Some(message) = self.queue(source).get(key) else {
+            self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
         };
         let destination_arn = task.destination_arn.clone().or_else(|| {
@@ -264,10 +267,12 @@ impl Engine {
         // AWS redrives a message as a new message: new id, new enqueue time.
         let new_id = MessageId::from_random(self.rng.bytes16());
         let destination_name = self.queue(destination).name.clone();
-        let Some(queue) = self.queues.get_mut(&source) else {
-            return;
-        };
-        let Some(old) = queue.remove(key) else {
+        let Some((queue, old)) = self
+            .queues
+            .get_mut(&source)
+            .and_then(|q| q.remove(key).map(|old| (q, old)))
+        else {
+            self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
         };
         let event = EventKind::Redriven {
@@ -278,6 +283,8 @@ impl Engine {
         };
         queue.record(event, &mut self.log, now);
         let Some(target) = self.queues.get_mut(&destination) else {
+            // Resolved above; unreachable, but never spin on it.
+            self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
         };
         let sequence = if target.fifo {

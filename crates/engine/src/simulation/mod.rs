@@ -22,8 +22,8 @@ use worker::{processing_ms, Held, State, Worker};
 use crate::message::{AttributeValue, MessageAttribute};
 use crate::settings::{DedupScope, QueueAttribute, RedrivePolicy};
 use crate::{
-    Config, Engine, EventKind, Millis, NewMessage, PollId, ReceiveMessage, ReceiveOutcome,
-    ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
+    AttributeName, AttributeSelection, Config, Engine, EventKind, Millis, NewMessage, PollId,
+    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
 };
 
 /// How often a side effect happened to one message.
@@ -578,10 +578,24 @@ impl Simulation {
     }
 
     fn engine_visibility(&self, url: &str) -> i64 {
-        self.engine
-            .resolve(url)
-            .map(|id| i64::from(self.engine.queue(id).settings.visibility_timeout))
-            .unwrap_or(30)
+        self.queue_number(url, AttributeName::VisibilityTimeout)
+            .map_or(30, |v| v as i64)
+    }
+
+    /// A numeric queue attribute, read through GetQueueAttributes as any
+    /// caller would (workers and alarms never look inside a queue).
+    fn queue_number(&self, url: &str, name: AttributeName) -> Option<u64> {
+        let selection = AttributeSelection::Names(vec![name]);
+        match self
+            .engine
+            .get_queue_attributes(url, &selection)
+            .ok()?
+            .first()?
+        {
+            QueueAttribute::VisibilityTimeout(v) => u64::try_from(*v).ok(),
+            QueueAttribute::ApproximateNumberOfMessages(v) => Some(*v),
+            _ => None,
+        }
     }
 
     /// The handler is done with the current message: fail, crash, or
@@ -706,9 +720,7 @@ impl Simulation {
         for i in 0..self.alarms.len() {
             let (alarm, url, was) = &self.alarms[i];
             let visible = self
-                .engine
-                .resolve(url)
-                .map(|id| self.engine.queue(id).count_visible() as u64)
+                .queue_number(url, AttributeName::ApproximateNumberOfMessages)
                 .unwrap_or(0);
             let now_in_alarm = visible >= alarm.threshold;
             if now_in_alarm != *was {
