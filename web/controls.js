@@ -1,17 +1,37 @@
-// The playback controls: play/pause, step, restart, speed, timeline,
-// seed and the scenario picker, plus keyboard shortcuts. They call into
-// `app` and show what `sync` is told; they hold no state of the run.
+// The playback controls: play/pause, step, restart, speed, timeline and
+// seed, plus keyboard shortcuts. They call into `app` and show what
+// `syncControls` is told; they hold no state of the run. A host may show
+// only some of them (a <queue-lab controls="play step">), so every one is
+// optional. `$` finds an element by id in the lab's root.
 
-import { $, isTyping, setText } from "./dom.js";
+import { isTyping, setText } from "./dom.js";
 
-export function wireControls(app) {
-  $("play").addEventListener("click", () => app.togglePlay());
-  $("step").addEventListener("click", () => app.step());
-  $("restart").addEventListener("click", () => app.restart());
-  $("speed").addEventListener("change", (e) => app.setSpeed(e.target.value));
-  $("scenario").addEventListener("change", (e) => app.pick(e.target.value));
-  $("seed").addEventListener("change", (e) => app.setSeed(e.target.value));
+/** Wires the controls that exist; shortcuts listen on `keys` (document or a shadow root). */
+export function wireControls(app, $, keys) {
+  const on = (id, type, fn) => $(id)?.addEventListener(type, fn);
+  on("play", "click", () => app.togglePlay());
+  on("step", "click", () => app.step());
+  on("restart", "click", () => app.restart());
+  on("speed", "change", (e) => app.setSpeed(e.target.value));
+  on("seed", "change", (e) => app.setSeed(e.target.value));
   const tl = $("timeline");
+  if (tl) wireTimeline(tl, app);
+  keys.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.composedPath()[0];
+    if (isTyping(t)) return;
+    // Space and Enter already press a focused button, checkbox or link.
+    const presses = t.closest?.("button, a, summary, input[type=checkbox], input[type=radio]");
+    if (e.key === " " && !presses) {
+      e.preventDefault();
+      app.togglePlay();
+    } else if ((e.key === "n" || e.key === "N") && !e.shiftKey) app.step();
+    else if (e.key === "r" || e.key === "R") app.restart();
+    else if (e.key === "Escape") app.closePeek();
+  });
+}
+
+function wireTimeline(tl, app) {
   tl.addEventListener("input", () => app.scrub(Number(tl.value), true));
   tl.addEventListener("change", () => app.scrub(Number(tl.value), false));
   tl.addEventListener("pointerdown", () => (app.dragging = true));
@@ -30,37 +50,27 @@ export function wireControls(app) {
     tl.value = String(to);
     app.scrub(to, false);
   });
-  document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    const t = e.target;
-    if (isTyping(t)) return;
-    // Space and Enter already press a focused button, checkbox or link.
-    const presses = t.closest?.("button, a, summary, input[type=checkbox], input[type=radio]");
-    if (e.key === " " && !presses) {
-      e.preventDefault();
-      app.togglePlay();
-    } else if ((e.key === "n" || e.key === "N") && !e.shiftKey) app.step();
-    else if (e.key === "r" || e.key === "R") app.restart();
-    else if (e.key === "Escape") app.closePeek();
-  });
 }
 
-/** Shows the run's state: { playing, now, duration, finished, speed, seed }. */
-export function syncControls(s, dragging) {
+/** Shows the run's state { playing, now, duration, finished } on the controls and on `host`'s data-finished. */
+export function syncControls(s, dragging, $, host) {
   const play = $("play");
-  const pressed = String(s.playing);
-  if (play.getAttribute("aria-pressed") !== pressed) play.setAttribute("aria-pressed", pressed);
-  setText(play.querySelector(".ic"), s.playing ? "❚❚" : s.finished ? "↻" : "▶");
-  setText(play.querySelector(".lbl"), s.playing ? "Pause" : s.finished ? "Play again" : "Play");
+  if (play) {
+    const pressed = String(s.playing);
+    if (play.getAttribute("aria-pressed") !== pressed) play.setAttribute("aria-pressed", pressed);
+    setText(play.querySelector(".ic"), s.playing ? "❚❚" : s.finished ? "↻" : "▶");
+    setText(play.querySelector(".lbl"), s.playing ? "Pause" : s.finished ? "Play again" : "Play");
+  }
   const tl = $("timeline");
-  if (tl.max !== String(s.duration)) tl.max = String(s.duration);
-  if (!dragging && tl.value !== String(s.now)) tl.value = String(s.now);
-  const text = `t = ${(s.now / 1000).toFixed(2)} s`;
-  tl.setAttribute("aria-valuetext", `${(s.now / 1000).toFixed(1)} seconds of ${(s.duration / 1000).toFixed(1)}`);
+  if (tl) {
+    if (tl.max !== String(s.duration)) tl.max = String(s.duration);
+    if (!dragging && tl.value !== String(s.now)) tl.value = String(s.now);
+    tl.setAttribute("aria-valuetext", `${(s.now / 1000).toFixed(1)} seconds of ${(s.duration / 1000).toFixed(1)}`);
+  }
   const clock = $("clock");
   if (clock.dataset.timeMs !== String(s.now)) clock.dataset.timeMs = String(s.now);
-  setText(clock, text);
+  setText(clock, `t = ${(s.now / 1000).toFixed(2)} s`);
   setText($("duration"), `${(s.duration / 1000).toFixed(1)} s`);
   const fin = String(s.finished);
-  if (document.body.dataset.finished !== fin) document.body.dataset.finished = fin;
+  if (host.dataset.finished !== fin) host.dataset.finished = fin;
 }

@@ -35,8 +35,9 @@ export class Peek {
     if (this.id == null) return;
     this.id = null;
     this.panel.hidden = true;
-    const back = this.from?.isConnected ? this.from : document.querySelector(`[data-message-id="${CSS.escape(this.from?.dataset.messageId ?? "")}"]`);
-    (back ?? document.getElementById("stage")).focus();
+    const root = this.panel.getRootNode(); // the document, or a <queue-lab>'s shadow root
+    const back = this.from?.isConnected ? this.from : root.querySelector(`[data-message-id="${CSS.escape(this.from?.dataset.messageId ?? "")}"]`);
+    (back ?? root.getElementById("stage")).focus();
   }
 
   /** Redraws if any of these events concern the message being peeked at. */

@@ -302,7 +302,9 @@ export class QueueView {
     }
 
     // 4. Writes. Moving a focused token would drop its focus: put it back after.
-    const focused = document.activeElement?.tok ? document.activeElement : null;
+    // In a <queue-lab> the focus lives in the shadow root, not on document.
+    const root = this.rowsEl.getRootNode();
+    const focused = root.activeElement?.tok ? root.activeElement : null;
     for (const [cell, list] of plan) {
       const key = cell.key;
       let cursor = cell.firstElementChild;
@@ -357,7 +359,7 @@ export class QueueView {
     }
     for (const el of this.trayEl.children) this.paintLeft(this.tokens.get(el.dataset.messageId), v);
     this.trayEmpty.hidden = this.trayEl.childElementCount > 0;
-    if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
+    if (focused?.isConnected && root.activeElement !== focused) focused.focus({ preventScroll: true });
 
     // 5. FLIP, last and play: after every view has written (see flip()).
     this.pending = first.size || (v.animate && fresh.length) ? { first, fresh: v.animate && fresh.length <= FLIP_MAX ? fresh : [], ms: v.animMs } : null;

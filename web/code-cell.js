@@ -1,0 +1,211 @@
+// The code cell: the learner edits JavaScript written against the AWS SDK
+// v3's command style (or the built-in `sqs` client), presses Run, and
+// watches its messages move. The code talks to the same engine as the
+// scenario, through the JSON protocol, under the caller name "your code",
+// and its requests are recorded like any action so replays repeat them.
+//
+// Code only ever runs on a click of Run. Code that arrives in a link or
+// an attribute is put in the editor and shown, never executed.
+
+import { h, secs } from "./dom.js";
+import { SqsClient, commands } from "./sqs-client.js";
+
+const AsyncFunction = (async () => {}).constructor;
+// The lines a learner copies from an AWS example; the names they import
+// are already in scope here, so the line becomes a comment (keeping line
+// numbers in error messages).
+const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-sqs["'];?/gm;
+
+/** Starter code for a scenario's first queue. */
+export function starterCode(queueName = "my-queue") {
+  const fifo = queueName.endsWith(".fifo");
+  return `// This runs against the playground's engine. Against AWS, the same code
+// needs only: import { SQSClient, ... } from "@aws-sdk/client-sqs";
+const client = new SQSClient({ region: "us-east-1" });
+const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: ${JSON.stringify(queueName)} }));
+
+await client.send(new SendMessageCommand({
+  QueueUrl,
+  MessageBody: "hello from my code",${fifo ? `\n  MessageGroupId: "my-group",\n  MessageDeduplicationId: "my-first-message",` : ""}
+}));
+
+// A long poll: waits up to 5 s of virtual time for messages.
+const { Messages = [] } = await client.send(new ReceiveMessageCommand({
+  QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5,
+}));
+for (const m of Messages) {
+  console.log("received", m.Body);
+  await client.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: m.ReceiptHandle }));
+}
+console.log(\`deleted \${Messages.length} message(s)\`);
+`;
+}
+
+export class CodeCell {
+  /** `lab` is the lab the code talks to; `code` the text to show (never run). */
+  constructor(host, { lab, code = null, caller = "your code" }) {
+    this.lab = lab;
+    this.caller = caller;
+    this.edited = code != null;
+    this.running = null; // { stop() } while code runs
+    this.text = h("textarea", { id: "code-text", class: "code-text", rows: "14", spellcheck: "false", autocomplete: "off", autocapitalize: "off", "aria-describedby": "code-note" });
+    this.text.value = code ?? starterCode();
+    this.text.addEventListener("input", () => (this.edited = true));
+    this.text.addEventListener("keydown", (e) => this.key(e));
+    this.runBtn = h("button", { type: "button", id: "code-run", class: "primary", onclick: () => this.run() }, h("span", { "aria-hidden": "true", text: "▶ " }), "Run");
+    this.stopBtn = h("button", { type: "button", id: "code-stop", disabled: true, text: "Stop", onclick: () => this.running?.stop() });
+    this.status = h("span", { id: "code-status", class: "muted", role: "status" });
+    this.out = h("ol", { id: "code-out", class: "code-out", "aria-label": "Output of your code" });
+    host.append(
+      h("label", { for: "code-text", class: "vh", text: "Your JavaScript" }),
+      this.text,
+      h("div", { class: "row" }, this.runBtn, this.stopBtn, this.status),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      this.out,
+    );
+  }
+
+  /** Shows new starter code for `queueName`, unless the learner has written their own. */
+  suggestFor(queueName) {
+    if (!this.edited && !this.running) this.text.value = starterCode(queueName);
+  }
+
+  get code() {
+    return this.text.value;
+  }
+
+  /** Puts `code` in the editor without running it. */
+  show(code) {
+    this.text.value = code;
+    this.edited = true;
+  }
+
+  key(e) {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      this.run();
+    } else if (e.key === "Tab" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && this.text.value.length) {
+      // Indent instead of leaving the editor; Esc then Tab leaves it.
+      if (this.escaped) return;
+      e.preventDefault();
+      this.text.setRangeText("  ", this.text.selectionStart, this.text.selectionEnd, "end");
+    }
+    this.escaped = e.key === "Escape";
+  }
+
+  /** Runs the editor's code once. Resolves when it finishes, fails or is stopped. */
+  async run() {
+    if (this.running) return;
+    this.out.replaceChildren();
+    const lab = this.lab;
+    if (!lab.playground) return this.line("error", "The playground has not loaded a scenario yet.");
+
+    let stopped = null;
+    let stopRun;
+    const stopping = new Promise((_, reject) => (stopRun = reject));
+    stopping.catch(() => {});
+    this.running = {
+      stop: () => {
+        stopped = new Error("Stopped.");
+        stopRun(stopped);
+      },
+    };
+    // Every request checks for Stop first; the lab's dispatch records it.
+    const target = {
+      dispatch: (t, body, opts) => (stopped ? Promise.reject(stopped) : lab.dispatch(t, body, opts)),
+    };
+    const caller = this.caller;
+    const sqs = new SqsClient(target, { caller });
+    class SQSClient extends SqsClient {
+      // The SDK's config (region, credentials, endpoint) means nothing here.
+      constructor() {
+        super(target, { caller });
+      }
+      destroy() {}
+    }
+    const scope = {
+      SQSClient,
+      ...commands,
+      sqs,
+      console: this.console(),
+      sleep: (ms) => this.sleep(ms, () => stopped),
+    };
+
+    let fn;
+    try {
+      fn = new AsyncFunction(...Object.keys(scope), this.code.replace(SDK_IMPORT, (line) => `// ${line}`));
+    } catch (e) {
+      this.running = null;
+      return this.line("error", `${e.name}: ${e.message}`);
+    }
+    // Messages move while the code runs: start the clock (from the top if the run had ended).
+    if (lab.playground.now() >= (lab.scenario?.durationMs ?? 0)) lab.restart();
+    lab.play();
+    const began = lab.playground.now();
+    this.runBtn.disabled = true;
+    this.stopBtn.disabled = false;
+    this.status.textContent = "Running…";
+    try {
+      await Promise.race([fn(...Object.values(scope)), stopping]);
+      this.status.textContent = `Finished: ${secs(lab.playground.now() - began)} s of virtual time.`;
+    } catch (e) {
+      if (e === stopped) this.status.textContent = "Stopped.";
+      else {
+        this.status.textContent = "Failed.";
+        this.line("error", describe(e));
+      }
+    } finally {
+      this.running = null;
+      this.runBtn.disabled = false;
+      this.stopBtn.disabled = true;
+    }
+  }
+
+  /** A console whose output goes under the cell. */
+  console() {
+    const say = (kind) => (...args) => this.line(kind, args.map(show).join(" "));
+    return { log: say("log"), info: say("log"), debug: say("log"), warn: say("warn"), error: say("error"), table: say("log"), dir: say("log") };
+  }
+
+  line(kind, text) {
+    const pg = this.lab.playground;
+    this.out.append(h("li", { class: `out-${kind}` }, h("span", { class: "out-t", text: pg ? `${secs(pg.now())} s` : "" }), h("span", { class: "out-text", text })));
+    this.out.scrollTop = this.out.scrollHeight;
+  }
+
+  /** Waits `ms` of virtual time (the clock runs while the lab plays). */
+  sleep(ms, stopped) {
+    const lab = this.lab;
+    const from = lab.playground;
+    const until = from.now() + Math.max(0, Number(ms) || 0);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (stopped()) return reject(stopped());
+        if (lab.playground !== from) return reject(new Error("The run restarted while your code was sleeping; run it again."));
+        if (from.now() >= until) return resolve();
+        if (from.now() >= (lab.scenario?.durationMs ?? 0)) return reject(new Error(`The run ended at ${secs(from.now())} s, before sleep(${ms}) was over.`));
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+  }
+}
+
+/** An error as the learner needs it: the SQS error's name and message, or the JS error. */
+function describe(e) {
+  if (e == null || typeof e !== "object") return `Thrown: ${show(e)}`;
+  const code = e.Code && e.Code !== e.name ? ` (${e.Code})` : "";
+  return `${e.name ?? "Error"}${code}: ${e.message}`;
+}
+
+/** A console argument as text: strings as they are, everything else as JSON. */
+function show(v) {
+  if (typeof v === "string") return v;
+  if (v instanceof Error) return describe(v);
+  try {
+    const json = JSON.stringify(v, (k, x) => (k === "$metadata" ? undefined : typeof x === "bigint" ? String(x) : x), 2);
+    return json ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,266 @@
+// <queue-lab>: a Queuelab playground for any page.
+//
+//   <script type="module" src=".../web/queue-lab.js"></script>
+//   <queue-lab scenario="slow-consumer" seed="7" speed="2" autoplay
+//              controls="play step speed timeline" view="compact"></queue-lab>
+//
+// A thin shell around a lab (lab.js): it reads attributes, finds the
+// scenario, and lives in a shadow root so the host page's CSS and its own
+// cannot meet. The engine starts when the element first scrolls into view
+// and is freed when the element leaves the page. All elements on a page
+// share one wasm module (engine.js) and each has its own engine.
+
+import { ready } from "./engine.js";
+import { createLab, SPEEDS } from "./lab.js";
+import { labMarkup, parseControls } from "./markup.js";
+import { fetchScenario, fetchText, resolveScenario } from "./scenarios.js";
+import { SqsClient } from "./sqs-client.js";
+import { CodeCell } from "./code-cell.js";
+import { h } from "./dom.js";
+
+const ELEMENT_CONTROLS = ["play", "step", "restart", "speed", "timeline"];
+const VIEWS = ["compact", "full"];
+const STYLE_FILES = ["styles.css", "queue-lab.css"];
+
+// One parsed copy of the styles, adopted by every element's shadow root.
+let sheets = null;
+function styleSheets() {
+  sheets ??= Promise.all(
+    STYLE_FILES.map(async (f) => {
+      const sheet = new CSSStyleSheet();
+      await sheet.replace(await fetchText(new URL(f, import.meta.url), `Queuelab's styles (${f})`));
+      return sheet;
+    }),
+  ).catch((e) => {
+    sheets = null;
+    throw e;
+  });
+  return sheets;
+}
+
+// Enough style for the loading and error boxes before the sheets arrive.
+const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 system-ui,sans-serif;color:#172033}
+.boot{border:1px dashed #9aa6b8;border-radius:12px;padding:16px;background:#f7f8fb;color:#515d72;min-height:4em}
+.boot.failed{border:2px solid #b42323;background:#ffe7e7;color:#7a1212;font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}`;
+
+/** Attributes that rebuild the playground when they change; others apply live. */
+const REBUILD = new Set(["scenario", "src", "controls", "view", "editor"]);
+
+export class QueueLabElement extends HTMLElement {
+  static observedAttributes = ["scenario", "src", "seed", "speed", "autoplay", "controls", "view", "editor", "code"];
+
+  #lab = null;
+  #cell = null;
+  #sqs = null;
+  #observer = null;
+  #generation = 0; // bumps on every (re)build and removal; stale async work checks it
+  #shown = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: "open" });
+  }
+
+  /** The engine running now (the `Playground` contract), or null before it starts or after removal. */
+  get playground() {
+    return this.#lab?.playground ?? null;
+  }
+
+  /** A small client with the AWS SDK's command names: `await el.sqs.sendMessage({ QueueUrl, MessageBody })`. */
+  get sqs() {
+    this.#sqs ??= new SqsClient(
+      {
+        dispatch: (target, body, opts) => (this.#lab ? this.#lab.dispatch(target, body, opts) : Promise.reject(new Error("This <queue-lab> has not started yet; wait for its queuelab-ready event."))),
+      },
+      { caller: "page script" },
+    );
+    return this.#sqs;
+  }
+
+  /** The lab's controls for page scripts: play(), pause(), step(), restart(), scrub(t), setSpeed(v), setSeed(n). */
+  get controls() {
+    return this.#lab;
+  }
+
+  connectedCallback() {
+    this.#showBoot("Loading Queuelab…");
+    this.#shown = false;
+    // Start only when scrolled into view (or near it): a long course page
+    // with many playgrounds starts the ones a reader reaches.
+    this.#observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting) || this.#shown) return;
+        this.#shown = true;
+        this.#observer.disconnect();
+        this.#build();
+      },
+      { rootMargin: "200px" },
+    );
+    this.#observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#generation++;
+    this.#teardown();
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value || !this.#lab) return;
+    if (REBUILD.has(name)) return this.#scheduleRebuild();
+    if (name === "speed") this.#applySpeed();
+    else if (name === "seed") this.#applySeed();
+    else if (name === "autoplay") value == null ? this.#lab.pause() : this.#lab.play();
+    else if (name === "code") this.#cell?.show(value ?? "");
+  }
+
+  #scheduleRebuild() {
+    if (this.#rebuildQueued) return;
+    this.#rebuildQueued = true;
+    // Several attributes set in one script turn become one rebuild.
+    queueMicrotask(() => {
+      this.#rebuildQueued = false;
+      if (this.isConnected && this.#shown) this.#build();
+    });
+  }
+  #rebuildQueued = false;
+
+  #teardown() {
+    this.#lab?.destroy();
+    this.#lab = null;
+    this.#cell = null;
+  }
+
+  #showBoot(text, failed = false) {
+    const style = h("style", { text: BOOT_CSS });
+    const box = h("div", { class: failed ? "boot failed" : "boot", role: failed ? "alert" : "status", text });
+    this.shadowRoot.adoptedStyleSheets = [];
+    this.shadowRoot.replaceChildren(style, box);
+  }
+
+  #fail(message) {
+    this.#teardown();
+    this.#showBoot(`Queuelab: ${message}`, true);
+    this.dispatchEvent(new CustomEvent("queuelab-error", { detail: { message }, bubbles: true }));
+  }
+
+  async #build() {
+    const generation = ++this.#generation;
+    this.#teardown();
+    let config;
+    let text;
+    try {
+      config = this.#readLayout();
+      const [, css] = await Promise.all([ready(), styleSheets()]);
+      config.css = css;
+      text = await this.#scenarioText();
+    } catch (e) {
+      if (generation === this.#generation) this.#fail(e.message ?? String(e));
+      return;
+    }
+    if (generation !== this.#generation) return; // removed or rebuilt meanwhile
+
+    const root = this.shadowRoot;
+    root.adoptedStyleSheets = config.css;
+    root.innerHTML = labMarkup(config);
+    const lab = createLab(root, {
+      host: this,
+      keys: root,
+      onEvent: (event, { replay }) => this.dispatchEvent(new CustomEvent("queuelab-event", { detail: { event, replay }, bubbles: true })),
+      onEnd: () => this.dispatchEvent(new CustomEvent("queuelab-end", { detail: { time: lab.playground?.now() ?? 0 }, bubbles: true })),
+      onRun: () => this.#cell?.suggestFor(lab.scenario?.queues?.[0]?.name),
+    });
+    this.#lab = lab;
+    const cellHost = root.getElementById("code-cell");
+    if (cellHost) this.#cell = new CodeCell(cellHost, { lab, code: this.#code() });
+
+    if (!lab.load(withSeed(text, this.getAttribute("seed")), { label: this.#source() })) {
+      // The engine's message is already in the element's box.
+      const message = root.getElementById("error-text").textContent;
+      this.dispatchEvent(new CustomEvent("queuelab-error", { detail: { message }, bubbles: true }));
+      return;
+    }
+    this.#checkSeed();
+    this.#applySpeed();
+    this.#cell?.suggestFor(lab.scenario?.queues?.[0]?.name);
+    this.dataset.ready = "true";
+    this.dispatchEvent(new CustomEvent("queuelab-ready", { detail: { playground: lab.playground, scenario: lab.scenario }, bubbles: true }));
+    if (this.hasAttribute("autoplay")) lab.play();
+  }
+
+  /** Controls, view and editor from the attributes; throws a readable error. */
+  #readLayout() {
+    const controls = parseControls(this.getAttribute("controls"), ELEMENT_CONTROLS);
+    const view = this.getAttribute("view") ?? "compact";
+    if (!VIEWS.includes(view)) throw new Error(`view="${view}" is not a view. Use "compact" (the queues only) or "full" (with the log, chart and settings).`);
+    return { controls, view, editor: this.hasAttribute("editor") };
+  }
+
+  /** Where the scenario comes from, for error messages. */
+  #source() {
+    if (this.#inlineScript()) return "The inline scenario";
+    if (this.hasAttribute("src")) return `The scenario at src="${this.getAttribute("src")}"`;
+    return `The scenario “${this.getAttribute("scenario")}”`;
+  }
+
+  #inlineScript() {
+    return this.querySelector(':scope > script[type="application/json"]');
+  }
+
+  /** The scenario's JSON text: an inline script child, then src, then a shipped scenario's name. */
+  async #scenarioText() {
+    const inline = this.#inlineScript();
+    if (inline) return inline.textContent;
+    const src = this.getAttribute("src");
+    if (src != null) return fetchText(new URL(src, document.baseURI), `src="${src}"`);
+    const name = this.getAttribute("scenario");
+    if (name == null || name.trim() === "") throw new Error('no scenario. Give it one: scenario="slow-consumer" (a shipped scenario), src="my-scenario.json", or a <script type="application/json"> child with the scenario.');
+    return fetchScenario(await resolveScenario(name));
+  }
+
+  /** The code cell's text: a `code` attribute, or a <script type="text/plain"> child. Shown, never run. */
+  #code() {
+    return this.getAttribute("code") ?? this.querySelector(':scope > script[type="text/plain"]')?.textContent.replace(/^\n/, "") ?? null;
+  }
+
+  #checkSeed() {
+    const seed = this.getAttribute("seed");
+    if (seed != null && parseSeed(seed) == null) this.#lab.showError(`seed="${seed}" is not a seed: use a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. Running with the scenario's own seed.`);
+  }
+
+  #applySeed() {
+    const seed = this.getAttribute("seed");
+    if (seed == null) return;
+    if (parseSeed(seed) == null) this.#checkSeed();
+    else this.#lab.setSeed(seed);
+  }
+
+  #applySpeed() {
+    const speed = this.getAttribute("speed");
+    if (speed == null) return this.#lab.setSpeed("1");
+    if (SPEEDS.includes(speed)) this.#lab.setSpeed(speed);
+    else {
+      this.#lab.setSpeed("1");
+      this.#lab.showError(`speed="${speed}" is not a speed: use one of ${SPEEDS.join(", ")}. Running at 1×.`);
+    }
+  }
+}
+
+/** A seed attribute's number, or null when it is not a whole number in range. */
+function parseSeed(text) {
+  const n = text.trim() === "" ? NaN : Number(text);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** The scenario text with the seed attribute applied; unparsable text goes to the engine as is, for its error. */
+function withSeed(text, seedAttr) {
+  const seed = seedAttr == null ? null : parseSeed(seedAttr);
+  if (seed == null) return text;
+  try {
+    return JSON.stringify({ ...JSON.parse(text), seed }, null, 2);
+  } catch {
+    return text;
+  }
+}
+
+if (!customElements.get("queue-lab")) customElements.define("queue-lab", QueueLabElement);
