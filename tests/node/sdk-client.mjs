@@ -1,0 +1,38 @@
+// The real @aws-sdk/client-sqs, sending into a Playground through
+// web/sdk.js, and helpers for waiting on long polls in virtual time.
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { queuelabHandler } from "../../web/sdk.js";
+
+// The SDK warns once per process that its releases after January 2027 need
+// Node 22; it has nothing to say about these tests, so use its own off switch.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+/** An SQSClient configured as a learner would, but answered by `target`. */
+export function sdkClient(target, options) {
+  return new SQSClient({
+    region: "us-east-1",
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+    requestHandler: queuelabHandler(target, options),
+  });
+}
+
+/** Lets pending promise chains (the SDK's middleware) run for a few turns. */
+export async function turns(n = 10) {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits until `count` long polls are parked in the engine. */
+export async function untilWaiting(pg, count = 1) {
+  for (let i = 0; i < 200; i++) {
+    if (pg.snapshot().waitingPolls >= count) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`expected ${count} long poll(s) waiting in the engine, found ${pg.snapshot().waitingPolls}`);
+}
+
+/** A promise plus whether it has settled yet, for asserting "still pending". */
+export function track(promise) {
+  const tracked = { settled: false, promise };
+  promise.then(() => (tracked.settled = true), () => (tracked.settled = true));
+  return tracked;
+}

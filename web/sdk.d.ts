@@ -1,0 +1,73 @@
+// Types for sdk.js: a request handler that sends @aws-sdk/client-sqs (v3)
+// commands into a Queuelab engine. Declared structurally, so they need
+// neither the SDK's types nor the wasm build to resolve.
+
+/** What the handler needs from an engine; a Playground has it. */
+export interface QueuelabEndpoint {
+  dispatch(
+    target: string,
+    body: string,
+    options?: { caller?: string },
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }>;
+}
+
+/** An engine, or a function returning the engine to use for each request. */
+export type QueuelabTarget = QueuelabEndpoint | (() => QueuelabEndpoint);
+
+export interface QueuelabHandlerOptions {
+  /** Who the event log names as making the calls ("worker-1"). */
+  caller?: string;
+}
+
+/** The parts of the SDK's HttpRequest the handler reads. */
+export interface QueuelabHttpRequest {
+  /** `x-amz-target` (any case) names the operation. */
+  headers: Record<string, string>;
+  /** The JSON request text, as a string or UTF-8 bytes. */
+  body?: string | Uint8Array | ArrayBuffer | ArrayBufferView | null;
+}
+
+/** Matches the SDK's HttpResponse (checked by shape, not class). */
+export interface QueuelabHttpResponse {
+  statusCode: number;
+  reason?: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** UTF-8 JSON, already collected. */
+  body: Uint8Array;
+}
+
+/** A DOM AbortSignal, or the SDK's own minimal one (`aborted` + `onabort`). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  onabort?: ((...args: any[]) => any) | null;
+  addEventListener?(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener?(type: "abort", listener: () => void): void;
+}
+
+/** The request handler interface of @smithy's HTTP handlers. */
+export interface QueuelabRequestHandler {
+  readonly metadata: { handlerProtocol: string };
+  /**
+   * Dispatches the request to the engine. Resolves when the engine answers
+   * (a long poll: when virtual time reaches a message or its wait ends).
+   * Rejects with an Error named "AbortError" if `abortSignal` is aborted
+   * before or while waiting; the engine still answers a long poll that was
+   * already waiting.
+   */
+  handle(
+    request: QueuelabHttpRequest,
+    options?: { abortSignal?: AbortSignalLike },
+  ): Promise<{ response: QueuelabHttpResponse }>;
+  /** Kept for httpHandlerConfigs; nothing to configure (no requestTimeout: time is virtual). */
+  updateHttpClientConfig(key: string | symbol, value: unknown): void;
+  httpHandlerConfigs(): Record<string | symbol, unknown>;
+  destroy(): void;
+}
+
+/**
+ * A `requestHandler` for `new SQSClient({ region, credentials, requestHandler })`.
+ * Throws a TypeError when `target` is neither an engine nor a function.
+ */
+export function queuelabHandler(target: QueuelabTarget, options?: QueuelabHandlerOptions): QueuelabRequestHandler;
