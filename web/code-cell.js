@@ -125,7 +125,7 @@ export class CodeCell {
     }
     const scope = {
       SQSClient,
-      ...commands,
+      ...Object.fromEntries(Object.entries(commands).map(([op, C]) => [`${op}Command`, C])),
       sqs,
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
