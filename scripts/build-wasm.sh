@@ -14,3 +14,6 @@ node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-t
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
   "$out/queuelab_bg.wasm" -o "$out/queuelab_bg.wasm"
 printf '[build] %s/queuelab_bg.wasm: %s bytes\n' "$out" "$(stat -c %s "$out/queuelab_bg.wasm")"
+# wasm-pack writes a "*" .gitignore into the package; npm pack obeys it and
+# would leave the engine out. The root .gitignore already keeps web/pkg out of git.
+rm -f "$out/.gitignore"

@@ -4,7 +4,12 @@
 // that element.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { artifacts, hookState, open } from "./harness.mjs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { artifacts, hookState, open, root } from "./harness.mjs";
+import { startServer } from "../../scripts/static-server.mjs";
 import { pack } from "../../web/share.js";
 
 const COURSE = "web/examples/course.html";
@@ -335,4 +340,24 @@ test("code in the cell moves real messages: SDK-style calls, a long poll in virt
   await page.waitForSelector("#lab-code #code-status:text('Failed.')");
   assert.match(await page.locator("#lab-code #code-out").textContent(), /QueueDoesNotExist \(AWS\.SimpleQueueService\.NonExistentQueue\): The specified queue does not exist\./);
   await close();
+});
+
+test("the npm package, unpacked on a plain static host, runs the course page", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "queuelab-pack-"));
+  execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], { cwd: root });
+  const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+  execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir]);
+  const { server, url } = await startServer(join(dir, "package"));
+  try {
+    const { page, problems, close } = await open("web/examples/course.html", { base: url, readyWhen: "#lab-duplicates[data-ready='true']" });
+    await start(page, "lab-fifo");
+    await page.locator("#lab-fifo #step").click();
+    assert.ok((await clock(page, "lab-fifo")) > 0, "the FIFO playground runs");
+    await start(page, "lab-code");
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -30,10 +30,11 @@ after(async () => {
 });
 
 /** A fresh page (own context) at `query`, waiting until the page says it
- * is ready (or for `readyWhen`). `routes` replaces files the page fetches. */
+ * is ready (or for `readyWhen`). `routes` replaces files the page fetches;
+ * `base` serves from another server than the repository's. */
 export async function open(
   query = "",
-  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']" } = {},
+  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base } = {},
 ) {
   const context = await browser.newContext({ colorScheme, reducedMotion, viewport: viewport ?? { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -46,7 +47,7 @@ export async function open(
   for (const [path, body] of Object.entries(routes)) {
     await page.route(`**/${path}`, (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
   }
-  await page.goto(`${baseUrl}${query}`);
+  await page.goto(`${base ?? baseUrl}${query}`);
   await page.waitForSelector(readyWhen, { timeout: 15_000 });
   return { page, problems, close: () => context.close() };
 }
