@@ -41,6 +41,13 @@ console.log(\`deleted \${Messages.length} message(s)\`);
 `;
 }
 
+/** The queue a scenario's work goes through: the first that is no other queue's dead-letter queue. */
+function workQueue(scenario) {
+  const queues = scenario.queues ?? [];
+  const dlqs = new Set(queues.map((q) => q.redrive?.deadLetterQueue).filter(Boolean));
+  return (queues.find((q) => !dlqs.has(q.name)) ?? queues[0])?.name;
+}
+
 export class CodeCell {
   /** `lab` is the lab the code talks to; `code` the text to show (never run). */
   constructor(host, { lab, code = null, caller = "your code" }) {
@@ -65,9 +72,9 @@ export class CodeCell {
     );
   }
 
-  /** Shows new starter code for `queueName`, unless the learner has written their own. */
-  suggestFor(queueName) {
-    if (!this.edited && !this.running) this.text.value = starterCode(queueName);
+  /** Shows starter code for a scenario, unless the learner has written their own. */
+  suggestFor(scenario) {
+    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario));
   }
 
   get code() {

@@ -29,7 +29,7 @@ let cell = null;
 const lab = createLab(root, {
   host: document.body,
   keys: document,
-  onRun: () => cell?.suggestFor(lab.scenario?.queues?.[0]?.name),
+  onRun: () => cell?.suggestFor(lab.scenario),
 });
 if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
 

@@ -168,7 +168,7 @@ export class QueueLabElement extends HTMLElement {
       keys: root,
       onEvent: (event, { replay }) => this.dispatchEvent(new CustomEvent("queuelab-event", { detail: { event, replay }, bubbles: true })),
       onEnd: () => this.dispatchEvent(new CustomEvent("queuelab-end", { detail: { time: lab.playground?.now() ?? 0 }, bubbles: true })),
-      onRun: () => this.#cell?.suggestFor(lab.scenario?.queues?.[0]?.name),
+      onRun: () => this.#cell?.suggestFor(lab.scenario),
     });
     this.#lab = lab;
     const cellHost = root.getElementById("code-cell");
@@ -182,7 +182,7 @@ export class QueueLabElement extends HTMLElement {
     }
     this.#checkSeed();
     this.#applySpeed();
-    this.#cell?.suggestFor(lab.scenario?.queues?.[0]?.name);
+    this.#cell?.suggestFor(lab.scenario);
     this.dataset.ready = "true";
     this.dispatchEvent(new CustomEvent("queuelab-ready", { detail: { playground: lab.playground, scenario: lab.scenario }, bubbles: true }));
     if (this.hasAttribute("autoplay")) lab.play();

@@ -41,7 +41,8 @@ export interface QueuelabHttpResponse {
 export interface AbortSignalLike {
   readonly aborted: boolean;
   readonly reason?: unknown;
-  onabort?: ((...args: any[]) => any) | null;
+  // `Function` because the SDK types its deprecated signal's handler so.
+  onabort?: Function | ((this: any, ev: any) => any) | null;
   addEventListener?(type: "abort", listener: () => void, options?: { once?: boolean }): void;
   removeEventListener?(type: "abort", listener: () => void): void;
 }

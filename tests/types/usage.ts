@@ -1,0 +1,54 @@
+// Compiled (never run) by tests/node/types.test.mjs: the package's
+// declarations must describe how a course page and a test suite use it.
+import "queuelab";
+import type { QueueLabElement } from "queuelab";
+import { queuelabHandler } from "queuelab/sdk";
+import { SqsClient, SendMessageCommand, SqsError } from "queuelab/client";
+import { Playground } from "queuelab/wasm";
+import { SQSClient, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+
+const el = document.querySelector("queue-lab");
+if (el) {
+  const typed: QueueLabElement = el;
+  typed.addEventListener("queuelab-event", (e) => {
+    const kind: string = e.detail.event.type;
+    const replay: boolean = e.detail.replay;
+    void kind, replay;
+  });
+  typed.addEventListener("queuelab-ready", (e) => void e.detail.playground.now());
+  typed.controls?.setSpeed("max");
+  void typed.sqs.sendMessage({ QueueUrl: "u", MessageBody: "b" }).then((r) => r.MessageId?.toUpperCase());
+}
+
+export async function withTheSdk(pg: Playground): Promise<number> {
+  const client = new SQSClient({
+    region: "us-east-1",
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+    requestHandler: queuelabHandler(pg, { caller: "tests" }),
+  });
+  const { Messages = [] } = await client.send(new ReceiveMessageCommand({ QueueUrl: "u", WaitTimeSeconds: 1 }));
+  return Messages.length;
+}
+
+export async function withTheClient(pg: Playground): Promise<string | undefined> {
+  const sqs = new SqsClient(() => pg, { caller: "tests" });
+  try {
+    const sent = await sqs.send(new SendMessageCommand({ QueueUrl: "u", MessageBody: "b" }));
+    return sent.MessageId;
+  } catch (e) {
+    if (e instanceof SqsError) return `${e.name} ${e.Code} ${e.$metadata.httpStatusCode}`;
+    throw e;
+  }
+}
+
+// The declarations are not `any`: misuse must not compile.
+export function misuse(pg: Playground, el: QueueLabElement): void {
+  // @ts-expect-error "warp" is not a speed
+  el.controls?.setSpeed("warp");
+  // @ts-expect-error SendMessage needs a MessageBody
+  void new SqsClient(pg).sendMessage({ QueueUrl: "u" });
+  // @ts-expect-error a queue-lab event's detail has no `time`
+  el.addEventListener("queuelab-event", (e) => e.detail.time);
+  // @ts-expect-error the handler takes an engine, not a URL
+  queuelabHandler("https://sqs.us-east-1.amazonaws.com");
+}
