@@ -8,12 +8,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { artifacts, hookState, open, root } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root } from "./harness.mjs";
 import { startServer } from "../../scripts/static-server.mjs";
 import { pack } from "../../web/share.js";
 
 const COURSE = "web/examples/course.html";
 const LABS = ["lab-duplicates", "lab-dlq", "lab-fifo", "lab-code"];
+
+/** The course page, once its first playground (on screen at load) is ready. */
+const openCourse = (options) => open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']", ...options });
 
 /** Scrolls an element into view and waits for its engine. */
 async function start(page, id) {
@@ -36,7 +39,7 @@ async function addElement(page, html) {
 }
 
 test("the course page renders three playgrounds and a code cell, each with its own engine", async () => {
-  const { page, problems, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, problems, close } = await openCourse();
   for (const id of LABS) await start(page, id);
   const distinct = await page.evaluate((ids) => {
     const pgs = ids.map((id) => document.getElementById(id).playground);
@@ -54,7 +57,7 @@ test("the course page renders three playgrounds and a code cell, each with its o
 });
 
 test("each element runs independently: playing one leaves the others' clocks alone", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   await start(page, "lab-dlq");
   await page.locator("#lab-duplicates #speed").selectOption("max");
   await page.locator("#lab-duplicates #play").click();
@@ -69,7 +72,7 @@ test("each element runs independently: playing one leaves the others' clocks alo
 });
 
 test("an element starts its engine only when scrolled into view", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const far = await page.evaluate(() => ({ ready: document.getElementById("lab-code").dataset.ready ?? null, pg: document.getElementById("lab-code").playground }));
   assert.deepEqual(far, { ready: null, pg: null }, "below the fold: not started");
   assert.match(await page.evaluate(() => document.getElementById("lab-code").shadowRoot.textContent), /Loading Queuelab/, "a loading box, not a blank one");
@@ -79,7 +82,7 @@ test("an element starts its engine only when scrolled into view", async () => {
 });
 
 test("events go out as CustomEvents: ready, each engine event, and the scenario's end", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const seen = await page.evaluate(async () => {
     const el = document.createElement("queue-lab");
     el.setAttribute("scenario", "process-then-delete");
@@ -104,7 +107,7 @@ test("events go out as CustomEvents: ready, each engine event, and the scenario'
 });
 
 test("removing an element frees its engine and stops its loop", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const after = await page.evaluate(async () => {
     const el = document.getElementById("lab-duplicates");
     el.controls.play();
@@ -129,7 +132,7 @@ test("removing an element frees its engine and stops its loop", async () => {
 });
 
 test("attribute changes take effect: speed, seed, controls and scenario", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const lab = page.locator("#lab-duplicates");
   await lab.evaluate((el) => el.setAttribute("speed", "8"));
   assert.equal(await page.locator("#lab-duplicates #speed").inputValue(), "8");
@@ -145,7 +148,7 @@ test("attribute changes take effect: speed, seed, controls and scenario", async 
 });
 
 test("the host page's CSS does not leak in, and the element's does not leak out", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const styleOf = () => page.evaluate(() => {
     const root = document.getElementById("lab-duplicates").shadowRoot;
     const cs = (el) => getComputedStyle(el);
@@ -173,7 +176,7 @@ test("the host page's CSS does not leak in, and the element's does not leak out"
 });
 
 test("an element sizes itself to its container", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const sizes = await page.evaluate(async () => {
     const el = document.getElementById("lab-duplicates");
     const widths = [];
@@ -194,7 +197,7 @@ test("an element sizes itself to its container", async () => {
 });
 
 test("a broken scenario or attribute shows a readable error inside the element's box", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const cases = [
     [`<queue-lab id="bad-json"><script type="application/json">{ "title": "oops", "queues": [ </script></queue-lab>`, /inline scenario cannot run: invalid scenario: .*line \d+ column \d+/],
     [`<queue-lab id="bad-field"><script type="application/json">{ "title": "x", "durationMs": 1000, "queues": [], "colour": "red" }</script></queue-lab>`, /unknown field `colour`/],
@@ -225,7 +228,7 @@ test("a broken scenario or attribute shows a readable error inside the element's
 });
 
 test("el.sqs sends real SQS requests into the element's engine, and they are drawn", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   const res = await page.evaluate(async () => {
     const el = document.getElementById("lab-duplicates");
     const { QueueUrl } = await el.sqs.getQueueUrl({ QueueName: "orders" });
@@ -321,7 +324,7 @@ async function addElementOn(page) {
 }
 
 test("code in the cell moves real messages: SDK-style calls, a long poll in virtual time, SQS errors by name", async () => {
-  const { page, close } = await open(COURSE, { readyWhen: "#lab-duplicates[data-ready='true']" });
+  const { page, close } = await openCourse();
   await start(page, "lab-code");
   await page.locator("#lab-code #speed").selectOption("16");
   await page.locator("#lab-code #code-run").click();
@@ -349,7 +352,7 @@ test("the npm package, unpacked on a plain static host, runs the course page", a
   execFileSync("tar", ["-xzf", join(dir, tarball), "-C", dir]);
   const { server, url } = await startServer(join(dir, "package"));
   try {
-    const { page, problems, close } = await open("web/examples/course.html", { base: url, readyWhen: "#lab-duplicates[data-ready='true']" });
+    const { page, problems, close } = await openCourse({ base: url });
     await start(page, "lab-fifo");
     await page.locator("#lab-fifo #step").click();
     assert.ok((await clock(page, "lab-fifo")) > 0, "the FIFO playground runs");
@@ -361,3 +364,13 @@ test("the npm package, unpacked on a plain static host, runs the course page", a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+for (const colorScheme of ["light", "dark"]) {
+  test(`axe-core finds no serious or critical violations on the course page, inside the elements too (${colorScheme})`, async () => {
+    const { page, close } = await openCourse({ colorScheme });
+    for (const id of LABS) await start(page, id);
+    await page.locator("#lab-fifo #step").click();
+    assert.deepEqual(await axeViolations(page), []);
+    await close();
+  });
+}

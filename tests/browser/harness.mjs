@@ -4,6 +4,7 @@
 import { after, before } from "node:test";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/static-server.mjs";
 
@@ -67,4 +68,13 @@ export function hookState(page) {
     groups: [...document.querySelectorAll("[data-group]")].map((g) => `${g.dataset.group}|${g.dataset.locked}`).sort(),
     consumers: [...document.querySelectorAll("[data-consumer]")].map((c) => `${c.dataset.consumer}|${c.dataset.sideEffects}`).sort(),
   }));
+}
+
+/** axe-core's serious and critical violations on the page (it looks inside open shadow roots). */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`);
 }

@@ -4,11 +4,9 @@
 // gets a readable message.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { artifacts, hookState, open, root, runToEnd } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root, runToEnd } from "./harness.mjs";
 
-const require = createRequire(import.meta.url);
 const scenarioText = (stem) => readFileSync(`${root}/web/scenarios/${stem}.json`, "utf8");
 
 test("stepping and scrubbing give the same state as playing", async () => {
@@ -81,12 +79,7 @@ for (const colorScheme of ["light", "dark"]) {
     const { page, close } = await open("?scenario=06-fifo-message-groups&speed=1&autoplay=1", { colorScheme });
     await page.waitForFunction(() => Number(document.querySelector("[data-time-ms]").dataset.timeMs) > 1500);
     await page.locator("#play").click();
-    await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
-    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-    const serious = result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`);
-    assert.deepEqual(serious, []);
+    assert.deepEqual(await axeViolations(page), []);
     await close();
   });
 }

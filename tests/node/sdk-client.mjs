@@ -1,5 +1,6 @@
 // The real @aws-sdk/client-sqs, sending into a Playground through
 // web/sdk.js, and helpers for waiting on long polls in virtual time.
+import assert from "node:assert/strict";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { queuelabHandler } from "../../web/sdk.js";
 
@@ -35,4 +36,14 @@ export function track(promise) {
   const tracked = { settled: false, promise };
   promise.then(() => (tracked.settled = true), () => (tracked.settled = true));
   return tracked;
+}
+
+/** The error both the SDK and the built-in client give for GetQueueUrl of a missing queue. */
+export function assertQueueDoesNotExist(error) {
+  assert.equal(error.name, "QueueDoesNotExist");
+  assert.equal(error.message, "The specified queue does not exist.");
+  assert.equal(error.Code, "AWS.SimpleQueueService.NonExistentQueue");
+  assert.equal(error.$fault, "client");
+  assert.equal(error.$metadata.httpStatusCode, 400);
+  assert.ok(error.$metadata.requestId);
 }

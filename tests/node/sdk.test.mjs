@@ -15,7 +15,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import { Playground } from "./load.mjs";
 import { queuelabHandler } from "../../web/sdk.js";
-import { sdkClient, track, turns, untilWaiting } from "./sdk-client.mjs";
+import { assertQueueDoesNotExist, sdkClient, track, turns, untilWaiting } from "./sdk-client.mjs";
 
 const md5 = (text) => createHash("md5").update(text, "utf8").digest("hex");
 
@@ -213,12 +213,7 @@ test("errors arrive as the SDK's exception classes with the awsQuery code and HT
 
   const missing = await sqs.send(new GetQueueUrlCommand({ QueueName: "nope" })).catch((e) => e);
   assert.ok(missing instanceof QueueDoesNotExist);
-  assert.equal(missing.name, "QueueDoesNotExist");
-  assert.equal(missing.message, "The specified queue does not exist.");
-  assert.equal(missing.Code, "AWS.SimpleQueueService.NonExistentQueue");
-  assert.equal(missing.$fault, "client");
-  assert.equal(missing.$metadata.httpStatusCode, 400);
-  assert.ok(missing.$metadata.requestId);
+  assertQueueDoesNotExist(missing);
 
   await assert.rejects(sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: "garbage" })), ReceiptHandleIsInvalid);
   await assert.rejects(sqs.send(new CreateQueueCommand({ QueueName: "errors", Attributes: { DelaySeconds: "9" } })), QueueNameExists);
