@@ -514,9 +514,6 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
 
   return {
     ...bindAll(app),
-    get dragging() {
-      return app.dragging;
-    },
     /** The engine running now (a new one after every replay). */
     get playground() {
       return run.pg;

@@ -22,6 +22,12 @@ main.innerHTML = labMarkup({
   view: embed ? "compact" : "full",
   editor: !embed,
 });
+if (embed) {
+  // In someone else's iframe: a way out to the whole page, same run.
+  const full = new URL(location.href);
+  full.searchParams.delete("embed");
+  document.getElementById("title").before(h("a", { class: "open-full", href: full.href, target: "_blank", rel: "noopener", text: "Open in Queuelab ↗" }));
+}
 const root = document;
 let stem = "";
 let cell = null;

@@ -77,9 +77,18 @@ export class QueueLabElement extends HTMLElement {
     return this.#sqs;
   }
 
-  /** The lab's controls for page scripts: play(), pause(), step(), restart(), scrub(t), setSpeed(v), setSeed(n). */
+  /** Playback for page scripts (see LabControls in queue-lab.d.ts); null before the element starts. */
   get controls() {
-    return this.#lab;
+    const lab = this.#lab;
+    if (!lab) return null;
+    const { togglePlay, play, pause, step, restart, scrub, setSpeed, setSeed } = lab;
+    return {
+      togglePlay, play, pause, step, restart, scrub, setSpeed, setSeed,
+      get playground() { return lab.playground; },
+      get scenario() { return lab.scenario; },
+      get playing() { return lab.playing; },
+      get speed() { return lab.speed; },
+    };
   }
 
   connectedCallback() {
