@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use queuelab_engine::simulation::{Scenario, Simulation};
+use queuelab_engine::simulation::{Narration, Scenario, Simulation};
 use queuelab_engine::{Config, Event, EventKind};
 
 fn load(file: &str) -> Scenario {
@@ -269,4 +269,26 @@ fn replaying_in_steps_gives_the_same_run_as_one_advance() {
     stepped.advance(duration - stepped.now());
     let whole = run("02-slow-consumer-duplicate.json");
     assert_eq!(events(&stepped), events(&whole));
+}
+
+#[test]
+fn narration_listed_out_of_time_order_is_shown_in_time_order() {
+    let mut scenario = load("01-process-then-delete.json");
+    let line = |at_ms, text: &str| Narration {
+        at_ms,
+        text: text.to_string(),
+    };
+    scenario.narration = vec![line(500, "third"), line(100, "first"), line(100, "second")];
+    let mut sim = Simulation::new(scenario, Config::default()).expect("scenario loads");
+    let mut shown = Vec::new();
+    for to in [100, 500] {
+        sim.advance(to - sim.now());
+        shown.push(sim.snapshot().narration);
+    }
+    let shown: Vec<_> = shown.into_iter().flatten().collect();
+    assert_eq!(
+        shown,
+        ["second", "third"],
+        "same-moment lines keep their order; the later one wins"
+    );
 }

@@ -209,7 +209,10 @@ impl Simulation {
         Ok(simulation)
     }
 
-    fn start(engine: Engine, scenario: Scenario) -> Self {
+    fn start(engine: Engine, mut scenario: Scenario) -> Self {
+        // Lines are shown as time reaches them, so they are kept in time
+        // order; a stable sort keeps same-moment lines as the author wrote them.
+        scenario.narration.sort_by_key(|line| line.at_ms);
         Simulation {
             engine,
             scenario,
