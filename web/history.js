@@ -90,7 +90,7 @@ export class History {
           break;
         case "messageLost": {
           const was = this.left.get(id);
-          if (was) Object.assign(was, { lost: true, at: e.timeMs, why: `deleted at t=${(was.at / 1000).toFixed(1)} s before processing, lost when ${e.consumer} crashed` });
+          if (was) Object.assign(was, { lost: true, at: e.timeMs, why: `deleted at t=${(was.at / 1000).toFixed(1)} s before processing, lost when ${e.handlerCrashed ? `${e.consumer} crashed` : `${e.consumer}'s handler failed`}` });
           break;
         }
         case "duplicateDelivery": {

@@ -38,9 +38,11 @@ async function addElement(page, html) {
   }, html);
 }
 
-test("the course page renders three playgrounds and a code cell, each with its own engine", async () => {
+test("the course page renders three playgrounds and a code cell, each with its own engine from one shared wasm module", async () => {
   const { page, problems, close } = await openCourse();
   for (const id of LABS) await start(page, id);
+  const wasmLoads = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length);
+  assert.equal(wasmLoads, 1, "four elements, one download and compile of the engine");
   const distinct = await page.evaluate((ids) => {
     const pgs = ids.map((id) => document.getElementById(id).playground);
     return new Set(pgs).size === pgs.length && pgs.every((p) => p && typeof p.now === "function");
@@ -144,6 +146,20 @@ test("attribute changes take effect: speed, seed, controls and scenario", async 
   await lab.evaluate((el) => el.setAttribute("scenario", "fifo-message-groups"));
   await page.waitForFunction(() => document.getElementById("lab-duplicates").shadowRoot.getElementById("title")?.textContent === "FIFO message groups");
   assert.ok(await page.locator("#lab-duplicates [data-group]").count() > 0, "the FIFO groups are drawn");
+  await close();
+});
+
+test("view=full gives an element the page's log, metrics, settings and manual actions", async () => {
+  const { page, close } = await openCourse();
+  const id = await addElement(page, `<queue-lab id="full-view" scenario="poison-message" view="full" controls="play step seed"></queue-lab>`);
+  await start(page, id);
+  await page.locator(`#${id} #step`).click();
+  assert.ok(await page.locator(`#${id} #log li`).count() > 0, "the event log fills");
+  assert.equal(await page.locator(`#${id} #chart svg`).count(), 1);
+  assert.ok(await page.locator(`#${id} #settings input`).count() > 3);
+  assert.equal(await page.locator(`#${id} #manual`).count(), 1);
+  assert.equal(await page.locator(`#${id} #seed`).count(), 1, "the seed control was asked for");
+  assert.equal(await page.locator(`#${id} #restart`).count(), 0, "restart was not");
   await close();
 });
 

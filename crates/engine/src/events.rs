@@ -187,10 +187,12 @@ pub enum EventKind {
     WorkerRestarted {
         consumer: Arc<str>,
     },
-    /// Deleted before processing, then the worker crashed: the work is gone.
+    /// Deleted before processing, then the worker crashed or its handler
+    /// failed: no copy is left to retry, so the work is gone.
     MessageLost {
         consumer: Arc<str>,
         message_id: String,
+        handler_crashed: bool,
     },
     /// An SQS call of a simulated worker or producer failed.
     ActionFailed {

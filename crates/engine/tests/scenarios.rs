@@ -214,7 +214,13 @@ fn short_polling_makes_many_more_empty_receives_than_long_polling() {
 fn deleting_before_processing_loses_the_order_when_the_worker_crashes() {
     let sim = run("09-delete-before-process.json");
     assert_eq!(
-        count(&sim, |k| matches!(k, EventKind::MessageLost { .. })),
+        count(&sim, |k| matches!(
+            k,
+            EventKind::MessageLost {
+                handler_crashed: true,
+                ..
+            }
+        )),
         1
     );
     assert_eq!(charged(&sim, "order A-1002"), 0);
@@ -291,4 +297,27 @@ fn narration_listed_out_of_time_order_is_shown_in_time_order() {
         ["second", "third"],
         "same-moment lines keep their order; the later one wins"
     );
+}
+
+#[test]
+fn deleting_before_processing_loses_the_order_when_the_handler_fails() {
+    let mut scenario = load("09-delete-before-process.json");
+    let behaviour = &mut scenario.consumers[0].behaviour;
+    behaviour.crashes_before_side_effect_on.clear();
+    behaviour.fails_on = vec!["A-1002".to_string()];
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).expect("scenario loads");
+    sim.advance(duration);
+    let lost: Vec<_> = events(&sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::MessageLost {
+                handler_crashed, ..
+            } => Some(handler_crashed),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, [false], "one message lost, by a failure, not a crash");
+    assert_eq!(charged(&sim, "order A-1002"), 0);
+    assert_eq!(stored(&sim), 0, "nothing left to redeliver");
 }

@@ -621,12 +621,7 @@ impl Simulation {
         };
         if Worker::matches(&behaviour.crashes_before_side_effect_on, &held.body) {
             self.engine.emit(crash(true));
-            if held.deleted {
-                self.engine.emit(EventKind::MessageLost {
-                    consumer: consumer.clone(),
-                    message_id: held.message_id.clone(),
-                });
-            }
+            self.lost_if_deleted(&consumer, &held, true);
             self.workers[index].state = State::Crashed {
                 until: now + behaviour.restart_ms,
             };
@@ -639,6 +634,7 @@ impl Simulation {
                 message_id: held.message_id.clone(),
                 receive_count: held.receive_count,
             });
+            self.lost_if_deleted(&consumer, &held, false);
         } else {
             self.side_effect(index, &held);
             if Worker::matches(&behaviour.crashes_after_side_effect_on, &held.body) {
@@ -667,6 +663,18 @@ impl Simulation {
             }
         }
         self.workers[index].state = State::Idle { until: now };
+    }
+
+    /// A message deleted before processing has no copy left to retry when
+    /// its handler then crashes or fails.
+    fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
+        if held.deleted {
+            self.engine.emit(EventKind::MessageLost {
+                consumer: consumer.clone(),
+                message_id: held.message_id.clone(),
+                handler_crashed,
+            });
+        }
     }
 
     fn delete(&mut self, consumer: &Arc<str>, url: &str, handle: &str) {

@@ -116,7 +116,8 @@ pub struct Consumer {
     /// When the worker starts polling.
     #[serde(default)]
     pub start_ms: u64,
-    /// When it stops (finishing nothing new after this).
+    /// When it stops: it receives nothing new after this, but finishes the
+    /// batch it holds and what a long poll already waiting then returns.
     #[serde(default)]
     pub stop_ms: Option<u64>,
     /// MaxNumberOfMessages of its receives (1-10).
