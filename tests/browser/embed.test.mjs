@@ -155,7 +155,7 @@ test("view=full gives an element the page's log, metrics, settings and manual ac
   await start(page, id);
   await page.locator(`#${id} #step`).click();
   assert.ok(await page.locator(`#${id} #log li`).count() > 0, "the event log fills");
-  assert.equal(await page.locator(`#${id} #chart svg`).count(), 1);
+  assert.equal(await page.locator(`#${id} #chart svg.chart`).count(), 1, "the metrics chart");
   assert.ok(await page.locator(`#${id} #settings input`).count() > 3);
   assert.equal(await page.locator(`#${id} #manual`).count(), 1);
   assert.equal(await page.locator(`#${id} #seed`).count(), 1, "the seed control was asked for");
