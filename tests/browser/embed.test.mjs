@@ -163,6 +163,20 @@ test("view=full gives an element the page's log, metrics, settings and manual ac
   await close();
 });
 
+test("theme fixes an element's colours whatever the reader's setting; without it they follow the setting", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, close } = await openCourse({ colorScheme });
+    await addElement(page, `<queue-lab id="light" theme="light" scenario="slow-consumer"></queue-lab>`);
+    await addElement(page, `<queue-lab id="dark" theme="dark" scenario="slow-consumer"></queue-lab>`);
+    for (const id of ["light", "dark"]) await start(page, id);
+    const bg = (id) => page.locator(`#${id}`).evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.equal(await bg("light"), "rgb(242, 244, 248)", `theme=light under ${colorScheme}`);
+    assert.equal(await bg("dark"), "rgb(14, 19, 26)", `theme=dark under ${colorScheme}`);
+    assert.equal(await bg("lab-duplicates"), colorScheme === "light" ? "rgb(242, 244, 248)" : "rgb(14, 19, 26)", "no theme: the reader's setting");
+    await close();
+  }
+});
+
 test("the host page's CSS does not leak in, and the element's does not leak out", async () => {
   const { page, close } = await openCourse();
   const styleOf = () => page.evaluate(() => {
