@@ -2,14 +2,10 @@
 // commands into a Queuelab engine. Declared structurally, so they need
 // neither the SDK's types nor the wasm build to resolve.
 
-/** What the handler needs from an engine; a Playground has it. */
-export interface QueuelabEndpoint {
-  dispatch(
-    target: string,
-    body: string,
-    options?: { caller?: string },
-  ): Promise<{ status: number; headers: Record<string, string>; body: string }>;
-}
+import type { SqsEndpoint } from "./sqs-client.js";
+
+/** What the handler needs from an engine (the same as the built-in client's); a Playground has it. */
+export type QueuelabEndpoint = SqsEndpoint;
 
 /** An engine, or a function returning the engine to use for each request. */
 export type QueuelabTarget = QueuelabEndpoint | (() => QueuelabEndpoint);
