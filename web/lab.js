@@ -20,7 +20,13 @@ import { Manual } from "./manual.js";
 import { Announcer } from "./announce.js";
 import { syncControls, wireControls } from "./controls.js";
 
-export const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
+const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
+
+/** A seed written as text: a whole number from 0 to 2^53-1, else null. */
+export function parseSeed(text) {
+  const n = String(text).trim() === "" ? NaN : Number(text);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 /**
@@ -399,10 +405,14 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
         loop();
       }
     },
+    /** Sets the speed; an unknown one runs at 1× and says why. */
     setSpeed(v) {
-      run.speed = SPEEDS.includes(String(v)) ? String(v) : "1";
+      const ok = SPEEDS.includes(String(v));
+      if (!ok) showError(`speed="${v}" is not a speed: use one of ${SPEEDS.join(", ")}. Running at 1×.`);
+      run.speed = ok ? String(v) : "1";
       if ($("speed")) $("speed").value = run.speed;
       run.vt = run.pg?.now() ?? 0;
+      return ok;
     },
     scrub(t, live) {
       if (!run.pg) return;
@@ -415,10 +425,9 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
       }
     },
     setSeed(value) {
-      const text = String(value);
-      const seed = text.trim() === "" ? NaN : Number(text);
-      if (!Number.isSafeInteger(seed) || seed < 0) {
-        showError(`The seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; “${text}” is not.`);
+      const seed = parseSeed(value);
+      if (seed == null) {
+        showError(`The seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; “${value}” is not.`);
         $("seed")?.setAttribute("aria-invalid", "true");
         return false;
       }

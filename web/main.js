@@ -5,7 +5,7 @@
 // an iframe snippet uses.
 
 import { ready } from "./engine.js";
-import { createLab, SPEEDS } from "./lab.js";
+import { createLab } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, listScenarios, resolveScenario, shortName } from "./scenarios.js";
 import { elementSnippet, iframeSnippet, makeLink, readLink, unpack } from "./share.js";
@@ -136,10 +136,6 @@ function wireShare() {
 
 async function start() {
   if (!embed) wireShare();
-  if (link.speed != null) {
-    if (SPEEDS.includes(link.speed)) lab.setSpeed(link.speed);
-    else lab.showError(`speed=${link.speed} is not a speed; use one of ${SPEEDS.join(", ")}.`);
-  }
   await ready();
   const stems = await fillPicker();
   const name = link.scenario ?? stems[0];
@@ -155,6 +151,8 @@ async function start() {
   if (!(await loadStem(name))) return;
   if (extra.scenario && !lab.apply(extra.scenario)) return;
   if (link.seed != null && !lab.setSeed(link.seed)) return;
+  // After loading, which clears the error box, so a bad speed's message stays.
+  if (link.speed != null) lab.setSpeed(link.speed);
   if (extra.code != null) cell?.show(String(extra.code)); // shown, never run
   if (link.t > 0 || extra.actions?.length) lab.restore({ journal: Array.isArray(extra.actions) ? extra.actions : [], t: link.t ?? 0 });
   if (link.autoplay) lab.play();

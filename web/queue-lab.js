@@ -11,7 +11,7 @@
 // share one wasm module (engine.js) and each has its own engine.
 
 import { ready } from "./engine.js";
-import { createLab, SPEEDS } from "./lab.js";
+import { createLab, parseSeed } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, fetchText, resolveScenario } from "./scenarios.js";
 import { SqsClient } from "./sqs-client.js";
@@ -246,20 +246,8 @@ export class QueueLabElement extends HTMLElement {
   }
 
   #applySpeed() {
-    const speed = this.getAttribute("speed");
-    if (speed == null) return this.#lab.setSpeed("1");
-    if (SPEEDS.includes(speed)) this.#lab.setSpeed(speed);
-    else {
-      this.#lab.setSpeed("1");
-      this.#lab.showError(`speed="${speed}" is not a speed: use one of ${SPEEDS.join(", ")}. Running at 1×.`);
-    }
+    this.#lab.setSpeed(this.getAttribute("speed") ?? "1");
   }
-}
-
-/** A seed attribute's number, or null when it is not a whole number in range. */
-function parseSeed(text) {
-  const n = text.trim() === "" ? NaN : Number(text);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /** The scenario text with the seed attribute applied; unparsable text goes to the engine as is, for its error. */
