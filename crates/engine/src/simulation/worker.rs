@@ -98,6 +98,12 @@ impl Worker {
 }
 
 /// Draws a processing time; `unit` is a uniform draw in [0, 1).
+///
+/// Only correctly rounded operations (+, -, *, /, conversions) and the
+/// `libm` crate's portable `log` are used: `f64::ln` calls the platform's
+/// math library natively but a different implementation in wasm, and a
+/// last-bit difference could round a duration the other way, so the same
+/// seed would replay differently on the page than in native tests.
 pub fn processing_ms(processing: &Processing, unit: f64) -> Millis {
     match *processing {
         Processing::FixedMs(ms) => ms,
@@ -105,6 +111,8 @@ pub fn processing_ms(processing: &Processing, unit: f64) -> Millis {
             let (lo, hi) = (min.min(max), min.max(max));
             lo + ((hi - lo + 1) as f64 * unit) as u64
         }
-        Processing::ExponentialMs { mean } => (-(mean as f64) * (1.0 - unit).ln()).round() as u64,
+        Processing::ExponentialMs { mean } => {
+            (-(mean as f64) * libm::log(1.0 - unit)).round() as u64
+        }
     }
 }
