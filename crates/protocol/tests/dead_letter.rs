@@ -66,9 +66,7 @@ fn dead_letter(sqs: &mut Sqs, source: &str, bodies: &[&str]) {
         assert_eq!(got.len(), chunk.len());
     }
     // The next receive finds them exhausted and moves them.
-    assert!(receive(sqs, source, json!({ "MaxNumberOfMessages": 10 }))
-        .messages()
-        .is_empty());
+    receive(sqs, source, json!({ "MaxNumberOfMessages": 10 })).empty();
 }
 
 fn start_task(sqs: &mut Sqs, request: Value) -> Reply {
@@ -133,7 +131,7 @@ fn exhausted_message_stays_in_the_source_until_a_receive_reaches_it() {
     sqs.advance(60_000);
     assert_eq!(visible(&mut sqs, &p.source), "1");
     assert_eq!(visible(&mut sqs, &p.dlq), "0");
-    assert!(sqs.receive(&p.source, 1).is_empty());
+    sqs.receive_none(&p.source, 1);
     assert_eq!(visible(&mut sqs, &p.source), "0");
     assert_eq!(visible(&mut sqs, &p.dlq), "1");
 }
@@ -152,7 +150,7 @@ fn dead_lettered_message_keeps_its_message_id_body_and_attributes() {
         )
         .ok();
     receive(&mut sqs, &p.source, json!({ "VisibilityTimeout": 0 })).ok();
-    assert!(sqs.receive(&p.source, 1).is_empty());
+    sqs.receive_none(&p.source, 1);
     let got = receive(
         &mut sqs,
         &p.dlq,
@@ -218,7 +216,7 @@ fn fifo_source_moves_exhausted_messages_to_its_fifo_dlq_in_order() {
     )
     .messages();
     assert_eq!(got.len(), 3);
-    assert!(sqs.receive(&source, 10).is_empty());
+    sqs.receive_none(&source, 10);
     let moved = sqs.receive(&dlq, 10);
     let bodies: Vec<&str> = moved.iter().map(|m| m["Body"].as_str().unwrap()).collect();
     assert_eq!(bodies, ["a1", "a2", "a3"]);
@@ -241,7 +239,7 @@ fn long_poll_on_the_dlq_is_answered_the_moment_a_message_is_moved_there() {
         )
         .unwrap_err();
     sqs.advance(1_000);
-    assert!(sqs.receive(&p.source, 1).is_empty());
+    sqs.receive_none(&p.source, 1);
     assert_eq!(sqs.only_answer(poll).messages()[0]["Body"], "poison");
 }
 
@@ -368,7 +366,7 @@ fn dead_letter_at_forty_seconds(sqs: &mut Sqs, fifo: bool) -> String {
     }
     assert_eq!(sqs.receive(&source, 1).len(), 1);
     sqs.advance(40_000);
-    assert!(sqs.receive(&source, 1).is_empty());
+    sqs.receive_none(&source, 1);
     assert_eq!(visible(sqs, &dlq), "1");
     dlq
 }

@@ -209,7 +209,7 @@ fn fifo_dedup_window_survives_receive_and_delete() {
     let again = sqs.send_fifo(&url, "a", "g", "once");
     assert_eq!(again["MessageId"], first["MessageId"]);
     assert_eq!(visible(&mut sqs, &url), "0");
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
 }
 
 #[test]
@@ -333,9 +333,9 @@ fn fifo_receive_of_several_returns_one_group_in_send_order() {
 fn fifo_group_stays_locked_while_head_is_in_flight() {
     let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     sqs.advance(29_999);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     // Messages waiting behind a locked group still count as visible.
     assert_eq!(visible(&mut sqs, &url), "1");
     assert_eq!(in_flight(&mut sqs, &url), "1");
@@ -404,7 +404,7 @@ fn fifo_new_sends_do_not_unlock_an_in_flight_group() {
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
     sqs.send_fifo(&url, "a2", "a", "2");
     sqs.send_fifo(&url, "a3", "a", "3");
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
 }
 
 #[test]
@@ -445,13 +445,18 @@ fn fifo_group_lock_and_unlock_are_logged() {
 // ReceiveRequestAttemptId
 // ---------------------------------------------------------------------------
 
-fn receive_attempt(sqs: &mut Sqs, url: &str, attempt: &str) -> Vec<Value> {
+#[track_caller]
+fn receive_with_attempt(sqs: &mut Sqs, url: &str, attempt: &str) -> Reply {
     receive(
         sqs,
         url,
         json!({ "MaxNumberOfMessages": 10, "ReceiveRequestAttemptId": attempt }),
     )
-    .messages()
+}
+
+#[track_caller]
+fn receive_attempt(sqs: &mut Sqs, url: &str, attempt: &str) -> Vec<Value> {
+    receive_with_attempt(sqs, url, attempt).messages()
 }
 
 #[test]
@@ -464,7 +469,7 @@ fn fifo_receive_request_attempt_id_retry_returns_the_same_messages_and_handles()
     assert_eq!(bodies(&retry), ["a1", "a2"]);
     assert_eq!(handles(&retry), handles(&first));
     // A different attempt id is a new receive: the group is locked.
-    assert!(receive_attempt(&mut sqs, &url, "attempt-2").is_empty());
+    receive_with_attempt(&mut sqs, &url, "attempt-2").empty();
 }
 
 #[test]
@@ -478,7 +483,7 @@ fn fifo_receive_request_attempt_id_retry_resets_visibility() {
         handles(&first)
     );
     sqs.advance(29_999);
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
     sqs.advance(1);
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
 }
@@ -489,7 +494,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_a_delete() {
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
     sqs.delete(&url, &first[0]["ReceiptHandle"]).ok();
     // A fresh receive: a2 is still in flight, so the group stays locked.
-    assert!(receive_attempt(&mut sqs, &url, "attempt-1").is_empty());
+    receive_with_attempt(&mut sqs, &url, "attempt-1").empty();
 }
 
 #[test]
@@ -504,7 +509,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_a_visibility_change() {
     )
     .ok();
     // A fresh receive: a1 is in flight, so the group stays locked.
-    assert!(receive_attempt(&mut sqs, &url, "attempt-1").is_empty());
+    receive_with_attempt(&mut sqs, &url, "attempt-1").empty();
 }
 
 #[test]
@@ -527,7 +532,7 @@ fn fifo_receive_request_attempt_id_is_not_replayed_after_five_minutes() {
     sqs.send_fifo(&url, "a1", "a", "1");
     assert_eq!(receive_attempt(&mut sqs, &url, "attempt-1").len(), 1);
     sqs.advance(FIVE_MINUTES_MS);
-    assert!(receive_attempt(&mut sqs, &url, "attempt-1").is_empty());
+    receive_with_attempt(&mut sqs, &url, "attempt-1").empty();
 }
 
 #[test]
@@ -647,7 +652,7 @@ fn fifo_per_message_delay_seconds_zero_is_accepted_and_the_queue_delay_still_app
         "1"
     );
     sqs.advance(4_999);
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
     sqs.advance(1);
     assert_eq!(sqs.receive_bodies(&url, 1), ["x"]);
 }

@@ -474,11 +474,11 @@ fn per_message_delay_outside_0_to_900_is_rejected() {
 fn delayed_message_becomes_visible_when_its_delay_ends() {
     let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     send_delayed(&mut sqs, &url, "later", 5).ok();
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     assert_eq!(delayed(&mut sqs, &url), "1");
     assert_eq!(visible(&mut sqs, &url), "0");
     sqs.advance(4_999);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     sqs.advance(1);
     assert_eq!(delayed(&mut sqs, &url), "0");
     assert_eq!(sqs.receive_bodies(&url, 10), ["later"]);
@@ -489,7 +489,7 @@ fn queue_delay_applies_when_the_message_gives_none() {
     let (mut sqs, url) = Sqs::with_queue("orders", json!({ "DelaySeconds": "10" }));
     sqs.send(&url, "a");
     sqs.advance(9_999);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     sqs.advance(1);
     assert_eq!(sqs.receive_bodies(&url, 10), ["a"]);
 }
@@ -507,7 +507,7 @@ fn per_message_delay_overrides_the_queues() {
     sqs.advance(5_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["short"]);
     sqs.advance(55_000);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     sqs.advance(60_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["long"]);
 }
@@ -539,7 +539,7 @@ fn fifo_per_message_delay_of_0_is_accepted_and_the_queue_delay_still_applies() {
                 "MessageDeduplicationId": "d", "DelaySeconds": 0 }),
     )
     .ok();
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     assert_eq!(delayed(&mut sqs, &url), "1");
     sqs.advance(10_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["x"]);
@@ -705,7 +705,7 @@ fn in_flight_message_is_deleted_at_retention() {
     sqs.advance(50_000);
     assert_eq!(in_flight(&mut sqs, &url), "0");
     sqs.advance(600_000);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
 }
 
 #[test]
@@ -715,7 +715,7 @@ fn delayed_message_is_deleted_at_retention() {
     sqs.advance(60_000);
     assert_eq!(delayed(&mut sqs, &url), "0");
     sqs.advance(900_000);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
 }
 
 #[test]
@@ -728,7 +728,7 @@ fn fifo_message_is_deleted_at_retention_and_unblocks_its_group() {
     sqs.advance(30_000);
     sqs.send_fifo(&url, "second", "g", "d2");
     assert_eq!(sqs.receive_bodies(&url, 1), ["first"]);
-    assert!(sqs.receive(&url, 10).is_empty());
+    sqs.receive_none(&url, 10);
     sqs.advance(30_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["second"]);
 }

@@ -98,7 +98,7 @@ fn change_visibility(sqs: &mut Sqs, url: &str, handle: &Value, timeout: i64) -> 
 #[track_caller]
 fn assert_hidden_for(sqs: &mut Sqs, url: &str, ms: u64) {
     sqs.advance(ms - 1);
-    assert!(sqs.receive(url, 1).is_empty());
+    sqs.receive_none(url, 1);
     sqs.advance(1);
     assert_eq!(sqs.receive(url, 1).len(), 1);
 }
@@ -204,7 +204,7 @@ fn all_system_attributes_on_dlq_message_add_dead_letter_queue_source_arn() {
     sqs.send(&source, "poison");
     assert_eq!(sqs.receive(&source, 1).len(), 1);
     sqs.advance(1_000);
-    assert!(sqs.receive(&source, 1).is_empty());
+    sqs.receive_none(&source, 1);
     let got = receive(&mut sqs, &dlq, json!({ "AttributeNames": ["All"] })).messages();
     assert_eq!(
         attribute_names(&got[0]),
@@ -394,7 +394,7 @@ fn received_message_is_in_flight_for_the_visibility_timeout_then_visible_again()
     assert_eq!(visible(&mut sqs, &url), "0");
     assert_eq!(in_flight(&mut sqs, &url), "1");
     sqs.advance(29_999);
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
     sqs.advance(1);
     assert_eq!(visible(&mut sqs, &url), "1");
     let again = sqs.receive(&url, 1);
@@ -642,7 +642,7 @@ fn change_visibility_with_an_expired_handle_on_standard_hides_the_message_again(
     let reply = change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 60);
     assert_eq!(reply.status, 200);
     assert_eq!(in_flight(&mut sqs, &url), "1");
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
     sqs.advance(60_000);
     assert_eq!(sqs.receive(&url, 1).len(), 1);
 }
@@ -743,7 +743,7 @@ fn delete_with_a_handle_whose_visibility_expired_deletes_on_standard() {
     assert_eq!(visible(&mut sqs, &url), "1");
     sqs.delete(&url, &got[0]["ReceiptHandle"]).ok();
     assert_eq!(visible(&mut sqs, &url), "0");
-    assert!(sqs.receive(&url, 1).is_empty());
+    sqs.receive_none(&url, 1);
 }
 
 #[test]

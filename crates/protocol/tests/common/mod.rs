@@ -59,7 +59,11 @@ impl Reply {
     }
 
     /// Received messages (empty when the answer has no `Messages`).
+    /// Asserts the call succeeded: an error answer has no `Messages` either,
+    /// and must not pass for "nothing to receive".
+    #[track_caller]
     pub fn messages(&self) -> Vec<Value> {
+        assert_eq!(self.status, 200, "expected success, got {:?}", self.body);
         self.body["Messages"]
             .as_array()
             .cloned()
@@ -178,12 +182,23 @@ impl Sqs {
     /// A short-poll receive of up to `max` messages, with all system attributes.
     #[track_caller]
     pub fn receive(&mut self, url: &str, max: u32) -> Vec<Value> {
+        self.short_poll(url, max).messages()
+    }
+
+    /// A short-poll receive of up to `max` messages that must find none:
+    /// a success whose body is exactly `{}`.
+    #[track_caller]
+    pub fn receive_none(&mut self, url: &str, max: u32) {
+        self.short_poll(url, max).empty();
+    }
+
+    #[track_caller]
+    fn short_poll(&mut self, url: &str, max: u32) -> Reply {
         self.call(
             "ReceiveMessage",
             json!({ "QueueUrl": url, "MaxNumberOfMessages": max,
                     "MessageSystemAttributeNames": ["All"], "WaitTimeSeconds": 0 }),
         )
-        .messages()
     }
 
     /// Bodies of a short-poll receive.
@@ -321,8 +336,8 @@ impl Reply {
     /// Asserts a success with an empty body (no `Messages` key at all).
     #[track_caller]
     pub fn empty(&self) {
-        assert_eq!(self.status, 200);
-        assert_eq!(self.body, json!({}));
+        assert_eq!(self.status, 200, "expected success, got {:?}", self.body);
+        assert_eq!(self.body, json!({}), "expected an empty answer");
     }
 }
 
