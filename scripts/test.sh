@@ -19,6 +19,8 @@ cargo fmt --all -- --check
 
 step "clippy (native)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
+# The engine's scan-count feature (and tests/scans.rs, which needs it).
+cargo clippy --quiet -p queuelab-engine --all-targets --features scan-count -- -D warnings
 
 step "clippy (wasm32)"
 # The engine's and protocol's tests are native (proptest); on wasm32 lint
@@ -28,6 +30,8 @@ cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-wasm --all-targ
 
 step "engine and protocol tests (native)"
 cargo test --quiet --workspace --exclude queuelab-wasm
+# The receive-scan counter is a feature of its own, off in every other build.
+cargo test --quiet -p queuelab-engine --features scan-count --test scans
 
 step "build the wasm package (web/pkg)"
 ./scripts/build-wasm.sh

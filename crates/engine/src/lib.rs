@@ -151,6 +151,14 @@ impl Engine {
         self.log.next_seq()
     }
 
+    /// Messages the queues have handed to operations so far (the
+    /// `scan-count` feature, for tests/scans.rs): the difference across a
+    /// call is how many messages it looked at.
+    #[cfg(feature = "scan-count")]
+    pub fn messages_examined(&self) -> u64 {
+        self.queues.values().map(|q| q.examined.get()).sum()
+    }
+
     /// A fresh request id (`x-amzn-RequestId`).
     pub fn next_request_id(&mut self) -> String {
         self.requests += 1;

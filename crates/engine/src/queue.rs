@@ -15,8 +15,9 @@ use crate::Millis;
 #[derive(Default)]
 pub struct Group {
     pub keys: BTreeSet<u64>,
-    /// The head key under which the group sits in `available_groups`.
-    available_as: Option<u64>,
+    /// The (head availability, head key) under which the group sits in
+    /// `available_groups`.
+    available_as: Option<(u64, u64)>,
     pub locked: bool,
 }
 
@@ -41,17 +42,26 @@ pub struct Queue {
     messages: BTreeMap<u64, Box<Message>>,
     next_key: u64,
     next_sequence: u64,
+    /// The last `Message::available_since` given out.
+    availability: u64,
     /// Standard queues: visible messages in key (enqueue) order.
     visible: BTreeSet<u64>,
     delayed: BTreeSet<(Millis, u64)>,
     in_flight: BTreeSet<(Millis, u64)>,
     by_age: BTreeSet<(Millis, u64)>,
     groups: BTreeMap<Arc<str>, Group>,
-    /// FIFO groups whose head message is visible, by head key.
-    available_groups: BTreeSet<(u64, Arc<str>)>,
+    /// FIFO groups whose head message is visible, in the order their heads
+    /// became available (sqs-facts: send time if never received, else the
+    /// moment it came back; ties keep send order).
+    available_groups: BTreeSet<((u64, u64), Arc<str>)>,
     /// Group lock changes caused by the last state change, held back so the
     /// log shows the cause ("received") before the effect ("group locked").
     group_events: Vec<EventKind>,
+    /// Messages this queue's accessors have handed out, counted only with
+    /// the `scan-count` feature: tests/scans.rs holds a receive to a number
+    /// that does not grow with the queue. Without the feature it does not exist.
+    #[cfg(feature = "scan-count")]
+    pub(crate) examined: std::cell::Cell<u64>,
 }
 
 impl Queue {
@@ -80,6 +90,7 @@ impl Queue {
             messages: BTreeMap::new(),
             next_key: 1,
             next_sequence: 0,
+            availability: 0,
             visible: BTreeSet::new(),
             delayed: BTreeSet::new(),
             in_flight: BTreeSet::new(),
@@ -87,15 +98,29 @@ impl Queue {
             groups: BTreeMap::new(),
             available_groups: BTreeSet::new(),
             group_events: Vec::new(),
+            #[cfg(feature = "scan-count")]
+            examined: std::cell::Cell::new(0),
         }
     }
 
+    /// Counts one message looked at (see `examined`); an empty function,
+    /// compiled away, without the `scan-count` feature.
+    #[inline(always)]
+    fn examine(&self) {
+        #[cfg(feature = "scan-count")]
+        self.examined.set(self.examined.get() + 1);
+    }
+
     pub fn get(&self, key: u64) -> Option<&Message> {
+        self.examine();
         self.messages.get(&key).map(|m| &**m)
     }
 
     pub fn messages(&self) -> impl Iterator<Item = (u64, &Message)> {
-        self.messages.iter().map(|(k, m)| (*k, &**m))
+        self.messages.iter().map(|(k, m)| {
+            self.examine();
+            (*k, &**m)
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -169,12 +194,16 @@ impl Queue {
 
     /// Keys of standard-queue visible messages after `after`, in order.
     pub fn visible_after(&self, after: u64) -> Option<u64> {
+        self.examine();
         self.visible.range(after + 1..).next().copied()
     }
 
     /// The FIFO group with the oldest visible head, and that head.
     pub fn first_available_group(&self) -> Option<(u64, Arc<str>)> {
-        self.available_groups.first().cloned()
+        self.examine();
+        self.available_groups
+            .first()
+            .map(|((_, head), group)| (*head, group.clone()))
     }
 
     pub fn group(&self, name: &str) -> Option<&Group> {
@@ -189,9 +218,11 @@ impl Queue {
         }
     }
 
-    pub fn insert(&mut self, message: Message) -> u64 {
+    pub fn insert(&mut self, mut message: Message) -> u64 {
         let key = self.next_key;
         self.next_key += 1;
+        self.availability += 1;
+        message.available_since = self.availability;
         self.by_age.insert((message.enqueued_at, key));
         self.index(key, &message.state);
         let group = message.group.clone();
@@ -228,6 +259,10 @@ impl Queue {
             return;
         };
         let old = std::mem::replace(&mut message.state, state);
+        if matches!(old, State::InFlight { .. }) && state == State::Visible {
+            self.availability += 1;
+            message.available_since = self.availability;
+        }
         let group = message.group.clone();
         self.unindex(key, &old);
         self.index(key, &state);
@@ -239,6 +274,7 @@ impl Queue {
     pub fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
         // Callers must not change `state`, `group` or `enqueued_at` here:
         // those are indexed and go through `set_state`/`insert`/`remove`.
+        self.examine();
         self.messages.get_mut(&key).map(|m| &mut **m)
     }
 
@@ -301,11 +337,14 @@ impl Queue {
         let Some(group) = self.groups.get_mut(name) else {
             return;
         };
-        let head = group
-            .keys
-            .first()
-            .and_then(|k| self.messages.get(k).map(|m| (*k, m.state)));
-        let available = head.filter(|(_, s)| *s == State::Visible).map(|(k, _)| k);
+        let head = group.keys.first().and_then(|k| {
+            self.messages
+                .get(k)
+                .map(|m| (*k, m.state, m.available_since))
+        });
+        let available = head
+            .filter(|(_, s, _)| *s == State::Visible)
+            .map(|(k, _, since)| (since, k));
         if available != group.available_as {
             if let Some(old) = group.available_as {
                 self.available_groups.remove(&(old, name.clone()));
@@ -315,7 +354,7 @@ impl Queue {
             }
             group.available_as = available;
         }
-        let locked = matches!(head, Some((_, State::InFlight { .. })));
+        let locked = matches!(head, Some((_, State::InFlight { .. }, _)));
         if locked != group.locked {
             group.locked = locked;
             let (queue, group) = (self.name.clone(), name.clone());
