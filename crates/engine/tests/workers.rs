@@ -1,0 +1,296 @@
+//! The simulated workers' behaviours that no shipped scenario exercises,
+//! each held to its observable effect: the events it logs, the side effects
+//! it performs and what is left in the queue (docs/scenario-format.md,
+//! section 5, "The worker loop" and `behaviour`).
+
+use queuelab_engine::simulation::{Scenario, Simulation};
+use queuelab_engine::{Config, Event, EventKind, Millis};
+use serde_json::{json, Value};
+
+/// A scenario with one standard queue "jobs" (visibility timeout 5 s), the
+/// producer "shop" sending to it as `producer` says (`sends` or `rate`),
+/// and one consumer "worker" taking 100 ms per message, with the fields of
+/// `consumer` added to (or replacing) those.
+fn simulation(producer: Value, consumer: Value) -> Simulation {
+    let worker = json!({ "name": "worker", "queue": "jobs", "processing": { "fixedMs": 100 } });
+    let scenario: Scenario = serde_json::from_value(json!({
+        "title": "workers", "durationMs": 60_000,
+        "queues": [{ "name": "jobs", "visibilityTimeoutSeconds": 5 }],
+        "producers": [with_fields(json!({ "name": "shop", "queue": "jobs" }), producer)],
+        "consumers": [with_fields(worker, consumer)],
+    }))
+    .expect("a valid scenario");
+    Simulation::new(scenario, Config::default()).expect("the scenario loads")
+}
+
+/// `base` with every field of `fields` added or replaced.
+fn with_fields(mut base: Value, fields: Value) -> Value {
+    for (field, value) in fields.as_object().expect("an object of fields") {
+        base[field] = value.clone();
+    }
+    base
+}
+
+/// A producer that sends these bodies at time 0, in order.
+fn sends_at_zero(bodies: &[&str]) -> Value {
+    let sends: Vec<Value> = bodies
+        .iter()
+        .map(|body| json!({ "atMs": 0, "body": body }))
+        .collect();
+    json!({ "sends": sends })
+}
+
+/// Runs the simulation until virtual time `at`.
+fn run_until(sim: &mut Simulation, at: Millis) {
+    sim.advance(at - sim.now());
+}
+
+fn events(sim: &Simulation) -> Vec<Event> {
+    sim.engine().events(0).cloned().collect()
+}
+
+/// The body each message id was sent with.
+fn body_of(sim: &Simulation, message_id: &str) -> String {
+    events(sim)
+        .into_iter()
+        .find_map(|e| match e.kind {
+            EventKind::Sent {
+                message_id: id,
+                label,
+                ..
+            } if id.to_string() == message_id => Some(label),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no message {message_id}"))
+}
+
+/// Bodies of the messages deleted so far, in order.
+fn deleted(sim: &Simulation) -> Vec<String> {
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Deleted { message_id, .. } => Some(body_of(sim, &message_id.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (time, body, receive count) of every delivery so far.
+fn received(sim: &Simulation) -> Vec<(Millis, String, u32)> {
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Received {
+                message_id,
+                receive_count,
+                ..
+            } => Some((
+                e.time_ms,
+                body_of(sim, &message_id.to_string()),
+                receive_count,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How often the side effect happened to the message with this body.
+fn side_effects(sim: &Simulation, body: &str) -> u64 {
+    sim.side_effects()
+        .iter()
+        .filter(|s| s.body == body)
+        .map(|s| s.count)
+        .sum()
+}
+
+/// Bodies of the messages still stored in the queue.
+fn stored(sim: &Simulation) -> Vec<String> {
+    let mut bodies: Vec<String> = sim.engine().snapshot().queues[0]
+        .messages
+        .iter()
+        .map(|m| m.body.clone())
+        .collect();
+    bodies.sort();
+    bodies
+}
+
+fn worker_state(sim: &Simulation) -> &'static str {
+    sim.snapshot().workers[0].state
+}
+
+/// A batch of three, the middle one poison, handled by a Lambda-style worker.
+fn lambda_batch(report_batch_item_failures: bool) -> Simulation {
+    simulation(
+        sends_at_zero(&["a", "poison", "c"]),
+        // A long poll, so the batch is received again the moment it is visible.
+        json!({ "batchSize": 10, "waitTimeSeconds": 20, "behaviour": {
+            "lambdaBatch": true, "failsOn": ["poison"],
+            "reportBatchItemFailures": report_batch_item_failures } }),
+    )
+}
+
+#[test]
+fn lambda_batch_deletes_nothing_until_the_batch_is_done_and_one_failure_returns_the_whole_batch() {
+    let mut sim = lambda_batch(false);
+    // The three are handled in turn: a at 100 ms, poison at 200, c at 300.
+    run_until(&mut sim, 250);
+    assert_eq!(side_effects(&sim, "a"), 1);
+    assert_eq!(
+        deleted(&sim),
+        Vec::<String>::new(),
+        "deletes wait for the end"
+    );
+    run_until(&mut sim, 4_999);
+    assert_eq!(side_effects(&sim, "c"), 1);
+    assert_eq!(
+        deleted(&sim),
+        Vec::<String>::new(),
+        "one failure: none deleted"
+    );
+    assert_eq!(stored(&sim), ["a", "c", "poison"]);
+    // The whole batch comes back when the 5 s timeout ends, and the good
+    // records have their side effect again.
+    run_until(&mut sim, 5_300);
+    let again: Vec<_> = received(&sim).into_iter().filter(|r| r.2 == 2).collect();
+    assert_eq!(
+        again,
+        [
+            (5_000, "a".into(), 2),
+            (5_000, "poison".into(), 2),
+            (5_000, "c".into(), 2)
+        ]
+    );
+    assert_eq!((side_effects(&sim, "a"), side_effects(&sim, "c")), (2, 2));
+    assert_eq!(side_effects(&sim, "poison"), 0);
+}
+
+#[test]
+fn lambda_batch_without_failures_deletes_the_whole_batch_when_it_is_done() {
+    let mut sim = simulation(
+        sends_at_zero(&["a", "b"]),
+        json!({ "batchSize": 10, "behaviour": { "lambdaBatch": true } }),
+    );
+    run_until(&mut sim, 199);
+    assert_eq!(deleted(&sim), Vec::<String>::new());
+    run_until(&mut sim, 200);
+    assert_eq!(deleted(&sim), ["a", "b"]);
+    assert_eq!(stored(&sim), Vec::<String>::new());
+}
+
+#[test]
+fn report_batch_item_failures_deletes_the_good_records_and_returns_only_the_failed_one() {
+    let mut sim = lambda_batch(true);
+    run_until(&mut sim, 250);
+    assert_eq!(
+        deleted(&sim),
+        Vec::<String>::new(),
+        "deletes wait for the end"
+    );
+    run_until(&mut sim, 300);
+    assert_eq!(deleted(&sim), ["a", "c"]);
+    assert_eq!(stored(&sim), ["poison"]);
+    run_until(&mut sim, 5_300);
+    let again: Vec<_> = received(&sim).into_iter().filter(|r| r.2 == 2).collect();
+    assert_eq!(again, [(5_000, "poison".into(), 2)]);
+    assert_eq!((side_effects(&sim, "a"), side_effects(&sim, "c")), (1, 1));
+}
+
+#[test]
+fn crashes_after_side_effect_on_performs_the_side_effect_then_the_message_comes_back() {
+    let mut sim = simulation(
+        sends_at_zero(&["order X"]),
+        json!({ "behaviour": { "crashesAfterSideEffectOn": ["X"], "restartMs": 1_000 } }),
+    );
+    run_until(&mut sim, 100);
+    assert_eq!(side_effects(&sim, "order X"), 1);
+    assert_eq!(worker_state(&sim), "crashed");
+    let crashes: Vec<bool> = events(&sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::WorkerCrashed {
+                before_side_effect, ..
+            } => Some(before_side_effect),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(crashes, [false], "crashed after the side effect");
+    assert_eq!(deleted(&sim), Vec::<String>::new());
+    // Not deleted, so it is delivered again when its 5 s timeout ends, and
+    // the side effect happens a second time.
+    run_until(&mut sim, 5_999);
+    assert_eq!(
+        received(&sim),
+        [(0, "order X".into(), 1), (5_100, "order X".into(), 2)],
+        "back at 5 s; the restarted worker's short poll pauses 1 s between tries"
+    );
+    assert_eq!(side_effects(&sim, "order X"), 2);
+    assert_eq!(stored(&sim), ["order X"]);
+}
+
+#[test]
+fn stop_ms_stops_the_worker_receiving_from_that_time() {
+    // A message a second; the worker takes those it finds before 2.5 s only.
+    let mut sim = simulation(
+        json!({ "rate": { "everyMs": 1_000, "count": 5, "body": "m{n}" } }),
+        json!({ "stopMs": 2_500 }),
+    );
+    run_until(&mut sim, 10_000);
+    let times: Vec<Millis> = received(&sim).iter().map(|r| r.0).collect();
+    // Each empty short poll pauses 1 s: receives at 0, 1.1 s and 2.2 s; the
+    // next one, due at 3.3 s, is after stopMs.
+    assert_eq!(times, [0, 1_100, 2_200]);
+    assert_eq!(deleted(&sim), ["m1", "m2", "m3"]);
+    assert_eq!(
+        stored(&sim),
+        ["m4", "m5"],
+        "sent after the stop, never received"
+    );
+    assert_eq!(worker_state(&sim), "stopped");
+}
+
+#[test]
+fn stop_ms_lets_the_worker_finish_the_batch_it_holds() {
+    let mut sim = simulation(
+        sends_at_zero(&["long job"]),
+        json!({ "stopMs": 500, "processing": { "fixedMs": 2_000 } }),
+    );
+    run_until(&mut sim, 1_000);
+    assert_eq!(
+        worker_state(&sim),
+        "processing",
+        "still working past stopMs"
+    );
+    run_until(&mut sim, 2_000);
+    assert_eq!(side_effects(&sim, "long job"), 1);
+    assert_eq!(deleted(&sim), ["long job"]);
+    assert_eq!(worker_state(&sim), "stopped");
+}
+
+#[test]
+fn batch_size_above_one_receives_up_to_that_many_per_call_and_deletes_each_when_done() {
+    let mut sim = simulation(
+        sends_at_zero(&["1", "2", "3", "4", "5"]),
+        json!({ "batchSize": 3 }),
+    );
+    run_until(&mut sim, 50);
+    assert_eq!(sim.snapshot().workers[0].holding.len(), 3);
+    run_until(&mut sim, 500);
+    let got: Vec<(Millis, String)> = received(&sim).into_iter().map(|r| (r.0, r.1)).collect();
+    assert_eq!(
+        got,
+        [
+            (0, "1".into()),
+            (0, "2".into()),
+            (0, "3".into()),
+            (300, "4".into()),
+            (300, "5".into())
+        ],
+        "one receive of three, then one of the remaining two"
+    );
+    let deleted_at: Vec<Millis> = events(&sim)
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Deleted { .. }))
+        .map(|e| e.time_ms)
+        .collect();
+    assert_eq!(deleted_at, [100, 200, 300, 400, 500], "each as it finishes");
+}
