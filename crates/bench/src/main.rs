@@ -7,14 +7,16 @@
 //!   queued, standard and FIFO (10,000 groups);
 //! - memory per queued message beyond its body (a counting allocator).
 //!
-//! Figures only: there are no pass/fail assertions here.
+//! Figures only: there are no pass/fail thresholds here. Every call's
+//! result is checked, though, and a failed call stops the run: a figure
+//! must never come from calls that failed.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use queuelab_engine::{workload, Config, Engine};
-use queuelab_protocol::{dispatch, Dispatched};
+use queuelab_protocol::{dispatch, Dispatched, Response};
 use serde_json::json;
 
 struct Counting;
@@ -57,6 +59,17 @@ fn typed_cycles(n: u64) -> f64 {
     n as f64 / start.elapsed().as_secs_f64()
 }
 
+/// One call through the JSON layer, which must answer 200 at once.
+fn call_ok(e: &mut Engine, target: &str, body: &str) -> Response {
+    match dispatch(e, target, body, None) {
+        Dispatched::Done(response) if response.status == 200 => response,
+        Dispatched::Done(response) => {
+            panic!("{target} answered {}: {}", response.status, response.body)
+        }
+        Dispatched::Waiting(_) => unreachable!("short polls answer at once"),
+    }
+}
+
 fn protocol_cycles(n: u64) -> f64 {
     let mut e = engine();
     let url = workload::queue(&mut e, "bench", false);
@@ -65,34 +78,33 @@ fn protocol_cycles(n: u64) -> f64 {
     let receive = json!({ "QueueUrl": url }).to_string();
     let start = Instant::now();
     for _ in 0..n {
-        dispatch(&mut e, "AmazonSQS.SendMessage", &send, None);
-        let Dispatched::Done(got) = dispatch(&mut e, "AmazonSQS.ReceiveMessage", &receive, None)
-        else {
-            unreachable!("short polls answer at once")
-        };
+        call_ok(&mut e, "AmazonSQS.SendMessage", &send);
+        let got = call_ok(&mut e, "AmazonSQS.ReceiveMessage", &receive);
         let body: serde_json::Value = serde_json::from_str(&got.body).unwrap();
         let handle = &body["Messages"][0]["ReceiptHandle"];
+        assert!(handle.is_string(), "the receive got no message: {body}");
         let delete = json!({ "QueueUrl": url, "ReceiptHandle": handle }).to_string();
-        dispatch(&mut e, "AmazonSQS.DeleteMessage", &delete, None);
+        call_ok(&mut e, "AmazonSQS.DeleteMessage", &delete);
     }
     n as f64 / start.elapsed().as_secs_f64()
 }
 
-/// Mean nanoseconds of one receive (of 10) and one delete with `queued` messages waiting.
-fn receive_cost(queued: u64, fifo: bool) -> (f64, f64) {
+/// Mean nanoseconds of one receive (of 10) and one delete with `queued`
+/// messages waiting, over `rounds` receives.
+fn receive_cost(queued: u64, fifo: bool, rounds: u64) -> (f64, f64) {
     let mut e = engine();
     let url = workload::queue(&mut e, "scale", fifo);
     let groups = 10_000;
     for i in 0..queued {
         workload::send(&mut e, &url, "payload", fifo, groups, i);
     }
-    let rounds = 20_000;
     let (mut receiving, mut deleting) = (0u128, 0u128);
     let mut deleted = 0u64;
     for round in 0..rounds {
         let start = Instant::now();
         let handles = workload::receive(&mut e, &url, 10);
         receiving += start.elapsed().as_nanos();
+        assert_eq!(handles.len(), 10, "a receive of 10 from a full queue");
         let start = Instant::now();
         for handle in &handles {
             e.delete_message(&url, handle, None).unwrap();
@@ -130,6 +142,8 @@ fn memory_per_message(n: u64, body_len: usize) -> f64 {
     (after - before) as f64 / n as f64 - body_len as f64
 }
 
+const RECEIVE_ROUNDS: u64 = 20_000;
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let big: u64 = if quick { 100_000 } else { 1_000_000 };
@@ -151,8 +165,8 @@ fn main() {
         } else {
             "standard"
         };
-        let (r_small, d_small) = receive_cost(1_000, fifo);
-        let (r_big, d_big) = receive_cost(big, fifo);
+        let (r_small, d_small) = receive_cost(1_000, fifo, RECEIVE_ROUNDS);
+        let (r_big, d_big) = receive_cost(big, fifo, RECEIVE_ROUNDS);
         println!("{kind}:");
         println!(
             "  receive(10) at {:>9} queued: {r_small:>8.0} ns   delete: {d_small:>6.0} ns",
@@ -165,4 +179,28 @@ fn main() {
         "memory per queued message beyond its body: {:.0} bytes (100-byte bodies, {big} messages)",
         memory_per_message(big, 100)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_workload_runs_its_calls_without_a_failure() {
+        assert!(typed_cycles(50) > 0.0);
+        assert!(protocol_cycles(50) > 0.0);
+        for fifo in [false, true] {
+            let (receive, delete) = receive_cost(100, fifo, 20);
+            assert!(receive > 0.0 && delete > 0.0);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "AmazonSQS.DeleteMessage answered 400")]
+    fn a_failed_call_stops_the_benchmark() {
+        let mut e = engine();
+        let url = workload::queue(&mut e, "bench", false);
+        let delete = json!({ "QueueUrl": url, "ReceiptHandle": "not a handle" }).to_string();
+        call_ok(&mut e, "AmazonSQS.DeleteMessage", &delete);
+    }
 }

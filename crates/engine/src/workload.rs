@@ -1,6 +1,7 @@
 //! Reference workloads for the benchmark. The native benchmark and the
 //! wasm build's `bench` feature run this same code, so their figures
-//! compare like with like.
+//! compare like with like. Every call's result is checked, and a failure
+//! panics: a benchmark must never time calls that silently failed.
 
 use crate::{
     Engine, NewMessage, QueueAttribute, ReceiveMessage, ReceiveOutcome, SendMessage, Tags,
@@ -41,7 +42,8 @@ pub fn send(engine: &mut Engine, url: &str, body: &str, fifo: bool, groups: u64,
     engine.send_message(&request, None).expect("workload send");
 }
 
-/// Receives up to `max` messages and returns their receipt handles.
+/// Receives up to `max` messages (a short poll) and returns their receipt
+/// handles; panics if the receive fails.
 pub fn receive(engine: &mut Engine, url: &str, max: i64) -> Vec<String> {
     let request = ReceiveMessage {
         queue_url: url.to_string(),
@@ -53,7 +55,8 @@ pub fn receive(engine: &mut Engine, url: &str, max: i64) -> Vec<String> {
         Ok(ReceiveOutcome::Done(messages)) => {
             messages.into_iter().map(|m| m.receipt_handle).collect()
         }
-        _ => Vec::new(),
+        Ok(ReceiveOutcome::Waiting(_)) => unreachable!("a short poll answers at once"),
+        Err(error) => panic!("workload receive failed: {error:?}"),
     }
 }
 
@@ -61,10 +64,10 @@ pub fn receive(engine: &mut Engine, url: &str, max: i64) -> Vec<String> {
 pub fn cycles(engine: &mut Engine, url: &str, n: u64) {
     for i in 0..n {
         send(engine, url, "order A-1001: 2 x coffee beans", false, 1, i);
-        for handle in receive(engine, url, 1) {
-            engine
-                .delete_message(url, &handle, None)
-                .expect("workload delete");
-        }
+        let handles = receive(engine, url, 1);
+        assert_eq!(handles.len(), 1, "a cycle receives the message it sent");
+        engine
+            .delete_message(url, &handles[0], None)
+            .expect("workload delete");
     }
 }
