@@ -350,6 +350,9 @@ impl Engine {
         let queue = self.queue_mut(id);
         queue.settings = settings;
         queue.modified_at = now;
+        // A lowered MessageRetentionPeriod can leave messages already past
+        // it: they expire now, before any receive could deliver them.
+        self.settle();
         Ok(())
     }
 
