@@ -7,8 +7,9 @@
 #
 #   ./scripts/mutants.sh                 # every module below
 #   ./scripts/mutants.sh --file crates/engine/src/dedup.rs   # narrow it
+#   ./scripts/mutants.sh --shard 0/5 --sharding round-robin   # every 5th mutant
 #
-# Results go to target/mutants/mutants.out/ (caught.txt, missed.txt,
+# Results go to target/mutants.out/ (caught.txt, missed.txt,
 # timeout.txt, unviable.txt). The README records the score: caught /
 # (caught + missed + timeout), over the viable mutants.
 set -euo pipefail
@@ -19,20 +20,26 @@ if [[ "$(cargo mutants --version 2>/dev/null)" != "cargo-mutants $MUTANTS_VERSIO
   cargo install --locked cargo-mutants --version "$MUTANTS_VERSION"
 fi
 
+# Unless the caller names files (--file/-f), the seven core modules.
 files=()
-if [[ $# -eq 0 ]]; then
+if [[ " $* " != *" --file "* && " $* " != *" -f "* ]]; then
   for module in receive handles queue dedup send clock redrive; do
     files+=(--file "crates/engine/src/$module.rs")
   done
 fi
 
 # --test-package: the protocol's conformance tests exercise the engine too.
-# The `mutants` profile drops debug info: linking a dozen test binaries per
-# mutant is most of the time.
+# --tests: unit and integration tests, not doctests (rustdoc builds each
+# one again per mutant). The `mutants` profile drops debug info: linking a dozen test binaries per
+# mutant is most of the time. A fixed, generous timeout: the machine is
+# shared, and a busy moment must not pass for a hang (a mutant that really
+# loops still times out, and counts as caught).
+mkdir -p target
 exec cargo mutants \
   --package queuelab-engine \
   --test-package queuelab-engine --test-package queuelab-protocol \
   --profile mutants \
-  --output target/mutants \
-  --timeout-multiplier 3 \
+  --output target \
+  --timeout 120 \
+  --cargo-test-arg=--tests \
   "${files[@]}" "$@"
