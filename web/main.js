@@ -38,6 +38,9 @@ const lab = createLab(root, {
   onRun: () => cell?.suggestFor(lab.scenario),
 });
 if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
+// The engine running now, as on a <queue-lab> (`el.playground`): page
+// scripts and tests compare what is drawn with its snapshot and events.
+Object.defineProperty(main, "playground", { get: () => lab.playground });
 
 addEventListener("error", (e) => lab.showError(`Something went wrong in the page: ${e.message}`));
 addEventListener("unhandledrejection", (e) => lab.showError(`Something went wrong in the page: ${e.reason?.message ?? e.reason}`));

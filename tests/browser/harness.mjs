@@ -9,6 +9,22 @@ import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/static-server.mjs";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * Slow machines: QUEUELAB_TEST_TIMEOUT_SCALE=3 lets every wait of the
+ * browser tests take three times as long before it fails (default 1).
+ */
+export const TIMEOUT_SCALE_VAR = "QUEUELAB_TEST_TIMEOUT_SCALE";
+const timeoutScale = (() => {
+  const raw = process.env[TIMEOUT_SCALE_VAR];
+  if (raw == null || raw === "") return 1;
+  const n = Number(raw);
+  if (!(n > 0)) throw new Error(`${TIMEOUT_SCALE_VAR}=${raw}: use a positive number, e.g. 2 for a machine twice as slow.`);
+  return n;
+})();
+
+/** `ms` stretched by QUEUELAB_TEST_TIMEOUT_SCALE: the longest a wait may take before the test fails. */
+export const scaled = (ms) => Math.max(1, Math.round(ms * timeoutScale)); // 0 would mean "no limit" to Playwright
 export const artifacts = fileURLToPath(new URL("../artifacts/", import.meta.url));
 mkdirSync(artifacts, { recursive: true });
 
@@ -32,12 +48,14 @@ after(async () => {
 
 /** A fresh page (own context) at `query`, waiting until the page says it
  * is ready (or for `readyWhen`). `routes` replaces files the page fetches;
- * `base` serves from another server than the repository's. */
+ * `base` serves from another server than the repository's; `init` is a
+ * function run in the page before any of its scripts. */
 export async function open(
   query = "",
-  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base } = {},
+  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init } = {},
 ) {
   const context = await browser.newContext({ colorScheme, reducedMotion, viewport: viewport ?? { width: 1280, height: 800 } });
+  context.setDefaultTimeout(scaled(30_000));
   const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -45,29 +63,79 @@ export async function open(
     problems.push(`dialog: ${d.message()}`);
     d.dismiss();
   });
+  if (init) await context.addInitScript(init);
   for (const [path, body] of Object.entries(routes)) {
     await page.route(`**/${path}`, (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
   }
   await page.goto(`${base ?? baseUrl}${query}`);
-  await page.waitForSelector(readyWhen, { timeout: 15_000 });
+  await page.waitForSelector(readyWhen, { timeout: scaled(15_000) });
   return { page, problems, close: () => context.close() };
 }
 
 /** Plays the loaded scenario as fast as possible and waits for its end. */
 export async function runToEnd(page) {
-  await page.waitForSelector("body[data-finished='true']", { timeout: 30_000 });
+  await page.waitForSelector("body[data-finished='true']", { timeout: scaled(30_000) });
 }
 
-/** The state every test hook shows: tokens, groups, consumers and the clock. */
+/**
+ * The state every test hook shows, as a person sees it: the clock, each
+ * token's state and receive count and where it is drawn (queue, group and
+ * lane, or the tray), the tray's order, group locks, consumers with their
+ * side effects and what they hold, each queue's counts, the duplicate
+ * banner, the side-effect ledger and the narration. Two pages that agree on
+ * this show the same run at the same moment.
+ */
 export function hookState(page) {
-  return page.evaluate(() => ({
-    time: document.querySelector("[data-time-ms]")?.dataset.timeMs,
-    tokens: [...document.querySelectorAll("[data-message-id][data-state]")]
-      .map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}`)
-      .sort(),
-    groups: [...document.querySelectorAll("[data-group]")].map((g) => `${g.dataset.group}|${g.dataset.locked}`).sort(),
-    consumers: [...document.querySelectorAll("[data-consumer]")].map((c) => `${c.dataset.consumer}|${c.dataset.sideEffects}`).sort(),
-  }));
+  return page.evaluate(() => {
+    const all = (sel, from = document) => [...from.querySelectorAll(sel)];
+    const place = (t) => {
+      if (t.closest("#tray")) return "tray";
+      return `${t.closest("[data-queue]")?.dataset.queue}|${t.closest("[data-group]")?.dataset.group ?? ""}|${t.closest("[data-lane]")?.dataset.lane}`;
+    };
+    const banner = document.getElementById("dup-banner");
+    return {
+      time: document.querySelector("[data-time-ms]")?.dataset.timeMs,
+      tokens: all("[data-message-id][data-state]")
+        .map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}`)
+        .sort(),
+      groups: all("[data-group]").map((g) => `${g.dataset.group}|${g.dataset.locked}`).sort(),
+      consumers: all("[data-consumer]").map((c) => `${c.dataset.consumer}|${c.dataset.sideEffects}`).sort(),
+      lanes: all("#rows .token, #tray .token").map((t) => `${t.dataset.messageId}|${place(t)}`).sort(),
+      tray: all("#tray .token").map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}${t.dataset.lost ? "|lost" : ""}`),
+      held: all("[data-consumer]").map((c) => `${c.dataset.consumer}:${all(".held", c).map((b) => `${b.dataset.messageId}|${b.dataset.receiveCount}`).join(",")}`).sort(),
+      ledger: all("#ledger li").map((li) => li.textContent),
+      counts: all("#rows [data-queue]").map((q) => `${q.dataset.queue}|${q.querySelector(".q-counts")?.textContent}`).sort(),
+      banner: banner?.hidden ? null : banner?.textContent,
+      narration: document.getElementById("narration")?.textContent,
+    };
+  });
+}
+
+/** The virtual time the page's clock shows, in ms. */
+export async function clockMs(page) {
+  return Number(await page.locator("#clock").getAttribute("data-time-ms"));
+}
+
+/**
+ * Presses Step until `done(timeMs)` holds, at most `max` times; fails
+ * clearly if it never does. Calls `each(timeMs)` after every step.
+ */
+export async function stepUntil(page, done, { max = 500, each = async () => {} } = {}) {
+  for (let i = 0; i < max; i++) {
+    const t = await clockMs(page);
+    if (await done(t)) return t;
+    await page.locator("#step").click();
+    await each(await clockMs(page));
+  }
+  const t = await clockMs(page);
+  if (await done(t)) return t;
+  throw new Error(`still not there after ${max} steps (clock at ${t} ms)`);
+}
+
+/** Drags the timeline to `ms` (a replay to that moment) and waits until the page shows it. */
+export async function scrubTo(page, ms) {
+  await page.locator("#timeline").fill(String(ms));
+  await page.waitForSelector(`#clock[data-time-ms='${ms}']`);
 }
 
 /** axe-core's serious and critical violations on the page (it looks inside open shadow roots). */

@@ -5,36 +5,37 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { artifacts, axeViolations, hookState, open, root, runToEnd } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root, runToEnd, scrubTo, stepUntil } from "./harness.mjs";
+import { assertDrawing } from "./drawing.mjs";
 
 const scenarioText = (stem) => readFileSync(`${root}/web/scenarios/${stem}.json`, "utf8");
 
-test("stepping and scrubbing give the same state as playing", async () => {
+test("stepping and scrubbing give the same state as playing, and every step draws what the engine holds", async () => {
   const stem = "02-slow-consumer-duplicate";
   const played = await open(`?scenario=${stem}&speed=max&autoplay=1`);
   await runToEnd(played.page);
   const end = await hookState(played.page);
 
-  // Step event by event to the end.
+  // Step event by event to the end, holding the drawing to the engine at every step.
   const stepped = await open(`?scenario=${stem}`);
   const stepTimes = [];
-  for (let i = 0; i < 500; i++) {
-    if ((await stepped.page.locator("body[data-finished='true']").count()) > 0) break;
-    await stepped.page.locator("#step").click();
-    stepTimes.push(Number(await stepped.page.locator("[data-time-ms]").first().getAttribute("data-time-ms")));
-  }
+  const finished = async () => (await stepped.page.locator("body[data-finished='true']").count()) > 0;
+  await stepUntil(stepped.page, finished, {
+    each: async (t) => {
+      stepTimes.push(t);
+      await assertDrawing(stepped.page, `stepped to ${t} ms`);
+    },
+  });
   assert.deepEqual(await hookState(stepped.page), end, "stepping to the end = playing to the end");
 
   // Scrub back to a moment stepping visited: same state as when stepping was there.
   const moment = stepTimes.find((t) => t >= 2000);
   const steppedAgain = await open(`?scenario=${stem}`);
-  while (Number(await steppedAgain.page.locator("[data-time-ms]").first().getAttribute("data-time-ms")) < moment) {
-    await steppedAgain.page.locator("#step").click();
-  }
+  await stepUntil(steppedAgain.page, (t) => t >= moment);
   const atMoment = await hookState(steppedAgain.page);
-  await played.page.locator("#timeline").fill(String(moment));
-  await played.page.waitForSelector(`[data-time-ms='${moment}']`);
+  await scrubTo(played.page, moment);
   assert.deepEqual(await hookState(played.page), atMoment, `scrubbing to ${moment} ms = stepping there`);
+  await assertDrawing(played.page, `scrubbed to ${moment} ms`, { atMoment: true });
   for (const s of [played, stepped, steppedAgain]) await s.close();
 });
 
@@ -121,19 +122,63 @@ test("changing the visibility timeout to 5 s makes the duplicate disappear", asy
   await close();
 });
 
-test("reduced motion and a narrow screen still show every message, and a screenshot is saved", async () => {
-  const narrow = await open("?scenario=05-poison-message&speed=max&autoplay=1", {
-    reducedMotion: "reduce",
-    viewport: { width: 400, height: 800 },
-  });
-  await runToEnd(narrow.page);
-  assert.equal(await narrow.page.locator("[data-state='dlq']").count(), 1);
-  await narrow.page.screenshot({ path: `${artifacts}/playground-narrow.png`, fullPage: true });
-  await narrow.close();
+/** Runs in the page before its scripts: records every animation it starts (Web Animations, CSS animations and transitions). */
+function recordMotion() {
+  window.motions = [];
+  const name = (el) => `${el.nodeName.toLowerCase()}.${el.className?.baseVal ?? el.className}`;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    window.motions.push(`animate() on ${name(this)}`);
+    return animate.apply(this, args);
+  };
+  for (const type of ["animationstart", "transitionrun"]) addEventListener(type, (e) => window.motions.push(`${type} on ${name(e.target)}`), true);
+}
 
-  const wide = await open("?scenario=02-slow-consumer-duplicate&speed=1&autoplay=1");
-  await wide.page.waitForFunction(() => Number(document.querySelector("[data-time-ms]").dataset.timeMs) >= 2600);
-  await wide.page.locator("#play").click();
+/**
+ * Plays scenario 5 at 1× from 4.2 s to 6.4 s, pauses, and says what moved:
+ * the poison message's third receive and processing, then its move to the DLQ.
+ */
+async function playAcrossTheDlqMove(options) {
+  const session = await open("?scenario=05-poison-message&speed=1&t=4200&autoplay=1", { ...options, init: recordMotion });
+  const { page } = session;
+  assert.equal(await page.locator("#speed").inputValue(), "1", "it plays at 1×");
+  await page.waitForFunction(() => Number(document.getElementById("clock").dataset.timeMs) >= 6400);
+  await page.locator("#play").click();
+  const motions = await page.evaluate(() => window.motions);
+  return { ...session, motions };
+}
+
+/** Scrubs to 4.4 s, while worker-1 processes the poison message, and lists the animations running there. */
+async function animationsWhileProcessing(page) {
+  await scrubTo(page, 4400);
+  assert.equal(await page.locator("[data-consumer='worker-1']").getAttribute("data-state"), "processing");
+  return page.evaluate(() => document.getAnimations().map((a) => `${a.constructor.name} ${a.animationName ?? ""}`.trim()));
+}
+
+test("under reduced motion, playing at 1× animates nothing and still shows every message; screenshots are saved", async () => {
+  // The same stretch with motion allowed: tokens glide and a busy worker's
+  // icon spins, so these checks see motion when there is some.
+  const moving = await playAcrossTheDlqMove({});
+  assert.ok(moving.motions.some((m) => m.startsWith("animate() on button.token")), `tokens glide when motion is allowed (${moving.motions.join("; ")})`);
+  assert.ok((await animationsWhileProcessing(moving.page)).includes("CSSAnimation spin"), "a busy worker's icon spins when motion is allowed");
+  await moving.close();
+
+  const still = await playAcrossTheDlqMove({ reducedMotion: "reduce", viewport: { width: 400, height: 800 } });
+  assert.deepEqual(still.motions, [], "nothing animates under reduced motion");
+  const { drawn, events } = await assertDrawing(still.page, "reduced motion, 400 px wide");
+  assert.deepEqual(
+    [...drawn.tokens, ...drawn.tray].filter((t) => t.shown).map((t) => t.id).sort(),
+    events.filter((e) => e.type === "sent").map((e) => e.messageId).sort(),
+    "every message sent is on screen, in a queue or in the tray",
+  );
+  assert.deepEqual(drawn.tokens.filter((t) => t.state === "dlq").map((t) => `${t.where} rc${t.rc}`), ["orders-dlq||visible rc3"], "the poison message is shown in the DLQ");
+  await still.page.screenshot({ path: `${artifacts}/playground-narrow.png`, fullPage: true });
+  assert.deepEqual(await animationsWhileProcessing(still.page), [], "no icon spins under reduced motion");
+  await still.close();
+
+  // The headline picture: scenario 2 while two workers hold the order.
+  const wide = await open("?scenario=02-slow-consumer-duplicate&t=2600");
+  assert.equal((await assertDrawing(wide.page, "scenario 2 at 2.6 s", { atMoment: true })).drawn.banner.shown, true, "the duplicate banner is on screen");
   await wide.page.screenshot({ path: `${artifacts}/playground.png` });
   await wide.close();
 });

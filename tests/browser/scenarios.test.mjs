@@ -1,96 +1,276 @@
-// Every shipped scenario, played on the page to its end, judged only
-// through the page's test hooks (data-* attributes), as a course's own
-// tests would.
+// Every shipped scenario on the page, at the moments its story turns on:
+// opened by a link at the first moment, scrubbed to the others, then played
+// on to the end. At each, everything drawn is held to the engine's own
+// snapshot and events in that page (drawing.mjs), and a few facts from the
+// scenario's story pin the outcome itself.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
-import { open, root, runToEnd } from "./harness.mjs";
+import { open, root, runToEnd, scrubTo } from "./harness.mjs";
+import { assertDrawing } from "./drawing.mjs";
 
 const scenarios = readdirSync(`${root}/web/scenarios`)
   .filter((f) => /^\d\d-.*\.json$/.test(f))
   .map((f) => f.replace(/\.json$/, ""));
 
-/** Plays a scenario at full speed to its end; returns the page. */
-async function played(stem) {
-  const session = await open(`?scenario=${stem}&speed=max&autoplay=1`);
-  await runToEnd(session.page);
-  return session;
+// ---- reading a capture (see drawing.mjs) ---------------------------------------
+
+/** The id of the message whose body starts with `label` (its first send). */
+function idOf({ events }, label) {
+  const sent = events.find((e) => e.type === "sent" && e.label.startsWith(label));
+  assert.ok(sent, `a message “${label}…” was sent`);
+  return sent.messageId;
 }
 
-const count = (page, selector) => page.locator(selector).count();
+/** The token drawn for `label` in the queues ({ where, state, rc, dup }), or undefined. */
+const token = (cap, label) => cap.drawn.tokens.find((t) => t.id === idOf(cap, label));
+/** The token drawn for `label` in the tray, or undefined. */
+const left = (cap, label) => cap.drawn.tray.find((t) => t.id === idOf(cap, label));
+const consumer = (cap, name) => cap.drawn.consumers.find((c) => c.name === name);
+const queue = (cap, name) => cap.drawn.queues.find((q) => q.name === name);
+const heldBy = (cap, name) => consumer(cap, name).held.map((h) => `${h.id}|${h.rc}`);
+const effects = (cap) => cap.drawn.ledger.map((l) => `${l.n}${l.by}`);
+const count = (cap, type, pred = () => true) => cap.events.filter((e) => e.type === type && pred(e)).length;
 
-/** Side-effect counts per message label, from the page's hooks. */
-function sideEffectCounts(page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll("[data-message-id][data-side-effect-count]")].map((e) => Number(e.dataset.sideEffectCount)),
-  );
-}
+/** Shorthand for a token's place and receive count: "queue|group|lane rc". */
+const at = (t) => t && `${t.where} rc${t.rc}`;
 
-function consumerEffects(page) {
-  return page.evaluate(() =>
-    Object.fromEntries([...document.querySelectorAll("[data-consumer]")].map((c) => [c.dataset.consumer, Number(c.dataset.sideEffects)])),
-  );
-}
+// ---- the stories ----------------------------------------------------------------
 
-/** Log lines as [seconds, text], in time order. */
-async function logLines(page) {
-  const texts = await page.locator("#log li").allTextContents();
-  return texts
-    .map((t) => [Number(/t\s*=\s*([\d.]+)/.exec(t)?.[1] ?? NaN), t])
-    .sort((a, b) => a[0] - b[0]);
-}
+// For each scenario: moments (virtual ms) with what its story says is drawn
+// then, and what it says at the end. The first moment is opened by a link.
+const STORIES = {
+  "01-process-then-delete": {
+    moments: {
+      2600: (c) => {
+        assert.equal(at(token(c, "order A-1002")), "orders||in-flight rc1", "worker-1 works on A-1002");
+        assert.equal(at(token(c, "order A-1003")), "orders||visible rc0", "A-1003 waits, visible, while worker-1 is busy");
+        assert.deepEqual(left(c, "order A-1001")?.state, "deleted", "A-1001 was deleted after processing");
+        assert.equal(c.drawn.banner.shown, false);
+        assert.match(c.drawn.narration.text, /deleted the message with its receipt handle/);
+      },
+    },
+    end: (c) => {
+      assert.deepEqual(c.drawn.tray.map((t) => `${t.state} rc${t.rc}`), Array(4).fill("deleted rc1"), "every order received once and deleted");
+      assert.equal(c.drawn.tokens.length, 0, "the queue is empty");
+      assert.deepEqual(effects(c), Array(4).fill("charged ×1 by worker-1"));
+      assert.match(c.drawn.narration.text, /Every order was received once/);
+    },
+  },
 
-test("there are ten scenarios, in tutorial order", () => {
+  "02-slow-consumer-duplicate": {
+    moments: {
+      1999: (c) => {
+        assert.equal(c.drawn.banner.shown, false, "one holder: no banner yet");
+        assert.equal(at(token(c, "order A")), "orders||in-flight rc1");
+        assert.equal(token(c, "order A").dup, false);
+      },
+      2000: (c) => {
+        assert.equal(c.drawn.banner.shown, true, "the moment worker-2 receives it, the banner shows");
+        assert.match(c.drawn.banner.text, /worker-1 and worker-2|worker-2 and worker-1/);
+      },
+      2500: (c) => {
+        const id = idOf(c, "order A");
+        assert.equal(c.drawn.banner.shown, true, "worker-2 holds the order while worker-1 still does");
+        assert.deepEqual([heldBy(c, "worker-1"), heldBy(c, "worker-2")], [[`${id}|1`], [`${id}|2`]], "worker-1 on receive #1, worker-2 on receive #2");
+        assert.equal(at(token(c, "order A")), "orders||in-flight rc2");
+        assert.equal(token(c, "order A").dup, true, "the token is marked as a duplicate");
+        assert.match(c.drawn.narration.text, /worker-2 receives it \(receive #2\)/);
+      },
+      3499: (c) => assert.equal(c.drawn.banner.shown, true, "still two holders just before worker-1 deletes"),
+      3500: (c) => {
+        assert.equal(c.drawn.banner.shown, false, "worker-1 deleted it: one holder left, no banner");
+        assert.equal(left(c, "order A")?.state, "deleted");
+        assert.deepEqual(heldBy(c, "worker-2"), [`${idOf(c, "order A")}|2`], "worker-2 still works on it");
+      },
+    },
+    end: (c) => {
+      assert.equal(c.drawn.banner.shown, false);
+      assert.deepEqual(effects(c), ["⚠ charged ×2 by worker-1, worker-2"], "charged twice");
+      assert.deepEqual(c.drawn.consumers.map((w) => `${w.name}:${w.sideEffects}`), ["worker-1:1", "worker-2:1"]);
+      assert.equal(`${left(c, "order A")?.state} rc${left(c, "order A")?.rc} dup:${left(c, "order A")?.dup}`, "deleted rc2 dup:true", "deleted after receive #2, marked a duplicate");
+    },
+  },
+
+  "03-idempotent-consumer": {
+    moments: {
+      2500: (c) => {
+        assert.equal(c.drawn.banner.shown, true, "the duplicate delivery still happens");
+        assert.equal(at(token(c, "order A")), "orders||in-flight rc2");
+      },
+    },
+    end: (c) => {
+      assert.deepEqual(effects(c), ["charged ×1 by worker-1"], "charged once");
+      assert.deepEqual(c.drawn.consumers.map((w) => `${w.name}:${w.sideEffects}`), ["worker-1:1", "worker-2:0"], "worker-2 skipped it");
+      assert.equal(left(c, "order A")?.dup, true, "delivered twice");
+    },
+  },
+
+  "04-heartbeat": {
+    moments: {
+      2500: (c) => {
+        assert.equal(at(token(c, "order A")), "orders||in-flight rc1", "the heartbeat keeps it in flight on its first receive");
+        assert.deepEqual(heldBy(c, "worker-2"), [], "worker-2 never gets it");
+        assert.equal(c.drawn.banner.shown, false);
+        assert.match(c.drawn.narration.text, /Heartbeat: worker-1 calls ChangeMessageVisibility/);
+      },
+    },
+    end: (c) => {
+      assert.equal(count(c, "received"), 1, "received once");
+      assert.equal(`${left(c, "order A")?.state} rc${left(c, "order A")?.rc}`, "deleted rc1");
+      assert.deepEqual(effects(c), ["charged ×1 by worker-1"]);
+    },
+  },
+
+  "05-poison-message": {
+    moments: {
+      4500: (c) => {
+        assert.equal(at(token(c, "order A-1002")), "orders||in-flight rc3", "receive #3 of the poison message");
+        assert.equal(queue(c, "orders-dlq").alarm.inAlarm, false, "the alarm is OK while the DLQ is empty");
+      },
+      6299: (c) => assert.equal(at(token(c, "order A-1002")), "orders||in-flight rc3", "not moved yet"),
+      6400: (c) => {
+        const t = token(c, "order A-1002");
+        assert.equal(`${at(t)} ${t?.state}`, "orders-dlq||visible rc3 dlq", "in the dead-letter queue after 3 receives");
+        assert.equal(queue(c, "orders-dlq").alarm.inAlarm, true, "the DLQ depth alarm fires");
+        assert.equal(c.drawn.rows.find((r) => r.queue === "orders-dlq").redrive.shown, true, "the redrive arrow points into the DLQ");
+        assert.equal(c.drawn.chart.last.dlq.value, 1, "the chart shows one message in the DLQ");
+        assert.match(c.drawn.narration.text, /The move is lazy/);
+      },
+    },
+    end: (c) => {
+      assert.equal(at(token(c, "order A-1002")), "orders-dlq||visible rc3");
+      assert.deepEqual(effects(c), ["charged ×1 by worker-1", "charged ×1 by worker-1"], "the good orders are charged once each");
+    },
+  },
+
+  "06-fifo-message-groups": {
+    moments: {
+      300: (c) => {
+        assert.deepEqual(queue(c, "orders.fifo").groups.map((g) => `${g.group}:${g.locked}`), ["customer-A:false", "customer-B:false"], "before the workers start, both groups are open");
+        assert.equal(at(token(c, "A-2")), "orders.fifo|customer-A|visible rc0");
+      },
+      1000: (c) => {
+        assert.deepEqual(queue(c, "orders.fifo").groups.map((g) => `${g.group}:${g.locked}`), ["customer-A:true", "customer-B:true"], "both groups locked: their heads are in flight");
+        assert.equal(at(token(c, "A-1")), "orders.fifo|customer-A|in-flight rc1");
+        assert.equal(at(token(c, "A-2")), "orders.fifo|customer-A|visible rc0", "A-2 waits behind A-1");
+        assert.deepEqual(heldBy(c, "worker-3"), [], "worker-3 waits: every group's head is in flight");
+      },
+      2000: (c) => {
+        assert.equal(left(c, "A-1")?.state, "deleted");
+        assert.equal(at(token(c, "A-2")), "orders.fifo|customer-A|in-flight rc1", "A-2 only after A-1 is deleted");
+        assert.equal(queue(c, "orders.fifo").groups.find((g) => g.group === "customer-A").locked, "true");
+      },
+      4500: (c) => {
+        assert.deepEqual(queue(c, "orders.fifo").groups.map((g) => `${g.group}:${g.locked}`), ["customer-A:true"], "customer B is done; A is locked on A-3");
+        assert.equal(at(token(c, "A-3")), "orders.fifo|customer-A|in-flight rc1");
+      },
+    },
+    end: (c) => {
+      const order = c.events.filter((e) => e.type === "received").map((e) => c.events.find((s) => s.type === "sent" && s.messageId === e.messageId).label.slice(0, 3)).filter((l) => l.startsWith("A"));
+      assert.deepEqual(order, ["A-1", "A-2", "A-3", "A-4"], "customer A's orders in order");
+      assert.deepEqual(queue(c, "orders.fifo").groups, [], "no group rows left");
+      assert.equal(c.drawn.tray.length, 6);
+    },
+  },
+
+  "07-fifo-deduplication": {
+    moments: {
+      2000: (c) => {
+        assert.equal(count(c, "duplicateDropped"), 1, "the identical receipt was dropped");
+        assert.match(queue(c, "receipts.fifo").counts, /^0 visible · 0 in flight/, "and added nothing");
+        assert.match(c.drawn.producers["receipt-service"], /sent 1 of 2 \(1 more deduplicated\).*retry dropped/);
+      },
+      3000: (c) => {
+        assert.equal(c.drawn.tokens.length, 0, "the payment retry added nothing either");
+        assert.match(c.drawn.producers["payment-service"], /sent 1 of 3 \(1 more deduplicated\).*retry dropped/);
+      },
+      301000: (c) => {
+        const [first, again] = c.events.filter((e) => e.type === "sent" && e.queue === "payments.fifo").map((e) => e.messageId);
+        assert.ok(again && again !== first, "after 5 minutes the same dedup id makes a new message");
+        assert.equal(at(c.drawn.tokens.find((t) => t.id === again)), "payments.fifo|customer-A|in-flight rc1");
+      },
+    },
+    end: (c) => assert.deepEqual(effects(c), ["charged ×1 by payments-worker", "emailed ×1 by receipts-worker", "charged ×1 by payments-worker"]),
+  },
+
+  "08-long-vs-short-polling": {
+    moments: {
+      9100: (c) => {
+        const reading2 = (q) => c.drawn.tokens.find((t) => t.where.startsWith(q));
+        assert.equal(at(reading2("long-polled")), "long-polled||in-flight rc1", "the long poll answered the moment reading #2 arrived");
+        assert.equal(at(reading2("short-polled")), "short-polled||visible rc0", "reading #2 waits for the next short poll");
+      },
+    },
+    end: (c) => {
+      const empty = (who) => count(c, "emptyReceive", (e) => e.by === who);
+      assert.ok(empty("short-poller") > 3 * Math.max(1, empty("long-poller")), `short polling: many more empty receives (${empty("short-poller")} vs ${empty("long-poller")})`);
+      assert.equal(c.drawn.ledger.length, 12, "every reading stored (the ledger lists 12)");
+    },
+  },
+
+  "09-delete-before-process": {
+    moments: {
+      2000: (c) => {
+        assert.equal(left(c, "order A-1002")?.state, "deleted", "deleted on receipt…");
+        assert.deepEqual(heldBy(c, "worker-1"), [`${idOf(c, "order A-1002")}|1`], "…while worker-1 still works on it");
+      },
+      3000: (c) => {
+        assert.equal(left(c, "order A-1002")?.lost, true, "the crash lost the order");
+        assert.equal(consumer(c, "worker-1").state, "crashed");
+      },
+    },
+    end: (c) => {
+      assert.deepEqual(effects(c), ["shipped ×1 by worker-1", "shipped ×1 by worker-1"], "A-1001 and A-1003 shipped, A-1002 never");
+      assert.equal(c.drawn.tokens.length, 0, "nothing left to redeliver");
+    },
+  },
+
+  "10-delay-and-retention": {
+    moments: {
+      1500: (c) => {
+        assert.equal(at(token(c, "remind: renew")), "reminders||delayed rc0", "the queue's 5 s delay");
+        assert.equal(at(token(c, "remind: pay invoice")), "reminders||delayed rc0", "a 15 s per-message delay");
+        assert.equal(c.drawn.chart.last.delayed.value, 2);
+      },
+      10000: (c) => {
+        assert.equal(left(c, "remind: renew")?.state, "deleted", "delivered at 5 s");
+        assert.equal(at(token(c, "remind: pay invoice")), "reminders||delayed rc0", "still delayed until 16 s");
+      },
+      60499: (c) => assert.equal(at(token(c, "event nobody reads")), "unwatched||visible rc0"),
+      60500: (c) => {
+        assert.equal(left(c, "event nobody reads")?.state, "expired", "retention ended at 60.5 s");
+        assert.match(c.drawn.narration.text, /retention expired/);
+      },
+    },
+    end: (c) => assert.deepEqual(c.drawn.tray.map((t) => t.state).sort(), ["deleted", "deleted", "deleted", "expired"]),
+  },
+};
+
+test("there are ten scenarios, in tutorial order, each with its story's moments", () => {
   assert.equal(scenarios.length, 10);
+  assert.deepEqual(Object.keys(STORIES), scenarios);
 });
 
 for (const stem of scenarios) {
-  test(`scenario ${stem} plays to its end without page errors`, async () => {
-    const { page, problems, close } = await played(stem);
-    assert.deepEqual(problems, []);
-    assert.ok((await page.locator("#log li").count()) > 0, "the log tells what happened");
-    assert.equal(await page.locator("#error").isVisible(), false, "no error shown");
-    await close();
+  test(`scenario ${stem} is drawn as the engine holds it at its key moments and at its end`, async () => {
+    const story = STORIES[stem];
+    const moments = Object.keys(story.moments).map(Number);
+    const { page, problems, close } = await open(`?scenario=${stem}&speed=max&t=${moments[0]}`);
+    try {
+      for (const [i, t] of moments.entries()) {
+        if (i > 0) await scrubTo(page, t);
+        await story.moments[t](await assertDrawing(page, `${stem} at ${t} ms`, { atMoment: true }));
+      }
+      // Played on (not replayed) to the end at full speed.
+      await page.locator("#play").click();
+      await runToEnd(page);
+      await story.end(await assertDrawing(page, `${stem} at its end`));
+      assert.ok((await page.locator("#log li").count()) > 0, "the log tells what happened");
+      assert.equal(await page.locator("#error").isVisible(), false, "no error shown");
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
   });
 }
-
-test("scenario 2: the slow consumer charges the order twice, on receive #2", async () => {
-  const { page, close } = await played("02-slow-consumer-duplicate");
-  assert.deepEqual(await sideEffectCounts(page).then((c) => Math.max(...c)), 2);
-  assert.deepEqual(await consumerEffects(page), { "worker-1": 1, "worker-2": 1 });
-  assert.ok((await count(page, "[data-state='deleted'][data-receive-count='2']")) >= 1, "deleted after receive #2");
-  const lines = await logLines(page);
-  assert.ok(lines.some(([, t]) => /duplicate/i.test(t)), "the log calls it a duplicate delivery");
-  await close();
-});
-
-test("scenario 3: the idempotent consumer charges the order once", async () => {
-  const { page, close } = await played("03-idempotent-consumer");
-  assert.equal(Math.max(...(await sideEffectCounts(page))), 1);
-  const effects = await consumerEffects(page);
-  assert.equal(effects["worker-1"] + effects["worker-2"], 1);
-  await close();
-});
-
-test("scenario 5: the poison message rests in the DLQ after exactly 3 receives", async () => {
-  const { page, close } = await played("05-poison-message");
-  assert.equal(await count(page, "[data-state='dlq']"), 1);
-  assert.equal(await count(page, "[data-state='dlq'][data-receive-count='3']"), 1);
-  await close();
-});
-
-test("scenario 6: customer A's orders are delivered in order, and a locked group is visible while its head is in flight", async () => {
-  const { page, close } = await played("06-fifo-message-groups");
-  const lines = await logLines(page);
-  const firstReceive = (n) => lines.find(([, t]) => /receiv/i.test(t) && t.includes(`A-${n}`))?.[0];
-  const times = [1, 2, 3, 4].map(firstReceive);
-  assert.ok(times.every((t) => Number.isFinite(t)), `every A order received: ${times}`);
-  assert.deepEqual([...times].sort((a, b) => a - b), times, `A's orders in order: ${times}`);
-  assert.ok(times[1] > times[0] && times[2] > times[1] && times[3] > times[2]);
-  // Back to t = 1 s by replay: worker-1 holds A-1, so customer-A is locked.
-  await page.locator("#timeline").fill("1000");
-  await page.waitForSelector("[data-time-ms='1000']");
-  assert.equal(await count(page, "[data-group='customer-A'][data-locked='true']"), 1);
-  assert.ok((await count(page, "[data-group='customer-A'] [data-state='in-flight']")) >= 1, "its head is in flight");
-  await close();
-});
