@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 export function capture(page) {
   return page.evaluate(() => {
     const pg = document.getElementById("lab").playground;
+    if (!pg) throw new Error(`the page has no engine running; it says: “${document.getElementById("error-text")?.textContent}”`);
     const all = (sel, from = document) => [...from.querySelectorAll(sel)];
     const text = (el) => el?.textContent ?? null;
     // Seen by a person: laid out, not hidden, not transparent.
