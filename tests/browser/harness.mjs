@@ -146,3 +146,17 @@ export async function axeViolations(page) {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`);
 }
+
+/** hookState's fields read inside a <queue-lab>'s shadow root (the element with id `hostId`). */
+export function elementState(page, hostId) {
+  return page.evaluate((id) => {
+    const root = document.getElementById(id).shadowRoot;
+    const all = (sel) => [...root.querySelectorAll(sel)];
+    return {
+      time: root.querySelector("[data-time-ms]")?.dataset.timeMs,
+      tokens: all("[data-message-id][data-state]").map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}`).sort(),
+      groups: all("[data-group]").map((g) => `${g.dataset.group}|${g.dataset.locked}`).sort(),
+      consumers: all("[data-consumer]").map((c) => `${c.dataset.consumer}|${c.dataset.sideEffects}`).sort(),
+    };
+  }, hostId);
+}

@@ -1,0 +1,79 @@
+// "Code never runs without a click": code that arrives in a <queue-lab>'s
+// script child, its code attribute or a share link is shown in the editor
+// and runs only on Run. Absence is proven after a deterministic end (the
+// run played to its scenario's end), never after a sleep, and every test
+// then presses Run to show its sentinel would have caught a run.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { hookState, open, runToEnd, scrubTo } from "./harness.mjs";
+import { pack } from "../../web/share.js";
+
+/** Code that counts its runs in `globalThis[key]`. */
+const counting = (key) => `globalThis.${key} = (globalThis.${key} ?? 0) + 1;`;
+const runs = (page, key) => page.evaluate((k) => globalThis[k], key);
+
+/** Presses a code cell's Run (inside `host`, or the page's) and waits for the code to finish. */
+async function pressRun(page, host = "") {
+  await page.locator(`${host} #code-run`.trim()).click();
+  await page.waitForSelector(`${host} #code-status:text('Finished')`.trim());
+}
+
+test("code in a <queue-lab>'s script child or code attribute is shown, not run, even after the run plays to its end", async () => {
+  const { page, problems, close } = await open("web/examples/course.html", { readyWhen: "article" });
+  for (const via of ["script", "attribute"]) {
+    const id = `code-${via}`;
+    const code = counting(`ran_${via}`);
+    await page.evaluate(({ id, via, code }) => {
+      const el = document.createElement("queue-lab");
+      el.id = id;
+      for (const [k, v] of Object.entries({ scenario: "process-then-delete", speed: "max", autoplay: "", editor: "" })) el.setAttribute(k, v);
+      if (via === "attribute") el.setAttribute("code", code);
+      else el.innerHTML = `<script type="text/plain">${code}</script>`;
+      document.querySelector("article").prepend(el);
+      el.scrollIntoView(); // an element starts once in view
+    }, { id, via, code });
+    // The deterministic end: the element played its scenario to the last millisecond.
+    await page.waitForSelector(`#${id}[data-finished='true']`);
+    assert.equal(await page.locator(`#${id} #code-text`).inputValue(), code, `the ${via}'s code is in the editor`);
+    assert.equal(await runs(page, `ran_${via}`), undefined, `the ${via}'s code did not run by itself`);
+    await pressRun(page, `#${id}`);
+    assert.equal(await runs(page, `ran_${via}`), 1, "Run runs it, once");
+  }
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("code in an autoplaying share link runs only on Run, and a scrub replays its requests without running it again", async () => {
+  const body = "sent by the code cell";
+  const code = [
+    counting("ran"),
+    `const { QueueUrl } = await sqs.getQueueUrl({ QueueName: "orders" });`,
+    `await sqs.sendMessage({ QueueUrl, MessageBody: ${JSON.stringify(body)} });`,
+    `console.log("ran once");`,
+  ].join("\n");
+  const { page, close } = await open(`index.html?scenario=process-then-delete&speed=max&autoplay=1&run=${await pack({ code })}`);
+  await runToEnd(page);
+  assert.equal(await page.locator("#code-text").inputValue(), code, "the link's code is in the editor");
+  assert.equal(await runs(page, "ran"), undefined, "and did not run while the link's run played to its end");
+
+  // What the code sent, as the log tells it (the log is rebuilt on every replay).
+  const sentByCode = () => page.locator("#log li[data-type='sent']").filter({ has: page.locator(".who", { hasText: /^your code$/ }) }).count();
+  // Run from 2 s, so that scrubbing to 1 s is before the code's requests.
+  await scrubTo(page, 2000);
+  await pressRun(page);
+  await runToEnd(page);
+  assert.equal(await runs(page, "ran"), 1);
+  assert.match(await page.locator("#code-out").textContent(), /ran once/);
+  assert.equal(await sentByCode(), 1);
+  const live = await hookState(page);
+  assert.ok(live.tokens.length > 4, "the code's message joined the scenario's four");
+
+  await scrubTo(page, 1000);
+  assert.equal(await page.locator("[data-message-id]", { hasText: body }).count(), 0, "before its moment, the code's message does not exist");
+  assert.equal(await sentByCode(), 0);
+  await scrubTo(page, 12_000);
+  assert.deepEqual(await hookState(page), live, "back at the end: the same state as when the code's requests were live");
+  assert.equal(await sentByCode(), 1, "its recorded send was replayed once");
+  assert.equal(await runs(page, "ran"), 1, "by the replay, not by running the code again");
+  await close();
+});
