@@ -16,6 +16,8 @@ use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+mod json_path;
+
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -206,6 +208,15 @@ fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
+/// "invalid scenario: producers[0].sends[0].atMs: invalid type: ..." for a
+/// scenario serde_json refused, the path naming the field it was reading.
+fn scenario_error(text: &str, e: &serde_json::Error) -> String {
+    match json_path::path_at(text, e.line(), e.column()) {
+        path if path.is_empty() => format!("invalid scenario: {e}"),
+        path => format!("invalid scenario: {path}: {e}"),
+    }
+}
+
 /// Decodes an optional options object; `undefined`/`null` mean defaults.
 /// A misspelt option is an error rather than silently ignored.
 fn options<T: for<'de> Deserialize<'de> + Default>(
@@ -346,9 +357,10 @@ impl Playground {
     ) -> Result<Playground, JsError> {
         let config = config(options_value)?;
         // serde_json names missing and unknown fields and the expected
-        // variants, and gives the line and column of the mistake.
+        // variants, and gives the line and column of the mistake; the path
+        // in front names the field of a value of the wrong type or range.
         let scenario: Scenario =
-            serde_json::from_str(text).map_err(|e| error(format!("invalid scenario: {e}")))?;
+            serde_json::from_str(text).map_err(|e| error(scenario_error(text, &e)))?;
         let simulation = Simulation::new(scenario, config).map_err(|e| error(e.message))?;
         Ok(Playground::with(simulation))
     }

@@ -157,7 +157,7 @@ impl Simulation {
             let attributes = queue_attributes(&engine, spec, &urls)?;
             let url = engine
                 .create_queue(&spec.name, &attributes, &Tags::new())
-                .map_err(|e| invalid(&format!("queue \"{}\"", spec.name), e.message))?;
+                .map_err(|e| invalid(&format!("queue \"{}\"", spec.name), with_field(e.message)))?;
             urls.insert(spec.name.clone(), url);
         }
         let url_of = |what: &str, queue: &str| {
@@ -817,6 +817,39 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
 
 fn queue_name(url: &str) -> Arc<str> {
     url.rsplit('/').next().unwrap_or(url).into()
+}
+
+/// The scenario field that sets each queue attribute a scenario can set.
+const QUEUE_FIELDS: [(AttributeName, &str); 7] = [
+    (AttributeName::VisibilityTimeout, "visibilityTimeoutSeconds"),
+    (AttributeName::DelaySeconds, "delaySeconds"),
+    (
+        AttributeName::MessageRetentionPeriod,
+        "messageRetentionPeriodSeconds",
+    ),
+    (
+        AttributeName::ReceiveMessageWaitTimeSeconds,
+        "receiveMessageWaitTimeSeconds",
+    ),
+    (
+        AttributeName::ContentBasedDeduplication,
+        "contentBasedDeduplication",
+    ),
+    (AttributeName::DeduplicationScope, "deduplicationScope"),
+    (AttributeName::RedrivePolicy, "redrive"),
+];
+
+/// CreateQueue's refusal, prefixed with the scenario field it concerns:
+/// SQS names the attribute ("VisibilityTimeout"), the author wrote the
+/// field ("visibilityTimeoutSeconds").
+fn with_field(message: String) -> String {
+    match QUEUE_FIELDS
+        .iter()
+        .find(|(attribute, _)| message.contains(attribute.as_str()))
+    {
+        Some((_, field)) => format!("{field}: {message}"),
+        None => message,
+    }
 }
 
 /// A queue spec's attributes as the engine types them.

@@ -1,0 +1,87 @@
+//! Where in a JSON text a decoding error is: serde_json names a missing or
+//! unknown field, but for a value of the wrong type or out of range it
+//! gives only the line and column. `path_at` turns that position into the
+//! path of the value there ("producers[0].sends[0].atMs"), so a scenario
+//! error always names its field.
+
+enum Frame {
+    /// Inside an object: the key whose value comes (or came) last.
+    Object(Option<String>),
+    /// Inside an array: the index of the current item.
+    Array(usize),
+}
+
+/// The path of the value at 1-based `line` and `column` of `text`: the
+/// keys and indices of the objects and arrays open there.
+pub fn path_at(text: &str, line: usize, column: usize) -> String {
+    let offset = offset_of(text, line, column);
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut chars = text[..offset].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let string = read_string(&mut chars);
+                // A string read where a key is due is the next key.
+                if let Some(Frame::Object(key @ None)) = frames.last_mut() {
+                    *key = Some(string);
+                }
+            }
+            '{' => frames.push(Frame::Object(None)),
+            '[' => frames.push(Frame::Array(0)),
+            '}' | ']' => {
+                frames.pop();
+            }
+            ',' => match frames.last_mut() {
+                Some(Frame::Object(key)) => *key = None,
+                Some(Frame::Array(index)) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    let mut path = String::new();
+    for frame in &frames {
+        match frame {
+            Frame::Object(Some(key)) if path.is_empty() => path.push_str(key),
+            Frame::Object(Some(key)) => {
+                path.push('.');
+                path.push_str(key);
+            }
+            Frame::Object(None) => break,
+            Frame::Array(index) => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
+}
+
+/// Reads the rest of a string whose opening quote was read.
+fn read_string(chars: &mut std::str::Chars) -> String {
+    let mut out = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => {
+                if let Some(escaped) = chars.next() {
+                    out.push(escaped);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The byte offset of 1-based `line` and `column` (serde_json counts the
+/// column in bytes), clamped to the text and to a character boundary.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut offset = (line_start + column).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
