@@ -183,22 +183,6 @@ fn dlq_receive_count_continues_from_the_source() {
 }
 
 #[test]
-fn dlq_message_names_its_source_in_dead_letter_queue_source_arn() {
-    let (mut sqs, p) = pair();
-    dead_letter(&mut sqs, &p.source, &["poison"]);
-    let got = receive(
-        &mut sqs,
-        &p.dlq,
-        json!({ "MessageSystemAttributeNames": ["DeadLetterQueueSourceArn"] }),
-    )
-    .messages();
-    assert_eq!(
-        got[0]["Attributes"],
-        json!({ "DeadLetterQueueSourceArn": p.source_arn })
-    );
-}
-
-#[test]
 fn fifo_source_moves_exhausted_messages_to_its_fifo_dlq_in_order() {
     let mut sqs = Sqs::new();
     let (dlq, dlq_arn) = sqs.create_with_arn("dead.fifo", json!({ "FifoQueue": "true" }));
@@ -408,16 +392,6 @@ fn dead_letter_sources(sqs: &mut Sqs, dlq: &str) -> Value {
 }
 
 #[test]
-fn list_dead_letter_source_queues_lists_the_queues_targeting_the_dlq() {
-    let mut sqs = Sqs::new();
-    let (dlq, dlq_arn) = sqs.create_with_arn("dead", json!({}));
-    let b = sqs.create("b-work", redrive_to(&dlq_arn, 2));
-    let a = sqs.create("a-work", redrive_to(&dlq_arn, 5));
-    sqs.create("unrelated", json!({}));
-    assert_eq!(dead_letter_sources(&mut sqs, &dlq), json!([a, b]));
-}
-
-#[test]
 fn list_dead_letter_source_queues_of_a_queue_without_sources_is_empty() {
     let mut sqs = Sqs::new();
     let lonely = sqs.create("lonely", json!({}));
@@ -459,6 +433,11 @@ fn start_message_move_task_to_a_missing_destination_is_resource_not_found_404() 
         404,
         "ResourceNotFoundException",
         "The resource that you specified for the DestinationArn parameter doesn't exist.",
+    )
+    .error_envelope(
+        404,
+        "ResourceNotFoundException",
+        "ResourceNotFoundException",
     );
 }
 

@@ -333,6 +333,29 @@ impl Reply {
         self
     }
 
+    /// Asserts the full error envelope: status, `__type` shape, the
+    /// `x-amzn-query-error` header with the query code, and a message.
+    #[track_caller]
+    pub fn error_envelope(&self, status: u16, code: &str, shape: &str) -> &Self {
+        assert_eq!(self.status, status, "status of {code}: {:?}", self.body);
+        self.err(code);
+        assert_eq!(
+            self.body["__type"],
+            format!("com.amazonaws.sqs#{shape}"),
+            "__type of {code}"
+        );
+        assert_eq!(
+            self.response.header("x-amzn-query-error"),
+            Some(format!("{code};Sender").as_str())
+        );
+        assert!(
+            !self.message().is_empty(),
+            "{code} has a message: {:?}",
+            self.body
+        );
+        self
+    }
+
     /// Asserts a success with an empty body (no `Messages` key at all).
     #[track_caller]
     pub fn empty(&self) {
