@@ -170,6 +170,9 @@ impl Engine {
                 result => {
                     self.polls.waiting.remove(&poll_id);
                     self.polls.answered.push((poll_id, result));
+                    // A zero visibility timeout makes the messages visible
+                    // again at once, for the next waiting poll too.
+                    self.fire_queue_timers(id, self.now);
                 }
             }
         }

@@ -76,6 +76,11 @@ pub struct Message {
     pub group: Option<Arc<str>>,
     /// FIFO sequence counter; see [`crate::ids::sequence_number`].
     pub sequence: u64,
+    /// When the message last became available in its queue, by arriving or
+    /// by coming back from in flight (a queue-wide counter, so that events
+    /// of one virtual millisecond keep their order): FIFO groups are served
+    /// in the order their heads became available.
+    pub available_since: u64,
     pub extras: Option<Box<Extras>>,
 }
 
@@ -105,6 +110,7 @@ impl Message {
             state,
             group,
             sequence,
+            available_since: 0,
             extras,
         }
     }

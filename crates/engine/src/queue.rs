@@ -15,8 +15,9 @@ use crate::Millis;
 #[derive(Default)]
 pub struct Group {
     pub keys: BTreeSet<u64>,
-    /// The head key under which the group sits in `available_groups`.
-    available_as: Option<u64>,
+    /// The (head availability, head key) under which the group sits in
+    /// `available_groups`.
+    available_as: Option<(u64, u64)>,
     pub locked: bool,
 }
 
@@ -41,14 +42,18 @@ pub struct Queue {
     messages: BTreeMap<u64, Box<Message>>,
     next_key: u64,
     next_sequence: u64,
+    /// The last `Message::available_since` given out.
+    availability: u64,
     /// Standard queues: visible messages in key (enqueue) order.
     visible: BTreeSet<u64>,
     delayed: BTreeSet<(Millis, u64)>,
     in_flight: BTreeSet<(Millis, u64)>,
     by_age: BTreeSet<(Millis, u64)>,
     groups: BTreeMap<Arc<str>, Group>,
-    /// FIFO groups whose head message is visible, by head key.
-    available_groups: BTreeSet<(u64, Arc<str>)>,
+    /// FIFO groups whose head message is visible, in the order their heads
+    /// became available (sqs-facts: send time if never received, else the
+    /// moment it came back; ties keep send order).
+    available_groups: BTreeSet<((u64, u64), Arc<str>)>,
     /// Group lock changes caused by the last state change, held back so the
     /// log shows the cause ("received") before the effect ("group locked").
     group_events: Vec<EventKind>,
@@ -85,6 +90,7 @@ impl Queue {
             messages: BTreeMap::new(),
             next_key: 1,
             next_sequence: 0,
+            availability: 0,
             visible: BTreeSet::new(),
             delayed: BTreeSet::new(),
             in_flight: BTreeSet::new(),
@@ -195,7 +201,9 @@ impl Queue {
     /// The FIFO group with the oldest visible head, and that head.
     pub fn first_available_group(&self) -> Option<(u64, Arc<str>)> {
         self.examine();
-        self.available_groups.first().cloned()
+        self.available_groups
+            .first()
+            .map(|((_, head), group)| (*head, group.clone()))
     }
 
     pub fn group(&self, name: &str) -> Option<&Group> {
@@ -210,9 +218,11 @@ impl Queue {
         }
     }
 
-    pub fn insert(&mut self, message: Message) -> u64 {
+    pub fn insert(&mut self, mut message: Message) -> u64 {
         let key = self.next_key;
         self.next_key += 1;
+        self.availability += 1;
+        message.available_since = self.availability;
         self.by_age.insert((message.enqueued_at, key));
         self.index(key, &message.state);
         let group = message.group.clone();
@@ -249,6 +259,10 @@ impl Queue {
             return;
         };
         let old = std::mem::replace(&mut message.state, state);
+        if matches!(old, State::InFlight { .. }) && state == State::Visible {
+            self.availability += 1;
+            message.available_since = self.availability;
+        }
         let group = message.group.clone();
         self.unindex(key, &old);
         self.index(key, &state);
@@ -323,11 +337,14 @@ impl Queue {
         let Some(group) = self.groups.get_mut(name) else {
             return;
         };
-        let head = group
-            .keys
-            .first()
-            .and_then(|k| self.messages.get(k).map(|m| (*k, m.state)));
-        let available = head.filter(|(_, s)| *s == State::Visible).map(|(k, _)| k);
+        let head = group.keys.first().and_then(|k| {
+            self.messages
+                .get(k)
+                .map(|m| (*k, m.state, m.available_since))
+        });
+        let available = head
+            .filter(|(_, s, _)| *s == State::Visible)
+            .map(|(k, _, since)| (since, k));
         if available != group.available_as {
             if let Some(old) = group.available_as {
                 self.available_groups.remove(&(old, name.clone()));
@@ -337,7 +354,7 @@ impl Queue {
             }
             group.available_as = available;
         }
-        let locked = matches!(head, Some((_, State::InFlight { .. })));
+        let locked = matches!(head, Some((_, State::InFlight { .. }, _)));
         if locked != group.locked {
             group.locked = locked;
             let (queue, group) = (self.name.clone(), name.clone());

@@ -375,6 +375,8 @@ impl Engine {
             ));
         }
         queue.last_purge = Some(now);
+        // Recorded against AWS: a purge clears the deduplication window too.
+        queue.dedup = crate::dedup::Dedup::default();
         let keys: Vec<u64> = queue.messages().map(|(k, _)| k).collect();
         let count = keys.len() as u64;
         for key in keys {

@@ -311,9 +311,14 @@ impl Engine {
             message.sequence = target.next_sequence();
         }
         message.state = State::Visible;
-        let serial = message.receipt_serial;
+        let (serial, id) = (message.receipt_serial, message.id);
         let extras = message.extras_mut();
         extras.dead_letter_source = Some(source_arn);
+        // FIFO to FIFO: the message id becomes the deduplication id, so that
+        // two messages that shared one are both kept (Developer Guide).
+        if target.fifo {
+            extras.dedup_id = Some(id.to_string().into());
+        }
         extras.serial_at_arrival = serial;
         extras.holder = None;
         target.insert(message);
@@ -410,11 +415,11 @@ impl Engine {
     }
 }
 
-/// Does `names` ask for message attribute `attribute`? (`All`, `.*`,
+/// Does `names` ask for message attribute `attribute`? (`All`, `.*`, `*`,
 /// `prefix.*` for every name starting with the prefix, or the exact name.)
 fn wants_attribute(names: &[String], attribute: &str) -> bool {
     names.iter().any(|n| match n.as_str() {
-        "All" | ".*" => true,
+        "All" | ".*" | "*" => true,
         n => match n.strip_suffix(".*") {
             Some(prefix) => attribute.starts_with(prefix),
             None => n == attribute,
@@ -507,6 +512,7 @@ mod tests {
         let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert!(wants_attribute(&names(&["All"]), "x"));
         assert!(wants_attribute(&names(&[".*"]), "x"));
+        assert!(wants_attribute(&names(&["*"]), "x"));
         assert!(wants_attribute(&names(&["Help.*"]), "Help.Me"));
         assert!(wants_attribute(&names(&["Hel.*"]), "Hello"));
         assert!(!wants_attribute(&names(&["Help.*"]), "General"));
