@@ -126,7 +126,7 @@ impl Engine {
         self.run_move_tasks();
     }
 
-    fn fire_queue_timers(&mut self, id: u32, now: Millis) {
+    pub(crate) fn fire_queue_timers(&mut self, id: u32, now: Millis) {
         let Some(queue) = self.queues.get_mut(&id) else {
             return;
         };

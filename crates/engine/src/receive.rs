@@ -323,6 +323,9 @@ impl Engine {
         extras.holder = None;
         target.insert(message);
         target.flush_group_events(&mut self.log, now);
+        // Kept enqueue time: a message already older than the DLQ's
+        // retention expires on arrival, before any poll could get it.
+        self.fire_queue_timers(dlq, now);
         // A redrive cycle (possible only through a queue recreated under a
         // name another policy already targets) must not recurse forever:
         // past one hop per queue, the DLQ's waiters wait for the next settle.
