@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { artifacts, axeViolations, elementState, hookState, open, root } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root } from "./harness.mjs";
 import { startServer } from "../../scripts/static-server.mjs";
 
 const COURSE = "web/examples/course.html";
@@ -166,7 +166,7 @@ test("removing an element frees its engine and stops its loop", async () => {
 /** An element's drawn state at the end of its run, replayed there by the timeline. */
 async function stateAtEnd(page, id) {
   await page.locator(`#${id}`).evaluate((el) => el.controls.scrub(el.controls.scenario.durationMs, false));
-  return elementState(page, id);
+  return hookState(page, id);
 }
 
 test("the seed attribute changes the run: another seed draws other messages, the same seed the same ones", async () => {
@@ -398,7 +398,7 @@ test("el.sqs sends real SQS requests into the element's engine; they are drawn, 
     el.controls.play();
   });
   await page.waitForSelector("#lab-duplicates[data-finished='true']");
-  const live = await elementState(page, "lab-duplicates");
+  const live = await hookState(page, "lab-duplicates");
   const sends = () => lab.evaluate((el) => el.playground.events(0).filter((e) => e.type === "sent" && e.by === "page script").length);
   await lab.evaluate((el) => el.controls.scrub(2000, false));
   assert.equal(await sends(), 0, "before its moment the request has not been made");

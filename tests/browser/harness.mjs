@@ -83,18 +83,20 @@ export async function runToEnd(page) {
  * lane, or the tray), the tray's order, group locks, consumers with their
  * side effects and what they hold, each queue's counts, the duplicate
  * banner, the side-effect ledger and the narration. Two pages that agree on
- * this show the same run at the same moment.
+ * this show the same run at the same moment. With `hostId`, the same is read
+ * inside that <queue-lab>'s shadow root.
  */
-export function hookState(page) {
-  return page.evaluate(() => {
-    const all = (sel, from = document) => [...from.querySelectorAll(sel)];
+export function hookState(page, hostId) {
+  return page.evaluate((id) => {
+    const root = id ? document.getElementById(id).shadowRoot : document;
+    const all = (sel, from = root) => [...from.querySelectorAll(sel)];
     const place = (t) => {
       if (t.closest("#tray")) return "tray";
       return `${t.closest("[data-queue]")?.dataset.queue}|${t.closest("[data-group]")?.dataset.group ?? ""}|${t.closest("[data-lane]")?.dataset.lane}`;
     };
-    const banner = document.getElementById("dup-banner");
+    const banner = root.getElementById("dup-banner");
     return {
-      time: document.querySelector("[data-time-ms]")?.dataset.timeMs,
+      time: root.querySelector("[data-time-ms]")?.dataset.timeMs,
       tokens: all("[data-message-id][data-state]")
         .map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}`)
         .sort(),
@@ -106,9 +108,9 @@ export function hookState(page) {
       ledger: all("#ledger li").map((li) => li.textContent),
       counts: all("#rows [data-queue]").map((q) => `${q.dataset.queue}|${q.querySelector(".q-counts")?.textContent}`).sort(),
       banner: banner?.hidden ? null : banner?.textContent,
-      narration: document.getElementById("narration")?.textContent,
+      narration: root.getElementById("narration")?.textContent,
     };
-  });
+  }, hostId);
 }
 
 /** The virtual time the page's clock shows, in ms. */
@@ -145,18 +147,4 @@ export async function axeViolations(page) {
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`);
-}
-
-/** hookState's fields read inside a <queue-lab>'s shadow root (the element with id `hostId`). */
-export function elementState(page, hostId) {
-  return page.evaluate((id) => {
-    const root = document.getElementById(id).shadowRoot;
-    const all = (sel) => [...root.querySelectorAll(sel)];
-    return {
-      time: root.querySelector("[data-time-ms]")?.dataset.timeMs,
-      tokens: all("[data-message-id][data-state]").map((t) => `${t.dataset.messageId}|${t.dataset.state}|${t.dataset.receiveCount}`).sort(),
-      groups: all("[data-group]").map((g) => `${g.dataset.group}|${g.dataset.locked}`).sort(),
-      consumers: all("[data-consumer]").map((c) => `${c.dataset.consumer}|${c.dataset.sideEffects}`).sort(),
-    };
-  }, hostId);
 }
