@@ -194,6 +194,15 @@ impl Queue {
         self.messages.iter().position(|m| m.key == key)
     }
 
+    /// A message older than the retention period is deleted wherever it
+    /// is. Whether any was.
+    fn expire(&mut self, now: u64) -> bool {
+        let retention = self.settings.retention * 1000;
+        let before = self.messages.len();
+        self.messages.retain(|m| now < m.enqueued_at + retention);
+        self.messages.len() != before
+    }
+
     pub fn count(&self, wanted: fn(&State) -> bool) -> usize {
         self.messages.iter().filter(|m| wanted(&m.state)).count()
     }
@@ -699,6 +708,9 @@ impl Model {
             message.dedup_id = self.ids[message.key].clone();
         }
         self.queues[target].messages.push(message);
+        // A standard DLQ keeps the enqueue time: the message may be past the
+        // DLQ's retention already, and then it is gone before anyone sees it.
+        self.queues[target].expire(self.now);
         // A long poll on the DLQ returns as soon as the message is there.
         self.serve(target);
     }
@@ -1340,11 +1352,7 @@ impl Model {
         let mut changed = false;
         let mut availability = self.availability;
         for queue in self.queues.iter_mut().filter(|q| q.exists) {
-            let retention = queue.settings.retention * 1000;
-            let before = queue.messages.len();
-            // A message older than the retention period is deleted wherever it is.
-            queue.messages.retain(|m| now < m.enqueued_at + retention);
-            changed |= queue.messages.len() != before;
+            changed |= queue.expire(now);
             for m in &mut queue.messages {
                 match m.state {
                     State::Delayed { .. } if m.visible_by(now) => m.state = State::Visible,
@@ -1373,15 +1381,15 @@ impl Model {
     /// Answers the oldest waiting polls on `slot` while it has messages.
     fn serve(&mut self, slot: usize) {
         while self.queues[slot].exists && self.has_receivable(slot) {
-            let Some(at) = self.polls.iter().position(|p| p.slot == slot) else {
+            let Some(poll) = self.polls.iter().find(|p| p.slot == slot).cloned() else {
                 return;
             };
-            let spec = self.polls[at].spec.clone();
-            let delivered = self.take(slot, &spec);
+            let delivered = self.take(slot, &poll.spec);
             if delivered.is_empty() {
                 return;
             }
-            let poll = self.polls.remove(at);
+            // By id: a dead-letter move in `take` may have answered DLQ polls.
+            self.polls.retain(|p| p.id != poll.id);
             self.answered.push((poll.id, Ok(delivered)));
         }
     }
