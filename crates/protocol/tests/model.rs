@@ -287,3 +287,53 @@ fn a_message_dead_lettered_past_the_dlq_retention_expires_on_arrival() {
         long_poll(WORK, 1, None, 1),
     ]);
 }
+
+#[test]
+fn receive_request_attempt_id_replays_only_within_five_minutes() {
+    // The 5-minute window's last millisecond replays (visibility reset
+    // again); at exactly 5 minutes the retry is a new receive, which finds
+    // the message still in flight.
+    let retry = || {
+        Op::Receive(ReceiveOp {
+            queue: WORK_FIFO,
+            max: Some(1),
+            visibility: None,
+            wait: Some(0),
+            system: SystemNames::All,
+            attributes: AttributeNames::None,
+            // Attempt 1 hides its messages for 400 s.
+            attempt: Some(1),
+        })
+    };
+    for (offset, replayed) in [(-1, true), (0, false)] {
+        let (world, _) = run_fixed(&[
+            set(WORK_FIFO, ops::Attribute::MessageRetentionPeriod(345_600)),
+            fifo_send(0, 0),
+            retry(),
+            // The attempt's window (and the dedup id's) ends at 300,000 ms.
+            Op::Advance(Step::ToWindow { nth: 0, offset }),
+            retry(),
+        ]);
+        let now = world.model.now;
+        let expected = if replayed { now + 400_000 } else { 400_000 };
+        assert_eq!(
+            world.model.queues[WORK_FIFO].messages[0].state,
+            reference::State::InFlight { until: expected },
+            "retry at {now} ms"
+        );
+    }
+}
+
+#[test]
+fn a_visibility_change_to_zero_answers_a_waiting_long_poll_at_once() {
+    agrees(&[
+        send_to(WORK, 0, 0, false),
+        receive(WORK, 1, Some(3)),
+        // Nothing visible: this one waits.
+        long_poll(WORK, 1, None, 3),
+        Op::ChangeVisibility {
+            pick: ops::Pick::Recent(0),
+            seconds: 0,
+        },
+    ]);
+}

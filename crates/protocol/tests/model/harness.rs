@@ -348,7 +348,8 @@ impl World {
         let slot = op.queue;
         // A retry carries the same request, so the same visibility timeout.
         let visibility = match op.attempt {
-            Some(attempt) => Some(i64::from(attempt) + 1),
+            Some(0) => Some(1),
+            Some(_) => Some(400),
             None => op.visibility,
         };
         let mut request = json!({ "QueueUrl": self.urls[slot] });
@@ -539,14 +540,18 @@ impl World {
     /// The handle text to send and the model's view of it.
     fn handle(&self, pick: Pick) -> (usize, String, Option<usize>) {
         let handles = &self.model.handles;
-        match pick {
-            Pick::Issued(n) if !handles.is_empty() => {
-                let index = usize::from(n) % handles.len();
+        let index = match pick {
+            Pick::Recent(n) => handles.len().checked_sub(1 + usize::from(n)),
+            Pick::Issued(n) => Some(usize::from(n) % handles.len().max(1)),
+            Pick::Garbage => None,
+        };
+        match index.filter(|i| *i < handles.len()) {
+            Some(index) => {
                 let record = &handles[index];
                 let text = record.text.clone().expect("handles are learned at once");
                 (record.slot, text, Some(index))
             }
-            _ => (WORK, "AQEBnot-a-handle".to_string(), None),
+            None => (WORK, "AQEBnot-a-handle".to_string(), None),
         }
     }
 
@@ -816,6 +821,7 @@ impl World {
         let ms = match *step {
             Step::ToTimer { nth, offset } => near(self.model.timers(), nth, offset),
             Step::ToDeadline { nth, offset } => near(self.model.deadlines(), nth, offset),
+            Step::ToWindow { nth, offset } => near(self.model.windows(), nth, offset),
             Step::Small(ms) => u64::from(ms),
             Step::Large(ms) => u64::from(ms),
         };

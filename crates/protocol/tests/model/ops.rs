@@ -18,10 +18,12 @@ pub struct MessageSpec {
     pub standard_group: bool,
 }
 
-/// A receipt handle to use: one the engine issued (an index into every
-/// handle so far, modulo their number), or text it never issued.
+/// A receipt handle to use: one of the last few the engine issued (most
+/// likely still current), any it issued (an index into every handle so
+/// far, modulo their number: mostly stale ones), or text it never issued.
 #[derive(Clone, Copy, Debug)]
 pub enum Pick {
+    Recent(u8),
     Issued(u16),
     Garbage,
 }
@@ -61,7 +63,9 @@ pub struct ReceiveOp {
     pub wait: Option<i64>,
     pub system: SystemNames,
     pub attributes: AttributeNames,
-    /// A ReceiveRequestAttemptId; its retries use the same visibility timeout.
+    /// A ReceiveRequestAttemptId; its retries use the same visibility
+    /// timeout: 1 s for attempt 0, 400 s for attempt 1 (longer than the
+    /// attempt's 5-minute window, so that its end can be seen).
     pub attempt: Option<u8>,
 }
 
@@ -89,6 +93,11 @@ pub enum Step {
     /// The same over every deadline: retention, and the 60 s and 5 min
     /// windows (purge, deleted names, deduplication, receive attempts) too.
     ToDeadline {
+        nth: u8,
+        offset: i8,
+    },
+    /// The `nth` next end of a 60 s or 5 min window, then `offset` ms.
+    ToWindow {
         nth: u8,
         offset: i8,
     },
@@ -182,7 +191,11 @@ fn message() -> impl Strategy<Value = MessageSpec> {
 }
 
 fn pick() -> impl Strategy<Value = Pick> {
-    prop_oneof![12 => any::<u16>().prop_map(Pick::Issued), 1 => Just(Pick::Garbage)]
+    prop_oneof![
+        8 => (0..3u8).prop_map(Pick::Recent),
+        6 => any::<u16>().prop_map(Pick::Issued),
+        1 => Just(Pick::Garbage),
+    ]
 }
 
 fn flaw() -> impl Strategy<Value = BatchFlaw> {
@@ -194,9 +207,19 @@ fn flaw() -> impl Strategy<Value = BatchFlaw> {
     ]
 }
 
-/// Visibility timeouts in seconds: mostly 0-3, rarely out of range.
+/// Visibility timeouts in seconds: mostly 0-3; rarely the 12-hour
+/// ceiling (reached exactly by 43,200 s right after a receive, or 43,199 s
+/// a second later) or out of range.
 fn seconds() -> impl Strategy<Value = i64> {
-    prop_oneof![24 => 0..4i64, 2 => Just(30), 1 => Just(43_201)]
+    prop_oneof![
+        // 0 makes a message visible at once: a moment long polls wait for.
+        8 => Just(0),
+        18 => 1..4i64,
+        2 => Just(30),
+        1 => Just(43_199),
+        1 => Just(43_200),
+        1 => Just(43_201),
+    ]
 }
 
 fn receive() -> impl Strategy<Value = ReceiveOp> {
@@ -213,8 +236,8 @@ fn receive() -> impl Strategy<Value = ReceiveOp> {
     ];
     let wait = prop_oneof![
         8 => Just(None),
-        8 => Just(Some(0)),
-        6 => (1..4i64).prop_map(Some),
+        6 => Just(Some(0)),
+        10 => (1..4i64).prop_map(Some),
         1 => Just(Some(21)),
     ];
     let system = prop_oneof![
@@ -261,6 +284,7 @@ fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         16 => (0..3u8, -1..=1i8).prop_map(|(nth, offset)| Step::ToTimer { nth, offset }),
         4 => (0..3u8, -1..=1i8).prop_map(|(nth, offset)| Step::ToDeadline { nth, offset }),
+        3 => (0..2u8, -1..=1i8).prop_map(|(nth, offset)| Step::ToWindow { nth, offset }),
         4 => (0..3_000u16).prop_map(Step::Small),
         1 => (0..400_000u32).prop_map(Step::Large),
     ]

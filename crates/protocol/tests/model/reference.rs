@@ -1248,26 +1248,33 @@ impl Model {
     /// Every future moment at which something in the model changes by
     /// itself or a window closes, sorted and distinct.
     pub fn deadlines(&self) -> Vec<u64> {
+        let retention = self.queues.iter().filter(|q| q.exists).flat_map(|q| {
+            q.messages
+                .iter()
+                .map(|m| m.enqueued_at + q.settings.retention * 1000)
+        });
+        let mut all: Vec<u64> = retention
+            .chain(self.timers())
+            .chain(self.windows())
+            .filter(|t| *t > self.now)
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The future ends of the 60 s and 5 min windows: a deleted name, a
+    /// purge, a deduplication id, a receive attempt id. Sorted, distinct.
+    pub fn windows(&self) -> Vec<u64> {
         let mut all = Vec::new();
-        for queue in self.queues.iter() {
-            if let Some(at) = queue.deleted_at {
-                all.push(at + ONE_MINUTE);
+        for queue in &self.queues {
+            all.extend(queue.deleted_at.map(|at| at + ONE_MINUTE));
+            if queue.exists {
+                all.extend(queue.dedup.iter().map(|d| d.at + FIVE_MINUTES));
+                all.extend(queue.attempts.iter().map(|a| a.at + FIVE_MINUTES));
+                all.extend(queue.last_purge.map(|at| at + ONE_MINUTE));
             }
-            if !queue.exists {
-                continue;
-            }
-            for m in &queue.messages {
-                match m.state {
-                    State::Delayed { until } | State::InFlight { until } => all.push(until),
-                    State::Visible => {}
-                }
-                all.push(m.enqueued_at + queue.settings.retention * 1000);
-            }
-            all.extend(queue.dedup.iter().map(|d| d.at + FIVE_MINUTES));
-            all.extend(queue.attempts.iter().map(|a| a.at + FIVE_MINUTES));
-            all.extend(queue.last_purge.map(|at| at + ONE_MINUTE));
         }
-        all.extend(self.polls.iter().map(|p| p.until));
         all.retain(|t| *t > self.now);
         all.sort_unstable();
         all.dedup();
