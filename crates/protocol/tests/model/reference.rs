@@ -114,6 +114,38 @@ pub struct Message {
 }
 
 impl Message {
+    /// A message entering a queue as new: sent, or redriven (which AWS
+    /// also treats as a new message), never received yet.
+    #[allow(clippy::too_many_arguments)]
+    fn arriving(
+        key: usize,
+        body: String,
+        attributes: Vec<Attribute>,
+        group: Option<String>,
+        dedup_id: Option<String>,
+        state: State,
+        now: u64,
+        available_since: u64,
+    ) -> Self {
+        Message {
+            key,
+            body,
+            attributes,
+            group,
+            dedup_id,
+            state,
+            receive_count: 0,
+            sent_at: now,
+            enqueued_at: now,
+            available_since,
+            first_receive: None,
+            last_receive: None,
+            last_handle: None,
+            dead_letter_source: None,
+            unsettled_until: None,
+        }
+    }
+
     /// Has its delay or visibility timeout ended by `now`?
     fn visible_by(&self, now: u64) -> bool {
         match self.state {
@@ -469,29 +501,23 @@ impl Model {
                 key,
             });
         }
-        queue.messages.push(Message {
+        let state = if delay > 0 {
+            State::Delayed {
+                until: now + delay * 1000,
+            }
+        } else {
+            State::Visible
+        };
+        queue.messages.push(Message::arriving(
             key,
-            body: new.body.clone(),
-            attributes: new.attributes.clone(),
-            group: new.group.clone(),
-            dedup_id: new.dedup_id.clone(),
-            state: if delay > 0 {
-                State::Delayed {
-                    until: now + delay * 1000,
-                }
-            } else {
-                State::Visible
-            },
-            receive_count: 0,
-            sent_at: now,
-            enqueued_at: now,
+            new.body.clone(),
+            new.attributes.clone(),
+            new.group.clone(),
+            new.dedup_id.clone(),
+            state,
+            now,
             available_since,
-            first_receive: None,
-            last_receive: None,
-            last_handle: None,
-            dead_letter_source: None,
-            unsettled_until: None,
-        });
+        ));
         Ok(Sent::New(key))
     }
 
@@ -1214,20 +1240,16 @@ impl Model {
         let key = self.new_key();
         self.ids[key] = Some(new_id.to_string());
         let available_since = self.now_available();
-        self.queues[destination].messages.push(Message {
+        self.queues[destination].messages.push(Message::arriving(
             key,
-            state: State::Visible,
-            receive_count: 0,
-            sent_at: now,
-            enqueued_at: now,
+            old.body,
+            old.attributes,
+            old.group,
+            old.dedup_id,
+            State::Visible,
+            now,
             available_since,
-            first_receive: None,
-            last_receive: None,
-            last_handle: None,
-            dead_letter_source: None,
-            unsettled_until: None,
-            ..old
-        });
+        ));
     }
 
     /// A running task must be done once it had time to move everything at
