@@ -571,6 +571,29 @@ fn short_poll_sampling_can_return_fewer_messages_then_the_next_request_returns_t
 }
 
 #[test]
+fn short_poll_sampling_of_a_deep_queue_still_fills_the_batch() {
+    // Each visible message is seen with the sample rate: of 2,000 messages
+    // at 30% hundreds are seen, so a receive of 10 comes back full (the
+    // engine looks at up to eight candidates per message wanted, which at
+    // 30% misses ten only about once in 10,000 receives). No full read is
+    // owed at this depth, so every receive samples.
+    let mut sqs = Sqs::with(Config {
+        seed: 11,
+        realism: Realism {
+            short_poll_sample_rate: 0.3,
+            ..Realism::default()
+        },
+        ..Config::default()
+    });
+    let url = sqs.create("deep", json!({ "VisibilityTimeout": "60" }));
+    for i in 0..2_000 {
+        sqs.send(&url, &format!("m{i}"));
+    }
+    let sizes: Vec<usize> = (0..20).map(|_| sqs.receive(&url, 10).len()).collect();
+    assert!(sizes.iter().all(|n| *n == 10), "batch sizes {sizes:?}");
+}
+
+#[test]
 fn long_poll_asks_all_servers_even_when_short_polls_sample() {
     let (mut sqs, url) = sampled_queue_of_ten();
     let reply = start_receive(
