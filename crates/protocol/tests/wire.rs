@@ -744,6 +744,25 @@ fn md5_of_message_system_attributes_matches_aws_algorithm() {
 }
 
 #[test]
+fn aws_trace_header_sent_as_a_system_attribute_is_received_when_asked_for() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1";
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "x", "MessageSystemAttributes": {
+            "AWSTraceHeader": { "DataType": "String", "StringValue": trace } } }),
+    )
+    .ok();
+    let got = sqs
+        .call(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "MessageSystemAttributeNames": ["AWSTraceHeader"] }),
+        )
+        .messages();
+    assert_eq!(got[0]["Attributes"], json!({ "AWSTraceHeader": trace }));
+}
+
+#[test]
 fn send_without_attributes_has_no_attribute_digests() {
     let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
     let sent = sqs.send(&url, "plain");
