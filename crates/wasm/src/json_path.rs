@@ -3,6 +3,11 @@
 //! gives only the line and column. `path_at` turns that position into the
 //! path of the value there ("producers[0].sends[0].atMs"), so a scenario
 //! error always names its field.
+//!
+//! Why not `serde_path_to_error`, which does the same while decoding: it
+//! wraps every generated deserializer, and made the wasm 33 KB (5%) larger,
+//! measured, for an error path that runs once per bad file. This scan runs
+//! only after a failure and costs nothing otherwise.
 
 enum Frame {
     /// Inside an object: the key whose value comes (or came) last.
