@@ -174,20 +174,6 @@ impl Engine {
         self.log.push(self.now, kind);
     }
 
-    /// Logs an event of a caller that runs in the engine's virtual time
-    /// (`queuelab-simulation`'s workers, producers and narration), at the
-    /// current moment, in the same sequence as the engine's own events.
-    pub fn record_event(&mut self, kind: EventKind) {
-        self.emit(kind);
-    }
-
-    /// A uniform draw in [0, 1) from the engine's seeded PRNG, for a
-    /// caller whose randomness must replay with the seed
-    /// (`queuelab-simulation`'s processing times).
-    pub fn draw_unit(&mut self) -> f64 {
-        self.rng.unit()
-    }
-
     fn queue_arn(&self, name: &str) -> String {
         format!(
             "arn:aws:sqs:{}:{}:{name}",

@@ -4,10 +4,15 @@
 //! (receive, process for a while, delete), through the same typed SQS
 //! operations as every other caller, under their own names. The side effect
 //! each handler performs is counted per message, so "order A-1001 was
-//! charged twice" is a number the engine knows. Everything draws from the
-//! engine's seeded PRNG, so a scenario and a seed replay identically: the
-//! page scrubs to any moment by replaying from time 0.
+//! charged twice" is a number the simulation knows. Processing times come
+//! from the simulation's own PRNG stream of the seed (`rng.rs`), so a
+//! scenario and a seed replay identically (the page scrubs to any moment by
+//! replaying from time 0) and a worker's draws never shift an engine id.
+//! What workers and producers do is logged as [`SimEvent`]s in the run's
+//! one log with the engine's events (`log.rs`).
 
+pub mod log;
+mod rng;
 pub mod scenario;
 mod worker;
 
@@ -16,6 +21,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 use worker::{processing_ms, Held, State, Worker};
 
@@ -72,6 +78,20 @@ pub struct AlarmSnapshot {
     pub in_alarm: bool,
 }
 
+/// What one scenario producer has done so far.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProducerSnapshot {
+    pub name: String,
+    pub queue: String,
+    /// Sends that put a new message in the queue.
+    pub sent: u64,
+    /// Sends SQS accepted but dropped as duplicates (FIFO deduplication).
+    pub deduplicated: u64,
+    /// Sends SQS refused (an `actionFailed` event says why).
+    pub failed: u64,
+}
+
 /// The simulation's part of a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +100,7 @@ pub struct SimulationSnapshot {
     pub duration_ms: Millis,
     pub finished: bool,
     pub narration: Option<String>,
+    pub producers: Vec<ProducerSnapshot>,
     pub workers: Vec<WorkerSnapshot>,
     pub side_effects: Vec<SideEffect>,
     pub alarms: Vec<AlarmSnapshot>,
@@ -92,6 +113,9 @@ struct ProducerState {
     next_send: usize,
     rate: Option<Rate>,
     next_rate: u64,
+    sent: u64,
+    deduplicated: u64,
+    failed: u64,
 }
 
 impl ProducerState {
@@ -120,6 +144,10 @@ pub struct Simulation {
     alarms: Vec<(Alarm, String, bool)>,
     /// Long polls answered for callers other than the workers.
     external_answers: Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)>,
+    /// Processing times are drawn here, never from the engine's PRNG.
+    rng: rng::SimRng,
+    /// The engine's events and the simulation's, in one sequence.
+    log: log::Log,
 }
 
 /// A scenario that cannot run: which part, and why.
@@ -184,6 +212,9 @@ impl Simulation {
                 next_send: 0,
                 rate: p.rate.clone(),
                 next_rate: 0,
+                sent: 0,
+                deduplicated: 0,
+                failed: 0,
             });
         }
         for c in &scenario.consumers {
@@ -213,6 +244,8 @@ impl Simulation {
         // order; a stable sort keeps same-moment lines as the author wrote them.
         scenario.narration.sort_by_key(|line| line.at_ms);
         Simulation {
+            rng: rng::SimRng::new(engine.config().seed),
+            log: log::Log::new(&engine),
             engine,
             scenario,
             producers: Vec::new(),
@@ -254,7 +287,26 @@ impl Simulation {
         }
         self.engine.advance(target - self.now());
         self.act();
+        // Copies the engine's events in now, so reading the log between
+        // frames clones only what came after.
+        self.log.sync(&self.engine);
         self.now()
+    }
+
+    /// Events (the engine's and the simulation's) numbered after `since`,
+    /// oldest first: the run's one log, capped at `Config::event_capacity`.
+    pub fn events(&self, since: u64) -> impl Iterator<Item = LogEvent> + '_ {
+        self.log.since(&self.engine, since)
+    }
+
+    /// The number the next event of [`Self::events`] will get.
+    pub fn next_event_seq(&self) -> u64 {
+        self.log.next_seq(&self.engine)
+    }
+
+    /// Logs a simulation event at this moment, after the engine's so far.
+    fn emit(&mut self, event: SimEvent) {
+        self.log.push(&self.engine, event);
     }
 
     /// The next moment anything happens by itself (for "step to the next event").
@@ -291,7 +343,7 @@ impl Simulation {
             }
             let text = line.text.clone();
             self.narration = Some(text.clone());
-            self.engine.record_event(EventKind::Narration { text });
+            self.emit(SimEvent::Narration { text });
             self.next_narration += 1;
         }
         for index in 0..self.producers.len() {
@@ -362,14 +414,32 @@ impl Simulation {
                 queue_url: url,
                 message,
             };
-            if let Err(error) = self.engine.send_message(&request, Some(&name)) {
-                self.action_failed(&name, "SendMessage", error);
+            let before = self.engine.next_event_seq();
+            match self.engine.send_message(&request, Some(&name)) {
+                Ok(_) => {
+                    // SQS answers a deduplicated FIFO send like any other;
+                    // only the engine's event says it was dropped.
+                    let dropped = self
+                        .engine
+                        .events(before - 1)
+                        .any(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }));
+                    let producer = &mut self.producers[index];
+                    if dropped {
+                        producer.deduplicated += 1;
+                    } else {
+                        producer.sent += 1;
+                    }
+                }
+                Err(error) => {
+                    self.producers[index].failed += 1;
+                    self.action_failed(&name, "SendMessage", error);
+                }
             }
         }
     }
 
     fn action_failed(&mut self, actor: &Arc<str>, action: &'static str, error: SqsError) {
-        self.engine.record_event(EventKind::ActionFailed {
+        self.emit(SimEvent::ActionFailed {
             actor: actor.clone(),
             action,
             code: error.code.query_code(),
@@ -402,8 +472,7 @@ impl Simulation {
                 }
                 if restarting {
                     let consumer = self.workers[index].name.clone();
-                    self.engine
-                        .record_event(EventKind::WorkerRestarted { consumer });
+                    self.emit(SimEvent::WorkerRestarted { consumer });
                 }
                 self.poll(index, now);
             }
@@ -478,7 +547,7 @@ impl Simulation {
                 .map(|w| w.name.clone())
                 .collect();
             if let Some(holder) = also_held_by.into_iter().next() {
-                self.engine.record_event(EventKind::DuplicateDelivery {
+                self.emit(SimEvent::DuplicateDelivery {
                     consumer: consumer.clone(),
                     queue: queue.clone(),
                     message_id: m.message_id.clone(),
@@ -509,7 +578,7 @@ impl Simulation {
 
     /// Starts processing `batch[current]`.
     fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
-        let unit = self.engine.draw_unit();
+        let unit = self.rng.unit();
         let worker = &self.workers[index];
         let done_at = now + processing_ms(&worker.spec.processing, unit);
         let next_heartbeat = worker
@@ -518,7 +587,7 @@ impl Simulation {
             .heartbeat_every_ms
             .map(|every| now + every);
         let held = &batch[current];
-        self.engine.record_event(EventKind::ProcessingStarted {
+        self.emit(SimEvent::ProcessingStarted {
             consumer: worker.name.clone(),
             queue: queue_name(&worker.url),
             message_id: held.message_id.clone(),
@@ -611,13 +680,13 @@ impl Simulation {
         let consumer = self.workers[index].name.clone();
         let url = self.workers[index].url.clone();
         let held = batch[current].clone();
-        let crash = |before: bool| EventKind::WorkerCrashed {
+        let crash = |before: bool| SimEvent::WorkerCrashed {
             consumer: consumer.clone(),
             message_id: held.message_id.clone(),
             before_side_effect: before,
         };
         if Worker::matches(&behaviour.crashes_before_side_effect_on, &held.body) {
-            self.engine.record_event(crash(true));
+            self.emit(crash(true));
             self.lost_if_deleted(&consumer, &held, true);
             self.workers[index].state = State::Crashed {
                 until: now + behaviour.restart_ms,
@@ -626,7 +695,7 @@ impl Simulation {
         }
         if Worker::matches(&behaviour.fails_on, &held.body) {
             batch[current].failed = true;
-            self.engine.record_event(EventKind::ProcessingFailed {
+            self.emit(SimEvent::ProcessingFailed {
                 consumer: consumer.clone(),
                 message_id: held.message_id.clone(),
                 receive_count: held.receive_count,
@@ -635,7 +704,7 @@ impl Simulation {
         } else {
             self.side_effect(index, &held);
             if Worker::matches(&behaviour.crashes_after_side_effect_on, &held.body) {
-                self.engine.record_event(crash(false));
+                self.emit(crash(false));
                 self.workers[index].state = State::Crashed {
                     until: now + behaviour.restart_ms,
                 };
@@ -666,7 +735,7 @@ impl Simulation {
     /// its handler then crashes or fails.
     fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
         if held.deleted {
-            self.engine.record_event(EventKind::MessageLost {
+            self.emit(SimEvent::MessageLost {
                 consumer: consumer.clone(),
                 message_id: held.message_id.clone(),
                 handler_crashed,
@@ -685,11 +754,10 @@ impl Simulation {
         let worker = &self.workers[index];
         let consumer = worker.name.clone();
         if worker.spec.behaviour.idempotent && self.processed.contains(&held.message_id) {
-            self.engine
-                .record_event(EventKind::SkippedAlreadyProcessed {
-                    consumer,
-                    message_id: held.message_id.clone(),
-                });
+            self.emit(SimEvent::SkippedAlreadyProcessed {
+                consumer,
+                message_id: held.message_id.clone(),
+            });
             return;
         }
         if worker.spec.behaviour.idempotent {
@@ -717,7 +785,7 @@ impl Simulation {
         entry.count += 1;
         entry.by.push(consumer.to_string());
         let count = entry.count;
-        self.engine.record_event(EventKind::SideEffectPerformed {
+        self.emit(SimEvent::SideEffectPerformed {
             consumer,
             message_id: held.message_id.clone(),
             effect,
@@ -733,14 +801,14 @@ impl Simulation {
                 .unwrap_or(0);
             let now_in_alarm = visible >= alarm.threshold;
             if now_in_alarm != *was {
-                let event = EventKind::AlarmChanged {
+                let event = SimEvent::AlarmChanged {
                     alarm: alarm.name.as_str().into(),
                     queue: alarm.queue.as_str().into(),
                     in_alarm: now_in_alarm,
                     visible,
                 };
                 self.alarms[i].2 = now_in_alarm;
-                self.engine.record_event(event);
+                self.emit(event);
             }
         }
     }
@@ -751,6 +819,17 @@ impl Simulation {
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
+            producers: self
+                .producers
+                .iter()
+                .map(|p| ProducerSnapshot {
+                    name: p.name.to_string(),
+                    queue: queue_name(&p.url).to_string(),
+                    sent: p.sent,
+                    deduplicated: p.deduplicated,
+                    failed: p.failed,
+                })
+                .collect(),
             workers: self.workers.iter().map(worker_snapshot).collect(),
             side_effects: self.side_effects.clone(),
             alarms: self

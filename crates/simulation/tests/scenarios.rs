@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use queuelab_engine::{Config, Event, EventKind};
-use queuelab_simulation::{Narration, Scenario, Simulation};
+use queuelab_engine::{Config, EventKind};
+use queuelab_simulation::{Kind, LogEvent, Narration, Scenario, SimEvent, Simulation};
 
 fn load(file: &str) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -22,11 +22,11 @@ fn run(file: &str) -> Simulation {
     sim
 }
 
-fn events(sim: &Simulation) -> Vec<Event> {
-    sim.engine().events(0).cloned().collect()
+fn events(sim: &Simulation) -> Vec<LogEvent> {
+    sim.events(0).collect()
 }
 
-fn count(sim: &Simulation, pred: impl Fn(&EventKind) -> bool) -> usize {
+fn count(sim: &Simulation, pred: impl Fn(&Kind) -> bool) -> usize {
     events(sim).iter().filter(|e| pred(&e.kind)).count()
 }
 
@@ -62,12 +62,15 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
         assert_eq!(
-            count(&sim, |k| matches!(k, EventKind::ActionFailed { .. })),
+            count(&sim, |k| matches!(
+                k,
+                Kind::Simulation(SimEvent::ActionFailed { .. })
+            )),
             0,
             "{file}: a simulated call failed: {:?}",
             events(&sim)
                 .iter()
-                .find(|e| matches!(e.kind, EventKind::ActionFailed { .. }))
+                .find(|e| matches!(e.kind, Kind::Simulation(SimEvent::ActionFailed { .. })))
         );
     }
 }
@@ -77,7 +80,10 @@ fn process_then_delete_handles_every_order_once() {
     let sim = run("01-process-then-delete.json");
     assert_eq!(sim.side_effects().len(), 4);
     assert!(sim.side_effects().iter().all(|s| s.count == 1));
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::Deleted { .. })), 4);
+    assert_eq!(
+        count(&sim, |k| matches!(k, Kind::Sqs(EventKind::Deleted { .. }))),
+        4
+    );
     assert_eq!(stored(&sim), 0);
 }
 
@@ -87,15 +93,15 @@ fn slow_consumer_gets_a_duplicate_delivery_and_charges_twice() {
     assert_eq!(charged(&sim, "order A-1001"), 2);
     let duplicate = events(&sim)
         .into_iter()
-        .find(|e| matches!(e.kind, EventKind::DuplicateDelivery { .. }))
+        .find(|e| matches!(e.kind, Kind::Simulation(SimEvent::DuplicateDelivery { .. })))
         .expect("a duplicate delivery");
     assert_eq!(duplicate.time_ms, 2000);
-    let EventKind::DuplicateDelivery {
+    let Kind::Simulation(SimEvent::DuplicateDelivery {
         consumer,
         receive_count,
         also_held_by,
         ..
-    } = duplicate.kind
+    }) = duplicate.kind
     else {
         unreachable!()
     };
@@ -109,14 +115,17 @@ fn slow_consumer_gets_a_duplicate_delivery_and_charges_twice() {
 fn idempotent_consumer_is_delivered_twice_but_charges_once() {
     let sim = run("03-idempotent-consumer.json");
     assert_eq!(
-        count(&sim, |k| matches!(k, EventKind::DuplicateDelivery { .. })),
+        count(&sim, |k| matches!(
+            k,
+            Kind::Simulation(SimEvent::DuplicateDelivery { .. })
+        )),
         1
     );
     assert_eq!(charged(&sim, "order A-1001"), 1);
     assert_eq!(
         count(&sim, |k| matches!(
             k,
-            EventKind::SkippedAlreadyProcessed { .. }
+            Kind::Simulation(SimEvent::SkippedAlreadyProcessed { .. })
         )),
         1
     );
@@ -126,26 +135,39 @@ fn idempotent_consumer_is_delivered_twice_but_charges_once() {
 fn heartbeat_prevents_the_second_delivery() {
     let sim = run("04-heartbeat.json");
     assert_eq!(
-        count(&sim, |k| matches!(k, EventKind::DuplicateDelivery { .. })),
+        count(&sim, |k| matches!(
+            k,
+            Kind::Simulation(SimEvent::DuplicateDelivery { .. })
+        )),
         0
     );
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::Received { .. })), 1);
-    assert!(count(&sim, |k| matches!(k, EventKind::VisibilityChanged { .. })) >= 3);
+    assert_eq!(
+        count(&sim, |k| matches!(k, Kind::Sqs(EventKind::Received { .. }))),
+        1
+    );
+    assert!(
+        count(&sim, |k| matches!(
+            k,
+            Kind::Sqs(EventKind::VisibilityChanged { .. })
+        )) >= 3
+    );
     assert_eq!(charged(&sim, "order A-1001"), 1);
 }
 
 #[test]
 fn poison_message_moves_to_the_dlq_after_three_receives_and_the_alarm_fires() {
     let sim = run("05-poison-message.json");
-    let failures = count(&sim, |k| matches!(k, EventKind::ProcessingFailed { .. }));
+    let failures = count(&sim, |k| {
+        matches!(k, Kind::Simulation(SimEvent::ProcessingFailed { .. }))
+    });
     assert_eq!(failures, 3);
     assert_eq!(
         count(&sim, |k| matches!(
             k,
-            EventKind::MovedToDeadLetterQueue {
+            Kind::Sqs(EventKind::MovedToDeadLetterQueue {
                 receive_count: 3,
                 ..
-            }
+            })
         )),
         1
     );
@@ -174,14 +196,22 @@ fn fifo_groups_deliver_each_customer_in_order_and_lock_while_the_head_is_in_flig
         .collect();
     assert_eq!(order, ["A-1", "A-2", "A-3", "A-4"]);
     assert!(sim.side_effects().iter().all(|s| s.count == 1));
-    assert!(count(&sim, |k| matches!(k, EventKind::GroupLocked { .. })) >= 6);
+    assert!(
+        count(&sim, |k| matches!(
+            k,
+            Kind::Sqs(EventKind::GroupLocked { .. })
+        )) >= 6
+    );
 }
 
 #[test]
 fn fifo_deduplication_drops_retries_within_five_minutes_only() {
     let sim = run("07-fifo-deduplication.json");
     assert_eq!(
-        count(&sim, |k| matches!(k, EventKind::DuplicateDropped { .. })),
+        count(&sim, |k| matches!(
+            k,
+            Kind::Sqs(EventKind::DuplicateDropped { .. })
+        )),
         2
     );
     assert_eq!(
@@ -198,7 +228,7 @@ fn short_polling_makes_many_more_empty_receives_than_long_polling() {
     let empty = |who: &str| {
         count(
             &sim,
-            |k| matches!(k, EventKind::EmptyReceive { by: Some(b), .. } if &**b == who),
+            |k| matches!(k, Kind::Sqs(EventKind::EmptyReceive { by: Some(b), .. }) if &**b == who),
         )
     };
     assert_eq!(charged(&sim, "reading"), 12);
@@ -216,10 +246,10 @@ fn deleting_before_processing_loses_the_order_when_the_worker_crashes() {
     assert_eq!(
         count(&sim, |k| matches!(
             k,
-            EventKind::MessageLost {
+            Kind::Simulation(SimEvent::MessageLost {
                 handler_crashed: true,
                 ..
-            }
+            })
         )),
         1
     );
@@ -234,16 +264,16 @@ fn delayed_messages_wait_and_an_unread_message_expires_at_retention() {
     let sim = run("10-delay-and-retention.json");
     let delivered_at = |label: &str| {
         let id = events(&sim).iter().find_map(|e| match &e.kind {
-            EventKind::Sent {
+            Kind::Sqs(EventKind::Sent {
                 label: l,
                 message_id,
                 ..
-            } if l.contains(label) => Some(message_id.to_string()),
+            }) if l.contains(label) => Some(message_id.to_string()),
             _ => None,
         });
         events(&sim)
             .iter()
-            .find(|e| matches!(&e.kind, EventKind::Received { message_id, .. } if Some(message_id.to_string()) == id))
+            .find(|e| matches!(&e.kind, Kind::Sqs(EventKind::Received { message_id, .. }) if Some(message_id.to_string()) == id))
             .map(|e| e.time_ms)
     };
     assert_eq!(delivered_at("renew subscription"), Some(5_000));
@@ -251,7 +281,7 @@ fn delayed_messages_wait_and_an_unread_message_expires_at_retention() {
     assert_eq!(delivered_at("right away"), Some(2_000));
     let expired = events(&sim)
         .into_iter()
-        .find(|e| matches!(e.kind, EventKind::Expired { .. }))
+        .find(|e| matches!(e.kind, Kind::Sqs(EventKind::Expired { .. })))
         .unwrap();
     assert_eq!(expired.time_ms, 60_500);
 }
@@ -311,13 +341,30 @@ fn deleting_before_processing_loses_the_order_when_the_handler_fails() {
     let lost: Vec<_> = events(&sim)
         .into_iter()
         .filter_map(|e| match e.kind {
-            EventKind::MessageLost {
+            Kind::Simulation(SimEvent::MessageLost {
                 handler_crashed, ..
-            } => Some(handler_crashed),
+            }) => Some(handler_crashed),
             _ => None,
         })
         .collect();
     assert_eq!(lost, [false], "one message lost, by a failure, not a crash");
     assert_eq!(charged(&sim, "order A-1002"), 0);
     assert_eq!(stored(&sim), 0, "nothing left to redeliver");
+}
+
+#[test]
+fn the_snapshot_counts_each_producers_sends_and_its_deduplicated_retries() {
+    let sim = run("07-fifo-deduplication.json");
+    let counts: Vec<(String, u64, u64, u64)> = sim
+        .snapshot()
+        .producers
+        .into_iter()
+        .map(|p| (p.name, p.sent, p.deduplicated, p.failed))
+        .collect();
+    let producers = &sim.scenario().producers;
+    assert_eq!(counts.len(), 2);
+    // The payment retry at 3 s is dropped, the one after 5 minutes is not;
+    // the second identical receipt is dropped by content-based deduplication.
+    assert_eq!(counts[0], (producers[0].name.clone(), 2, 1, 0));
+    assert_eq!(counts[1], (producers[1].name.clone(), 1, 1, 0));
 }

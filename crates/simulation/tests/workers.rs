@@ -3,8 +3,8 @@
 //! it performs and what is left in the queue (docs/scenario-format.md,
 //! section 5, "The worker loop" and `behaviour`).
 
-use queuelab_engine::{Config, Event, EventKind, Millis};
-use queuelab_simulation::{Scenario, Simulation};
+use queuelab_engine::{Config, EventKind, Millis};
+use queuelab_simulation::{Kind, LogEvent, Scenario, SimEvent, Simulation};
 use serde_json::{json, Value};
 
 /// A scenario with one standard queue "jobs" (visibility timeout 5 s), the
@@ -45,8 +45,8 @@ fn run_until(sim: &mut Simulation, at: Millis) {
     sim.advance(at - sim.now());
 }
 
-fn events(sim: &Simulation) -> Vec<Event> {
-    sim.engine().events(0).cloned().collect()
+fn events(sim: &Simulation) -> Vec<LogEvent> {
+    sim.events(0).collect()
 }
 
 /// The body each message id was sent with.
@@ -54,11 +54,11 @@ fn body_of(sim: &Simulation, message_id: &str) -> String {
     events(sim)
         .into_iter()
         .find_map(|e| match e.kind {
-            EventKind::Sent {
+            Kind::Sqs(EventKind::Sent {
                 message_id: id,
                 label,
                 ..
-            } if id.to_string() == message_id => Some(label),
+            }) if id.to_string() == message_id => Some(label),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no message {message_id}"))
@@ -69,7 +69,9 @@ fn deleted(sim: &Simulation) -> Vec<String> {
     events(sim)
         .into_iter()
         .filter_map(|e| match e.kind {
-            EventKind::Deleted { message_id, .. } => Some(body_of(sim, &message_id.to_string())),
+            Kind::Sqs(EventKind::Deleted { message_id, .. }) => {
+                Some(body_of(sim, &message_id.to_string()))
+            }
             _ => None,
         })
         .collect()
@@ -80,11 +82,11 @@ fn received(sim: &Simulation) -> Vec<(Millis, String, u32)> {
     events(sim)
         .into_iter()
         .filter_map(|e| match e.kind {
-            EventKind::Received {
+            Kind::Sqs(EventKind::Received {
                 message_id,
                 receive_count,
                 ..
-            } => Some((
+            }) => Some((
                 e.time_ms,
                 body_of(sim, &message_id.to_string()),
                 receive_count,
@@ -207,9 +209,9 @@ fn crashes_after_side_effect_on_performs_the_side_effect_then_the_message_comes_
     let crashes: Vec<bool> = events(&sim)
         .into_iter()
         .filter_map(|e| match e.kind {
-            EventKind::WorkerCrashed {
+            Kind::Simulation(SimEvent::WorkerCrashed {
                 before_side_effect, ..
-            } => Some(before_side_effect),
+            }) => Some(before_side_effect),
             _ => None,
         })
         .collect();
@@ -289,7 +291,7 @@ fn batch_size_above_one_receives_up_to_that_many_per_call_and_deletes_each_when_
     );
     let deleted_at: Vec<Millis> = events(&sim)
         .iter()
-        .filter(|e| matches!(e.kind, EventKind::Deleted { .. }))
+        .filter(|e| matches!(e.kind, Kind::Sqs(EventKind::Deleted { .. })))
         .map(|e| e.time_ms)
         .collect();
     assert_eq!(deleted_at, [100, 200, 300, 400, 500], "each as it finishes");
@@ -308,10 +310,10 @@ fn exponential_ms_draws_processing_times_with_the_given_mean() {
     let mut durations = Vec::new();
     for event in events(&sim) {
         match event.kind {
-            EventKind::Received { message_id, .. } => {
+            Kind::Sqs(EventKind::Received { message_id, .. }) => {
                 taken.insert(message_id.to_string(), event.time_ms);
             }
-            EventKind::Deleted { message_id, .. } => {
+            Kind::Sqs(EventKind::Deleted { message_id, .. }) => {
                 durations.push(event.time_ms - taken[&message_id.to_string()]);
             }
             _ => {}

@@ -137,6 +137,8 @@ export interface SimulationSnapshot {
   finished: boolean;
   /** The narration line in force now. */
   narration: string | null;
+  /** Per scenario producer: sends that added a message, that FIFO deduplication dropped, that SQS refused. */
+  producers: { name: string; queue: string; sent: number; deduplicated: number; failed: number }[];
   workers: WorkerSnapshot[];
   /** Per message: how often its side effect happened, and by whom. */
   sideEffects: { messageId: string; body: string; effect: string; count: number; by: string[] }[];
@@ -415,15 +417,19 @@ impl Playground {
     #[wasm_bindgen(unchecked_return_type = "QueuelabEvent[]")]
     pub fn events(&self, since: Option<f64>) -> Result<JsValue, JsError> {
         let since = since.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(0.0) as u64;
-        let events: Vec<_> = self.sim.engine().events(since).collect();
+        let events: Vec<_> = self.sim.events(since).collect();
         to_js(&events)
     }
 
     /// Every queue and message as it is now.
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
+        let mut engine = self.sim.engine().snapshot();
+        // The page reads events by this number: the run's log, which
+        // numbers the simulation's events and the engine's in one sequence.
+        engine.next_event_seq = self.sim.next_event_seq();
         to_js(&FullSnapshot {
-            engine: self.sim.engine().snapshot(),
+            engine,
             simulation: self.sim.snapshot(),
         })
     }

@@ -1,0 +1,198 @@
+//! One ordered event log for a run: the engine's SQS events and the
+//! simulation's own (workers, producers, narration, alarms), in one
+//! sequence, as the page and the golden logs read them.
+//!
+//! The engine keeps its own log of SQS events; this log copies them in
+//! (`sync`) before each simulation event, so an event's place is the moment
+//! it happened. Engine events since the last copy (a host's own calls
+//! between frames) are read from the engine as they are and numbered after
+//! everything here. The cap is the engine's `event_capacity`, over both
+//! kinds together: the most recent events are kept, numbers never restart.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use queuelab_engine::{Engine, EventKind, Millis};
+use serde::Serialize;
+
+/// One event of the run. Serialized exactly like the engine's `Event`:
+/// `seq`, `timeMs` and the fields of its kind, with `type` naming it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEvent {
+    pub seq: u64,
+    #[serde(rename = "timeMs")]
+    pub time_ms: Millis,
+    #[serde(flatten)]
+    pub kind: Kind,
+}
+
+/// Whose event: the engine's (SQS) or the simulation's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Kind {
+    Sqs(EventKind),
+    Simulation(SimEvent),
+}
+
+/// What a scenario's simulated workers, producers, narration and alarms do.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum SimEvent {
+    /// A scenario's narration line for this moment.
+    Narration {
+        text: String,
+    },
+    /// A simulated worker began handling a message; it will be done `until`.
+    ProcessingStarted {
+        consumer: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+        until: Millis,
+    },
+    /// A worker received a message another worker is still processing.
+    DuplicateDelivery {
+        consumer: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+        also_held_by: Arc<str>,
+    },
+    /// The handler's side effect happened; `count` is how often, in total, for this message.
+    SideEffectPerformed {
+        consumer: Arc<str>,
+        message_id: String,
+        effect: String,
+        count: u64,
+    },
+    /// An idempotent handler found the message already processed.
+    SkippedAlreadyProcessed {
+        consumer: Arc<str>,
+        message_id: String,
+    },
+    /// The handler failed; the message is not deleted and comes back.
+    ProcessingFailed {
+        consumer: Arc<str>,
+        message_id: String,
+        receive_count: u32,
+    },
+    WorkerCrashed {
+        consumer: Arc<str>,
+        message_id: String,
+        before_side_effect: bool,
+    },
+    WorkerRestarted {
+        consumer: Arc<str>,
+    },
+    /// Deleted before processing, then the worker crashed or its handler
+    /// failed: no copy is left to retry, so the work is gone.
+    MessageLost {
+        consumer: Arc<str>,
+        message_id: String,
+        handler_crashed: bool,
+    },
+    /// An SQS call of a simulated worker or producer failed.
+    ActionFailed {
+        actor: Arc<str>,
+        action: &'static str,
+        code: &'static str,
+        error: String,
+    },
+    /// A depth alarm changed state.
+    AlarmChanged {
+        alarm: Arc<str>,
+        queue: Arc<str>,
+        in_alarm: bool,
+        visible: u64,
+    },
+}
+
+pub(crate) struct Log {
+    events: VecDeque<LogEvent>,
+    capacity: usize,
+    /// The number the next event appended here gets.
+    next_seq: u64,
+    /// The engine's number of the first engine event not copied in yet.
+    engine_next: u64,
+}
+
+impl Log {
+    /// A log that will copy in the engine's events from its first on.
+    pub(crate) fn new(engine: &Engine) -> Self {
+        Log {
+            events: VecDeque::new(),
+            capacity: engine.config().event_capacity,
+            next_seq: 1,
+            engine_next: 1,
+        }
+    }
+
+    /// What to add to an engine event's number to get its number here:
+    /// constant from the last simulation event on.
+    fn offset(&self) -> u64 {
+        self.next_seq - self.engine_next
+    }
+
+    fn append(&mut self, seq: u64, time_ms: Millis, kind: Kind) {
+        if self.capacity > 0 {
+            if self.events.len() == self.capacity {
+                self.events.pop_front();
+            }
+            self.events.push_back(LogEvent { seq, time_ms, kind });
+        }
+        self.next_seq = seq + 1;
+    }
+
+    /// Copies in the engine events logged since the last copy.
+    pub(crate) fn sync(&mut self, engine: &Engine) {
+        let offset = self.offset();
+        let since = self.engine_next - 1;
+        for e in engine.events(since) {
+            self.append(e.seq + offset, e.time_ms, Kind::Sqs(e.kind.clone()));
+        }
+        self.engine_next = engine.next_event_seq();
+        self.next_seq = self.engine_next + offset;
+    }
+
+    /// Logs a simulation event now, after every engine event so far.
+    pub(crate) fn push(&mut self, engine: &Engine, event: SimEvent) {
+        self.sync(engine);
+        self.append(self.next_seq, engine.now(), Kind::Simulation(event));
+    }
+
+    /// The number the next event will get.
+    pub(crate) fn next_seq(&self, engine: &Engine) -> u64 {
+        engine.next_event_seq() + self.offset()
+    }
+
+    /// Retained events numbered after `since`, oldest first.
+    pub(crate) fn since<'a>(
+        &'a self,
+        engine: &'a Engine,
+        since: u64,
+    ) -> impl Iterator<Item = LogEvent> + 'a {
+        let offset = self.offset();
+        let tail = engine
+            .events(self.engine_next - 1)
+            .filter(move |e| e.seq + offset > since)
+            .map(move |e| LogEvent {
+                seq: e.seq + offset,
+                time_ms: e.time_ms,
+                kind: Kind::Sqs(e.kind.clone()),
+            });
+        // The cap over both: the newest `capacity` of the copied events and
+        // the engine's newer ones (the engine keeps at most `capacity` too).
+        let newer = engine.events(self.engine_next - 1).count();
+        let keep = self.capacity.saturating_sub(newer);
+        let first_kept = self.events.len().saturating_sub(keep);
+        let first_after = self.events.partition_point(|e| e.seq <= since);
+        self.events
+            .range(first_kept.max(first_after)..)
+            .cloned()
+            .chain(tail)
+    }
+}
