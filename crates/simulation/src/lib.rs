@@ -11,6 +11,8 @@
 //! What workers and producers do is logged as [`SimEvent`]s in the run's
 //! one log with the engine's events (`log.rs`).
 
+mod behaviours;
+mod commands;
 pub mod log;
 mod rng;
 pub mod scenario;
@@ -21,14 +23,15 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use behaviours::behaviour_names;
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
-use worker::{processing_ms, Held, State, Worker};
+use worker::{State, Worker};
 
 use queuelab_engine::{
     AttributeName, AttributeSelection, AttributeValue, Config, DedupScope, Engine, EventKind,
-    MessageAttribute, Millis, NewMessage, PollId, QueueAttribute, ReceiveMessage, ReceiveOutcome,
-    ReceivedMessage, RedrivePolicy, SendMessage, SqsError, SqsResult, Tags, MAX_VIRTUAL_MS,
+    MessageAttribute, Millis, NewMessage, PollId, QueueAttribute, ReceivedMessage, RedrivePolicy,
+    SendMessage, SqsError, SqsResult, Tags, MAX_VIRTUAL_MS,
 };
 
 /// How often a side effect happened to one message.
@@ -225,11 +228,9 @@ impl Simulation {
             if !(0..=20).contains(&c.wait_time_seconds) {
                 return Err(invalid(&what, "waitTimeSeconds must be between 0 and 20"));
             }
-            if c.behaviour.heartbeat_every_ms == Some(0) {
-                return Err(invalid(&what, "behaviour.heartbeatEveryMs must be above 0"));
-            }
             let url = url_of(&what, &c.queue)?;
-            simulation.workers.push(Worker::new(c.clone(), url));
+            let worker = Worker::new(c.clone(), url).map_err(|e| invalid(&what, e))?;
+            simulation.workers.push(worker);
         }
         for alarm in &scenario.alarms {
             let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
@@ -438,15 +439,6 @@ impl Simulation {
         }
     }
 
-    fn action_failed(&mut self, actor: &Arc<str>, action: &'static str, error: SqsError) {
-        self.emit(SimEvent::ActionFailed {
-            actor: actor.clone(),
-            action,
-            code: error.code.query_code(),
-            error: error.message,
-        });
-    }
-
     /// Hands answered long polls to their workers, and keeps the others.
     fn route_answers(&mut self) {
         let now = self.now();
@@ -462,198 +454,9 @@ impl Simulation {
         }
     }
 
-    fn step_worker(&mut self, index: usize, now: Millis) {
-        match self.workers[index].state.clone() {
-            State::Idle { .. } | State::Crashed { .. } => {
-                let restarting = matches!(self.workers[index].state, State::Crashed { .. });
-                if self.workers[index].stopped_by(now) {
-                    self.workers[index].state = State::Stopped;
-                    return;
-                }
-                if restarting {
-                    let consumer = self.workers[index].name.clone();
-                    self.emit(SimEvent::WorkerRestarted { consumer });
-                }
-                self.poll(index, now);
-            }
-            State::Working {
-                done_at,
-                next_heartbeat: Some(beat),
-                ..
-            } if beat < done_at && beat <= now => self.heartbeat(index, now),
-            State::Working { .. } => self.finish_current(index, now),
-            State::Polling { .. } | State::Stopped => {}
-        }
-    }
-
-    fn poll(&mut self, index: usize, now: Millis) {
-        let worker = &self.workers[index];
-        let request = ReceiveMessage {
-            queue_url: worker.url.clone(),
-            max_number_of_messages: Some(worker.spec.batch_size),
-            wait_time_seconds: Some(worker.spec.wait_time_seconds),
-            system_attribute_names: vec!["ApproximateReceiveCount".into()],
-            ..ReceiveMessage::default()
-        };
-        let name = worker.name.clone();
-        match self.engine.receive_message(&request, Some(&name)) {
-            Ok(ReceiveOutcome::Done(messages)) => self.received(index, Ok(messages), now),
-            Ok(ReceiveOutcome::Waiting(poll)) => {
-                self.workers[index].state = State::Polling { poll }
-            }
-            Err(error) => self.received(index, Err(error), now),
-        }
-    }
-
-    /// A receive came back: start on the batch, or poll again.
-    fn received(&mut self, index: usize, result: SqsResult<Vec<ReceivedMessage>>, now: Millis) {
-        let worker = &self.workers[index];
-        let pause = State::Idle {
-            until: now + worker.spec.poll_interval_ms,
-        };
-        let messages = match result {
-            Ok(messages) if messages.is_empty() => {
-                // A long poll that ended empty polls again at once; a short
-                // poll pauses first, as a polling loop with a sleep would.
-                self.workers[index].state = if worker.spec.wait_time_seconds > 0 {
-                    State::Idle { until: now }
-                } else {
-                    pause
-                };
-                return;
-            }
-            Ok(messages) => messages,
-            Err(error) => {
-                let name = worker.name.clone();
-                self.workers[index].state = pause;
-                self.action_failed(&name, "ReceiveMessage", error);
-                return;
-            }
-        };
-        let consumer = worker.name.clone();
-        let queue = queue_name(&worker.url);
-        let mut batch = Vec::new();
-        for m in messages {
-            let receive_count = m
-                .attributes
-                .iter()
-                .find(|(k, _)| *k == "ApproximateReceiveCount")
-                .and_then(|(_, v)| v.parse().ok())
-                .unwrap_or(1);
-            let also_held_by: Vec<Arc<str>> = self
-                .workers
-                .iter()
-                .filter(|w| w.is_processing(&m.message_id))
-                .map(|w| w.name.clone())
-                .collect();
-            if let Some(holder) = also_held_by.into_iter().next() {
-                self.emit(SimEvent::DuplicateDelivery {
-                    consumer: consumer.clone(),
-                    queue: queue.clone(),
-                    message_id: m.message_id.clone(),
-                    receive_count,
-                    also_held_by: holder,
-                });
-            }
-            batch.push(Held {
-                message_id: m.message_id,
-                body: m.body,
-                handle: m.receipt_handle,
-                receive_count,
-                failed: false,
-                deleted: false,
-            });
-        }
-        if self.workers[index].spec.behaviour.deletes_before_processing {
-            for held in &mut batch {
-                let url = self.workers[index].url.clone();
-                held.deleted = self
-                    .engine
-                    .delete_message(&url, &held.handle, Some(&consumer))
-                    .is_ok();
-            }
-        }
-        self.begin(index, batch, 0, now);
-    }
-
-    /// Starts processing `batch[current]`.
-    fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
-        let unit = self.rng.unit();
-        let worker = &self.workers[index];
-        let done_at = now + processing_ms(&worker.spec.processing, unit);
-        let next_heartbeat = worker
-            .spec
-            .behaviour
-            .heartbeat_every_ms
-            .map(|every| now + every);
-        let held = &batch[current];
-        self.emit(SimEvent::ProcessingStarted {
-            consumer: worker.name.clone(),
-            queue: queue_name(&worker.url),
-            message_id: held.message_id.clone(),
-            receive_count: held.receive_count,
-            until: done_at,
-        });
-        self.workers[index].state = State::Working {
-            batch,
-            current,
-            started_at: now,
-            done_at,
-            next_heartbeat,
-        };
-    }
-
-    /// Extends the visibility of every message the worker still holds.
-    fn heartbeat(&mut self, index: usize, now: Millis) {
-        let worker = &self.workers[index];
-        let State::Working {
-            batch,
-            current,
-            next_heartbeat: Some(beat),
-            ..
-        } = &worker.state
-        else {
-            return;
-        };
-        let seconds = worker
-            .spec
-            .behaviour
-            .heartbeat_visibility_seconds
-            .unwrap_or_else(|| self.engine_visibility(&worker.url));
-        let (name, url) = (worker.name.clone(), worker.url.clone());
-        let handles: Vec<String> = batch[*current..]
-            .iter()
-            .filter(|h| !h.deleted)
-            .map(|h| h.handle.clone())
-            .collect();
-        let next = beat
-            + worker
-                .spec
-                .behaviour
-                .heartbeat_every_ms
-                .unwrap_or(1000)
-                .max(1);
-        for handle in handles {
-            if let Err(error) =
-                self.engine
-                    .change_message_visibility(&url, &handle, seconds, Some(&name))
-            {
-                self.action_failed(&name, "ChangeMessageVisibility", error);
-            }
-        }
-        if let State::Working { next_heartbeat, .. } = &mut self.workers[index].state {
-            *next_heartbeat = Some(next.max(now + 1));
-        }
-    }
-
-    fn engine_visibility(&self, url: &str) -> i64 {
-        self.queue_number(url, AttributeName::VisibilityTimeout)
-            .map_or(30, |v| v as i64)
-    }
-
     /// A numeric queue attribute, read through GetQueueAttributes as any
     /// caller would (workers and alarms never look inside a queue).
-    fn queue_number(&self, url: &str, name: AttributeName) -> Option<u64> {
+    pub(crate) fn queue_number(&self, url: &str, name: AttributeName) -> Option<u64> {
         let selection = AttributeSelection::Names(vec![name]);
         match self
             .engine
@@ -665,132 +468,6 @@ impl Simulation {
             QueueAttribute::ApproximateNumberOfMessages(v) => Some(*v),
             _ => None,
         }
-    }
-
-    /// The handler is done with the current message: fail, crash, or
-    /// perform the side effect (and delete, unless it is a Lambda batch).
-    fn finish_current(&mut self, index: usize, now: Millis) {
-        let State::Working {
-            mut batch, current, ..
-        } = self.workers[index].state.clone()
-        else {
-            return;
-        };
-        let behaviour = self.workers[index].spec.behaviour.clone();
-        let consumer = self.workers[index].name.clone();
-        let url = self.workers[index].url.clone();
-        let held = batch[current].clone();
-        let crash = |before: bool| SimEvent::WorkerCrashed {
-            consumer: consumer.clone(),
-            message_id: held.message_id.clone(),
-            before_side_effect: before,
-        };
-        if Worker::matches(&behaviour.crashes_before_side_effect_on, &held.body) {
-            self.emit(crash(true));
-            self.lost_if_deleted(&consumer, &held, true);
-            self.workers[index].state = State::Crashed {
-                until: now + behaviour.restart_ms,
-            };
-            return;
-        }
-        if Worker::matches(&behaviour.fails_on, &held.body) {
-            batch[current].failed = true;
-            self.emit(SimEvent::ProcessingFailed {
-                consumer: consumer.clone(),
-                message_id: held.message_id.clone(),
-                receive_count: held.receive_count,
-            });
-            self.lost_if_deleted(&consumer, &held, false);
-        } else {
-            self.side_effect(index, &held);
-            if Worker::matches(&behaviour.crashes_after_side_effect_on, &held.body) {
-                self.emit(crash(false));
-                self.workers[index].state = State::Crashed {
-                    until: now + behaviour.restart_ms,
-                };
-                return;
-            }
-            if !behaviour.lambda_batch && !held.deleted {
-                self.delete(&consumer, &url, &held.handle);
-            }
-        }
-        if current + 1 < batch.len() {
-            self.begin(index, batch, current + 1, now);
-            return;
-        }
-        if behaviour.lambda_batch {
-            // The invocation returns: with ReportBatchItemFailures only the
-            // failed records go back; without it, one failure returns all.
-            let any_failed = batch.iter().any(|h| h.failed);
-            if behaviour.report_batch_item_failures || !any_failed {
-                for h in batch.iter().filter(|h| !h.failed && !h.deleted) {
-                    self.delete(&consumer, &url, &h.handle);
-                }
-            }
-        }
-        self.workers[index].state = State::Idle { until: now };
-    }
-
-    /// A message deleted before processing has no copy left to retry when
-    /// its handler then crashes or fails.
-    fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
-        if held.deleted {
-            self.emit(SimEvent::MessageLost {
-                consumer: consumer.clone(),
-                message_id: held.message_id.clone(),
-                handler_crashed,
-            });
-        }
-    }
-
-    fn delete(&mut self, consumer: &Arc<str>, url: &str, handle: &str) {
-        if let Err(error) = self.engine.delete_message(url, handle, Some(consumer)) {
-            self.action_failed(consumer, "DeleteMessage", error);
-        }
-    }
-
-    /// Performs (or, for an idempotent handler that has seen the message, skips) the side effect.
-    fn side_effect(&mut self, index: usize, held: &Held) {
-        let worker = &self.workers[index];
-        let consumer = worker.name.clone();
-        if worker.spec.behaviour.idempotent && self.processed.contains(&held.message_id) {
-            self.emit(SimEvent::SkippedAlreadyProcessed {
-                consumer,
-                message_id: held.message_id.clone(),
-            });
-            return;
-        }
-        if worker.spec.behaviour.idempotent {
-            self.processed.insert(held.message_id.clone());
-        }
-        let effect = worker.spec.side_effect.clone();
-        self.workers[index].side_effects += 1;
-        let entry = match self
-            .side_effects
-            .iter_mut()
-            .find(|s| s.message_id == held.message_id)
-        {
-            Some(entry) => entry,
-            None => {
-                self.side_effects.push(SideEffect {
-                    message_id: held.message_id.clone(),
-                    body: held.body.clone(),
-                    effect: effect.clone(),
-                    count: 0,
-                    by: Vec::new(),
-                });
-                self.side_effects.last_mut().expect("just pushed")
-            }
-        };
-        entry.count += 1;
-        entry.by.push(consumer.to_string());
-        let count = entry.count;
-        self.emit(SimEvent::SideEffectPerformed {
-            consumer,
-            message_id: held.message_id.clone(),
-            effect,
-            count,
-        });
     }
 
     fn check_alarms(&mut self) {
@@ -892,7 +569,7 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
     }
 }
 
-fn queue_name(url: &str) -> Arc<str> {
+pub(crate) fn queue_name(url: &str) -> Arc<str> {
     url.rsplit('/').next().unwrap_or(url).into()
 }
 

@@ -171,6 +171,10 @@ pub struct Behaviour {
     /// Bodies containing any of these fail every time (poison messages).
     #[serde(default)]
     pub fails_on: Vec<String>,
+    /// Fails on every Nth message it handles (the Nth, 2Nth, ..., counting
+    /// redeliveries), whatever the body: a flaky dependency. Above 0.
+    #[serde(default)]
+    pub fails_every_nth: Option<u64>,
     /// Crashes after the side effect and before the delete, on bodies
     /// containing any of these (empty: never). Restarts after `restartMs`.
     #[serde(default)]

@@ -1,10 +1,15 @@
 //! One simulated consumer: the receive -> process -> delete loop real code
-//! runs, as a state machine in virtual time.
+//! runs, as a state machine in virtual time. Every worker transition lives
+//! here: when it polls, what a receive starts, when each message is done,
+//! and what its behaviours (`behaviours/`) decide at each step. What the
+//! transitions do to the engine goes through `commands.rs`.
 
 use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
-use queuelab_engine::{Millis, PollId};
+use crate::behaviours::{self, Command, Observation, WorkerBehaviour};
+use crate::{queue_name, SimEvent, Simulation};
+use queuelab_engine::{Millis, PollId, ReceiveOutcome, ReceivedMessage, SqsResult};
 
 /// A message a worker holds, from its receive until it is done with it.
 #[derive(Clone, Debug)]
@@ -35,7 +40,9 @@ pub enum State {
         current: usize,
         started_at: Millis,
         done_at: Millis,
+        /// The next heartbeat, and how often they come (a behaviour asked).
         next_heartbeat: Option<Millis>,
+        heartbeat_every: Millis,
     },
     Crashed {
         until: Millis,
@@ -50,19 +57,31 @@ pub struct Worker {
     pub state: State,
     /// Side effects this worker performed.
     pub side_effects: u64,
+    behaviours: Vec<Box<dyn WorkerBehaviour>>,
 }
 
 impl Worker {
-    pub fn new(spec: Consumer, url: String) -> Self {
-        Worker {
+    /// A worker with the behaviours its spec asks for; `Err` names an
+    /// invalid behaviour field.
+    pub fn new(spec: Consumer, url: String) -> Result<Self, String> {
+        Ok(Worker {
             name: spec.name.as_str().into(),
             state: State::Idle {
                 until: spec.start_ms,
             },
+            behaviours: behaviours::build(&spec.behaviour)?,
             spec,
             url,
             side_effects: 0,
-        }
+        })
+    }
+
+    /// Tells every behaviour; their commands, in registry order.
+    fn observe(&mut self, observation: &Observation) -> Vec<Command> {
+        self.behaviours
+            .iter_mut()
+            .flat_map(|b| b.observe(observation))
+            .collect()
     }
 
     /// When this worker next acts by itself (a long poll waits for the engine).
@@ -91,10 +110,6 @@ impl Worker {
             _ => false,
         }
     }
-
-    pub fn matches(patterns: &[String], body: &str) -> bool {
-        patterns.iter().any(|p| body.contains(p.as_str()))
-    }
 }
 
 /// Draws a processing time; `unit` is a uniform draw in [0, 1).
@@ -113,6 +128,239 @@ pub fn processing_ms(processing: &Processing, unit: f64) -> Millis {
         }
         Processing::ExponentialMs { mean } => {
             (-(mean as f64) * libm::log(1.0 - unit)).round() as u64
+        }
+    }
+}
+
+/// The first crash among a behaviour's commands.
+fn crash(commands: &[Command]) -> Option<(bool, Millis)> {
+    commands.iter().find_map(|c| match c {
+        Command::Crash {
+            before_side_effect,
+            restart_ms,
+        } => Some((*before_side_effect, *restart_ms)),
+        _ => None,
+    })
+}
+
+impl Simulation {
+    pub(crate) fn step_worker(&mut self, index: usize, now: Millis) {
+        match self.workers[index].state.clone() {
+            State::Idle { .. } | State::Crashed { .. } => {
+                let restarting = matches!(self.workers[index].state, State::Crashed { .. });
+                if self.workers[index].stopped_by(now) {
+                    self.workers[index].state = State::Stopped;
+                    return;
+                }
+                if restarting {
+                    let consumer = self.workers[index].name.clone();
+                    self.emit(SimEvent::WorkerRestarted { consumer });
+                }
+                match self.receive(index) {
+                    Ok(ReceiveOutcome::Done(messages)) => self.received(index, Ok(messages), now),
+                    Ok(ReceiveOutcome::Waiting(poll)) => {
+                        self.workers[index].state = State::Polling { poll }
+                    }
+                    Err(error) => self.received(index, Err(error), now),
+                }
+            }
+            State::Working {
+                done_at,
+                next_heartbeat: Some(beat),
+                ..
+            } if beat < done_at && beat <= now => self.heartbeat(index, now),
+            State::Working { .. } => self.finish_current(index, now),
+            State::Polling { .. } | State::Stopped => {}
+        }
+    }
+
+    /// A receive came back: start on the batch, or poll again.
+    pub(crate) fn received(
+        &mut self,
+        index: usize,
+        result: SqsResult<Vec<ReceivedMessage>>,
+        now: Millis,
+    ) {
+        let worker = &self.workers[index];
+        let pause = State::Idle {
+            until: now + worker.spec.poll_interval_ms,
+        };
+        let messages = match result {
+            Ok(messages) if messages.is_empty() => {
+                // A long poll that ended empty polls again at once; a short
+                // poll pauses first, as a polling loop with a sleep would.
+                self.workers[index].state = if worker.spec.wait_time_seconds > 0 {
+                    State::Idle { until: now }
+                } else {
+                    pause
+                };
+                return;
+            }
+            Ok(messages) => messages,
+            Err(error) => {
+                let name = worker.name.clone();
+                self.workers[index].state = pause;
+                self.action_failed(&name, "ReceiveMessage", error);
+                return;
+            }
+        };
+        let consumer = worker.name.clone();
+        let queue = queue_name(&worker.url);
+        let mut batch = Vec::new();
+        for m in messages {
+            let receive_count = m
+                .attributes
+                .iter()
+                .find(|(k, _)| *k == "ApproximateReceiveCount")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(1);
+            let also_held_by = self
+                .workers
+                .iter()
+                .find(|w| w.is_processing(&m.message_id))
+                .map(|w| w.name.clone());
+            if let Some(holder) = also_held_by {
+                self.emit(SimEvent::DuplicateDelivery {
+                    consumer: consumer.clone(),
+                    queue: queue.clone(),
+                    message_id: m.message_id.clone(),
+                    receive_count,
+                    also_held_by: holder,
+                });
+            }
+            batch.push(Held {
+                message_id: m.message_id,
+                body: m.body,
+                handle: m.receipt_handle,
+                receive_count,
+                failed: false,
+                deleted: false,
+            });
+        }
+        let commands = self.workers[index].observe(&Observation::Received { batch: &batch });
+        self.apply(index, &mut batch, 0, &commands);
+        self.begin(index, batch, 0, now);
+    }
+
+    /// Starts processing `batch[current]`.
+    fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
+        let unit = self.rng.unit();
+        let worker = &mut self.workers[index];
+        let done_at = now + processing_ms(&worker.spec.processing, unit);
+        let heartbeat_every = worker
+            .observe(&Observation::Started)
+            .iter()
+            .find_map(|c| match c {
+                Command::Heartbeat { every_ms } => Some(*every_ms),
+                _ => None,
+            });
+        let held = &batch[current];
+        let event = SimEvent::ProcessingStarted {
+            consumer: worker.name.clone(),
+            queue: queue_name(&worker.url),
+            message_id: held.message_id.clone(),
+            receive_count: held.receive_count,
+            until: done_at,
+        };
+        worker.state = State::Working {
+            batch,
+            current,
+            started_at: now,
+            done_at,
+            next_heartbeat: heartbeat_every.map(|every| now + every),
+            heartbeat_every: heartbeat_every.unwrap_or(1000).max(1),
+        };
+        self.emit(event);
+    }
+
+    /// A heartbeat is due: the behaviours say what it does.
+    fn heartbeat(&mut self, index: usize, now: Millis) {
+        let State::Working {
+            mut batch,
+            current,
+            next_heartbeat: Some(beat),
+            heartbeat_every,
+            ..
+        } = self.workers[index].state.clone()
+        else {
+            return;
+        };
+        let commands = self.workers[index].observe(&Observation::HeartbeatDue);
+        self.apply(index, &mut batch, current, &commands);
+        if let State::Working { next_heartbeat, .. } = &mut self.workers[index].state {
+            *next_heartbeat = Some((beat + heartbeat_every).max(now + 1));
+        }
+    }
+
+    /// The handler is done with the current message: its behaviours decide
+    /// whether it crashes, fails, or performs the side effect (and what is
+    /// deleted when).
+    fn finish_current(&mut self, index: usize, now: Millis) {
+        let State::Working {
+            mut batch, current, ..
+        } = self.workers[index].state.clone()
+        else {
+            return;
+        };
+        let consumer = self.workers[index].name.clone();
+        let held = batch[current].clone();
+        let handled = self.workers[index].observe(&Observation::Handled { message: &held });
+        if let Some((before_side_effect, restart_ms)) = crash(&handled) {
+            self.crash(index, &held, before_side_effect, now + restart_ms);
+            return;
+        }
+        if handled.contains(&Command::Fail) {
+            batch[current].failed = true;
+            self.emit(SimEvent::ProcessingFailed {
+                consumer: consumer.clone(),
+                message_id: held.message_id.clone(),
+                receive_count: held.receive_count,
+            });
+            self.lost_if_deleted(&consumer, &held, false);
+        } else {
+            let once = handled.contains(&Command::SideEffectOnce);
+            self.side_effect(index, &held, once);
+            let done = self.workers[index].observe(&Observation::SideEffectDone {
+                message: &held,
+                current,
+            });
+            if let Some((before_side_effect, restart_ms)) = crash(&done) {
+                self.crash(index, &held, before_side_effect, now + restart_ms);
+                return;
+            }
+            self.apply(index, &mut batch, current, &done);
+        }
+        if current + 1 < batch.len() {
+            self.begin(index, batch, current + 1, now);
+            return;
+        }
+        let done = self.workers[index].observe(&Observation::BatchDone { batch: &batch });
+        self.apply(index, &mut batch, current, &done);
+        self.workers[index].state = State::Idle { until: now };
+    }
+
+    fn crash(&mut self, index: usize, held: &Held, before_side_effect: bool, until: Millis) {
+        let consumer = self.workers[index].name.clone();
+        self.emit(SimEvent::WorkerCrashed {
+            consumer: consumer.clone(),
+            message_id: held.message_id.clone(),
+            before_side_effect,
+        });
+        if before_side_effect {
+            self.lost_if_deleted(&consumer, held, true);
+        }
+        self.workers[index].state = State::Crashed { until };
+    }
+
+    /// A message deleted before processing has no copy left to retry when
+    /// its handler then crashes or fails.
+    fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
+        if held.deleted {
+            self.emit(SimEvent::MessageLost {
+                consumer: consumer.clone(),
+                message_id: held.message_id.clone(),
+                handler_crashed,
+            });
         }
     }
 }

@@ -1,0 +1,104 @@
+//! Worker behaviours: what a consumer's handler does besides the plain
+//! receive -> process -> delete loop. Each is a small state machine in its
+//! own file: it sees [`Observation`]s of its worker's loop and answers with
+//! [`Command`]s; it never calls the engine (`commands.rs` does that, and
+//! `worker.rs` runs the loop that asks).
+//!
+//! A new behaviour is one file here plus its line in [`REGISTRY`] (and the
+//! `mod` line below); its scenario field is on `scenario::Behaviour`, and
+//! `web/scenarios/scenario.schema.json` and `docs/scenario-format.md`
+//! describe it.
+
+mod crash_after_side_effect;
+mod crash_before_side_effect;
+mod delete_first;
+mod fail_every_nth;
+mod heartbeat;
+mod idempotent;
+mod lambda_batch;
+mod naive;
+mod poison;
+
+use crate::scenario::Behaviour as Spec;
+use crate::worker::Held;
+use queuelab_engine::Millis;
+
+/// What a worker's loop tells its behaviours.
+pub enum Observation<'a> {
+    /// A receive returned this batch; processing starts next.
+    Received { batch: &'a [Held] },
+    /// Processing of a message started.
+    Started,
+    /// The heartbeat timer asked for with [`Command::Heartbeat`] is due.
+    HeartbeatDue,
+    /// The handler's time on `message` is over, before its side effect.
+    Handled { message: &'a Held },
+    /// The side effect on `batch[current]` happened (or was skipped).
+    SideEffectDone { message: &'a Held, current: usize },
+    /// Every message of the batch has been handled.
+    BatchDone { batch: &'a [Held] },
+}
+
+/// What a behaviour asks its worker to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// DeleteMessage of `batch[index]`.
+    Delete { index: usize },
+    /// ChangeMessageVisibility of every message still held, to `seconds`
+    /// (`None`: the queue's visibility timeout).
+    ExtendVisibility { seconds: Option<i64> },
+    /// Be told [`Observation::HeartbeatDue`] every `every_ms` while processing.
+    Heartbeat { every_ms: Millis },
+    /// The handler fails on the current message: no side effect, no delete.
+    Fail,
+    /// The worker crashes on the current message and restarts after `restart_ms`.
+    Crash {
+        before_side_effect: bool,
+        restart_ms: Millis,
+    },
+    /// Perform the side effect only if no idempotent handler recorded the
+    /// message yet (a shared table of processed ids).
+    SideEffectOnce,
+}
+
+/// One behaviour's state machine.
+pub trait WorkerBehaviour {
+    fn observe(&mut self, observation: &Observation) -> Vec<Command>;
+}
+
+/// Builds a behaviour from a consumer's `behaviour` object: `Ok(None)` when
+/// the object does not ask for it, `Err` naming the field when it is invalid.
+pub type Constructor = fn(&Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, String>;
+
+/// Every behaviour, by name, with its constructor.
+pub const REGISTRY: &[(&str, Constructor)] = &[
+    ("naive", naive::new),
+    ("idempotent", idempotent::new),
+    ("heartbeat", heartbeat::new),
+    ("poison", poison::new),
+    ("failEveryNth", fail_every_nth::new),
+    ("crashBeforeSideEffect", crash_before_side_effect::new),
+    ("crashAfterSideEffect", crash_after_side_effect::new),
+    ("deleteFirst", delete_first::new),
+    ("lambdaBatch", lambda_batch::new),
+];
+
+/// The names of every worker behaviour, in registry order (for hosts that
+/// list them, such as the page).
+pub fn behaviour_names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|(name, _)| *name).collect()
+}
+
+/// The behaviours a consumer's `behaviour` object asks for.
+pub(crate) fn build(spec: &Spec) -> Result<Vec<Box<dyn WorkerBehaviour>>, String> {
+    let mut out = Vec::new();
+    for (_, constructor) in REGISTRY {
+        out.extend(constructor(spec)?);
+    }
+    Ok(out)
+}
+
+/// Whether a body contains any of the patterns.
+fn matches(patterns: &[String], body: &str) -> bool {
+    patterns.iter().any(|p| body.contains(p.as_str()))
+}

@@ -1,0 +1,144 @@
+//! Where what workers decide meets the engine: every SQS call a worker
+//! makes (ReceiveMessage, DeleteMessage, ChangeMessageVisibility) and the
+//! side-effect ledger. The loop (`worker.rs`) and the behaviours
+//! (`behaviours/`) only decide; this applies, through the engine's public,
+//! typed operations under the worker's name, like any other caller.
+
+use std::sync::Arc;
+
+use crate::behaviours::Command;
+use crate::worker::Held;
+use crate::{SideEffect, SimEvent, Simulation};
+use queuelab_engine::{AttributeName, ReceiveMessage, ReceiveOutcome, SqsError, SqsResult};
+
+impl Simulation {
+    /// The worker's ReceiveMessage, as its spec configures it.
+    pub(crate) fn receive(&mut self, index: usize) -> SqsResult<ReceiveOutcome> {
+        let worker = &self.workers[index];
+        let request = ReceiveMessage {
+            queue_url: worker.url.clone(),
+            max_number_of_messages: Some(worker.spec.batch_size),
+            wait_time_seconds: Some(worker.spec.wait_time_seconds),
+            system_attribute_names: vec!["ApproximateReceiveCount".into()],
+            ..ReceiveMessage::default()
+        };
+        let name = worker.name.clone();
+        self.engine.receive_message(&request, Some(&name))
+    }
+
+    /// Applies the engine-facing commands of a worker's behaviours to its
+    /// `batch` (whose current message is `batch[current]`). The loop's own
+    /// commands (crash, fail, side effect, heartbeat timing) are decided in
+    /// `worker.rs`.
+    pub(crate) fn apply(
+        &mut self,
+        index: usize,
+        batch: &mut [Held],
+        current: usize,
+        commands: &[Command],
+    ) {
+        let (consumer, url) = {
+            let w = &self.workers[index];
+            (w.name.clone(), w.url.clone())
+        };
+        for command in commands {
+            match command {
+                Command::Delete { index: i } => {
+                    match self
+                        .engine
+                        .delete_message(&url, &batch[*i].handle, Some(&consumer))
+                    {
+                        Ok(()) => batch[*i].deleted = true,
+                        Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
+                    }
+                }
+                Command::ExtendVisibility { seconds } => {
+                    let seconds = seconds.unwrap_or_else(|| self.visibility_timeout(&url));
+                    let handles: Vec<String> = batch[current..]
+                        .iter()
+                        .filter(|h| !h.deleted)
+                        .map(|h| h.handle.clone())
+                        .collect();
+                    for handle in handles {
+                        if let Err(error) = self.engine.change_message_visibility(
+                            &url,
+                            &handle,
+                            seconds,
+                            Some(&consumer),
+                        ) {
+                            self.action_failed(&consumer, "ChangeMessageVisibility", error);
+                        }
+                    }
+                }
+                Command::Heartbeat { .. }
+                | Command::Fail
+                | Command::Crash { .. }
+                | Command::SideEffectOnce => {}
+            }
+        }
+    }
+
+    fn visibility_timeout(&self, url: &str) -> i64 {
+        self.queue_number(url, AttributeName::VisibilityTimeout)
+            .map_or(30, |v| v as i64)
+    }
+
+    pub(crate) fn action_failed(
+        &mut self,
+        actor: &Arc<str>,
+        action: &'static str,
+        error: SqsError,
+    ) {
+        self.emit(SimEvent::ActionFailed {
+            actor: actor.clone(),
+            action,
+            code: error.code.query_code(),
+            error: error.message,
+        });
+    }
+
+    /// Performs the side effect, or skips it when `once` and an idempotent
+    /// handler recorded the message already (a table all of them share).
+    pub(crate) fn side_effect(&mut self, index: usize, held: &Held, once: bool) {
+        let worker = &self.workers[index];
+        let consumer = worker.name.clone();
+        if once && self.processed.contains(&held.message_id) {
+            self.emit(SimEvent::SkippedAlreadyProcessed {
+                consumer,
+                message_id: held.message_id.clone(),
+            });
+            return;
+        }
+        if once {
+            self.processed.insert(held.message_id.clone());
+        }
+        let effect = worker.spec.side_effect.clone();
+        self.workers[index].side_effects += 1;
+        let entry = match self
+            .side_effects
+            .iter_mut()
+            .find(|s| s.message_id == held.message_id)
+        {
+            Some(entry) => entry,
+            None => {
+                self.side_effects.push(SideEffect {
+                    message_id: held.message_id.clone(),
+                    body: held.body.clone(),
+                    effect: effect.clone(),
+                    count: 0,
+                    by: Vec::new(),
+                });
+                self.side_effects.last_mut().expect("just pushed")
+            }
+        };
+        entry.count += 1;
+        entry.by.push(consumer.to_string());
+        let count = entry.count;
+        self.emit(SimEvent::SideEffectPerformed {
+            consumer,
+            message_id: held.message_id.clone(),
+            effect,
+            count,
+        });
+    }
+}
