@@ -62,7 +62,7 @@ pub(crate) struct Queue {
     /// The next short poll sees every message (after a sampled one came up short).
     pub sampling_owes_full_read: bool,
     /// FIFO `ReceiveRequestAttemptId`s seen in the last five minutes.
-    pub(crate) attempts: Attempts,
+    pub attempts: Attempts,
     /// Boxed: a B-tree's nodes are often half empty, and a pointer wastes
     /// far less of that space than a whole message would.
     messages: BTreeMap<u64, Box<Message>>,

@@ -133,12 +133,10 @@ impl Engine {
             .visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
         let deadline = now + visibility;
-        // In flight before and after, so no group lock changes; logged anyway,
-        // as every state change's are.
-        let locks: Vec<_> = (attempt.receipts.iter())
-            .map(|(key, _)| queue.set_state(*key, State::InFlight { deadline }))
-            .collect();
-        for lock in locks {
+        for (key, _) in &attempt.receipts {
+            // In flight before and after: no group changes its lock, but
+            // every lock change is logged, so this one would be too.
+            let lock = queue.set_state(*key, State::InFlight { deadline });
             lock.log(&mut self.log, now);
         }
         queue.attempts.replayed(attempt_id, deadline);
