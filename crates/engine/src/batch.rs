@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::{validate, BatchFailure};
 
-pub const MAX_BATCH_ENTRIES: usize = 10;
+pub(crate) const MAX_BATCH_ENTRIES: usize = 10;
 
 /// Checks the batch as a whole. `entry_kind` names the entry type in
 /// messages, e.g. `SendMessageBatchRequestEntry`.
-pub fn check_entries<'a>(
+pub(crate) fn check_entries<'a>(
     entry_kind: &str,
     ids: impl ExactSizeIterator<Item = &'a str>,
 ) -> SqsResult<()> {
@@ -39,7 +39,7 @@ pub fn check_entries<'a>(
     Ok(())
 }
 
-pub fn failure(id: &str, error: SqsError) -> BatchFailure {
+pub(crate) fn failure(id: &str, error: SqsError) -> BatchFailure {
     BatchFailure {
         id: id.to_string(),
         sender_fault: error.code.status() < 500,
@@ -65,7 +65,7 @@ impl crate::Engine {
 }
 
 /// Runs `op` on each entry, sorting results into `Successful` and `Failed`.
-pub fn each<E, T>(
+pub(crate) fn each<E, T>(
     entries: &[(String, E)],
     mut op: impl FnMut(&E) -> SqsResult<T>,
 ) -> crate::BatchResult<T> {

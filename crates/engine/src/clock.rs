@@ -22,7 +22,7 @@ struct Poll {
 
 /// Long polls waiting for messages, answered in the order they arrived.
 #[derive(Default)]
-pub struct Polls {
+pub(crate) struct Polls {
     next_id: PollId,
     waiting: BTreeMap<PollId, Poll>,
     answered: Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)>,
@@ -47,11 +47,18 @@ impl Polls {
         self.waiting.values().map(|p| p.deadline).min()
     }
 
-    fn first_for(&self, queue: u32) -> Option<PollId> {
+    /// The oldest poll waiting on `queue`, and what it asked for.
+    pub(crate) fn first_for(&self, queue: u32) -> Option<(PollId, ReceiveSpec)> {
         self.waiting
             .iter()
             .find(|(_, p)| p.queue == queue)
-            .map(|(id, _)| *id)
+            .map(|(id, p)| (*id, p.spec.clone()))
+    }
+
+    /// Answers a poll: it stops waiting, and the host hears of it.
+    pub(crate) fn answer(&mut self, id: PollId, result: SqsResult<Vec<ReceivedMessage>>) {
+        self.waiting.remove(&id);
+        self.answered.push((id, result));
     }
 }
 
@@ -130,51 +137,35 @@ impl Engine {
         let Some(queue) = self.queues.get_mut(&id) else {
             return;
         };
+        // Keys come from the queue's own indexes, so each message is stored.
         while let Some((_, key)) = queue.first_delay_end().filter(|d| d.0 <= now) {
-            queue.set_state(key, State::Visible);
-            let event = queue.get(key).map(|message| EventKind::DelayEnded {
+            let Some(message) = queue.get(key) else { break };
+            let event = EventKind::DelayEnded {
                 queue: queue.name.clone(),
                 message_id: message.id,
-            });
-            queue.record_some(event, &mut self.log, now);
+            };
+            let lock = queue.set_state(key, State::Visible);
+            lock.log_after(event, &mut self.log, now);
         }
         while let Some((_, key)) = queue.first_visibility_end().filter(|d| d.0 <= now) {
-            queue.set_state(key, State::Visible);
-            let event = queue.get(key).map(|message| EventKind::VisibilityExpired {
+            let Some(message) = queue.get(key) else { break };
+            let event = EventKind::VisibilityExpired {
                 queue: queue.name.clone(),
                 message_id: message.id,
                 holder: message.holder().cloned(),
-            });
-            queue.record_some(event, &mut self.log, now);
+            };
+            let lock = queue.set_state(key, State::Visible);
+            lock.log_after(event, &mut self.log, now);
         }
         while let Some((_, key)) = queue.first_expiry().filter(|d| d.0 <= now) {
-            let event = queue.remove(key).map(|message| EventKind::Expired {
+            let Some((message, lock)) = queue.remove(key) else {
+                break;
+            };
+            let event = EventKind::Expired {
                 queue: queue.name.clone(),
                 message_id: message.id,
-            });
-            queue.record_some(event, &mut self.log, now);
-        }
-    }
-
-    /// Answers waiting long polls on a queue while it has visible messages.
-    pub(crate) fn serve_waiters(&mut self, id: u32) {
-        while self.queues.get(&id).is_some_and(|q| q.has_visible()) {
-            let Some(poll_id) = self.polls.first_for(id) else {
-                return;
             };
-            let Some(spec) = self.polls.waiting.get(&poll_id).map(|p| p.spec.clone()) else {
-                return;
-            };
-            match self.take_messages(id, &spec) {
-                Ok(messages) if messages.is_empty() => return,
-                result => {
-                    self.polls.waiting.remove(&poll_id);
-                    self.polls.answered.push((poll_id, result));
-                    // A zero visibility timeout makes the messages visible
-                    // again at once, for the next waiting poll too.
-                    self.fire_queue_timers(id, self.now);
-                }
-            }
+            lock.log_after(event, &mut self.log, now);
         }
     }
 

@@ -7,10 +7,10 @@ use std::collections::{HashMap, VecDeque};
 use crate::ids::MessageId;
 use crate::Millis;
 
-pub const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
+pub(crate) const DEDUP_WINDOW_MS: Millis = 5 * 60 * 1000;
 
 #[derive(Clone, Copy)]
-pub struct Original {
+pub(crate) struct Original {
     pub message_id: MessageId,
     pub sequence: u64,
     expires_at: Millis,
@@ -20,26 +20,32 @@ pub struct Original {
 /// order because the window is the same length for every entry. The map is
 /// only ever looked up, never iterated, so its hash order cannot leak out.
 #[derive(Default)]
-pub struct Dedup {
+pub(crate) struct Dedup {
     seen: HashMap<String, Original>,
     expiry: VecDeque<(Millis, String)>,
 }
 
 impl Dedup {
     /// The scoped key: with `DeduplicationScope=messageGroup` ids only clash within a group.
-    pub fn key(id: &str, group: Option<&str>) -> String {
+    pub(crate) fn key(id: &str, group: Option<&str>) -> String {
         match group {
             Some(group) => format!("{group}\u{0}{id}"),
             None => id.to_string(),
         }
     }
 
-    pub fn lookup(&mut self, key: &str, now: Millis) -> Option<Original> {
+    pub(crate) fn lookup(&mut self, key: &str, now: Millis) -> Option<Original> {
         self.expire(now);
         self.seen.get(key).copied()
     }
 
-    pub fn record(&mut self, key: String, message_id: MessageId, sequence: u64, now: Millis) {
+    pub(crate) fn record(
+        &mut self,
+        key: String,
+        message_id: MessageId,
+        sequence: u64,
+        now: Millis,
+    ) {
         let expires_at = now + DEDUP_WINDOW_MS;
         self.expiry.push_back((expires_at, key.clone()));
         self.seen.insert(
@@ -61,13 +67,5 @@ impl Dedup {
                 self.seen.remove(&key);
             }
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
     }
 }

@@ -6,11 +6,11 @@ use sha2::Sha256;
 
 use crate::message::{AttributeValue, MessageAttribute};
 
-pub fn md5(bytes: &[u8]) -> [u8; 16] {
+pub(crate) fn md5(bytes: &[u8]) -> [u8; 16] {
     Md5::digest(bytes).into()
 }
 
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -24,7 +24,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// sorted by name, each encoded as length-prefixed name, length-prefixed data
 /// type, a transport byte (1 string/number, 2 binary) and the length-prefixed
 /// value, all lengths 4-byte big-endian.
-pub fn md5_of_attributes<'a>(
+pub(crate) fn md5_of_attributes<'a>(
     attributes: impl IntoIterator<Item = &'a MessageAttribute>,
 ) -> [u8; 16] {
     let mut sorted: Vec<&MessageAttribute> = attributes.into_iter().collect();
@@ -48,6 +48,6 @@ pub fn md5_of_attributes<'a>(
 }
 
 /// The content-based deduplication id: SHA-256 of the body, as hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }

@@ -142,14 +142,14 @@ pub enum EventKind {
     },
 }
 
-pub struct EventLog {
+pub(crate) struct EventLog {
     events: VecDeque<Event>,
     next_seq: u64,
     capacity: usize,
 }
 
 impl EventLog {
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         EventLog {
             events: VecDeque::new(),
             next_seq: 1,
@@ -157,7 +157,7 @@ impl EventLog {
         }
     }
 
-    pub fn push(&mut self, time_ms: Millis, kind: EventKind) {
+    pub(crate) fn push(&mut self, time_ms: Millis, kind: EventKind) {
         if self.capacity == 0 {
             self.next_seq += 1;
             return;
@@ -174,14 +174,14 @@ impl EventLog {
     }
 
     /// Events with a sequence number greater than `since`, oldest first.
-    pub fn since(&self, since: u64) -> impl Iterator<Item = &Event> {
+    pub(crate) fn since(&self, since: u64) -> impl Iterator<Item = &Event> {
         let first = self.events.front().map_or(0, |e| e.seq);
         let skip = since.saturating_add(1).saturating_sub(first) as usize;
         self.events.iter().skip(skip)
     }
 
     /// The sequence number the next event will get.
-    pub fn next_seq(&self) -> u64 {
+    pub(crate) fn next_seq(&self) -> u64 {
         self.next_seq
     }
 }

@@ -71,13 +71,14 @@ impl Engine {
             self.log.push(now, event);
             return Ok(());
         }
-        queue.remove(receipt.message);
-        let event = EventKind::Deleted {
-            queue: name,
-            message_id,
-            by,
-        };
-        queue.record(event, &mut self.log, now);
+        if let Some((_, lock)) = queue.remove(receipt.message) {
+            let event = EventKind::Deleted {
+                queue: name,
+                message_id,
+                by,
+            };
+            lock.log_after(event, &mut self.log, now);
+        }
         // Deleting a FIFO head unlocks its group (and a delete can bring the
         // queue back under the in-flight limit): waiting polls may now be served.
         self.serve_waiters(id);
@@ -158,8 +159,8 @@ impl Engine {
             by: by.map(Into::into),
             visible_at: deadline,
         };
-        queue.set_state(receipt.message, state);
-        queue.record(event, &mut self.log, now);
+        let lock = queue.set_state(receipt.message, state);
+        lock.log_after(event, &mut self.log, now);
         if timeout == 0 {
             self.serve_waiters(id);
         }

@@ -43,7 +43,7 @@ impl serde::Serialize for MessageId {
 
 /// What a receipt handle names: one receive of one message in one queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Receipt {
+pub(crate) struct Receipt {
     pub queue: u32,
     pub message: u64,
     pub serial: u32,
@@ -58,7 +58,7 @@ impl Receipt {
         mix64(secret ^ RECEIPT_SALT ^ mix64(fields ^ mix64(self.message)))
     }
 
-    pub fn encode(&self, secret: u64) -> String {
+    pub(crate) fn encode(&self, secret: u64) -> String {
         let tag = self.tag(secret);
         let mut fields = [0u8; 16];
         fields[..4].copy_from_slice(&self.queue.to_be_bytes());
@@ -73,7 +73,7 @@ impl Receipt {
     }
 
     /// `None` when the text is not a handle this engine issued.
-    pub fn decode(text: &str, secret: u64) -> Option<Receipt> {
+    pub(crate) fn decode(text: &str, secret: u64) -> Option<Receipt> {
         let raw = STANDARD.decode(text.strip_prefix("AQEB")?).ok()?;
         let raw: [u8; RECEIPT_LEN] = raw.try_into().ok()?;
         let tag = u64::from_be_bytes(raw[16..].try_into().ok()?);
@@ -100,20 +100,20 @@ fn mask(mut fields: [u8; 16], secret: u64, tag: u64) -> [u8; 16] {
 
 /// SQS's FIFO sequence numbers are large 20-digit decimals; ours count up
 /// from a fixed base so they look the part and still strictly increase.
-pub fn sequence_number(counter: u64) -> String {
+pub(crate) fn sequence_number(counter: u64) -> String {
     const BASE: u128 = 18_849_496_460_467_696_128;
     (BASE + u128::from(counter)).to_string()
 }
 
 /// A move task's handle: the task's number, sealed like a receipt.
-pub fn encode_task_handle(task: u64, secret: u64) -> String {
+pub(crate) fn encode_task_handle(task: u64, secret: u64) -> String {
     let mut raw = [0u8; 16];
     raw[..8].copy_from_slice(&task.to_be_bytes());
     raw[8..].copy_from_slice(&mix64(secret ^ task).to_be_bytes());
     STANDARD.encode(raw)
 }
 
-pub fn decode_task_handle(text: &str, secret: u64) -> Option<u64> {
+pub(crate) fn decode_task_handle(text: &str, secret: u64) -> Option<u64> {
     let raw = STANDARD.decode(text).ok()?;
     let raw: [u8; 16] = raw.try_into().ok()?;
     let task = u64::from_be_bytes(raw[..8].try_into().ok()?);
@@ -124,7 +124,7 @@ pub fn decode_task_handle(text: &str, secret: u64) -> Option<u64> {
 /// A request id for the `x-amzn-RequestId` header. Derived from a counter
 /// rather than drawn from the PRNG, so read-only calls never shift the ids
 /// that later sends get.
-pub fn request_id(counter: u64, secret: u64) -> String {
+pub(crate) fn request_id(counter: u64, secret: u64) -> String {
     let hi = mix64(secret ^ counter);
     let lo = mix64(hi ^ counter.rotate_left(17));
     let mut bytes = [0u8; 16];

@@ -1,49 +1,56 @@
 //! Queuelab's queue engine: Amazon SQS semantics on a virtual clock.
 //!
 //! Pure Rust. Time is virtual (integer milliseconds since the engine was
-//! made), randomness comes from one seeded PRNG ([`rng`]), and nothing here
-//! touches a wall clock, I/O, JavaScript or JSON. The same [`Config`] and the
-//! same calls always produce the same answers and the same event log.
+//! made), randomness comes from one seeded PRNG, and nothing here touches a
+//! wall clock, I/O, JavaScript or JSON. The same [`Config`] and the same
+//! calls always produce the same answers and the same event log.
 //!
-//! The typed operations live in `impl Engine` blocks spread over the modules
-//! named for them: [`queues`], [`send`], [`receive`], [`handles`],
-//! [`redrive`], [`clock`] and [`snapshot`].
+//! The typed operations live in `impl Engine` blocks spread over the
+//! (private) modules named for them: `queues`, `send`, `receive`,
+//! `handles`, `redrive`, `clock` and `snapshot`. Everything a caller needs
+//! is re-exported here, at the crate root.
 
-pub mod api;
+#![warn(unreachable_pub)]
+
+mod api;
+mod attempts;
 mod batch;
-pub mod clock;
-pub mod dedup;
-pub mod digest;
-pub mod error;
-pub mod events;
-pub mod handles;
-pub mod ids;
-pub mod message;
-pub mod queue;
-pub mod queues;
-pub mod receive;
-pub mod redrive;
-pub mod rng;
-pub mod send;
-pub mod settings;
-pub mod snapshot;
-pub mod validate;
+mod clock;
+mod dedup;
+mod delivery;
+mod digest;
+mod error;
+mod events;
+mod handles;
+mod ids;
+mod message;
+mod queue;
+mod queues;
+mod receive;
+mod redrive;
+mod rng;
+mod send;
+mod settings;
+mod snapshot;
+mod validate;
 pub mod workload;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use api::*;
+pub use clock::MAX_VIRTUAL_MS;
 pub use error::{ErrorCode, SqsError, SqsResult};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
-pub use settings::{AttributeName, QueueAttribute};
-// What callers outside the engine (queuelab-simulation, the protocol) name
-// in the typed operations, reachable from the root whatever the modules'
-// visibility.
-pub use clock::MAX_VIRTUAL_MS;
 pub use message::{AttributeValue, MessageAttribute};
-pub use settings::{DedupScope, RedrivePolicy};
+pub use rng::Rng;
+pub use settings::{
+    unknown_attribute, AttributeName, DedupScope, QueueAttribute, RedriveAllowPolicy,
+    RedrivePermission, RedrivePolicy, ThroughputLimit,
+};
+pub use snapshot::{GroupSnapshot, MessageSnapshot, Peek, PeekAttribute, QueueSnapshot, Snapshot};
+pub use validate::attribute_base_type;
 
 /// Virtual milliseconds since the engine started.
 pub type Millis = u64;
@@ -108,8 +115,8 @@ pub struct Engine {
     polls: clock::Polls,
     tasks: redrive::MoveTasks,
     requests: u64,
-    /// Nesting of dead-letter moves that serve the DLQ's waiting polls.
-    redrive_depth: usize,
+    /// The delivery loop's stack (delivery.rs), kept for its buffer.
+    delivery_stack: Vec<delivery::Work>,
 }
 
 impl Engine {
@@ -129,7 +136,7 @@ impl Engine {
             polls: clock::Polls::default(),
             tasks: redrive::MoveTasks::default(),
             requests: 0,
-            redrive_depth: 0,
+            delivery_stack: Vec::new(),
         }
     }
 

@@ -34,7 +34,7 @@ impl MessageAttribute {
 /// Where a message is. Deleted, expired, purged and moved messages are not
 /// stored at all: the event log records how they left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
+pub(crate) enum State {
     Delayed { until: Millis },
     Visible,
     InFlight { deadline: Millis },
@@ -42,11 +42,9 @@ pub enum State {
 
 /// Rarely present parts, boxed so a plain message stays small.
 #[derive(Clone, Debug, Default)]
-pub struct Extras {
+pub(crate) struct Extras {
     pub attributes: Vec<MessageAttribute>,
-    pub md5_of_attributes: Option<[u8; 16]>,
     pub system_attributes: Vec<MessageAttribute>,
-    pub md5_of_system_attributes: Option<[u8; 16]>,
     pub dedup_id: Option<Box<str>>,
     /// ARN of the queue this message was moved from, for DLQ reads.
     pub dead_letter_source: Option<Arc<str>>,
@@ -58,7 +56,7 @@ pub struct Extras {
 }
 
 #[derive(Clone, Debug)]
-pub struct Message {
+pub(crate) struct Message {
     pub id: MessageId,
     pub body: Box<str>,
     pub md5_of_body: [u8; 16],
@@ -87,7 +85,7 @@ pub struct Message {
 impl Message {
     /// A message entering a queue now, never received.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         id: MessageId,
         body: Box<str>,
         md5_of_body: [u8; 16],
@@ -115,25 +113,25 @@ impl Message {
         }
     }
 
-    pub fn extras(&self) -> Option<&Extras> {
+    pub(crate) fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
     }
 
-    pub fn extras_mut(&mut self) -> &mut Extras {
+    pub(crate) fn extras_mut(&mut self) -> &mut Extras {
         self.extras.get_or_insert_with(Default::default)
     }
 
-    pub fn holder(&self) -> Option<&Arc<str>> {
+    pub(crate) fn holder(&self) -> Option<&Arc<str>> {
         self.extras().and_then(|e| e.holder.as_ref())
     }
 
     /// Serials of the receipts this queue issued for the message.
-    pub fn receipts_here(&self) -> std::ops::RangeInclusive<u32> {
+    pub(crate) fn receipts_here(&self) -> std::ops::RangeInclusive<u32> {
         let first = self.extras().map_or(0, |e| e.serial_at_arrival) + 1;
         first..=self.receipt_serial
     }
 
-    pub fn is_visible(&self) -> bool {
+    pub(crate) fn is_visible(&self) -> bool {
         self.state == State::Visible
     }
 }

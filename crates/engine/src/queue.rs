@@ -5,15 +5,41 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::attempts::Attempts;
 use crate::dedup::Dedup;
 use crate::events::{EventKind, EventLog};
 use crate::message::{Message, State};
 use crate::settings::Settings;
 use crate::Millis;
 
+/// What a change to one stored message did to its FIFO group's lock:
+/// nothing, or a `GroupLocked`/`GroupUnlocked` event. The mutators of
+/// [`Queue`] return it instead of logging it, because only their caller
+/// knows the event that caused it, and the log must show the cause first
+/// ("received", then "group locked"). It is `must_use` so that no caller
+/// can drop it unlogged.
+#[must_use = "log it after the event that caused it"]
+pub(crate) struct GroupChange(Option<EventKind>);
+
+impl GroupChange {
+    /// Logs `cause`, then this change.
+    pub(crate) fn log_after(self, cause: EventKind, log: &mut EventLog, now: Millis) {
+        log.push(now, cause);
+        self.log(log, now);
+    }
+
+    /// Logs this change alone: for a message arriving by a dead-letter move
+    /// or a redrive, whose cause was logged against the queue it left.
+    pub(crate) fn log(self, log: &mut EventLog, now: Millis) {
+        if let Some(event) = self.0 {
+            log.push(now, event);
+        }
+    }
+}
+
 /// A FIFO message group: its messages in send order.
 #[derive(Default)]
-pub struct Group {
+pub(crate) struct Group {
     pub keys: BTreeSet<u64>,
     /// The (head availability, head key) under which the group sits in
     /// `available_groups`.
@@ -21,7 +47,7 @@ pub struct Group {
     pub locked: bool,
 }
 
-pub struct Queue {
+pub(crate) struct Queue {
     pub id: u32,
     pub name: Arc<str>,
     pub arn: Arc<str>,
@@ -36,7 +62,7 @@ pub struct Queue {
     /// The next short poll sees every message (after a sampled one came up short).
     pub sampling_owes_full_read: bool,
     /// FIFO `ReceiveRequestAttemptId`s seen in the last five minutes.
-    pub attempts: BTreeMap<String, crate::receive::Attempt>,
+    pub attempts: Attempts,
     /// Boxed: a B-tree's nodes are often half empty, and a pointer wastes
     /// far less of that space than a whole message would.
     messages: BTreeMap<u64, Box<Message>>,
@@ -54,9 +80,6 @@ pub struct Queue {
     /// became available (sqs-facts: send time if never received, else the
     /// moment it came back; ties keep send order).
     available_groups: BTreeSet<((u64, u64), Arc<str>)>,
-    /// Group lock changes caused by the last state change, held back so the
-    /// log shows the cause ("received") before the effect ("group locked").
-    group_events: Vec<EventKind>,
     /// Messages this queue's accessors have handed out, counted only with
     /// the `scan-count` feature: tests/scans.rs holds a receive to a number
     /// that does not grow with the queue. Without the feature it does not exist.
@@ -65,7 +88,7 @@ pub struct Queue {
 }
 
 impl Queue {
-    pub fn new(
+    pub(crate) fn new(
         id: u32,
         name: Arc<str>,
         arn: Arc<str>,
@@ -86,7 +109,7 @@ impl Queue {
             last_purge: None,
             dedup: Dedup::default(),
             sampling_owes_full_read: false,
-            attempts: BTreeMap::new(),
+            attempts: Attempts::default(),
             messages: BTreeMap::new(),
             next_key: 1,
             next_sequence: 0,
@@ -97,7 +120,6 @@ impl Queue {
             by_age: BTreeSet::new(),
             groups: BTreeMap::new(),
             available_groups: BTreeSet::new(),
-            group_events: Vec::new(),
             #[cfg(feature = "scan-count")]
             examined: std::cell::Cell::new(0),
         }
@@ -111,55 +133,47 @@ impl Queue {
         self.examined.set(self.examined.get() + 1);
     }
 
-    pub fn get(&self, key: u64) -> Option<&Message> {
+    pub(crate) fn get(&self, key: u64) -> Option<&Message> {
         self.examine();
         self.messages.get(&key).map(|m| &**m)
     }
 
-    pub fn messages(&self) -> impl Iterator<Item = (u64, &Message)> {
+    pub(crate) fn messages(&self) -> impl Iterator<Item = (u64, &Message)> {
         self.messages.iter().map(|(k, m)| {
             self.examine();
             (*k, &**m)
         })
     }
 
-    pub fn len(&self) -> usize {
-        self.messages.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
-    }
-
-    pub fn count_delayed(&self) -> usize {
+    pub(crate) fn count_delayed(&self) -> usize {
         self.delayed.len()
     }
 
-    pub fn count_in_flight(&self) -> usize {
+    pub(crate) fn count_in_flight(&self) -> usize {
         self.in_flight.len()
     }
 
     /// Visible messages, counting FIFO messages behind a locked group too.
-    pub fn count_visible(&self) -> usize {
+    pub(crate) fn count_visible(&self) -> usize {
         self.messages.len() - self.delayed.len() - self.in_flight.len()
     }
 
-    pub fn next_sequence(&mut self) -> u64 {
+    pub(crate) fn next_sequence(&mut self) -> u64 {
         let s = self.next_sequence;
         self.next_sequence += 1;
         s
     }
 
-    pub fn groups(&self) -> impl Iterator<Item = (&Arc<str>, &Group)> {
+    pub(crate) fn groups(&self) -> impl Iterator<Item = (&Arc<str>, &Group)> {
         self.groups.iter()
     }
 
-    pub fn retention_ms(&self) -> Millis {
+    pub(crate) fn retention_ms(&self) -> Millis {
         u64::from(self.settings.message_retention_period) * 1000
     }
 
     /// The earliest moment something in this queue changes by itself.
-    pub fn next_deadline(&self) -> Option<Millis> {
+    pub(crate) fn next_deadline(&self) -> Option<Millis> {
         [
             self.delayed.first().map(|d| d.0),
             self.in_flight.first().map(|d| d.0),
@@ -170,16 +184,16 @@ impl Queue {
         .min()
     }
 
-    pub fn first_delay_end(&self) -> Option<(Millis, u64)> {
+    pub(crate) fn first_delay_end(&self) -> Option<(Millis, u64)> {
         self.delayed.first().copied()
     }
 
-    pub fn first_visibility_end(&self) -> Option<(Millis, u64)> {
+    pub(crate) fn first_visibility_end(&self) -> Option<(Millis, u64)> {
         self.in_flight.first().copied()
     }
 
     /// The oldest message by retention age and the time it expires.
-    pub fn first_expiry(&self) -> Option<(Millis, u64)> {
+    pub(crate) fn first_expiry(&self) -> Option<(Millis, u64)> {
         self.by_age
             .first()
             .map(|(at, key)| (at + self.retention_ms(), *key))
@@ -188,29 +202,31 @@ impl Queue {
     /// The key the next stored message will get: a receive only considers
     /// messages stored before it began, so one that comes back during the
     /// receive (through a redrive cycle) cannot make it loop.
-    pub fn next_key(&self) -> u64 {
+    pub(crate) fn next_key(&self) -> u64 {
         self.next_key
     }
 
     /// Keys of standard-queue visible messages after `after`, in order.
-    pub fn visible_after(&self, after: u64) -> Option<u64> {
+    pub(crate) fn visible_after(&self, after: u64) -> Option<u64> {
         self.examine();
         self.visible.range(after + 1..).next().copied()
     }
 
     /// The FIFO group with the oldest visible head, and that head.
-    pub fn first_available_group(&self) -> Option<(u64, Arc<str>)> {
+    pub(crate) fn first_available_group(&self) -> Option<(u64, Arc<str>)> {
         self.examine();
         self.available_groups
             .first()
             .map(|((_, head), group)| (*head, group.clone()))
     }
 
-    pub fn group(&self, name: &str) -> Option<&Group> {
-        self.groups.get(name)
+    /// The key after `key` in a FIFO group's send order.
+    pub(crate) fn next_in_group(&self, group: &str, key: u64) -> Option<u64> {
+        let group = self.groups.get(group)?;
+        group.keys.range(key + 1..).next().copied()
     }
 
-    pub fn has_visible(&self) -> bool {
+    pub(crate) fn has_visible(&self) -> bool {
         if self.fifo {
             !self.available_groups.is_empty()
         } else {
@@ -218,7 +234,8 @@ impl Queue {
         }
     }
 
-    pub fn insert(&mut self, mut message: Message) -> u64 {
+    /// Stores a message under the next key.
+    pub(crate) fn insert(&mut self, mut message: Message) -> GroupChange {
         let key = self.next_key;
         self.next_key += 1;
         self.availability += 1;
@@ -227,36 +244,39 @@ impl Queue {
         self.index(key, &message.state);
         let group = message.group.clone();
         self.messages.insert(key, Box::new(message));
-        if self.fifo {
-            if let Some(group) = group {
+        match group.filter(|_| self.fifo) {
+            Some(group) => {
                 self.groups
                     .entry(group.clone())
                     .or_default()
                     .keys
                     .insert(key);
-                self.refresh_group(&group);
+                self.refresh_group(&group)
             }
+            None => GroupChange(None),
         }
-        key
     }
 
-    pub fn remove(&mut self, key: u64) -> Option<Message> {
+    pub(crate) fn remove(&mut self, key: u64) -> Option<(Message, GroupChange)> {
         let message = *self.messages.remove(&key)?;
         self.unindex(key, &message.state);
         self.by_age.remove(&(message.enqueued_at, key));
-        if let (true, Some(group)) = (self.fifo, &message.group) {
-            if let Some(g) = self.groups.get_mut(group) {
-                g.keys.remove(&key);
+        let change = match (self.fifo, &message.group) {
+            (true, Some(group)) => {
+                if let Some(g) = self.groups.get_mut(group) {
+                    g.keys.remove(&key);
+                }
+                self.refresh_group(group)
             }
-            self.refresh_group(group);
-        }
-        Some(message)
+            _ => GroupChange(None),
+        };
+        Some((message, change))
     }
 
     /// Moves a message to a new state, keeping every index in step.
-    pub fn set_state(&mut self, key: u64, state: State) {
+    pub(crate) fn set_state(&mut self, key: u64, state: State) -> GroupChange {
         let Some(message) = self.messages.get_mut(&key) else {
-            return;
+            return GroupChange(None);
         };
         let old = std::mem::replace(&mut message.state, state);
         if matches!(old, State::InFlight { .. }) && state == State::Visible {
@@ -266,19 +286,20 @@ impl Queue {
         let group = message.group.clone();
         self.unindex(key, &old);
         self.index(key, &state);
-        if let (true, Some(group)) = (self.fifo, group) {
-            self.refresh_group(&group);
+        match group.filter(|_| self.fifo) {
+            Some(group) => self.refresh_group(&group),
+            None => GroupChange(None),
         }
     }
 
-    pub fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
+    pub(crate) fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
         // Callers must not change `state`, `group` or `enqueued_at` here:
         // those are indexed and go through `set_state`/`insert`/`remove`.
         self.examine();
         self.messages.get_mut(&key).map(|m| &mut **m)
     }
 
-    /// Retention now counts from `enqueued_at` for this message (FIFO DLQs reset it).
+    /// Adds a message to the index of its state.
     fn index(&mut self, key: u64, state: &State) {
         match *state {
             State::Delayed { until } => {
@@ -309,33 +330,11 @@ impl Queue {
         }
     }
 
-    /// Logs `event`, then the group lock changes it caused. Every state
-    /// change of a stored message is followed by one of these.
-    pub fn record(&mut self, event: EventKind, log: &mut EventLog, now: Millis) {
-        log.push(now, event);
-        self.flush_group_events(log, now);
-    }
-
-    /// [`Queue::record`] for an event that may not exist (a message that
-    /// was not found); the group changes are logged either way.
-    pub fn record_some(&mut self, event: Option<EventKind>, log: &mut EventLog, now: Millis) {
-        match event {
-            Some(event) => self.record(event, log, now),
-            None => self.flush_group_events(log, now),
-        }
-    }
-
-    /// Logs group lock changes whose cause was logged by another queue.
-    pub fn flush_group_events(&mut self, log: &mut EventLog, now: Millis) {
-        for group_event in self.group_events.drain(..) {
-            log.push(now, group_event);
-        }
-    }
-
-    /// Re-derives a FIFO group's availability and lock from its head message.
-    fn refresh_group(&mut self, name: &Arc<str>) {
+    /// Re-derives a FIFO group's availability and lock from its head
+    /// message, and returns the lock change for the caller to log.
+    fn refresh_group(&mut self, name: &Arc<str>) -> GroupChange {
         let Some(group) = self.groups.get_mut(name) else {
-            return;
+            return GroupChange(None);
         };
         let head = group.keys.first().and_then(|k| {
             self.messages
@@ -355,17 +354,18 @@ impl Queue {
             group.available_as = available;
         }
         let locked = matches!(head, Some((_, State::InFlight { .. }, _)));
-        if locked != group.locked {
+        let change = (locked != group.locked).then(|| {
             group.locked = locked;
             let (queue, group) = (self.name.clone(), name.clone());
-            self.group_events.push(if locked {
+            if locked {
                 EventKind::GroupLocked { queue, group }
             } else {
                 EventKind::GroupUnlocked { queue, group }
-            });
-        }
+            }
+        });
         if head.is_none() {
             self.groups.remove(name);
         }
+        GroupChange(change)
     }
 }

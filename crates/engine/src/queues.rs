@@ -380,11 +380,13 @@ impl Engine {
         let keys: Vec<u64> = queue.messages().map(|(k, _)| k).collect();
         let count = keys.len() as u64;
         for key in keys {
-            let event = queue.remove(key).map(|message| EventKind::Purged {
-                queue: queue.name.clone(),
-                message_id: message.id,
-            });
-            queue.record_some(event, &mut self.log, now);
+            if let Some((message, lock)) = queue.remove(key) {
+                let event = EventKind::Purged {
+                    queue: queue.name.clone(),
+                    message_id: message.id,
+                };
+                lock.log_after(event, &mut self.log, now);
+            }
         }
         let name = queue.name.clone();
         self.emit(EventKind::QueuePurged { queue: name, count });

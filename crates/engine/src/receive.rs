@@ -1,26 +1,22 @@
-//! ReceiveMessage: picking messages (in group order on FIFO queues), the
-//! lazy move to a dead-letter queue, attribute selection, receive-attempt
-//! replay, and registering long polls that have to wait.
+//! ReceiveMessage: checking the request, receive-attempt replay,
+//! registering long polls that have to wait, and what a receive shows of a
+//! message (attribute selection). Picking and delivering the messages is
+//! `delivery.rs`.
 
 use std::sync::Arc;
 
 use crate::digest::{hex, md5_of_attributes};
-use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
-use crate::{
-    validate, Caller, Engine, Millis, ReceiveMessage, ReceiveOutcome, ReceivedMessage,
-    IN_FLIGHT_LIMIT,
-};
-
-const ATTEMPT_WINDOW_MS: Millis = 5 * 60 * 1000;
+use crate::{validate, Caller, Engine, Millis, ReceiveMessage, ReceiveOutcome, ReceivedMessage};
 
 /// A validated receive request; long polls keep it while they wait.
 #[derive(Clone, Debug)]
-pub struct ReceiveSpec {
+pub(crate) struct ReceiveSpec {
     pub max: usize,
     /// `None`: the queue's VisibilityTimeout at the moment of delivery.
     pub visibility_ms: Option<Millis>,
@@ -29,16 +25,6 @@ pub struct ReceiveSpec {
     pub message_attribute_names: Vec<String>,
     pub attempt_id: Option<String>,
     pub by: Option<Arc<str>>,
-}
-
-/// A FIFO receive remembered under its `ReceiveRequestAttemptId`.
-#[derive(Clone, Debug)]
-pub struct Attempt {
-    at: Millis,
-    receipts: Vec<(u64, u32)>,
-    spec_visibility_ms: Option<Millis>,
-    /// When the messages become visible again; a visibility change moves it.
-    deadline: Millis,
 }
 
 fn check_range(
@@ -123,220 +109,6 @@ impl Engine {
         Ok(ReceiveOutcome::Done(messages))
     }
 
-    /// Delivers up to `spec.max` messages, moving exhausted ones to the DLQ.
-    pub(crate) fn take_messages(
-        &mut self,
-        id: u32,
-        spec: &ReceiveSpec,
-    ) -> SqsResult<Vec<ReceivedMessage>> {
-        let queue = self.queue(id);
-        let short_poll = spec.wait_ms == 0;
-        if queue.count_in_flight() >= IN_FLIGHT_LIMIT {
-            if short_poll && !queue.fifo {
-                return Err(SqsError::new(
-                    ErrorCode::OverLimit,
-                    format!(
-                        "Too many messages in flight for queue {}: the limit is {IN_FLIGHT_LIMIT}.",
-                        queue.name
-                    ),
-                ));
-            }
-            return Ok(Vec::new());
-        }
-        let realism = &self.config.realism;
-        let sample_rate = realism.short_poll_sample_rate;
-        let fewer = realism.fewer_messages_probability;
-        let mut want = spec.max.min(IN_FLIGHT_LIMIT - queue.count_in_flight());
-        let (fifo, owes_full_read, end) =
-            (queue.fifo, queue.sampling_owes_full_read, queue.next_key());
-        if self.rng.chance(fewer) {
-            want = self.rng.one_to(want);
-        }
-        let mut out = Vec::new();
-        if fifo {
-            self.take_fifo(id, spec, want, end, &mut out);
-        } else {
-            let sampling = short_poll && sample_rate > 0.0 && !owes_full_read;
-            let mut cursor = 0;
-            let mut skipped = false;
-            // Sampling looks at a bounded number of candidates, as a poll
-            // of a few servers would.
-            let mut budget = want * 8;
-            while out.len() < want && budget > 0 {
-                let Some(key) = self.queue(id).visible_after(cursor).filter(|k| *k < end) else {
-                    break;
-                };
-                cursor = key;
-                if sampling {
-                    budget -= 1;
-                    if !self.rng.chance(sample_rate) {
-                        skipped = true;
-                        continue;
-                    }
-                }
-                if !self.move_if_exhausted(id, key) {
-                    out.push(self.deliver(id, key, spec));
-                }
-            }
-            if sampling {
-                let queue = self.queues.get_mut(&id).expect("resolved");
-                // With fewer than 1,000 messages the next request sees them all.
-                queue.sampling_owes_full_read =
-                    skipped && out.len() < want && queue.count_visible() < 1000;
-            }
-        }
-        // Here, not in `receive_message`: a long poll answered later counts too.
-        self.record_attempt(id, spec, &out);
-        Ok(out)
-    }
-
-    /// FIFO: as many messages as possible from one group, in order, before
-    /// the next group; a group whose head is in flight is skipped.
-    fn take_fifo(
-        &mut self,
-        id: u32,
-        spec: &ReceiveSpec,
-        want: usize,
-        end: u64,
-        out: &mut Vec<ReceivedMessage>,
-    ) {
-        while out.len() < want {
-            let Some((head, group)) = self
-                .queue(id)
-                .first_available_group()
-                .filter(|(head, _)| *head < end)
-            else {
-                return;
-            };
-            let mut next = Some(head);
-            let mut progressed = false;
-            while let Some(key) = next.filter(|_| out.len() < want) {
-                let queue = self.queue(id);
-                if !queue.get(key).is_some_and(Message::is_visible) {
-                    break;
-                }
-                progressed = true;
-                let after = queue
-                    .group(&group)
-                    .and_then(|g| g.keys.range(key + 1..).next().copied());
-                if !self.move_if_exhausted(id, key) {
-                    out.push(self.deliver(id, key, spec));
-                }
-                next = after;
-            }
-            // The index promises a visible head; never spin if it did not.
-            if !progressed {
-                return;
-            }
-        }
-    }
-
-    fn deliver(&mut self, id: u32, key: u64, spec: &ReceiveSpec) -> ReceivedMessage {
-        let now = self.now;
-        let secret = self.secret;
-        let epoch = self.config.start_epoch_ms;
-        let sender = self.config.account_id.clone();
-        let queue = self.queues.get_mut(&id).expect("resolved");
-        let visibility = spec
-            .visibility_ms
-            .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
-        let queue_name = queue.name.clone();
-        let message = queue.message_mut(key).expect("delivering a stored message");
-        message.receive_count += 1;
-        message.receipt_serial += 1;
-        message.received_at = now;
-        message.first_received_at.get_or_insert(now);
-        let previous_holder = std::mem::replace(&mut message.extras_mut().holder, spec.by.clone());
-        let receipt = Receipt {
-            queue: id,
-            message: key,
-            serial: message.receipt_serial,
-        };
-        let event = EventKind::Received {
-            queue: queue_name,
-            message_id: message.id,
-            by: spec.by.clone(),
-            receive_count: message.receive_count,
-            visible_at: now + visibility,
-            previous_holder,
-        };
-        queue.set_state(
-            key,
-            State::InFlight {
-                deadline: now + visibility,
-            },
-        );
-        queue.record(event, &mut self.log, now);
-        let queue = self.queue(id);
-        let message = queue.get(key).expect("still stored");
-        view(queue, message, spec, receipt.encode(secret), epoch, &sender)
-    }
-
-    /// The lazy dead-letter move: a message that has used up its
-    /// `maxReceiveCount` goes to the DLQ when a receive reaches it.
-    fn move_if_exhausted(&mut self, id: u32, key: u64) -> bool {
-        let queue = self.queue(id);
-        let Some(policy) = &queue.settings.redrive_policy else {
-            return false;
-        };
-        let Some(dlq) = self.resolve_arn(&policy.dead_letter_target_arn) else {
-            return false;
-        };
-        let exhausted = queue
-            .get(key)
-            .is_some_and(|m| i64::from(m.receive_count) >= policy.max_receive_count);
-        if !exhausted || dlq == id {
-            return false;
-        }
-        let now = self.now;
-        let dead_letter_queue = self.queue(dlq).name.clone();
-        let queue = self.queues.get_mut(&id).expect("resolved");
-        let Some(mut message) = queue.remove(key) else {
-            return false;
-        };
-        let event = EventKind::MovedToDeadLetterQueue {
-            queue: queue.name.clone(),
-            dead_letter_queue,
-            message_id: message.id,
-            receive_count: message.receive_count,
-        };
-        queue.record(event, &mut self.log, now);
-        let source_arn = queue.arn.clone();
-        let Some(target) = self.queues.get_mut(&dlq) else {
-            return false;
-        };
-        // A standard DLQ keeps the original enqueue time for retention; a FIFO DLQ resets it.
-        if target.fifo {
-            message.enqueued_at = now;
-            message.sequence = target.next_sequence();
-        }
-        message.state = State::Visible;
-        let (serial, id) = (message.receipt_serial, message.id);
-        let extras = message.extras_mut();
-        extras.dead_letter_source = Some(source_arn);
-        // FIFO to FIFO: the message id becomes the deduplication id, so that
-        // two messages that shared one are both kept (Developer Guide).
-        if target.fifo {
-            extras.dedup_id = Some(id.to_string().into());
-        }
-        extras.serial_at_arrival = serial;
-        extras.holder = None;
-        target.insert(message);
-        target.flush_group_events(&mut self.log, now);
-        // Kept enqueue time: a message already older than the DLQ's
-        // retention expires on arrival, before any poll could get it.
-        self.fire_queue_timers(dlq, now);
-        // A redrive cycle (possible only through a queue recreated under a
-        // name another policy already targets) must not recurse forever:
-        // past one hop per queue, the DLQ's waiters wait for the next settle.
-        if self.redrive_depth <= self.queues.len() {
-            self.redrive_depth += 1;
-            self.serve_waiters(dlq);
-            self.redrive_depth -= 1;
-        }
-        true
-    }
-
     /// Replays a FIFO receive with the same `ReceiveRequestAttemptId` when
     /// nothing changed since: same messages, same handles, visibility reset.
     fn replay_attempt(&mut self, id: u32, spec: &ReceiveSpec) -> Option<Vec<ReceivedMessage>> {
@@ -344,8 +116,7 @@ impl Engine {
         let now = self.now;
         let secret = self.secret;
         let queue = self.queues.get_mut(&id)?;
-        queue.attempts.retain(|_, a| now < a.at + ATTEMPT_WINDOW_MS);
-        let attempt = queue.attempts.get(attempt_id)?.clone();
+        let attempt = queue.attempts.lookup(attempt_id, now)?;
         // Deleted, received again, or visibility changed: no replay.
         let in_flight = State::InFlight {
             deadline: attempt.deadline,
@@ -359,16 +130,16 @@ impl Engine {
             return None;
         }
         let visibility = attempt
-            .spec_visibility_ms
+            .visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
         let deadline = now + visibility;
         for (key, _) in &attempt.receipts {
-            queue.set_state(*key, State::InFlight { deadline });
+            // In flight before and after: no group changes its lock, but
+            // every lock change is logged, so this one would be too.
+            let lock = queue.set_state(*key, State::InFlight { deadline });
+            lock.log(&mut self.log, now);
         }
-        queue.flush_group_events(&mut self.log, now);
-        if let Some(stored) = queue.attempts.get_mut(attempt_id) {
-            stored.deadline = deadline;
-        }
+        queue.attempts.replayed(attempt_id, deadline);
         let queue = self.queue(id);
         let epoch = self.config.start_epoch_ms;
         let sender = &self.config.account_id;
@@ -392,7 +163,12 @@ impl Engine {
 
     /// Remembers what a FIFO receive with an attempt id delivered. A receive
     /// that delivered nothing is not remembered: its retry receives afresh.
-    fn record_attempt(&mut self, id: u32, spec: &ReceiveSpec, delivered: &[ReceivedMessage]) {
+    pub(crate) fn record_attempt(
+        &mut self,
+        id: u32,
+        spec: &ReceiveSpec,
+        delivered: &[ReceivedMessage],
+    ) {
         let Some(attempt_id) = spec.attempt_id.as_ref().filter(|_| !delivered.is_empty()) else {
             return;
         };
@@ -402,18 +178,13 @@ impl Engine {
             .filter_map(|m| Receipt::decode(&m.receipt_handle, secret))
             .map(|r| (r.message, r.serial))
             .collect();
-        let at = self.now;
+        let now = self.now;
         if let Some(queue) = self.queues.get_mut(&id) {
             let visibility = spec
                 .visibility_ms
                 .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
-            let attempt = Attempt {
-                at,
-                receipts,
-                spec_visibility_ms: spec.visibility_ms,
-                deadline: at + visibility,
-            };
-            queue.attempts.insert(attempt_id.clone(), attempt);
+            let (id, deadline) = (attempt_id.clone(), now + visibility);
+            (queue.attempts).record(id, receipts, spec.visibility_ms, deadline, now);
         }
     }
 }
@@ -431,7 +202,7 @@ fn wants_attribute(names: &[String], attribute: &str) -> bool {
 }
 
 /// What a receive shows of a message, given what the request asked for.
-fn view(
+pub(crate) fn view(
     queue: &Queue,
     message: &Message,
     spec: &ReceiveSpec,

@@ -53,7 +53,7 @@ impl MoveTask {
 }
 
 #[derive(Default)]
-pub struct MoveTasks {
+pub(crate) struct MoveTasks {
     tasks: Vec<MoveTask>,
 }
 
@@ -267,10 +267,10 @@ impl Engine {
         // AWS redrives a message as a new message: new id, new enqueue time.
         let new_id = MessageId::from_random(self.rng.bytes16());
         let destination_name = self.queue(destination).name.clone();
-        let Some((queue, old)) = self
+        let Some((queue, (old, lock))) = self
             .queues
             .get_mut(&source)
-            .and_then(|q| q.remove(key).map(|old| (q, old)))
+            .and_then(|q| q.remove(key).map(|removed| (q, removed)))
         else {
             self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
@@ -281,7 +281,7 @@ impl Engine {
             message_id: old.id,
             new_message_id: new_id,
         };
-        queue.record(event, &mut self.log, now);
+        lock.log_after(event, &mut self.log, now);
         let Some(target) = self.queues.get_mut(&destination) else {
             // Resolved above; unreachable, but never spin on it.
             self.end_task(index, Status::Failed, Some("InternalError".into()));
@@ -309,8 +309,7 @@ impl Engine {
             extras,
             now,
         );
-        target.insert(message);
-        target.flush_group_events(&mut self.log, now);
+        target.insert(message).log(&mut self.log, now);
         self.tasks.tasks[index].moved += 1;
         self.serve_waiters(destination);
     }

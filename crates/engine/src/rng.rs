@@ -43,7 +43,7 @@ impl Rng {
 
 /// SplitMix64's finaliser: a cheap, well-mixed keyed hash for handle tags and
 /// request ids. Not cryptographic; it only has to make forged handles fail.
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -10,7 +10,7 @@ use crate::message::{Extras, Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::{validate, BatchResult, Caller, Engine, NewMessage, SendMessage, SendResult};
 
-pub const MAX_BATCH_BYTES: usize = 1_048_576;
+pub(crate) const MAX_BATCH_BYTES: usize = 1_048_576;
 
 /// Bytes a message counts against size limits: body plus attributes.
 fn message_size(message: &NewMessage) -> usize {
@@ -128,9 +128,7 @@ impl Engine {
         .then(|| {
             Box::new(Extras {
                 attributes: new.attributes.clone(),
-                md5_of_attributes: md5_attrs,
                 system_attributes: new.system_attributes.clone(),
-                md5_of_system_attributes: md5_system,
                 dedup_id: checked.dedup_id.map(Into::into),
                 ..Extras::default()
             })
@@ -146,7 +144,7 @@ impl Engine {
             extras,
             now,
         );
-        queue.insert(message);
+        let lock = queue.insert(message);
         let event = EventKind::Sent {
             queue: queue.name.clone(),
             message_id,
@@ -159,7 +157,7 @@ impl Engine {
             by,
         };
         let fifo = queue.fifo;
-        queue.record(event, &mut self.log, now);
+        lock.log_after(event, &mut self.log, now);
         self.serve_waiters(id);
         result(message_id, fifo.then_some(sequence))
     }

@@ -205,7 +205,7 @@ impl QueueAttribute {
 
 /// The settable state of a queue, with SQS's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub delay_seconds: u32,
     pub maximum_message_size: u32,
     pub message_retention_period: u32,
@@ -243,7 +243,7 @@ impl Default for Settings {
     }
 }
 
-pub const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
+pub(crate) const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
 
 fn in_range(name: AttributeName, value: i64, lo: i64, hi: i64) -> SqsResult<u32> {
     if (lo..=hi).contains(&value) {
@@ -262,7 +262,7 @@ fn in_range(name: AttributeName, value: i64, lo: i64, hi: i64) -> SqsResult<u32>
 impl Settings {
     /// Applies one settable attribute after checking its range. Rules that
     /// involve other queues (redrive targets) are the engine's.
-    pub fn apply(&mut self, attribute: &QueueAttribute) -> SqsResult<()> {
+    pub(crate) fn apply(&mut self, attribute: &QueueAttribute) -> SqsResult<()> {
         use QueueAttribute as A;
         let name = attribute.name();
         match attribute {

@@ -3,10 +3,10 @@
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::message::{AttributeValue, MessageAttribute};
 
-pub const MAX_MESSAGE_ATTRIBUTES: usize = 10;
+pub(crate) const MAX_MESSAGE_ATTRIBUTES: usize = 10;
 
 /// 1-80 characters of `[A-Za-z0-9_-]`, with `.fifo` allowed (and counted) at the end.
-pub fn queue_name(name: &str) -> SqsResult<()> {
+pub(crate) fn queue_name(name: &str) -> SqsResult<()> {
     let stem = name.strip_suffix(".fifo").unwrap_or(name);
     let ok = !stem.is_empty()
         && name.len() <= 80
@@ -24,7 +24,7 @@ pub fn queue_name(name: &str) -> SqsResult<()> {
 }
 
 /// SQS allows `#x9 #xA #xD #x20-#xD7FF #xE000-#xFFFD #x10000-#x10FFFF`.
-pub fn allowed_char(c: char) -> bool {
+pub(crate) fn allowed_char(c: char) -> bool {
     matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
 }
 
@@ -36,7 +36,7 @@ fn invalid_contents() -> SqsError {
     )
 }
 
-pub fn body(body: &str) -> SqsResult<()> {
+pub(crate) fn body(body: &str) -> SqsResult<()> {
     if body.is_empty() {
         return Err(SqsError::missing("MessageBody"));
     }
@@ -49,7 +49,7 @@ pub fn body(body: &str) -> SqsResult<()> {
 
 /// `MessageGroupId` and `MessageDeduplicationId`: 1-128 characters of
 /// alphanumerics and punctuation.
-pub fn fifo_token(parameter: &str, value: &str) -> SqsResult<()> {
+pub(crate) fn fifo_token(parameter: &str, value: &str) -> SqsResult<()> {
     let ok = (1..=128).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_graphic());
     if ok {
         Ok(())
@@ -63,7 +63,7 @@ pub fn fifo_token(parameter: &str, value: &str) -> SqsResult<()> {
 }
 
 /// A batch entry `Id`: up to 80 characters of `[A-Za-z0-9_-]`.
-pub fn batch_entry_id(id: &str) -> SqsResult<()> {
+pub(crate) fn batch_entry_id(id: &str) -> SqsResult<()> {
     let ok = (1..=80).contains(&id.len())
         && id
             .bytes()
@@ -80,7 +80,7 @@ pub fn batch_entry_id(id: &str) -> SqsResult<()> {
 }
 
 /// Message attribute names, types and values (user or system attributes).
-pub fn message_attributes(attributes: &[MessageAttribute]) -> SqsResult<()> {
+pub(crate) fn message_attributes(attributes: &[MessageAttribute]) -> SqsResult<()> {
     if attributes.len() > MAX_MESSAGE_ATTRIBUTES {
         return Err(SqsError::invalid_parameter(format!(
             "Number of message attributes [{}] exceeds the allowed maximum [{MAX_MESSAGE_ATTRIBUTES}].",
@@ -137,7 +137,7 @@ fn attribute_name(name: &str) -> SqsResult<()> {
 
 /// The base type of a data type: `String`, `Number` or `Binary`, optionally
 /// followed by `.custom-label`.
-pub fn base_type(data_type: &str) -> Option<&'static str> {
+pub fn attribute_base_type(data_type: &str) -> Option<&'static str> {
     let (base, custom) = match data_type.split_once('.') {
         Some((base, custom)) => (base, Some(custom)),
         None => (data_type, None),
@@ -152,7 +152,7 @@ pub fn base_type(data_type: &str) -> Option<&'static str> {
 
 fn attribute_value(attribute: &MessageAttribute) -> SqsResult<()> {
     let name = &attribute.name;
-    let Some(base) = base_type(&attribute.data_type) else {
+    let Some(base) = attribute_base_type(&attribute.data_type) else {
         return Err(SqsError::invalid_parameter(format!(
             "The type of message (user) attribute '{name}' is invalid. You must use only the \
              following supported type prefixes: Binary, Number, String."

@@ -14,9 +14,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use queuelab_engine::settings::RedrivePolicy;
 use queuelab_engine::{
-    Config, Engine, Event, EventKind, NewMessage, QueueAttribute, ReceiveMessage, SendMessage, Tags,
+    Config, Engine, Event, EventKind, NewMessage, QueueAttribute, ReceiveMessage, RedrivePolicy,
+    SendMessage, Tags,
 };
 
 #[derive(Clone, Debug)]

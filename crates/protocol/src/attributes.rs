@@ -4,11 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use queuelab_engine::settings::{
-    unknown_attribute, DedupScope, RedriveAllowPolicy, RedrivePermission, RedrivePolicy,
-    ThroughputLimit,
+use queuelab_engine::{
+    unknown_attribute, AttributeName, DedupScope, ErrorCode, QueueAttribute, RedriveAllowPolicy,
+    RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
 };
-use queuelab_engine::{AttributeName, ErrorCode, QueueAttribute, SqsError, SqsResult};
 use serde_json::{json, Value};
 
 fn invalid(name: &str, reason: &str) -> SqsError {

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use queuelab_engine::message::{AttributeValue, MessageAttribute};
-use queuelab_engine::{validate, ErrorCode, SqsError, SqsResult};
+use queuelab_engine::{
+    attribute_base_type, AttributeValue, ErrorCode, MessageAttribute, SqsError, SqsResult,
+};
 use serde_json::{Map, Value};
 
 /// A JSON object being read as a request (or a batch entry).
@@ -176,7 +177,7 @@ impl<'a> Input<'a> {
                         "The message attribute '{name}' must contain non-empty message attribute type."
                     )));
                 }
-                let value = if validate::base_type(&data_type) == Some("Binary") {
+                let value = if attribute_base_type(&data_type) == Some("Binary") {
                     let text = fields.string("BinaryValue")?.unwrap_or_default();
                     let bytes = STANDARD.decode(text.as_bytes()).map_err(|_| {
                         SqsError::invalid_parameter(format!(

@@ -3,10 +3,10 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use queuelab_engine::message::{AttributeValue, MessageAttribute};
 use queuelab_engine::{
-    AttributeName, AttributeSelection, BatchResult, Engine, ErrorCode, NewMessage, PollId,
-    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SendResult, SqsError, SqsResult,
+    AttributeName, AttributeSelection, AttributeValue, BatchResult, Engine, ErrorCode,
+    MessageAttribute, NewMessage, PollId, ReceiveMessage, ReceiveOutcome, ReceivedMessage,
+    SendMessage, SendResult, SqsError, SqsResult,
 };
 use serde_json::{json, Map, Value};
 

@@ -734,3 +734,52 @@ fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
         .sum();
     assert_eq!(stored, 1);
 }
+
+#[test]
+fn in_a_redrive_cycle_a_waiting_poll_is_answered_once() {
+    // a -> b, and b (recreated) -> a. Serving b's poll moves m1 to a, whose
+    // poll moves it straight back to b. b's poll is still being served
+    // there: serving it again from inside would answer it twice, once with
+    // m3 from the nested serve and once with m4 when its own receive ends.
+    let mut sqs = Sqs::new();
+    let (b, b_arn) = sqs.create_with_arn("b", json!({}));
+    let (a, a_arn) = sqs.create_with_arn(
+        "a",
+        json!({ "RedrivePolicy": redrive_policy(&b_arn, 1), "VisibilityTimeout": "1" }),
+    );
+    sqs.call("DeleteQueue", json!({ "QueueUrl": b })).ok();
+    sqs.advance(61_000);
+    let b = sqs.create(
+        "b",
+        json!({ "RedrivePolicy": redrive_policy(&a_arn, 2), "VisibilityTimeout": "1" }),
+    );
+    // m1 is received in a, moved to b, received in b: once visible again it
+    // is exhausted in both queues.
+    sqs.send(&a, "m1");
+    assert_eq!(sqs.receive(&a, 1).len(), 1);
+    sqs.advance(1_000);
+    sqs.receive_none(&a, 1);
+    assert_eq!(sqs.receive(&b, 1).len(), 1);
+    let wait_a = sqs.start(
+        "ReceiveMessage",
+        json!({ "QueueUrl": a, "WaitTimeSeconds": 20 }),
+    );
+    assert!(wait_a.is_err(), "a's poll waits");
+    // m3 and m4 become visible with m1, after it in b's order.
+    for body in ["m3", "m4"] {
+        sqs.call(
+            "SendMessage",
+            json!({ "QueueUrl": b, "MessageBody": body, "DelaySeconds": 1 }),
+        )
+        .ok();
+    }
+    let Err(wait_b) = sqs.start(
+        "ReceiveMessage",
+        json!({ "QueueUrl": b, "WaitTimeSeconds": 20 }),
+    ) else {
+        panic!("b's poll waits");
+    };
+    sqs.advance(1_000);
+    let answers: Vec<u64> = sqs.answered().into_iter().map(|(id, _)| id).collect();
+    assert_eq!(answers, vec![wait_b]);
+}

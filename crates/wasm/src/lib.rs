@@ -9,8 +9,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise};
-use queuelab_engine::snapshot::Snapshot;
-use queuelab_engine::{Config, PollId, Realism};
+use queuelab_engine::{Config, PollId, Realism, Snapshot};
 use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
 use queuelab_simulation::{Scenario, Simulation, SimulationSnapshot};
 use serde::{Deserialize, Serialize};

@@ -7,8 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use md5::{Digest, Md5};
-use queuelab_engine::snapshot::{MessageSnapshot, QueueSnapshot};
-use queuelab_engine::EventKind;
+use queuelab_engine::{EventKind, MessageSnapshot, QueueSnapshot};
 use serde_json::{json, Map, Value};
 
 use super::ops::{AttributeNames, BatchFlaw, MessageSpec, Op, Pick, ReceiveOp, Step, SystemNames};
