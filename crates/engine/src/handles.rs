@@ -158,6 +158,9 @@ impl Engine {
             by: by.map(Into::into),
             visible_at: deadline,
         };
+        if let Some(message) = queue.message_mut(receipt.message) {
+            message.extras_mut().in_flight_since = now;
+        }
         queue.set_state(receipt.message, state);
         queue.record(event, &mut self.log, now);
         if timeout == 0 {

@@ -246,7 +246,13 @@ impl Engine {
         message.receipt_serial += 1;
         message.received_at = now;
         message.first_received_at.get_or_insert(now);
-        let previous_holder = std::mem::replace(&mut message.extras_mut().holder, spec.by.clone());
+        let extras = message.extras_mut();
+        let previous_holder = std::mem::replace(&mut extras.holder, spec.by.clone());
+        extras.in_flight_since = now;
+        if let Some(by) = &spec.by {
+            extras.holders.retain(|h| h != by);
+            extras.holders.push(by.clone());
+        }
         let receipt = Receipt {
             queue: id,
             message: key,
@@ -321,6 +327,7 @@ impl Engine {
         }
         extras.serial_at_arrival = serial;
         extras.holder = None;
+        extras.holders.clear();
         target.insert(message);
         target.flush_group_events(&mut self.log, now);
         // Kept enqueue time: a message already older than the DLQ's
