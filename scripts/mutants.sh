@@ -28,7 +28,8 @@ if [[ " $* " != *" --file "* && " $* " != *" -f "* ]]; then
   done
 fi
 
-# --test-package: the protocol's conformance tests exercise the engine too.
+# --test-package: the protocol's conformance tests and the simulation's
+# scenario and worker tests exercise the engine too.
 # --tests: unit and integration tests, not doctests (rustdoc builds each
 # one again per mutant). The `mutants` profile drops debug info: linking a dozen test binaries per
 # mutant is most of the time. A fixed, generous timeout: the machine is
@@ -37,7 +38,7 @@ fi
 mkdir -p target
 exec cargo mutants \
   --package queuelab-engine \
-  --test-package queuelab-engine --test-package queuelab-protocol \
+  --test-package queuelab-engine --test-package queuelab-simulation --test-package queuelab-protocol \
   --profile mutants \
   --output target \
   --timeout 120 \

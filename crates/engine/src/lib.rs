@@ -26,7 +26,6 @@ pub mod redrive;
 pub mod rng;
 pub mod send;
 pub mod settings;
-pub mod simulation;
 pub mod snapshot;
 pub mod validate;
 pub mod workload;
@@ -39,6 +38,12 @@ pub use error::{ErrorCode, SqsError, SqsResult};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use settings::{AttributeName, QueueAttribute};
+// What callers outside the engine (queuelab-simulation, the protocol) name
+// in the typed operations, reachable from the root whatever the modules'
+// visibility.
+pub use clock::MAX_VIRTUAL_MS;
+pub use message::{AttributeValue, MessageAttribute};
+pub use settings::{DedupScope, RedrivePolicy};
 
 /// Virtual milliseconds since the engine started.
 pub type Millis = u64;
@@ -167,6 +172,20 @@ impl Engine {
 
     fn emit(&mut self, kind: EventKind) {
         self.log.push(self.now, kind);
+    }
+
+    /// Logs an event of a caller that runs in the engine's virtual time
+    /// (`queuelab-simulation`'s workers, producers and narration), at the
+    /// current moment, in the same sequence as the engine's own events.
+    pub fn record_event(&mut self, kind: EventKind) {
+        self.emit(kind);
+    }
+
+    /// A uniform draw in [0, 1) from the engine's seeded PRNG, for a
+    /// caller whose randomness must replay with the seed
+    /// (`queuelab-simulation`'s processing times).
+    pub fn draw_unit(&mut self) -> f64 {
+        self.rng.unit()
     }
 
     fn queue_arn(&self, name: &str) -> String {

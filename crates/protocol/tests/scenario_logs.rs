@@ -15,9 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
-use queuelab_engine::simulation::{Scenario, Simulation};
 use queuelab_engine::{Config, Realism};
 use queuelab_protocol::{dispatch, Dispatched};
+use queuelab_simulation::{Scenario, Simulation};
 use serde_json::json;
 
 fn repo() -> PathBuf {

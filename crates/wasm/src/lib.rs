@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise};
-use queuelab_engine::simulation::{Scenario, Simulation, SimulationSnapshot};
 use queuelab_engine::snapshot::Snapshot;
 use queuelab_engine::{Config, PollId, Realism};
 use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
+use queuelab_simulation::{Scenario, Simulation, SimulationSnapshot};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 

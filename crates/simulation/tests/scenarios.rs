@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use queuelab_engine::simulation::{Narration, Scenario, Simulation};
 use queuelab_engine::{Config, Event, EventKind};
+use queuelab_simulation::{Narration, Scenario, Simulation};
 
 fn load(file: &str) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -19,11 +19,10 @@ use serde::Serialize;
 pub use scenario::*;
 use worker::{processing_ms, Held, State, Worker};
 
-use crate::message::{AttributeValue, MessageAttribute};
-use crate::settings::{DedupScope, QueueAttribute, RedrivePolicy};
-use crate::{
-    AttributeName, AttributeSelection, Config, Engine, EventKind, Millis, NewMessage, PollId,
-    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
+use queuelab_engine::{
+    AttributeName, AttributeSelection, AttributeValue, Config, DedupScope, Engine, EventKind,
+    MessageAttribute, Millis, NewMessage, PollId, QueueAttribute, ReceiveMessage, ReceiveOutcome,
+    ReceivedMessage, RedrivePolicy, SendMessage, SqsError, SqsResult, Tags, MAX_VIRTUAL_MS,
 };
 
 /// How often a side effect happened to one message.
@@ -248,10 +247,7 @@ impl Simulation {
     /// Moves virtual time forward by `ms`: engine timers, producers and
     /// workers all act at their own moments, in time order.
     pub fn advance(&mut self, ms: Millis) -> Millis {
-        let target = self
-            .now()
-            .saturating_add(ms)
-            .min(crate::clock::MAX_VIRTUAL_MS);
+        let target = self.now().saturating_add(ms).min(MAX_VIRTUAL_MS);
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
             self.engine.advance(t - self.now());
             self.act();
@@ -295,7 +291,7 @@ impl Simulation {
             }
             let text = line.text.clone();
             self.narration = Some(text.clone());
-            self.engine.emit(EventKind::Narration { text });
+            self.engine.record_event(EventKind::Narration { text });
             self.next_narration += 1;
         }
         for index in 0..self.producers.len() {
@@ -373,7 +369,7 @@ impl Simulation {
     }
 
     fn action_failed(&mut self, actor: &Arc<str>, action: &'static str, error: SqsError) {
-        self.engine.emit(EventKind::ActionFailed {
+        self.engine.record_event(EventKind::ActionFailed {
             actor: actor.clone(),
             action,
             code: error.code.query_code(),
@@ -406,7 +402,8 @@ impl Simulation {
                 }
                 if restarting {
                     let consumer = self.workers[index].name.clone();
-                    self.engine.emit(EventKind::WorkerRestarted { consumer });
+                    self.engine
+                        .record_event(EventKind::WorkerRestarted { consumer });
                 }
                 self.poll(index, now);
             }
@@ -481,7 +478,7 @@ impl Simulation {
                 .map(|w| w.name.clone())
                 .collect();
             if let Some(holder) = also_held_by.into_iter().next() {
-                self.engine.emit(EventKind::DuplicateDelivery {
+                self.engine.record_event(EventKind::DuplicateDelivery {
                     consumer: consumer.clone(),
                     queue: queue.clone(),
                     message_id: m.message_id.clone(),
@@ -512,7 +509,7 @@ impl Simulation {
 
     /// Starts processing `batch[current]`.
     fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
-        let unit = self.engine.rng.unit();
+        let unit = self.engine.draw_unit();
         let worker = &self.workers[index];
         let done_at = now + processing_ms(&worker.spec.processing, unit);
         let next_heartbeat = worker
@@ -521,7 +518,7 @@ impl Simulation {
             .heartbeat_every_ms
             .map(|every| now + every);
         let held = &batch[current];
-        self.engine.emit(EventKind::ProcessingStarted {
+        self.engine.record_event(EventKind::ProcessingStarted {
             consumer: worker.name.clone(),
             queue: queue_name(&worker.url),
             message_id: held.message_id.clone(),
@@ -620,7 +617,7 @@ impl Simulation {
             before_side_effect: before,
         };
         if Worker::matches(&behaviour.crashes_before_side_effect_on, &held.body) {
-            self.engine.emit(crash(true));
+            self.engine.record_event(crash(true));
             self.lost_if_deleted(&consumer, &held, true);
             self.workers[index].state = State::Crashed {
                 until: now + behaviour.restart_ms,
@@ -629,7 +626,7 @@ impl Simulation {
         }
         if Worker::matches(&behaviour.fails_on, &held.body) {
             batch[current].failed = true;
-            self.engine.emit(EventKind::ProcessingFailed {
+            self.engine.record_event(EventKind::ProcessingFailed {
                 consumer: consumer.clone(),
                 message_id: held.message_id.clone(),
                 receive_count: held.receive_count,
@@ -638,7 +635,7 @@ impl Simulation {
         } else {
             self.side_effect(index, &held);
             if Worker::matches(&behaviour.crashes_after_side_effect_on, &held.body) {
-                self.engine.emit(crash(false));
+                self.engine.record_event(crash(false));
                 self.workers[index].state = State::Crashed {
                     until: now + behaviour.restart_ms,
                 };
@@ -669,7 +666,7 @@ impl Simulation {
     /// its handler then crashes or fails.
     fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
         if held.deleted {
-            self.engine.emit(EventKind::MessageLost {
+            self.engine.record_event(EventKind::MessageLost {
                 consumer: consumer.clone(),
                 message_id: held.message_id.clone(),
                 handler_crashed,
@@ -688,10 +685,11 @@ impl Simulation {
         let worker = &self.workers[index];
         let consumer = worker.name.clone();
         if worker.spec.behaviour.idempotent && self.processed.contains(&held.message_id) {
-            self.engine.emit(EventKind::SkippedAlreadyProcessed {
-                consumer,
-                message_id: held.message_id.clone(),
-            });
+            self.engine
+                .record_event(EventKind::SkippedAlreadyProcessed {
+                    consumer,
+                    message_id: held.message_id.clone(),
+                });
             return;
         }
         if worker.spec.behaviour.idempotent {
@@ -719,7 +717,7 @@ impl Simulation {
         entry.count += 1;
         entry.by.push(consumer.to_string());
         let count = entry.count;
-        self.engine.emit(EventKind::SideEffectPerformed {
+        self.engine.record_event(EventKind::SideEffectPerformed {
             consumer,
             message_id: held.message_id.clone(),
             effect,
@@ -742,7 +740,7 @@ impl Simulation {
                     visible,
                 };
                 self.alarms[i].2 = now_in_alarm;
-                self.engine.emit(event);
+                self.engine.record_event(event);
             }
         }
     }
@@ -896,7 +894,7 @@ fn queue_attributes(
         }));
     }
     if let Some(redrive) = &spec.redrive {
-        if !urls.contains_key(&redrive.dead_letter_queue) {
+        let Some(dlq_url) = urls.get(&redrive.dead_letter_queue) else {
             return Err(invalid(
                 &format!("queue \"{}\"", spec.name),
                 format!(
@@ -904,11 +902,23 @@ fn queue_attributes(
                     redrive.dead_letter_queue
                 ),
             ));
-        }
+        };
         out.push(QueueAttribute::RedrivePolicy(Some(RedrivePolicy {
-            dead_letter_target_arn: engine.queue_arn(&redrive.dead_letter_queue),
+            dead_letter_target_arn: queue_arn(engine, dlq_url)?,
             max_receive_count: redrive.max_receive_count,
         })));
     }
     Ok(out)
+}
+
+/// A queue's ARN, asked of the engine with GetQueueAttributes as any caller
+/// would (the simulation does not build ARNs itself).
+fn queue_arn(engine: &Engine, url: &str) -> SqsResult<String> {
+    let selection = AttributeSelection::Names(vec![AttributeName::QueueArn]);
+    match engine.get_queue_attributes(url, &selection)?.as_slice() {
+        [QueueAttribute::QueueArn(arn)] => Ok(arn.clone()),
+        other => Err(SqsError::invalid_parameter(format!(
+            "GetQueueAttributes answered {other:?} for QueueArn"
+        ))),
+    }
 }

@@ -3,8 +3,8 @@
 //! it performs and what is left in the queue (docs/scenario-format.md,
 //! section 5, "The worker loop" and `behaviour`).
 
-use queuelab_engine::simulation::{Scenario, Simulation};
 use queuelab_engine::{Config, Event, EventKind, Millis};
+use queuelab_simulation::{Scenario, Simulation};
 use serde_json::{json, Value};
 
 /// A scenario with one standard queue "jobs" (visibility timeout 5 s), the

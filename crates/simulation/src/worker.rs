@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
-use crate::{Millis, PollId};
+use queuelab_engine::{Millis, PollId};
 
 /// A message a worker holds, from its receive until it is done with it.
 #[derive(Clone, Debug)]
