@@ -10,6 +10,8 @@ use crate::queue::Queue;
 use crate::{Engine, MessageId, Millis};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", ts(rename = "EngineSnapshot"))]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub time_ms: Millis,
@@ -19,6 +21,7 @@ pub struct Snapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueSnapshot {
     pub name: String,
@@ -45,11 +48,16 @@ pub struct QueueSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct MessageSnapshot {
     pub message_id: MessageId,
     pub body: String,
     /// `delayed`, `visible` or `in-flight`.
+    #[cfg_attr(
+        feature = "contract",
+        ts(type = r#""delayed" | "visible" | "in-flight""#)
+    )]
     pub state: &'static str,
     pub group: Option<String>,
     pub receive_count: u32,
@@ -71,6 +79,7 @@ pub struct MessageSnapshot {
 
 /// A snapshot without messages or settings: counts by state per queue.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     pub time_ms: Millis,
@@ -78,6 +87,7 @@ pub struct Counts {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueCounts {
     pub name: String,
@@ -87,6 +97,7 @@ pub struct QueueCounts {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct GroupSnapshot {
     pub group: String,
@@ -217,6 +228,7 @@ impl Engine {
 /// Everything about one stored message, without changing it (the page's
 /// "peek"): unlike a receive, this is not an SQS operation and has no effect.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "MessagePeek"))]
 #[serde(rename_all = "camelCase")]
 pub struct Peek {
     pub queue: String,
@@ -230,6 +242,7 @@ pub struct Peek {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PeekAttribute {
     pub name: String,

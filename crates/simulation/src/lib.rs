@@ -27,6 +27,7 @@ use queuelab_engine::{
 
 /// How often a side effect happened to one message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SideEffect {
     pub message_id: String,
@@ -38,6 +39,7 @@ pub struct SideEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HeldSnapshot {
     pub message_id: String,
@@ -50,11 +52,16 @@ pub struct HeldSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkerSnapshot {
     pub name: String,
     pub queue: String,
     /// `idle`, `polling`, `processing`, `crashed` or `stopped`.
+    #[cfg_attr(
+        feature = "contract",
+        ts(type = r#""idle" | "polling" | "processing" | "crashed" | "stopped""#)
+    )]
     pub state: &'static str,
     pub holding: Vec<HeldSnapshot>,
     /// Start and end of the current message's processing.
@@ -64,6 +71,7 @@ pub struct WorkerSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AlarmSnapshot {
     pub name: String,
@@ -74,6 +82,7 @@ pub struct AlarmSnapshot {
 
 /// The simulation's part of a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SimulationSnapshot {
     pub title: String,
