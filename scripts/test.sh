@@ -33,6 +33,14 @@ cargo test --quiet --workspace --exclude queuelab-wasm
 # The receive-scan counter is a feature of its own, off in every other build.
 cargo test --quiet -p queuelab-engine --features scan-count --test scans
 
+step "generated files are fresh (TypeScript types, scenario schema)"
+# Fails when crates/wasm/src/contract.d.ts or web/scenarios/scenario.schema.json
+# differs from what the Rust types give. Regenerate with
+# QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
+cargo test --quiet -p queuelab-wasm --features contract --test contract
+# The contract feature's derives must stay lint-clean too.
+cargo clippy --quiet -p queuelab-wasm --features contract --all-targets -- -D warnings
+
 step "build the wasm package (web/pkg)"
 ./scripts/build-wasm.sh
 

@@ -4,7 +4,7 @@
 // Playground. The wasm file is found next to this script (wasm-bindgen's
 // init resolves it from import.meta.url), so hosts configure nothing.
 
-import init, { Playground } from "./pkg/queuelab.js";
+import init, { Playground, defaults as engineDefaults, operations as engineOperations } from "./pkg/queuelab.js";
 
 let loading = null;
 
@@ -18,3 +18,16 @@ export function ready() {
 }
 
 export { Playground };
+
+let known = null;
+const facts = () => (known ??= Object.freeze({ defaults: engineDefaults(), operations: Object.freeze(engineOperations()) }));
+
+/**
+ * What a queue, consumer and producer get for a setting they leave out,
+ * from the engine (queue attributes) and the scenario format (workers):
+ * the page keeps no copy. Call after `ready()`.
+ */
+export const defaults = () => facts().defaults;
+
+/** The SQS operations the engine answers ("SendMessage", ...). Call after `ready()`. */
+export const operations = () => facts().operations;

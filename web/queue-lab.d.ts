@@ -2,16 +2,11 @@
 // defines the element; these declarations make `document.querySelector("queue-lab")`
 // and its events typed.
 
-import type { Playground } from "./pkg/queuelab.js";
+import type { Playground, QueuelabEvent } from "./pkg/queuelab.js";
 import type { SqsClient } from "./sqs-client.js";
 
-/** One engine event as the page's log shows it: { seq, timeMs, type, ... }. */
-export interface EngineEvent {
-  seq: number;
-  timeMs: number;
-  type: string;
-  [field: string]: unknown;
-}
+/** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
+export type EngineEvent = QueuelabEvent;
 
 /** The playback controls of a started element. */
 export interface LabControls {

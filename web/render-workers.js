@@ -5,6 +5,7 @@
 // touched had its side effect more than once).
 
 import { h, secs, setText, shortId, span } from "./dom.js";
+import { defaults } from "./engine.js";
 
 const WORKER_STATE = {
   idle: ["○", "idle"],
@@ -25,8 +26,8 @@ function processingText(p) {
 function traits(c) {
   if (!c) return "receives by hand (you)";
   const b = c.behaviour ?? {};
-  const t = [c.waitTimeSeconds ? `long-polls ${c.waitTimeSeconds} s` : `short-polls every ${span(c.pollIntervalMs ?? 1000)}`];
-  if ((c.batchSize ?? 1) > 1) t.push(`batches of ${c.batchSize}`);
+  const t = [c.waitTimeSeconds ? `long-polls ${c.waitTimeSeconds} s` : `short-polls every ${span(c.pollIntervalMs ?? defaults().consumer.pollIntervalMs)}`];
+  if ((c.batchSize ?? defaults().consumer.batchSize) > 1) t.push(`batches of ${c.batchSize}`);
   t.push(processingText(c.processing));
   if (b.idempotent) t.push("idempotent");
   if (b.heartbeatEveryMs) t.push(`heartbeat every ${span(b.heartbeatEveryMs)}`);
@@ -41,15 +42,15 @@ function traits(c) {
 class ConsumerCard {
   constructor(name, spec, manual) {
     this.name = name;
-    this.effect = spec?.sideEffect ?? "charged";
-    this.longPoll = (spec?.waitTimeSeconds ?? 0) > 0;
+    this.effect = spec?.sideEffect ?? defaults().consumer.sideEffect;
+    this.longPoll = (spec?.waitTimeSeconds ?? defaults().consumer.waitTimeSeconds) > 0;
     this.held = new Map();
     this.ic = h("span", { class: "c-ic", "aria-hidden": "true" });
     this.state = h("span", { class: "c-state" });
     this.list = h("ul", { class: "held-list", "aria-label": `Messages ${name} holds` });
     this.idle = h("p", { class: "c-idle", text: "holds nothing" });
     this.fx = h("span", { class: "c-fx-n", text: "0" });
-    this.fxLabel = h("span", { class: "c-fx-l", text: `${spec?.sideEffect ?? "charged"}: ` });
+    this.fxLabel = h("span", { class: "c-fx-l", text: `${this.effect}: ` });
     this.fxBox = h("p", { class: "c-fx" }, this.fxLabel, this.fx);
     this.empty = h("p", { class: "c-empty", hidden: true });
     this.el = h(

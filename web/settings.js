@@ -4,11 +4,13 @@
 // run from time 0 with the same seed, or shows the engine's error.
 
 import { h } from "./dom.js";
+import { defaults } from "./engine.js";
 
+// A field a scenario leaves out shows the engine's default.
 const QUEUE_FIELDS = [
-  ["visibilityTimeoutSeconds", "Visibility timeout (s)", 30],
-  ["delaySeconds", "Delay (s)", 0],
-  ["messageRetentionPeriodSeconds", "Retention (s)", 345600],
+  ["visibilityTimeoutSeconds", "Visibility timeout (s)"],
+  ["delaySeconds", "Delay (s)"],
+  ["messageRetentionPeriodSeconds", "Retention (s)"],
 ];
 
 export class Settings {
@@ -36,9 +38,10 @@ export class Settings {
     this.showText(text);
     const f = this.form;
     const parts = [];
+    const d = defaults();
     scenario.queues.forEach((q, i) => {
       const fields = [];
-      for (const [key, label, def] of QUEUE_FIELDS) fields.push(num(`q${i}-${key}`, label, q[key] ?? def, { "data-setting": key, "data-queue-index": i }));
+      for (const [key, label] of QUEUE_FIELDS) fields.push(num(`q${i}-${key}`, label, q[key] ?? d.queue[key], { "data-setting": key, "data-queue-index": i }));
       if (q.redrive) fields.push(num(`q${i}-mrc`, `maxReceiveCount (then to ${q.redrive.deadLetterQueue})`, q.redrive.maxReceiveCount, { "data-setting": "maxReceiveCount", "data-queue-index": i }));
       parts.push(h("fieldset", null, h("legend", { text: `Queue ${q.name}` }), ...fields));
     });
@@ -51,8 +54,8 @@ export class Settings {
       if (p.uniformMs) fields.push(num(`c${i}-min`, "Processing min (ms)", p.uniformMs.min, at("processingMinMs")), num(`c${i}-max`, "Processing max (ms)", p.uniformMs.max, at("processingMaxMs")));
       if (p.exponentialMs) fields.push(num(`c${i}-mean`, "Processing mean (ms)", p.exponentialMs.mean, at("processingMeanMs")));
       fields.push(
-        num(`c${i}-batch`, "Batch size (1–10)", c.batchSize ?? 1, at("batchSize")),
-        num(`c${i}-wait`, "Wait time (s, 0 = short poll)", c.waitTimeSeconds ?? 0, at("waitTimeSeconds")),
+        num(`c${i}-batch`, "Batch size (1–10)", c.batchSize ?? d.consumer.batchSize, at("batchSize")),
+        num(`c${i}-wait`, "Wait time (s, 0 = short poll)", c.waitTimeSeconds ?? d.consumer.waitTimeSeconds, at("waitTimeSeconds")),
         check(`c${i}-idem`, "Idempotent (skips ids already processed)", !!b.idempotent, at("idempotent")),
         check(`c${i}-hb`, "Heartbeat (extends visibility while working)", !!b.heartbeatEveryMs, at("heartbeat")),
         num(`c${i}-hbe`, "Heartbeat every (ms)", b.heartbeatEveryMs ?? 1000, at("heartbeatEveryMs")),

@@ -2,7 +2,9 @@
 // initSync, dispatch, advance, events and snapshot.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Playground, call } from "./load.mjs";
+import { readFileSync } from "node:fs";
+import { Playground, call, defaults, operations } from "./load.mjs";
+import { OPERATIONS as CLIENT_OPERATIONS } from "../../web/sqs-client.js";
 
 async function queue(pg, name, Attributes = {}) {
   const res = await call(pg, "CreateQueue", { QueueName: name, Attributes });
@@ -180,4 +182,102 @@ test("a malformed scenario names the field and what was expected", () => {
   assert.throws(() => Playground.fromScenario(JSON.stringify(badQueue)), /VisibilityTimeout/);
   const unknownQueue = { title: "t", durationMs: 1000, queues: [], producers: [{ name: "p", queue: "nope" }] };
   assert.throws(() => Playground.fromScenario(JSON.stringify(unknownQueue)), /"nope" is not one of the scenario's queues/);
+});
+
+// The contract's generated pieces: what the page used to derive or copy.
+
+test("operations() is the engine's operation table, and the client has a command for each", () => {
+  const names = operations();
+  assert.equal(names.length, 21);
+  assert.deepEqual([...names].sort(), names, "alphabetical");
+  assert.ok(names.includes("ChangeMessageVisibilityBatch"));
+  // sqs-client.js must declare its SDK-named classes statically; this keeps
+  // its list equal to the engine's.
+  assert.deepEqual([...CLIENT_OPERATIONS], names);
+  // ... and so do its declarations' OperationName union.
+  const dts = readFileSync(new URL("../../web/sqs-client.d.ts", import.meta.url), "utf8");
+  const union = dts.match(/export type OperationName =([^;]*);/)[1];
+  assert.deepEqual([...union.matchAll(/"(\w+)"/g)].map((m) => m[1]), names);
+});
+
+test("defaults() gives SQS's queue defaults and the scenario format's consumer defaults", () => {
+  const d = defaults();
+  assert.equal(d.queue.visibilityTimeoutSeconds, 30);
+  assert.equal(d.queue.delaySeconds, 0);
+  assert.equal(d.queue.messageRetentionPeriodSeconds, 345600);
+  assert.equal(d.queue.receiveMessageWaitTimeSeconds, 0);
+  assert.equal(d.consumer.batchSize, 1);
+  assert.equal(d.consumer.waitTimeSeconds, 0);
+  assert.equal(d.consumer.pollIntervalMs, 1000);
+  assert.equal(d.consumer.sideEffect, "charged");
+  assert.equal(d.consumer.behaviour.restartMs, 5000);
+  assert.deepEqual(d.producer.sends, []);
+  assert.equal(d.producer.rate, null);
+});
+
+const SCENARIO = JSON.stringify({
+  title: "t",
+  seed: 5,
+  durationMs: 10_000,
+  queues: [{ name: "dead" }, { name: "work", visibilityTimeoutSeconds: 1, redrive: { deadLetterQueue: "dead", maxReceiveCount: 5 } }],
+  producers: [{ name: "p", queue: "work", sends: [{ atMs: 0, body: "a" }] }],
+  consumers: [{ name: "c", queue: "work", processing: { fixedMs: 5000 } }],
+});
+
+test("scenario() is the scenario as parsed, defaults filled in; null without one", () => {
+  const pg = Playground.fromScenario(SCENARIO);
+  const s = pg.scenario();
+  assert.equal(s.seed, 5);
+  assert.equal(s.consumers[0].batchSize, 1);
+  assert.equal(s.consumers[0].pollIntervalMs, 1000);
+  assert.equal(s.consumers[0].behaviour.restartMs, 5000);
+  assert.equal(s.queues[0].visibilityTimeoutSeconds, null, "a queue setting left out stays unset (SQS's default applies)");
+  assert.equal(new Playground().scenario(), null);
+});
+
+test("fromScenario(text, { seed }) replays the scenario with another seed", () => {
+  const idsOf = (pg) => { pg.advance(1); return pg.snapshot().queues[1].messages.map((m) => m.messageId); };
+  const own = Playground.fromScenario(SCENARIO);
+  const same = Playground.fromScenario(SCENARIO, { seed: 5 });
+  const other = Playground.fromScenario(SCENARIO, { seed: 6 });
+  assert.equal(other.scenario().seed, 6);
+  assert.deepEqual(idsOf(same), idsOf(own));
+  assert.notDeepEqual(idsOf(other), idsOf(Playground.fromScenario(SCENARIO)));
+});
+
+test("snapshots carry holders, inFlightSince and each queue's redrive role", async () => {
+  const pg = new Playground();
+  await queue(pg, "dead");
+  const url = await queue(pg, "work", {
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: "arn:aws:sqs:us-east-1:000000000000:dead", maxReceiveCount: 5 }),
+  });
+  await call(pg, "SendMessage", { QueueUrl: url, MessageBody: "m" });
+  await call(pg, "ReceiveMessage", { QueueUrl: url, VisibilityTimeout: 1 }, { caller: "a" });
+  pg.advance(1_500);
+  await call(pg, "ReceiveMessage", { QueueUrl: url, VisibilityTimeout: 10 }, { caller: "b" });
+  const [dead, work] = pg.snapshot().queues;
+  assert.deepEqual([dead.name, work.name], ["dead", "work"]);
+  const [m] = work.messages;
+  assert.equal(m.holder, "b");
+  assert.deepEqual(m.holders, ["a", "b"], "a's receipt outlived its visibility window");
+  assert.equal(m.inFlightSince, 1_500);
+  assert.equal(work.deadLetterQueue, "dead");
+  assert.deepEqual(work.deadLetterSources, []);
+  assert.equal(dead.deadLetterQueue, null);
+  assert.deepEqual(dead.deadLetterSources, ["work"]);
+  // A visibility change starts a new window.
+  pg.advance(500);
+  const handle = m.receiptHandle;
+  await call(pg, "ChangeMessageVisibility", { QueueUrl: url, ReceiptHandle: handle, VisibilityTimeout: 30 });
+  assert.equal(pg.snapshot().queues[1].messages[0].inFlightSince, 2_000);
+});
+
+test("counts() has each queue's counts by state and no messages", async () => {
+  const pg = Playground.fromScenario(SCENARIO);
+  pg.advance(100);
+  const counts = pg.counts();
+  const snap = pg.snapshot();
+  assert.equal(counts.timeMs, snap.timeMs);
+  assert.deepEqual(counts.queues, snap.queues.map(({ name, visible, inFlight, delayed }) => ({ name, visible, inFlight, delayed })));
+  assert.equal(counts.queues[1].inFlight, 1);
 });

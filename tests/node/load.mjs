@@ -2,12 +2,12 @@
 // would: initSync with the module bytes.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { initSync, Playground } from "../../web/pkg/queuelab.js";
+import { defaults, initSync, operations, Playground } from "../../web/pkg/queuelab.js";
 
 const wasm = fileURLToPath(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
 initSync({ module: readFileSync(wasm) });
 
-export { Playground };
+export { defaults, operations, Playground };
 
 /** Calls an operation and returns { status, body (parsed), headers }. */
 export async function call(pg, operation, body, options) {

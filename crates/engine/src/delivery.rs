@@ -323,7 +323,14 @@ impl Engine {
         message.receipt_serial += 1;
         message.received_at = now;
         message.first_received_at.get_or_insert(now);
-        let previous_holder = std::mem::replace(&mut message.extras_mut().holder, spec.by.clone());
+        let extras = message.extras_mut();
+        let previous_holder = std::mem::replace(&mut extras.holder, spec.by.clone());
+        extras.in_flight_since = now;
+        if let Some(by) = &spec.by {
+            // Everyone who received it, the current holder last.
+            extras.holders.retain(|h| h != by);
+            extras.holders.push(by.clone());
+        }
         let receipt = Receipt {
             queue: id,
             message: key,

@@ -13,6 +13,7 @@ use crate::ids::MessageId;
 use crate::Millis;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "SqsEvent"))]
 pub struct Event {
     pub seq: u64,
     #[serde(rename = "timeMs")]
@@ -23,6 +24,7 @@ pub struct Event {
 
 /// Why a message left the in-flight state or a receive returned nothing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(
     tag = "type",
     rename_all = "camelCase",

@@ -159,6 +159,9 @@ impl Engine {
             by: by.map(Into::into),
             visible_at: deadline,
         };
+        if let Some(message) = queue.message_mut(receipt.message) {
+            message.extras_mut().in_flight_since = now;
+        }
         let lock = queue.set_state(receipt.message, state);
         lock.log_after(event, &mut self.log, now);
         if timeout == 0 {

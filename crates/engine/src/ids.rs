@@ -15,6 +15,8 @@ use crate::rng::mix64;
 
 /// A message id: 16 random bytes shown as a version-4 UUID.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", ts(type = "string"))]
 pub struct MessageId(pub [u8; 16]);
 
 impl MessageId {

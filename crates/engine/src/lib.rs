@@ -47,9 +47,12 @@ pub use message::{AttributeValue, MessageAttribute};
 pub use rng::Rng;
 pub use settings::{
     unknown_attribute, AttributeName, DedupScope, QueueAttribute, RedriveAllowPolicy,
-    RedrivePermission, RedrivePolicy, ThroughputLimit,
+    RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
 };
-pub use snapshot::{GroupSnapshot, MessageSnapshot, Peek, PeekAttribute, QueueSnapshot, Snapshot};
+pub use snapshot::{
+    Counts, GroupSnapshot, MessageSnapshot, Peek, PeekAttribute, QueueCounts, QueueSnapshot,
+    Snapshot,
+};
 pub use validate::attribute_base_type;
 
 /// Virtual milliseconds since the engine started.

@@ -50,6 +50,13 @@ pub(crate) struct Extras {
     pub dead_letter_source: Option<Arc<str>>,
     /// Who holds it now (the consumer named on the receive).
     pub holder: Option<Arc<str>>,
+    /// Every consumer that received it in this queue, the current holder
+    /// last: a receipt outlives its visibility window, so an earlier
+    /// receiver may still be working on it while another holds it.
+    pub holders: Vec<Arc<str>>,
+    /// When its current visibility window began: the latest receive or
+    /// ChangeMessageVisibility.
+    pub in_flight_since: Millis,
     /// `receipt_serial` when the message arrived in this queue by a
     /// dead-letter move: receipts up to it were issued by the source queue.
     pub serial_at_arrival: u32,

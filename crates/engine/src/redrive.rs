@@ -296,6 +296,7 @@ impl Engine {
         if let Some(extras) = extras.as_deref_mut() {
             extras.dead_letter_source = None;
             extras.holder = None;
+            extras.holders.clear();
             // A new message: none of the old one's receipts are its own.
             extras.serial_at_arrival = 0;
         }

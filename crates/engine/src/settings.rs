@@ -205,7 +205,9 @@ impl QueueAttribute {
 
 /// The settable state of a queue, with SQS's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Settings {
+// Public (read-only use) so the binding can export the defaults to JS from
+// this one place: `Settings::default()`.
+pub struct Settings {
     pub delay_seconds: u32,
     pub maximum_message_size: u32,
     pub message_retention_period: u32,

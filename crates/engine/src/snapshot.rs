@@ -10,6 +10,8 @@ use crate::queue::Queue;
 use crate::{Engine, MessageId, Millis};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[cfg_attr(feature = "contract", ts(rename = "EngineSnapshot"))]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub time_ms: Millis,
@@ -19,6 +21,7 @@ pub struct Snapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueSnapshot {
     pub name: String,
@@ -30,6 +33,11 @@ pub struct QueueSnapshot {
     pub message_retention_period_seconds: u32,
     pub dead_letter_target_arn: Option<String>,
     pub max_receive_count: Option<i64>,
+    /// Its role in redrive: the name of the dead-letter queue its redrive
+    /// policy names (when that queue exists) ...
+    pub dead_letter_queue: Option<String>,
+    /// ... and the queues whose redrive policy names it as theirs, by name.
+    pub dead_letter_sources: Vec<String>,
     pub visible: usize,
     pub in_flight: usize,
     pub delayed: usize,
@@ -40,11 +48,16 @@ pub struct QueueSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct MessageSnapshot {
     pub message_id: MessageId,
     pub body: String,
     /// `delayed`, `visible` or `in-flight`.
+    #[cfg_attr(
+        feature = "contract",
+        ts(type = r#""delayed" | "visible" | "in-flight""#)
+    )]
     pub state: &'static str,
     pub group: Option<String>,
     pub receive_count: u32,
@@ -52,12 +65,39 @@ pub struct MessageSnapshot {
     pub visible_at: Option<Millis>,
     pub sent_at: Millis,
     pub holder: Option<String>,
+    /// Every consumer that received it in this queue, the current holder
+    /// last (an earlier one may still be working on it after its
+    /// visibility timeout ran out).
+    pub holders: Vec<String>,
+    /// When an in-flight message's visibility window began (its latest
+    /// receive or visibility change).
+    pub in_flight_since: Option<Millis>,
     pub receipt_handle: Option<String>,
     pub sequence_number: Option<String>,
     pub dead_letter_source_arn: Option<String>,
 }
 
+/// A snapshot without messages or settings: counts by state per queue.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    pub time_ms: Millis,
+    pub queues: Vec<QueueCounts>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct QueueCounts {
+    pub name: String,
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct GroupSnapshot {
     pub group: String,
@@ -73,6 +113,7 @@ impl Engine {
             State::InFlight { deadline } => ("in-flight", Some(deadline)),
         };
         let extras = m.extras();
+        let in_flight = matches!(m.state, State::InFlight { .. });
         MessageSnapshot {
             message_id: m.id,
             body: m.body.to_string(),
@@ -82,6 +123,10 @@ impl Engine {
             visible_at,
             sent_at: m.sent_at,
             holder: m.holder().map(|h| h.to_string()),
+            holders: extras
+                .map(|e| e.holders.iter().map(|h| h.to_string()).collect())
+                .unwrap_or_default(),
+            in_flight_since: extras.filter(|_| in_flight).map(|e| e.in_flight_since),
             receipt_handle: (!m.receipts_here().is_empty()).then(|| {
                 Receipt {
                     queue: q.id,
@@ -97,20 +142,43 @@ impl Engine {
     }
 
     pub fn snapshot(&self) -> Snapshot {
+        let queues: Vec<&Queue> = self.by_name.values().map(|id| self.queue(*id)).collect();
         Snapshot {
             time_ms: self.now,
             next_event_seq: self.log.next_seq(),
             waiting_polls: self.waiting_polls(),
-            queues: self
-                .by_name
-                .values()
-                .map(|id| self.queue_snapshot(self.queue(*id)))
+            queues: queues
+                .iter()
+                .map(|q| self.queue_snapshot(q, &queues))
                 .collect(),
         }
     }
 
-    fn queue_snapshot(&self, q: &Queue) -> QueueSnapshot {
+    /// Only the counts by state of every queue: cheap enough for every
+    /// frame of a busy run, where a full snapshot copies every message.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            time_ms: self.now,
+            queues: self
+                .by_name
+                .values()
+                .map(|id| {
+                    let q = self.queue(*id);
+                    QueueCounts {
+                        name: q.name.to_string(),
+                        visible: q.count_visible(),
+                        in_flight: q.count_in_flight(),
+                        delayed: q.count_delayed(),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// `all` is every queue, to name the queue's redrive partners.
+    fn queue_snapshot(&self, q: &Queue, all: &[&Queue]) -> QueueSnapshot {
         let redrive = q.settings.redrive_policy.as_ref();
+        let target = redrive.map(|p| p.dead_letter_target_arn.as_str());
         QueueSnapshot {
             name: q.name.to_string(),
             url: q.url.to_string(),
@@ -121,6 +189,22 @@ impl Engine {
             message_retention_period_seconds: q.settings.message_retention_period,
             dead_letter_target_arn: redrive.map(|p| p.dead_letter_target_arn.clone()),
             max_receive_count: redrive.map(|p| p.max_receive_count),
+            dead_letter_queue: all
+                .iter()
+                .find(|other| Some(&*other.arn) == target)
+                .map(|dlq| dlq.name.to_string()),
+            dead_letter_sources: all
+                .iter()
+                .filter(|source| {
+                    source
+                        .settings
+                        .redrive_policy
+                        .as_ref()
+                        .map(|p| p.dead_letter_target_arn.as_str())
+                        == Some(&*q.arn)
+                })
+                .map(|source| source.name.to_string())
+                .collect(),
             visible: q.count_visible(),
             in_flight: q.count_in_flight(),
             delayed: q.count_delayed(),
@@ -144,6 +228,7 @@ impl Engine {
 /// Everything about one stored message, without changing it (the page's
 /// "peek"): unlike a receive, this is not an SQS operation and has no effect.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "MessagePeek"))]
 #[serde(rename_all = "camelCase")]
 pub struct Peek {
     pub queue: String,
@@ -157,6 +242,7 @@ pub struct Peek {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PeekAttribute {
     pub name: String,

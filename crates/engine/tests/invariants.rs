@@ -9,7 +9,9 @@
 //! expired, purged, moved, redriven, group locked/unlocked, queue deleted),
 //! and what it rebuilds must be the snapshot: the same messages in the same
 //! queues, with the same state, deadline and receive count, and the same
-//! FIFO groups locked. And the same seed and calls give the same log.
+//! FIFO groups locked, and the same holders and in-flight start of every
+//! message (facts the page once derived from events itself). And the same
+//! seed and calls give the same log.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,6 +31,8 @@ enum Op {
     },
     Receive {
         queue: usize,
+        /// Which of three consumers receives ("c0", "c1", "c2").
+        consumer: u8,
         max: u8,
         visibility: u8,
         wait: u8,
@@ -66,8 +70,8 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => (0..4usize, 0..3u8, 0..6u8, 0..3u8)
             .prop_map(|(queue, group, dedup, delay)| Op::Send { queue, group, dedup, delay }),
-        4 => (0..4usize, 1..4u8, 0..4u8, prop_oneof![3 => Just(0u8), 1 => 1..3u8])
-            .prop_map(|(queue, max, visibility, wait)| Op::Receive { queue, max, visibility, wait }),
+        4 => (0..4usize, 0..3u8, 1..4u8, 0..4u8, prop_oneof![3 => Just(0u8), 1 => 1..3u8])
+            .prop_map(|(queue, consumer, max, visibility, wait)| Op::Receive { queue, consumer, max, visibility, wait }),
         2 => any::<usize>().prop_map(|pick| Op::Delete { pick }),
         1 => (any::<usize>(), 0..4u8)
             .prop_map(|(pick, seconds)| Op::ChangeVisibility { pick, seconds }),
@@ -170,6 +174,7 @@ impl World {
             }
             Op::Receive {
                 queue,
+                consumer,
                 max,
                 visibility,
                 wait,
@@ -181,8 +186,9 @@ impl World {
                     wait_time_seconds: Some(i64::from(wait)),
                     ..ReceiveMessage::default()
                 };
-                if let Ok(queuelab_engine::ReceiveOutcome::Done(messages)) =
-                    self.engine.receive_message(&request, None)
+                if let Ok(queuelab_engine::ReceiveOutcome::Done(messages)) = self
+                    .engine
+                    .receive_message(&request, Some(&format!("c{consumer}")))
                 {
                     self.keep_handles(queue, messages);
                 }
@@ -249,6 +255,10 @@ struct Logged {
     /// When a delayed or in-flight message becomes visible.
     visible_at: Option<u64>,
     receive_count: u32,
+    /// Who received it here, the latest last (each name once).
+    holders: Vec<String>,
+    /// When an in-flight message's visibility window began.
+    in_flight_since: Option<u64>,
 }
 
 /// The world as the event log tells it.
@@ -307,10 +317,12 @@ impl Replay {
     }
 
     fn apply(&mut self, event: &Event) -> Result<(), String> {
-        let visible = |receive_count| Logged {
+        let visible = |receive_count, holders| Logged {
             state: "visible",
             visible_at: None,
             receive_count,
+            holders,
+            in_flight_since: None,
         };
         let count = |replay: &mut Self, queue: &str, id: &str| {
             replay
@@ -318,6 +330,13 @@ impl Replay {
                 .ok()
                 .and_then(|q| q.get(id))
                 .map_or(0, |m| m.receive_count)
+        };
+        let holders = |replay: &mut Self, queue: &str, id: &str| {
+            replay
+                .queue(queue)
+                .ok()
+                .and_then(|q| q.get(id))
+                .map_or(Vec::new(), |m| m.holders.clone())
         };
         match &event.kind {
             EventKind::QueueCreated { queue, .. } => {
@@ -344,17 +363,25 @@ impl Replay {
                     },
                     visible_at: *delayed_until,
                     receive_count: 0,
+                    holders: Vec::new(),
+                    in_flight_since: None,
                 };
                 self.put(queue, &message_id.to_string(), logged)?;
             }
             EventKind::DelayEnded { queue, message_id } => {
-                self.change(queue, &message_id.to_string(), &["delayed"], visible(0))?;
+                self.change(
+                    queue,
+                    &message_id.to_string(),
+                    &["delayed"],
+                    visible(0, Vec::new()),
+                )?;
             }
             EventKind::Received {
                 queue,
                 message_id,
                 receive_count,
                 visible_at,
+                by,
                 ..
             } => {
                 let id = message_id.to_string();
@@ -362,10 +389,17 @@ impl Replay {
                 if *receive_count != before + 1 {
                     return Err(format!("receive count {before} -> {receive_count}"));
                 }
+                let mut holders = holders(self, queue, &id);
+                if let Some(by) = by {
+                    holders.retain(|h| **h != **by);
+                    holders.push(by.to_string());
+                }
                 let to = Logged {
                     state: "in-flight",
                     visible_at: Some(*visible_at),
                     receive_count: *receive_count,
+                    holders,
+                    in_flight_since: Some(event.time_ms),
                 };
                 self.change(queue, &id, &["visible"], to)?;
             }
@@ -377,13 +411,16 @@ impl Replay {
             } => {
                 let id = message_id.to_string();
                 let receive_count = count(self, queue, &id);
+                let holders = holders(self, queue, &id);
                 let to = if *visible_at == event.time_ms {
-                    visible(receive_count)
+                    visible(receive_count, holders)
                 } else {
                     Logged {
                         state: "in-flight",
                         visible_at: Some(*visible_at),
                         receive_count,
+                        holders,
+                        in_flight_since: Some(event.time_ms),
                     }
                 };
                 self.change(queue, &id, &["in-flight", "visible"], to)?;
@@ -393,7 +430,8 @@ impl Replay {
             } => {
                 let id = message_id.to_string();
                 let receive_count = count(self, queue, &id);
-                self.change(queue, &id, &["in-flight"], visible(receive_count))?;
+                let holders = holders(self, queue, &id);
+                self.change(queue, &id, &["in-flight"], visible(receive_count, holders))?;
             }
             EventKind::Deleted {
                 queue, message_id, ..
@@ -413,7 +451,7 @@ impl Replay {
                 if moved.receive_count != *receive_count {
                     return Err(format!("moved with count {receive_count}, had {moved:?}"));
                 }
-                self.put(dead_letter_queue, &id, visible(*receive_count))?;
+                self.put(dead_letter_queue, &id, visible(*receive_count, Vec::new()))?;
             }
             EventKind::Redriven {
                 queue,
@@ -422,7 +460,11 @@ impl Replay {
                 new_message_id,
             } => {
                 self.take(queue, &message_id.to_string())?;
-                self.put(destination, &new_message_id.to_string(), visible(0))?;
+                self.put(
+                    destination,
+                    &new_message_id.to_string(),
+                    visible(0, Vec::new()),
+                )?;
             }
             EventKind::GroupLocked { queue, group } => {
                 let fresh = self.locked.insert((queue.to_string(), group.to_string()));
@@ -451,6 +493,8 @@ impl Replay {
                         state: m.state,
                         visible_at: m.visible_at,
                         receive_count: m.receive_count,
+                        holders: m.holders.clone(),
+                        in_flight_since: m.in_flight_since,
                     };
                     (m.message_id.to_string(), logged)
                 })

@@ -36,6 +36,7 @@ use queuelab_engine::{
 
 /// How often a side effect happened to one message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SideEffect {
     pub message_id: String,
@@ -47,6 +48,7 @@ pub struct SideEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HeldSnapshot {
     pub message_id: String,
@@ -59,11 +61,16 @@ pub struct HeldSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkerSnapshot {
     pub name: String,
     pub queue: String,
     /// `idle`, `polling`, `processing`, `crashed` or `stopped`.
+    #[cfg_attr(
+        feature = "contract",
+        ts(type = r#""idle" | "polling" | "processing" | "crashed" | "stopped""#)
+    )]
     pub state: &'static str,
     pub holding: Vec<HeldSnapshot>,
     /// Start and end of the current message's processing.
@@ -73,6 +80,7 @@ pub struct WorkerSnapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AlarmSnapshot {
     pub name: String,
@@ -83,6 +91,7 @@ pub struct AlarmSnapshot {
 
 /// What one scenario producer has done so far.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ProducerSnapshot {
     pub name: String,
@@ -97,6 +106,7 @@ pub struct ProducerSnapshot {
 
 /// The simulation's part of a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SimulationSnapshot {
     pub title: String,

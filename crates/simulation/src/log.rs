@@ -18,6 +18,7 @@ use serde::Serialize;
 /// One event of the run. Serialized exactly like the engine's `Event`:
 /// `seq`, `timeMs` and the fields of its kind, with `type` naming it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "QueuelabEvent"))]
 pub struct LogEvent {
     pub seq: u64,
     #[serde(rename = "timeMs")]
@@ -28,6 +29,7 @@ pub struct LogEvent {
 
 /// Whose event: the engine's (SQS) or the simulation's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "EventKindOfRun"))]
 #[serde(untagged)]
 pub enum Kind {
     Sqs(EventKind),
@@ -36,6 +38,7 @@ pub enum Kind {
 
 /// What a scenario's simulated workers, producers, narration and alarms do.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(
     tag = "type",
     rename_all = "camelCase",

@@ -1,30 +1,38 @@
 //! The scenario format: queues, producers, consumers and narration, as a
 //! typed document. The wasm binding (or any host) parses the JSON text into
 //! these types with serde; the engine never sees JSON. The JSON Schema in
-//! `web/scenarios/scenario.schema.json` describes the same shape.
+//! `web/scenarios/scenario.schema.json` and the TypeScript types are
+//! generated from them (the `contract` feature; see crates/wasm/tests/contract.rs):
+//! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
 use serde::{Deserialize, Serialize};
 
-/// A teaching scenario: everything needed to replay a run from time 0.
+/// Queues, producers, simulated consumers and narration, replayed
+/// deterministically from a seed. Times are virtual milliseconds from the
+/// start of the run.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", schemars(title = "Queuelab scenario"))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Scenario {
-    /// Short title shown in the picker ("Slow consumer, duplicate delivery").
+    /// Short title shown in the picker.
     pub title: String,
     /// One or two sentences on what the scenario teaches.
     #[serde(default)]
     pub summary: String,
-    /// PRNG seed: the same seed replays the same run.
+    /// PRNG seed: the same seed replays the same run. Default 0.
     #[serde(default)]
     pub seed: u64,
     /// How long the run lasts, in virtual ms.
     pub duration_ms: u64,
+    /// Queues created at time 0, in this order: a dead-letter queue comes
+    /// before the queues that use it.
     pub queues: Vec<QueueSpec>,
     #[serde(default)]
     pub producers: Vec<Producer>,
     #[serde(default)]
     pub consumers: Vec<Consumer>,
-    /// Lines shown (and announced) at given moments.
+    /// Lines shown and announced at given moments.
     #[serde(default)]
     pub narration: Vec<Narration>,
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
@@ -35,22 +43,37 @@ pub struct Scenario {
 /// A queue to create at time 0. Queues are created in the order listed, so
 /// a dead-letter queue comes before the queues that use it.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QueueSpec {
-    /// Queue name; FIFO queue names end in `.fifo`.
+    /// FIFO queue names end in .fifo.
+    #[cfg_attr(
+        feature = "contract",
+        schemars(regex(pattern = r"^[A-Za-z0-9_-]{1,80}$|^[A-Za-z0-9_-]{1,75}\.fifo$"))
+    )]
     pub name: String,
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
     pub visibility_timeout_seconds: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 900)))]
     pub delay_seconds: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 60, max = 1209600)))]
     pub message_retention_period_seconds: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
     pub receive_message_wait_time_seconds: Option<i64>,
+    /// FIFO only.
     #[serde(default)]
     pub content_based_deduplication: Option<bool>,
-    /// `"queue"` or `"messageGroup"`.
+    /// FIFO only.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "contract",
+        schemars(with = "DeduplicationScope"),
+        ts(type = r#""queue" | "messageGroup" | null"#)
+    )]
     pub deduplication_scope: Option<String>,
     /// Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
     #[serde(default)]
@@ -58,15 +81,29 @@ pub struct QueueSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Redrive {
     /// Name of a queue listed earlier.
     pub dead_letter_queue: String,
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 1000)))]
     pub max_receive_count: i64,
+}
+
+/// The values of `deduplicationScope`, for the schema only: the engine
+/// reads the text and answers an unknown one with SQS's own error.
+#[cfg(feature = "contract")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum DeduplicationScope {
+    Queue,
+    MessageGroup,
 }
 
 /// Something that sends messages: at fixed moments, or at a steady rate.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Producer {
     pub name: String,
@@ -78,30 +115,38 @@ pub struct Producer {
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScheduledSend {
     pub at_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
     pub body: String,
+    /// MessageGroupId (required on FIFO queues).
     #[serde(default)]
     pub group_id: Option<String>,
+    /// MessageDeduplicationId (FIFO).
     #[serde(default)]
     pub dedup_id: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 900)))]
     pub delay_seconds: Option<i64>,
     /// String message attributes.
     #[serde(default)]
     pub attributes: std::collections::BTreeMap<String, String>,
 }
 
-/// `count` sends, one every `everyMs` from `startMs`; `{n}` in the body
-/// and group are replaced by the send's number (1, 2, ...).
+/// count sends, one every everyMs from startMs; {n} in body and groupId
+/// becomes the send's number.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Rate {
     #[serde(default)]
     pub start_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub every_ms: u64,
     pub count: u64,
+    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
     pub body: String,
     #[serde(default)]
     pub group_id: Option<String>,
@@ -109,6 +154,7 @@ pub struct Rate {
 
 /// A simulated worker running the loop real consumer code runs.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Consumer {
     pub name: String,
@@ -120,18 +166,20 @@ pub struct Consumer {
     /// batch it holds and what a long poll already waiting then returns.
     #[serde(default)]
     pub stop_ms: Option<u64>,
-    /// MaxNumberOfMessages of its receives (1-10).
+    /// MaxNumberOfMessages of each receive. Default 1.
     #[serde(default = "one")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 10)))]
     pub batch_size: i64,
-    /// WaitTimeSeconds of its receives: 0 short-polls, up to 20 long-polls.
+    /// 0 short-polls; up to 20 long-polls. Default 0.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
     pub wait_time_seconds: i64,
-    /// Pause after an empty short poll before the next receive.
+    /// Pause after an empty short poll. Default 1000.
     #[serde(default = "poll_interval")]
     pub poll_interval_ms: u64,
-    /// How long handling one message takes.
+    /// How long handling one message takes: fixed or drawn from the seeded PRNG.
     pub processing: Processing,
-    /// The side effect's label in counts and sentences ("charged").
+    /// What the handler does, in counts and sentences. Default "charged".
     #[serde(default = "charged")]
     pub side_effect: String,
     #[serde(default)]
@@ -152,6 +200,7 @@ fn charged() -> String {
 
 /// Processing time: fixed, or drawn from the seeded PRNG.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub enum Processing {
     FixedMs(u64),
@@ -161,7 +210,8 @@ pub enum Processing {
 
 /// How the worker's handler behaves; every field defaults to the plain
 /// "process, then delete" loop.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Behaviour {
     /// Keeps a set of processed message ids and skips the side effect for
@@ -174,6 +224,7 @@ pub struct Behaviour {
     /// Fails on every Nth message it handles (the Nth, 2Nth, ..., counting
     /// redeliveries), whatever the body: a flaky dependency. Above 0.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub fails_every_nth: Option<u64>,
     /// Crashes after the side effect and before the delete, on bodies
     /// containing any of these (empty: never). Restarts after `restartMs`.
@@ -186,19 +237,24 @@ pub struct Behaviour {
     /// Crashes during processing, before the side effect, on these bodies.
     #[serde(default)]
     pub crashes_before_side_effect_on: Vec<String>,
+    /// How long a crashed worker stays down. Default 5000.
     #[serde(default = "restart")]
     pub restart_ms: u64,
-    /// Extends visibility every N ms while processing (a heartbeat).
+    /// Extend visibility this often while processing.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub heartbeat_every_ms: Option<u64>,
-    /// The new visibility timeout each heartbeat sets, in seconds.
+    /// The new visibility timeout each heartbeat sets, in seconds
+    /// (default: the queue's).
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
     pub heartbeat_visibility_seconds: Option<i64>,
     /// Lambda-style: the batch is handled as one invocation; with
     /// `reportBatchItemFailures` only failed records return to the queue,
     /// without it one failure returns the whole batch.
     #[serde(default)]
     pub lambda_batch: bool,
+    /// With `lambdaBatch`: only failed records return to the queue.
     #[serde(default)]
     pub report_batch_item_failures: bool,
 }
@@ -207,7 +263,28 @@ fn restart() -> u64 {
     5000
 }
 
+/// A consumer without `behaviour` gets the same as one with `"behaviour": {}`
+/// (a derived `Default` would restart crashed workers after 0 ms).
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour {
+            idempotent: false,
+            fails_on: Vec::new(),
+            fails_every_nth: None,
+            crashes_after_side_effect_on: Vec::new(),
+            deletes_before_processing: false,
+            crashes_before_side_effect_on: Vec::new(),
+            restart_ms: restart(),
+            heartbeat_every_ms: None,
+            heartbeat_visibility_seconds: None,
+            lambda_batch: false,
+            report_batch_item_failures: false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Narration {
     pub at_ms: u64,
@@ -215,10 +292,11 @@ pub struct Narration {
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Alarm {
     pub name: String,
     pub queue: String,
-    /// Visible messages at or above which the alarm is in ALARM.
+    /// In ALARM while visible messages >= threshold.
     pub threshold: u64,
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use js_sys::{Function, Promise};
 use queuelab_engine::{Config, PollId, Realism, Snapshot};
 use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
-use queuelab_simulation::{Scenario, Simulation, SimulationSnapshot};
+use queuelab_simulation::{Consumer, Producer, Scenario, Simulation, SimulationSnapshot};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -22,11 +22,18 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
+// Events, snapshots, the scenario and the defaults: generated from the
+// Rust types by tests/contract.rs (ts-rs), never edited by hand.
+#[wasm_bindgen(typescript_custom_section)]
+const GENERATED_TYPES: &'static str = include_str!("contract.d.ts");
+
+// The binding's own option and answer shapes.
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** Options for `new Playground(...)`. Every field is optional. */
 export interface PlaygroundOptions {
-  /** Seed of the engine's PRNG (PCG-64); same seed + same calls = same results. Default 0. */
+  /** Seed of the engine's PRNG (PCG-64); same seed + same calls = same results. Default 0
+   * (with `fromScenario`, the scenario's own seed). */
   seed?: number;
   /** Region in queue URLs and ARNs. Default "us-east-1". */
   region?: string;
@@ -61,106 +68,6 @@ export interface SqsResponse {
   body: string;
 }
 
-/** One state change; `type` says which, the other fields depend on it. */
-export interface QueuelabEvent {
-  seq: number;
-  timeMs: number;
-  type:
-    | "queueCreated" | "queueDeleted" | "queuePurged" | "sent" | "duplicateDropped"
-    | "delayEnded" | "received" | "visibilityChanged" | "visibilityExpired" | "deleted"
-    | "deleteMissedCopy" | "movedToDeadLetterQueue" | "redriven" | "expired" | "purged"
-    | "groupLocked" | "groupUnlocked" | "emptyReceive" | "moveTaskStarted" | "moveTaskEnded"
-    | "narration" | "processingStarted" | "duplicateDelivery" | "sideEffectPerformed"
-    | "skippedAlreadyProcessed" | "processingFailed" | "workerCrashed" | "workerRestarted"
-    | "messageLost" | "actionFailed" | "alarmChanged";
-  queue?: string;
-  messageId?: string;
-  group?: string | null;
-  by?: string | null;
-  receiveCount?: number;
-  visibleAt?: number;
-  delayedUntil?: number | null;
-  previousHolder?: string | null;
-  holder?: string | null;
-  deadLetterQueue?: string;
-  [field: string]: unknown;
-}
-
-export interface MessageSnapshot {
-  messageId: string;
-  body: string;
-  state: "delayed" | "visible" | "in-flight";
-  group: string | null;
-  receiveCount: number;
-  visibleAt: number | null;
-  sentAt: number;
-  holder: string | null;
-  receiptHandle: string | null;
-  sequenceNumber: string | null;
-  deadLetterSourceArn: string | null;
-}
-
-export interface QueueSnapshot {
-  name: string;
-  url: string;
-  arn: string;
-  fifo: boolean;
-  visibilityTimeoutSeconds: number;
-  delaySeconds: number;
-  messageRetentionPeriodSeconds: number;
-  deadLetterTargetArn: string | null;
-  maxReceiveCount: number | null;
-  visible: number;
-  inFlight: number;
-  delayed: number;
-  oldestEnqueuedAt: number | null;
-  messages: MessageSnapshot[];
-  groups: { group: string; locked: boolean; messages: number }[];
-}
-
-export interface WorkerSnapshot {
-  name: string;
-  queue: string;
-  state: "idle" | "polling" | "processing" | "crashed" | "stopped";
-  /** The batch it holds; `current` is being processed now. */
-  holding: { messageId: string; body: string; receiveCount: number; current: boolean; done: boolean; failed: boolean }[];
-  startedAt: number | null;
-  doneAt: number | null;
-  /** Side effects this worker performed. */
-  sideEffects: number;
-}
-
-export interface SimulationSnapshot {
-  title: string;
-  durationMs: number;
-  finished: boolean;
-  /** The narration line in force now. */
-  narration: string | null;
-  /** Per scenario producer: sends that added a message, that FIFO deduplication dropped, that SQS refused. */
-  producers: { name: string; queue: string; sent: number; deduplicated: number; failed: number }[];
-  workers: WorkerSnapshot[];
-  /** Per message: how often its side effect happened, and by whom. */
-  sideEffects: { messageId: string; body: string; effect: string; count: number; by: string[] }[];
-  alarms: { name: string; queue: string; threshold: number; inAlarm: boolean }[];
-}
-
-export interface Snapshot {
-  timeMs: number;
-  nextEventSeq: number;
-  waitingPolls: number;
-  queues: QueueSnapshot[];
-  /** The scenario's part (empty lists without a scenario). */
-  simulation: SimulationSnapshot;
-}
-
-export interface MessagePeek {
-  queue: string;
-  message: MessageSnapshot;
-  attributes: { name: string; dataType: string; value: string }[];
-  dedupId: string | null;
-  /** Every receipt handle issued for this message, oldest first. */
-  receiptHandles: string[];
-}
 "#;
 
 #[derive(Deserialize, Default)]
@@ -192,10 +99,83 @@ struct DispatchOptions {
 
 /// The engine's snapshot with the scenario's workers and counts beside it.
 #[derive(Serialize)]
-struct FullSnapshot {
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "Snapshot"))]
+pub struct FullSnapshot {
     #[serde(flatten)]
     engine: Snapshot,
+    /// The scenario's part (empty lists without a scenario).
     simulation: SimulationSnapshot,
+}
+
+/// What a queue, a consumer and a producer get for what they leave out,
+/// from the engine's settings and the scenario format's own defaults, so
+/// that the page never keeps a copy.
+#[derive(Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct Defaults {
+    queue: QueueDefaults,
+    /// A consumer given only its required fields (empty names, processing
+    /// `{ fixedMs: 0 }`): every other field is its default.
+    consumer: Consumer,
+    /// A producer given only its name and queue.
+    producer: Producer,
+}
+
+/// SQS's queue attribute defaults, named as in a scenario's queue.
+#[derive(Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct QueueDefaults {
+    visibility_timeout_seconds: u32,
+    delay_seconds: u32,
+    message_retention_period_seconds: u32,
+    receive_message_wait_time_seconds: u32,
+    maximum_message_size: u32,
+}
+
+impl Defaults {
+    /// The defaults, read from where they are decided.
+    pub fn new() -> Self {
+        let settings = queuelab_engine::Settings::default();
+        // The scenario format's defaults are serde's: parse the smallest
+        // valid consumer and producer.
+        let consumer = r#"{"name": "", "queue": "", "processing": {"fixedMs": 0}}"#;
+        let producer = r#"{"name": "", "queue": ""}"#;
+        Defaults {
+            queue: QueueDefaults {
+                visibility_timeout_seconds: settings.visibility_timeout,
+                delay_seconds: settings.delay_seconds,
+                message_retention_period_seconds: settings.message_retention_period,
+                receive_message_wait_time_seconds: settings.receive_wait_seconds,
+                maximum_message_size: settings.maximum_message_size,
+            },
+            consumer: serde_json::from_str(consumer).expect("a minimal consumer parses"),
+            producer: serde_json::from_str(producer).expect("a minimal producer parses"),
+        }
+    }
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The names of the SQS operations the engine answers (`"SendMessage"`, …),
+/// in alphabetical order: the protocol's `OPERATIONS` table.
+#[wasm_bindgen(unchecked_return_type = "string[]")]
+pub fn operations() -> Result<JsValue, JsError> {
+    let names: Vec<&str> = queuelab_protocol::OPERATIONS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    to_js(&names)
+}
+
+/// Queue attribute, consumer and producer defaults (see `Defaults`).
+#[wasm_bindgen(unchecked_return_type = "Defaults")]
+pub fn defaults() -> Result<JsValue, JsError> {
+    to_js(&Defaults::new())
 }
 
 #[derive(Serialize)]
@@ -272,8 +252,9 @@ fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
     })
 }
 
-/// The engine's configuration from `PlaygroundOptions`.
-fn config(options_value: JsValue) -> Result<Config, JsError> {
+/// The engine's configuration from `PlaygroundOptions`, and the seed if
+/// the options gave one.
+fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
     let o: PlaygroundOptions = options(
         options_value,
         "Playground option",
@@ -296,7 +277,7 @@ fn config(options_value: JsValue) -> Result<Config, JsError> {
             "fewerMessagesProbability",
         ],
     )?;
-    Ok(Config {
+    let config = Config {
         seed: o.seed.unwrap_or(defaults.seed),
         region: o.region.unwrap_or(defaults.region),
         account_id: o.account_id.unwrap_or(defaults.account_id),
@@ -313,7 +294,8 @@ fn config(options_value: JsValue) -> Result<Config, JsError> {
                 r.fewer_messages_probability,
             )?,
         },
-    })
+    };
+    Ok((config, o.seed))
 }
 
 /// An SQS endpoint with its own engine and virtual clock, optionally
@@ -323,13 +305,16 @@ pub struct Playground {
     sim: Simulation,
     /// Resolvers of long polls still waiting in virtual time.
     waiting: BTreeMap<PollId, Function>,
+    /// Made by `fromScenario` (a `new` one runs an empty scenario).
+    from_scenario: bool,
 }
 
 impl Playground {
-    fn with(sim: Simulation) -> Self {
+    fn with(sim: Simulation, from_scenario: bool) -> Self {
         Playground {
             sim,
             waiting: BTreeMap::new(),
+            from_scenario,
         }
     }
 }
@@ -342,12 +327,16 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
         options_value: JsValue,
     ) -> Result<Playground, JsError> {
-        Ok(Playground::with(Simulation::empty(config(options_value)?)))
+        Ok(Playground::with(
+            Simulation::empty(config(options_value)?.0),
+            false,
+        ))
     }
 
     /// A playground running a scenario (the text of a scenario file): its
     /// queues exist at time 0, and its producers and workers act as virtual
-    /// time advances. The scenario's seed wins over `options.seed`. A
+    /// time advances. `options.seed`, when given, replaces the scenario's
+    /// seed (`fromScenario(text, { seed })`: another run of it). A
     /// malformed scenario throws an Error naming the field and what was
     /// expected; an invalid queue setting throws with the SQS error text.
     #[wasm_bindgen(js_name = fromScenario)]
@@ -356,14 +345,17 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
         options_value: JsValue,
     ) -> Result<Playground, JsError> {
-        let config = config(options_value)?;
+        let (config, seed) = config(options_value)?;
         // serde_json names missing and unknown fields and the expected
         // variants, and gives the line and column of the mistake; the path
         // in front names the field of a value of the wrong type or range.
-        let scenario: Scenario =
+        let mut scenario: Scenario =
             serde_json::from_str(text).map_err(|e| error(scenario_error(text, &e)))?;
+        if let Some(seed) = seed {
+            scenario.seed = seed;
+        }
         let simulation = Simulation::new(scenario, config).map_err(|e| error(e.message))?;
-        Ok(Playground::with(simulation))
+        Ok(Playground::with(simulation, true))
     }
 
     /// Sends one SQS request: `target` is the `X-Amz-Target` header value
@@ -431,6 +423,24 @@ impl Playground {
             engine,
             simulation: self.sim.snapshot(),
         })
+    }
+
+    /// Counts by state of every queue, without messages: for the frames of
+    /// a busy run, where a full snapshot would copy every message.
+    #[wasm_bindgen(unchecked_return_type = "Counts")]
+    pub fn counts(&self) -> Result<JsValue, JsError> {
+        to_js(&self.sim.engine().counts())
+    }
+
+    /// The scenario as the engine read it, every default filled in (and
+    /// the seed in force); null for a playground made with `new`.
+    #[wasm_bindgen(unchecked_return_type = "Scenario | null")]
+    pub fn scenario(&self) -> Result<JsValue, JsError> {
+        if self.from_scenario {
+            to_js(self.sim.scenario())
+        } else {
+            Ok(JsValue::NULL)
+        }
     }
 
     /// The next moment anything happens by itself, or null (for "step").

@@ -250,3 +250,49 @@ fn a_malformed_scenario_throws_an_error_naming_the_problem() {
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("invalid scenario"), "{message}");
 }
+
+#[wasm_bindgen_test]
+fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
+    let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
+    let pg = Playground::from_scenario(scenario, options(json!({ "seed": 77 }))).unwrap();
+    let parsed = pg.scenario().unwrap();
+    assert_eq!(get(&parsed, "seed").as_f64(), Some(77.0));
+    let consumers: Array = get(&parsed, "consumers").dyn_into().unwrap();
+    let behaviour = get(&consumers.get(0), "behaviour");
+    assert!(
+        get(&behaviour, "restartMs").as_f64().is_some(),
+        "defaults filled in"
+    );
+    let empty = Playground::new(JsValue::UNDEFINED).unwrap();
+    assert!(empty.scenario().unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+fn counts_roles_operations_and_defaults() {
+    let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
+    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    pg.advance(1_000.0).unwrap();
+    let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
+    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    assert_eq!(counts.length(), queues.length());
+    for (c, q) in counts.iter().zip(queues.iter()) {
+        for key in ["name", "visible", "inFlight", "delayed"] {
+            assert_eq!(get(&c, key).as_string(), get(&q, key).as_string());
+            assert_eq!(get(&c, key).as_f64(), get(&q, key).as_f64());
+        }
+        assert!(get(&c, "messages").is_undefined());
+    }
+    let dlq = queues
+        .iter()
+        .find(|q| get(q, "name").as_string().as_deref() == Some("orders-dlq"))
+        .unwrap();
+    let sources: Array = get(&dlq, "deadLetterSources").dyn_into().unwrap();
+    assert_eq!(sources.get(0).as_string().as_deref(), Some("orders"));
+    let operations: Array = queuelab_wasm::operations().unwrap().dyn_into().unwrap();
+    assert_eq!(operations.length(), 21);
+    let defaults = queuelab_wasm::defaults().unwrap();
+    assert_eq!(
+        get(&get(&defaults, "queue"), "visibilityTimeoutSeconds").as_f64(),
+        Some(30.0)
+    );
+}

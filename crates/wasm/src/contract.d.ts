@@ -1,0 +1,374 @@
+// Generated from the Rust types by crates/wasm/tests/contract.rs (ts-rs); do not edit.
+// Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
+
+export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreated", queue: string, fifo: boolean, } | { "type": "queueDeleted", queue: string, } | { "type": "queuePurged", queue: string, count: number, } | { "type": "sent", queue: string, messageId: MessageId, 
+/**
+ * The first 80 characters of the body, to name the message by.
+ */
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, });
+
+/**
+ * Why a message left the in-flight state or a receive returned nothing.
+ */
+export type EventKind = { "type": "queueCreated", queue: string, fifo: boolean, } | { "type": "queueDeleted", queue: string, } | { "type": "queuePurged", queue: string, count: number, } | { "type": "sent", queue: string, messageId: MessageId, 
+/**
+ * The first 80 characters of the body, to name the message by.
+ */
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, };
+
+/**
+ * One event of the run. Serialized exactly like the engine's `Event`:
+ * `seq`, `timeMs` and the fields of its kind, with `type` naming it.
+ */
+export type QueuelabEvent = { seq: number, timeMs: number, } & (EventKind | SimEvent);
+
+/**
+ * Whose event: the engine's (SQS) or the simulation's.
+ */
+export type EventKindOfRun = EventKind | SimEvent;
+
+/**
+ * What a scenario's simulated workers, producers, narration and alarms do.
+ */
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, };
+
+/**
+ * A message id: 16 random bytes shown as a version-4 UUID.
+ */
+export type MessageId = string;
+
+/**
+ * The engine's snapshot with the scenario's workers and counts beside it.
+ */
+export type Snapshot = { 
+/**
+ * The scenario's part (empty lists without a scenario).
+ */
+simulation: SimulationSnapshot, timeMs: number, nextEventSeq: number, waitingPolls: number, queues: Array<QueueSnapshot>, };
+
+export type EngineSnapshot = { timeMs: number, nextEventSeq: number, waitingPolls: number, queues: Array<QueueSnapshot>, };
+
+export type QueueSnapshot = { name: string, url: string, arn: string, fifo: boolean, visibilityTimeoutSeconds: number, delaySeconds: number, messageRetentionPeriodSeconds: number, deadLetterTargetArn: string | null, maxReceiveCount: number | null, 
+/**
+ * Its role in redrive: the name of the dead-letter queue its redrive
+ * policy names (when that queue exists) ...
+ */
+deadLetterQueue: string | null, 
+/**
+ * ... and the queues whose redrive policy names it as theirs, by name.
+ */
+deadLetterSources: Array<string>, visible: number, inFlight: number, delayed: number, 
+/**
+ * Virtual ms when the oldest message was enqueued (retention age).
+ */
+oldestEnqueuedAt: number | null, messages: Array<MessageSnapshot>, groups: Array<GroupSnapshot>, };
+
+export type MessageSnapshot = { messageId: MessageId, body: string, 
+/**
+ * `delayed`, `visible` or `in-flight`.
+ */
+state: "delayed" | "visible" | "in-flight", group: string | null, receiveCount: number, 
+/**
+ * When a delayed or in-flight message becomes visible.
+ */
+visibleAt: number | null, sentAt: number, holder: string | null, 
+/**
+ * Every consumer that received it in this queue, the current holder
+ * last (an earlier one may still be working on it after its
+ * visibility timeout ran out).
+ */
+holders: Array<string>, 
+/**
+ * When an in-flight message's visibility window began (its latest
+ * receive or visibility change).
+ */
+inFlightSince: number | null, receiptHandle: string | null, sequenceNumber: string | null, deadLetterSourceArn: string | null, };
+
+export type GroupSnapshot = { group: string, locked: boolean, messages: number, };
+
+/**
+ * A snapshot without messages or settings: counts by state per queue.
+ */
+export type Counts = { timeMs: number, queues: Array<QueueCounts>, };
+
+export type QueueCounts = { name: string, visible: number, inFlight: number, delayed: number, };
+
+/**
+ * The simulation's part of a snapshot.
+ */
+export type SimulationSnapshot = { title: string, durationMs: number, finished: boolean, narration: string | null, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, sideEffects: Array<SideEffect>, alarms: Array<AlarmSnapshot>, };
+
+/**
+ * What one scenario producer has done so far.
+ */
+export type ProducerSnapshot = { name: string, queue: string, 
+/**
+ * Sends that put a new message in the queue.
+ */
+sent: number, 
+/**
+ * Sends SQS accepted but dropped as duplicates (FIFO deduplication).
+ */
+deduplicated: number, 
+/**
+ * Sends SQS refused (an `actionFailed` event says why).
+ */
+failed: number, };
+
+export type WorkerSnapshot = { name: string, queue: string, 
+/**
+ * `idle`, `polling`, `processing`, `crashed` or `stopped`.
+ */
+state: "idle" | "polling" | "processing" | "crashed" | "stopped", holding: Array<HeldSnapshot>, 
+/**
+ * Start and end of the current message's processing.
+ */
+startedAt: number | null, doneAt: number | null, sideEffects: number, };
+
+export type HeldSnapshot = { messageId: string, body: string, receiveCount: number, 
+/**
+ * Being processed now (the others of a batch wait their turn or are done).
+ */
+current: boolean, done: boolean, failed: boolean, };
+
+/**
+ * How often a side effect happened to one message.
+ */
+export type SideEffect = { messageId: string, body: string, effect: string, count: number, 
+/**
+ * Who performed it, in order (a name repeats if it did it twice).
+ */
+by: Array<string>, };
+
+export type AlarmSnapshot = { name: string, queue: string, threshold: number, inAlarm: boolean, };
+
+/**
+ * Everything about one stored message, without changing it (the page's
+ * "peek"): unlike a receive, this is not an SQS operation and has no effect.
+ */
+export type MessagePeek = { queue: string, message: MessageSnapshot, 
+/**
+ * String and Number attributes as text, Binary ones as base64.
+ */
+attributes: Array<PeekAttribute>, dedupId: string | null, 
+/**
+ * Every receipt handle this queue issued for the message, oldest first
+ * (a dead-lettered message's earlier handles belong to its source queue).
+ */
+receiptHandles: Array<string>, };
+
+export type PeekAttribute = { name: string, dataType: string, value: string, };
+
+/**
+ * Queues, producers, simulated consumers and narration, replayed
+ * deterministically from a seed. Times are virtual milliseconds from the
+ * start of the run.
+ */
+export type Scenario = { 
+/**
+ * Short title shown in the picker.
+ */
+title: string, 
+/**
+ * One or two sentences on what the scenario teaches.
+ */
+summary: string, 
+/**
+ * PRNG seed: the same seed replays the same run. Default 0.
+ */
+seed: number, 
+/**
+ * How long the run lasts, in virtual ms.
+ */
+durationMs: number, 
+/**
+ * Queues created at time 0, in this order: a dead-letter queue comes
+ * before the queues that use it.
+ */
+queues: Array<QueueSpec>, producers: Array<Producer>, consumers: Array<Consumer>, 
+/**
+ * Lines shown and announced at given moments.
+ */
+narration: Array<Narration>, 
+/**
+ * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
+ */
+alarms: Array<Alarm>, };
+
+/**
+ * A queue to create at time 0. Queues are created in the order listed, so
+ * a dead-letter queue comes before the queues that use it.
+ */
+export type QueueSpec = { 
+/**
+ * FIFO queue names end in .fifo.
+ */
+name: string, visibilityTimeoutSeconds: number | null, delaySeconds: number | null, messageRetentionPeriodSeconds: number | null, receiveMessageWaitTimeSeconds: number | null, 
+/**
+ * FIFO only.
+ */
+contentBasedDeduplication: boolean | null, 
+/**
+ * FIFO only.
+ */
+deduplicationScope: "queue" | "messageGroup" | null, 
+/**
+ * Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
+ */
+redrive: Redrive | null, };
+
+export type Redrive = { 
+/**
+ * Name of a queue listed earlier.
+ */
+deadLetterQueue: string, maxReceiveCount: number, };
+
+/**
+ * Something that sends messages: at fixed moments, or at a steady rate.
+ */
+export type Producer = { name: string, queue: string, sends: Array<ScheduledSend>, rate: Rate | null, };
+
+export type ScheduledSend = { atMs: number, body: string, 
+/**
+ * MessageGroupId (required on FIFO queues).
+ */
+groupId: string | null, 
+/**
+ * MessageDeduplicationId (FIFO).
+ */
+dedupId: string | null, delaySeconds: number | null, 
+/**
+ * String message attributes.
+ */
+attributes: { [key in string]: string }, };
+
+/**
+ * count sends, one every everyMs from startMs; {n} in body and groupId
+ * becomes the send's number.
+ */
+export type Rate = { startMs: number, everyMs: number, count: number, body: string, groupId: string | null, };
+
+/**
+ * A simulated worker running the loop real consumer code runs.
+ */
+export type Consumer = { name: string, queue: string, 
+/**
+ * When the worker starts polling.
+ */
+startMs: number, 
+/**
+ * When it stops: it receives nothing new after this, but finishes the
+ * batch it holds and what a long poll already waiting then returns.
+ */
+stopMs: number | null, 
+/**
+ * MaxNumberOfMessages of each receive. Default 1.
+ */
+batchSize: number, 
+/**
+ * 0 short-polls; up to 20 long-polls. Default 0.
+ */
+waitTimeSeconds: number, 
+/**
+ * Pause after an empty short poll. Default 1000.
+ */
+pollIntervalMs: number, 
+/**
+ * How long handling one message takes: fixed or drawn from the seeded PRNG.
+ */
+processing: Processing, 
+/**
+ * What the handler does, in counts and sentences. Default "charged".
+ */
+sideEffect: string, behaviour: Behaviour, };
+
+/**
+ * Processing time: fixed, or drawn from the seeded PRNG.
+ */
+export type Processing = { "fixedMs": number } | { "uniformMs": { min: number, max: number, } } | { "exponentialMs": { mean: number, } };
+
+/**
+ * How the worker's handler behaves; every field defaults to the plain
+ * "process, then delete" loop.
+ */
+export type Behaviour = { 
+/**
+ * Keeps a set of processed message ids and skips the side effect for
+ * one it has seen (an idempotent consumer).
+ */
+idempotent: boolean, 
+/**
+ * Bodies containing any of these fail every time (poison messages).
+ */
+failsOn: Array<string>, 
+/**
+ * Fails on every Nth message it handles (the Nth, 2Nth, ..., counting
+ * redeliveries), whatever the body: a flaky dependency. Above 0.
+ */
+failsEveryNth: number | null, 
+/**
+ * Crashes after the side effect and before the delete, on bodies
+ * containing any of these (empty: never). Restarts after `restartMs`.
+ */
+crashesAfterSideEffectOn: Array<string>, 
+/**
+ * Deletes each message as soon as it is received, before processing;
+ * with `crashesBeforeSideEffectOn` this loses the message.
+ */
+deletesBeforeProcessing: boolean, 
+/**
+ * Crashes during processing, before the side effect, on these bodies.
+ */
+crashesBeforeSideEffectOn: Array<string>, 
+/**
+ * How long a crashed worker stays down. Default 5000.
+ */
+restartMs: number, 
+/**
+ * Extend visibility this often while processing.
+ */
+heartbeatEveryMs: number | null, 
+/**
+ * The new visibility timeout each heartbeat sets, in seconds
+ * (default: the queue's).
+ */
+heartbeatVisibilitySeconds: number | null, 
+/**
+ * Lambda-style: the batch is handled as one invocation; with
+ * `reportBatchItemFailures` only failed records return to the queue,
+ * without it one failure returns the whole batch.
+ */
+lambdaBatch: boolean, 
+/**
+ * With `lambdaBatch`: only failed records return to the queue.
+ */
+reportBatchItemFailures: boolean, };
+
+export type Narration = { atMs: number, text: string, };
+
+export type Alarm = { name: string, queue: string, 
+/**
+ * In ALARM while visible messages >= threshold.
+ */
+threshold: number, };
+
+/**
+ * What a queue, a consumer and a producer get for what they leave out,
+ * from the engine's settings and the scenario format's own defaults, so
+ * that the page never keeps a copy.
+ */
+export type Defaults = { queue: QueueDefaults, 
+/**
+ * A consumer given only its required fields (empty names, processing
+ * `{ fixedMs: 0 }`): every other field is its default.
+ */
+consumer: Consumer, 
+/**
+ * A producer given only its name and queue.
+ */
+producer: Producer, };
+
+/**
+ * SQS's queue attribute defaults, named as in a scenario's queue.
+ */
+export type QueueDefaults = { visibilityTimeoutSeconds: number, delaySeconds: number, messageRetentionPeriodSeconds: number, receiveMessageWaitTimeSeconds: number, maximumMessageSize: number, };
