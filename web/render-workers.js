@@ -100,13 +100,13 @@ function put(c, key, value, fn) {
 }
 
 export class WorkersView {
-  constructor(queueView) {
-    this.qv = queueView;
-    this.reset([]);
+  /** `stage` is the QueueView whose stage rows hold the producers and consumers. */
+  constructor(stage) {
+    this.qv = stage;
+    this.reset();
   }
 
-  reset(scenario) {
-    this.scenario = scenario;
+  reset() {
     this.cards = new Map();
     this.producers = new Map();
   }
@@ -134,9 +134,9 @@ export class WorkersView {
     return p;
   }
 
-  /** v = { snap, now, hist, fx, animate, scenario } */
+  /** Draws a derived record (derive.js). */
   render(v) {
-    const { snap, hist } = v;
+    const { snap, facts: hist } = v;
     const specs = v.scenario?.producers ?? [];
     const names = new Set(specs.map((s) => s.name));
     for (const s of specs) if (snap.queues.some((q) => q.name === s.queue)) this.paintProducer(this.producer(s.name, s.queue, s), s.name, v);
@@ -189,12 +189,12 @@ export class WorkersView {
   }
 
   paintProducer(p, name, v) {
-    const sent = v.hist.sentBy.get(name) ?? 0;
-    const dropped = v.hist.dropped.get(name) ?? 0;
+    const sent = v.facts.sentBy.get(name) ?? 0;
+    const dropped = v.facts.dropped.get(name) ?? 0;
     setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
-    const last = v.hist.lastSend.get(name);
+    const last = v.facts.lastSend.get(name);
     if (last && p.seen !== last) {
-      const lbl = v.hist.label(last.id) ?? "";
+      const lbl = v.facts.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${lbl.length > 26 ? `${lbl.slice(0, 25)}…` : lbl}” at t=${secs(last.at)} s`);
       if (p.seen && v.animate) p.el.animate([{ transform: "scale(1.06)" }, { transform: "none" }], { duration: 360, easing: "ease-out" });
       p.seen = last;
@@ -241,8 +241,8 @@ export class WorkersView {
         if (n > 1) it.btn.dataset.fxDup = "true";
         else delete it.btn.dataset.fxDup;
       });
-      const others = (v.heldBy.get(hold.messageId) ?? []).filter((n) => n !== w.name);
-      const dup = others.length > 0 || !!v.hist.dup.get(hold.messageId)?.has(w.name);
+      const others = v.othersHolding(hold.messageId, w.name);
+      const dup = others.length > 0 || !!v.facts.dup.get(hold.messageId)?.has(w.name);
       if (dup) anyDup = true;
       const dupText = dup ? (others.length ? `⚠ duplicate delivery: ${others.join(", ")} holds it too` : "⚠ duplicate delivery: another consumer had it at once") : "";
       put(c, "dup", dupText, (t) => {
@@ -263,7 +263,7 @@ export class WorkersView {
       else delete card.el.dataset.duplicate;
     });
     card.set("empty", w.holding.length === 0, (e) => (card.idle.hidden = !e));
-    card.set("emptyReceives", v.hist.empty.get(w.name) ?? 0, (n) => {
+    card.set("emptyReceives", v.facts.empty.get(w.name) ?? 0, (n) => {
       card.empty.hidden = n === 0;
       card.empty.textContent = `${n} empty receive${n === 1 ? "" : "s"} (billed, returned nothing)`;
     });
@@ -295,3 +295,18 @@ export class WorkersView {
     }
   }
 }
+
+/** Producers and consumers as a view, drawn into the stage's rows (mounted after render-queue.js's stage). */
+export const workers = {
+  mount(root, lab) {
+    const view = new WorkersView(lab.stage);
+    return {
+      update(d) {
+        if (d.fresh) view.reset();
+        if (d.changed) view.render(d);
+        else view.tick(d.now);
+      },
+      destroy() {},
+    };
+  },
+};
