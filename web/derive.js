@@ -43,6 +43,42 @@ export function othersHolding(holders, id, name) {
   return (holders.get(id) ?? []).filter((n) => n !== name);
 }
 
+/**
+ * Consumers holding messages by hand (not simulated workers: you, your
+ * code, a page script): name -> { queue, holding } in the shape of a
+ * worker's `holding`, from each stored message's current holder.
+ */
+export function handHolders(snap) {
+  const workers = new Set(snap.simulation.workers.map((w) => w.name));
+  const hands = new Map();
+  for (const q of snap.queues) {
+    for (const m of q.messages) {
+      if (!m.holder || workers.has(m.holder)) continue;
+      if (!hands.has(m.holder)) hands.set(m.holder, { queue: q.name, holding: [] });
+      hands.get(m.holder).holding.push({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount, current: false, done: false, failed: false, visibleAt: m.visibleAt });
+    }
+  }
+  return hands;
+}
+
+/**
+ * The producers to draw, each { name, queue, spec (null when sending by
+ * hand), sent, dropped (by FIFO deduplication), last ({ at, id, dropped? }) }:
+ * the scenario's, then anyone else who sent, on queues that exist.
+ */
+export function producersOf(snap, scenario, facts) {
+  const exists = (queue) => snap.queues.some((q) => q.name === queue);
+  const specs = scenario.producers ?? [];
+  const names = new Set(specs.map((s) => s.name));
+  const out = specs.filter((s) => exists(s.queue)).map((s) => ({ name: s.name, queue: s.queue, spec: s }));
+  for (const [name, last] of facts.lastSend) {
+    const queue = facts.queueOf.get(last.id);
+    if (!names.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null });
+  }
+  for (const p of out) Object.assign(p, { sent: facts.sentBy.get(p.name) ?? 0, dropped: facts.dropped.get(p.name) ?? 0, last: facts.lastSend.get(p.name) });
+  return out;
+}
+
 /** The metrics of one moment (the chart's series): counts outside and inside dead-letter queues, and the oldest message's age. */
 export function metrics(snap, now, sources = deadLetterSources(snap)) {
   const m = { t: now, visible: 0, inFlight: 0, delayed: 0, dlq: 0, age: 0 };
@@ -102,6 +138,10 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     duplicates: [...holders].filter(([, names]) => names.length > 1),
     othersHolding: (id, name) => othersHolding(holders, id, name),
     sourceOf,
+    handHolders: handHolders(snap),
+    producers: producersOf(snap, scenario, facts),
+    /** When message `id`'s current invisibility began (a receive or a visibility change). */
+    inFlightSince: (id) => facts.windowFrom.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),
     fx: new Map(snap.simulation.sideEffects.map((s) => [s.messageId, s])),
     metrics: metrics(snap, now, sources),

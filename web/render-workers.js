@@ -136,15 +136,8 @@ export class WorkersView {
 
   /** Draws a derived record (derive.js). */
   render(v) {
-    const { snap, facts: hist } = v;
-    const specs = v.scenario?.producers ?? [];
-    const names = new Set(specs.map((s) => s.name));
-    for (const s of specs) if (snap.queues.some((q) => q.name === s.queue)) this.paintProducer(this.producer(s.name, s.queue, s), s.name, v);
-    for (const [name, last] of hist.lastSend) {
-      if (names.has(name)) continue;
-      const queue = hist.queueOf.get(last.id);
-      if (queue && snap.queues.some((q) => q.name === queue)) this.paintProducer(this.producer(name, queue, null), name, v);
-    }
+    const { snap } = v;
+    for (const p of v.producers) this.paintProducer(this.producer(p.name, p.queue, p.spec), p, v);
 
     // Consumers: simulated workers, then whoever holds a message by hand.
     const present = new Set();
@@ -156,15 +149,7 @@ export class WorkersView {
       const card = this.card(w.name, w.queue, consumerSpecs.get(w.name), false);
       this.paintWorker(card, w, v, dupFx.get(w.name) ?? 0);
     }
-    const manual = new Map();
-    for (const q of snap.queues) {
-      for (const m of q.messages) {
-        if (!m.holder || present.has(m.holder)) continue;
-        if (!manual.has(m.holder)) manual.set(m.holder, { queue: q.name, holding: [] });
-        manual.get(m.holder).holding.push({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount, current: false, done: false, failed: false, visibleAt: m.visibleAt });
-      }
-    }
-    for (const [name, info] of manual) {
+    for (const [name, info] of v.handHolders) {
       present.add(name);
       const card = this.card(name, info.queue, null, true);
       this.paintWorker(card, { name, state: "idle", holding: info.holding, sideEffects: 0 }, v, 0);
@@ -188,13 +173,12 @@ export class WorkersView {
     return c;
   }
 
-  paintProducer(p, name, v) {
-    const sent = v.facts.sentBy.get(name) ?? 0;
-    const dropped = v.facts.dropped.get(name) ?? 0;
+  /** `info` is one of derive's producers: { sent, dropped, last }. */
+  paintProducer(p, info, v) {
+    const { sent, dropped, last } = info;
     setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
-    const last = v.facts.lastSend.get(name);
     if (last && p.seen !== last) {
-      const lbl = v.facts.label(last.id) ?? "";
+      const lbl = v.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${lbl.length > 26 ? `${lbl.slice(0, 25)}…` : lbl}” at t=${secs(last.at)} s`);
       if (p.seen && v.animate) p.el.animate([{ transform: "scale(1.06)" }, { transform: "none" }], { duration: 360, easing: "ease-out" });
       p.seen = last;

@@ -92,7 +92,7 @@ export function paintStored(t, d) {
   setDup(t, m.state === "in-flight" && others.length > 0 ? `⚠ duplicate: ${others.join(", ")} still holds it too` : null);
   t.holder = m.holder ?? "";
   t.visibleAt = m.visibleAt;
-  t.from = m.state === "in-flight" ? d.facts.windowFrom.get(m.messageId) ?? m.sentAt : m.sentAt;
+  t.from = m.state === "in-flight" ? d.inFlightSince(m.messageId) ?? m.sentAt : m.sentAt;
   t.timed = m.state !== "visible";
   if (!t.timed) {
     setMeta(t, t.nextState === "dlq" ? "waiting in the dead-letter queue" : t.groupLocked ? "waits: its group is locked" : "waiting to be received");

@@ -75,3 +75,31 @@ test("labels, side effects and leavers come from the run's events", () => {
   assert.deepEqual(later.events, []);
   assert.equal(later.duplicates, d.duplicates);
 });
+
+test("messages you send and hold by hand make you a producer and a consumer", async () => {
+  const run = new Run();
+  run.start(scenario("01-process-then-delete.json"));
+  const now = () => derive({ snap: run.snap, now: run.now, ...run.take(), facts: run.facts, scenario: run.scenario });
+  // Until a simulated worker holds a message its producer sent.
+  while (!run.snap.simulation.workers.some((w) => w.holding.some((x) => !x.done)) && run.now < run.duration) run.step();
+  assert.ok(run.now < run.duration);
+  // A queue of your own, so no simulated worker takes your message first.
+  const queue = "mine";
+  const url = JSON.parse((await run.dispatch("AmazonSQS.CreateQueue", JSON.stringify({ QueueName: queue }))).body).QueueUrl;
+  await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "by hand" }), { caller: "you" });
+  await run.dispatch("AmazonSQS.ReceiveMessage", JSON.stringify({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }), { caller: "you" });
+  run.collect();
+  const d = now();
+  const mine = d.producers.find((p) => p.name === "you");
+  assert.deepEqual({ queue: mine.queue, spec: mine.spec, sent: mine.sent }, { queue, spec: null, sent: 1 });
+  assert.deepEqual(d.producers.slice(0, -1).map((p) => p.spec?.name), run.scenario.producers.map((p) => p.name), "the scenario's producers first, once each");
+  assert.ok(d.producers[0].sent > 0);
+  const held = d.handHolders.get("you");
+  assert.ok(held?.holding.length > 0, "you hold what you received");
+  for (const x of held.holding) {
+    const m = run.snap.queues.flatMap((q) => q.messages).find((n) => n.messageId === x.messageId);
+    assert.equal(m.holder, "you");
+    assert.equal(d.inFlightSince(x.messageId), run.now, "in flight since your receive");
+  }
+  assert.equal(d.handHolders.size, 1, "simulated workers are not hand holders");
+});
