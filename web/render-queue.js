@@ -97,7 +97,7 @@ export class QueueView {
     this.trayEmpty.hidden = false;
   }
 
-  /** The stage row of a queue: { el, prod, queue, cons } cells (workers.js puts producers and consumers in them). */
+  /** The stage row of a queue: { el, prod, queue, cons } cells (render-workers.js puts producers and consumers in them). */
   srow(name) {
     let s = this.srows.get(name);
     if (!s) {
