@@ -32,10 +32,8 @@ const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
  */
 export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {} } = {}) {
   const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun });
-  const commands = {};
-  for (const name of COMMANDS) commands[name] = (...args) => lab[name](...args);
   return {
-    ...commands,
+    ...lab.commands,
     /** The engine running now (a new one after every replay). */
     get playground() {
       return lab.run.pg;
@@ -94,19 +92,19 @@ class Lab {
     this.frame = this.frame.bind(this);
     this.announcer = new Announcer(this.$("announcer"));
     this.$("error-close").addEventListener("click", () => this.clearError());
-    const commands = {};
-    for (const name of COMMANDS) commands[name] = (...args) => this[name](...args);
+    this.commands = {}; // bound, so hosts and views can pass them around
+    for (const name of COMMANDS) this.commands[name] = (...args) => this[name](...args);
     // What a view may use (views.js): its part of the markup is found in `root`.
     const ctx = {
       host,
       keys,
-      commands,
+      commands: this.commands,
       playground: () => this.run.pg,
       scenario: () => this.run.scenario,
       apply: (s) => this.apply(s),
       resetToFile: () => this.apply(this.run.fileText, { fromFile: true }),
       act: (op, body, caller) => this.act(op, body, caller),
-      callerName: () => "you",
+      callerName: () => "you", // the manual view (if any) replaces it with its field
       say: (text) => this.announcer.say(text),
       showError: (m) => this.showError(m),
     };
