@@ -1,7 +1,8 @@
 // A small CloudWatch-like chart: visible, in flight, delayed and
 // dead-letter counts (left axis) and the age of the oldest message (right
-// axis) over virtual time. Samples come from snapshots as time advances;
-// a replay rebuilds them by sampling at the same fixed steps.
+// axis) over virtual time. The run (run.js's Samples) takes the samples
+// from snapshots at fixed steps as time advances, and a replay rebuilds
+// them at the same steps; the chart only draws them.
 
 import { h, secs } from "./dom.js";
 
@@ -30,23 +31,6 @@ function nice(v) {
   return 10 * p;
 }
 
-/** The metrics of one moment, from a snapshot. */
-export function metrics(snap, now) {
-  const dlqArns = new Set(snap.queues.map((q) => q.deadLetterTargetArn).filter(Boolean));
-  const m = { t: now, visible: 0, inFlight: 0, delayed: 0, dlq: 0, age: 0 };
-  for (const q of snap.queues) {
-    if (dlqArns.has(q.arn)) {
-      m.dlq += q.visible + q.inFlight + q.delayed;
-      continue;
-    }
-    m.visible += q.visible;
-    m.inFlight += q.inFlight;
-    m.delayed += q.delayed;
-    if (q.oldestEnqueuedAt != null) m.age = Math.max(m.age, (now - q.oldestEnqueuedAt) / 1000);
-  }
-  return m;
-}
-
 export class Chart {
   constructor(host) {
     this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-desc" });
@@ -71,39 +55,21 @@ export class Chart {
       legend.append(h("li", null, sw, ` ${label}: `, this.values[key]));
     }
     host.replaceChildren(h("div", { class: "chart-wrap" }, this.svg), legend);
-    this.reset(10000);
-  }
-
-  reset(durationMs) {
-    this.duration = Math.max(1, durationMs);
-    this.step = Math.max(10, Math.round(this.duration / 300));
-    this.samples = [];
-    this.dirty = true;
+    this.drawn = -1; // the samples' version last drawn
     this.scaleKey = "";
   }
 
-  /** The next sampling moment after `t`. */
-  nextAt(t) {
-    return (Math.floor(t / this.step) + 1) * this.step;
-  }
-
-  add(m) {
-    const last = this.samples[this.samples.length - 1];
-    if (last && last.t >= m.t) {
-      if (last.t === m.t) this.samples[this.samples.length - 1] = m;
-      else return;
-    } else this.samples.push(m);
-    this.dirty = true;
-  }
-
-  draw(now, current) {
+  /** Draws `samples` (run.js's Samples) with a "now" line at `now` and `current`'s values in the legend. */
+  draw(now, current, samples) {
+    this.duration = samples.duration;
+    this.samples = samples.list;
     const x = (t) => M.l + (t / this.duration) * (W - M.l - M.r);
     const nx = x(Math.min(now, this.duration)).toFixed(1);
     this.now.setAttribute("x1", nx);
     this.now.setAttribute("x2", nx);
     if (current) for (const [key] of SERIES) this.values[key].textContent = key === "age" ? current.age.toFixed(1) : String(current[key]);
-    if (!this.dirty) return;
-    this.dirty = false;
+    if (this.drawn === samples.version) return;
+    this.drawn = samples.version;
     let maxC = 1;
     let maxA = 1;
     for (const m of this.samples) {
@@ -152,3 +118,16 @@ export class Chart {
     }
   }
 }
+
+/** The metrics panel as a view (full view only). */
+export const chart = {
+  mount(root) {
+    const host = root.getElementById("chart");
+    if (!host) return null;
+    const view = new Chart(host);
+    return {
+      update: (d) => view.draw(d.now, d.metrics, d.samples),
+      destroy() {},
+    };
+  },
+};

@@ -9,6 +9,7 @@
 
 import { h, secs } from "./dom.js";
 import { SqsClient, commands } from "./sqs-client.js";
+import { deadLetterSources } from "./derive.js";
 
 const AsyncFunction = (async () => {}).constructor;
 // The lines a learner copies from an AWS example; the names they import
@@ -41,11 +42,12 @@ console.log(\`deleted \${Messages.length} message(s)\`);
 `;
 }
 
-/** The queue a scenario's work goes through: the first that is no other queue's dead-letter queue. */
-function workQueue(scenario) {
+/** The queue a scenario's work goes through: the first (in the scenario's order) that is not a dead-letter queue in the running engine. */
+function workQueue(scenario, snap) {
+  const dlqs = new Set(snap ? [...deadLetterSources(snap).keys()] : []);
+  const arn = new Map((snap?.queues ?? []).map((q) => [q.name, q.arn]));
   const queues = scenario.queues ?? [];
-  const dlqs = new Set(queues.map((q) => q.redrive?.deadLetterQueue).filter(Boolean));
-  return (queues.find((q) => !dlqs.has(q.name)) ?? queues[0])?.name;
+  return (queues.find((q) => !dlqs.has(arn.get(q.name))) ?? queues[0])?.name;
 }
 
 export class CodeCell {
@@ -74,7 +76,7 @@ export class CodeCell {
 
   /** Shows starter code for a scenario, unless the learner has written their own. */
   suggestFor(scenario) {
-    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario));
+    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario, this.lab.playground?.snapshot()));
   }
 
   get code() {

@@ -2,7 +2,8 @@
 // seed, plus keyboard shortcuts. They call into `app` and show what
 // `syncControls` is told; they hold no state of the run. A host may show
 // only some of them (a <queue-lab controls="play step">), so every one is
-// optional. `$` finds an element by id in the lab's root.
+// optional. `$` finds an element by id in the lab's root. The `controls`
+// view at the end wires them and shows each frame's state.
 
 import { isTyping, setText } from "./dom.js";
 
@@ -73,4 +74,34 @@ export function syncControls(s, dragging, $, host) {
   setText($("duration"), `${(s.duration / 1000).toFixed(1)} s`);
   const fin = String(s.finished);
   if (host.dataset.finished !== fin) host.dataset.finished = fin;
+}
+
+/**
+ * The controls as a view: wired to the lab's commands; each frame shows
+ * playing, time, the speed and how many of your actions the run replays.
+ * The seed field is filled when a run starts (not while you type in it).
+ */
+export const controls = {
+  mount(root, lab) {
+    const $ = (id) => root.getElementById(id);
+    const app = { ...lab.commands, dragging: false }; // wireTimeline sets `dragging`
+    wireControls(app, $, lab.keys);
+    let noted = 0;
+    return {
+      update(d) {
+        syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: d.now >= d.duration }, app.dragging, $, lab.host);
+        if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);
+        if ($("speed") && $("speed").value !== d.speed) $("speed").value = d.speed;
+        if (d.journal !== noted || d.fresh) noteJournal($("replay-note"), (noted = d.journal));
+      },
+      destroy() {},
+    };
+  },
+};
+
+/** Says how many of your actions the run includes (the timeline replays them). */
+function noteJournal(note, n) {
+  if (!note) return;
+  note.hidden = n === 0;
+  if (n) note.textContent = `This run includes ${n} action${n === 1 ? "" : "s"} of yours. The timeline replays ${n === 1 ? "it" : "them"} at the moment${n === 1 ? "" : "s"} you made ${n === 1 ? "it" : "them"}; Restart clears ${n === 1 ? "it" : "them"}.`;
 }

@@ -18,8 +18,6 @@ export function h(tag, attrs, ...kids) {
   return el;
 }
 
-export const $ = (id) => document.getElementById(id);
-
 /** Sets text only when it changed (cheap to call every frame). */
 export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;

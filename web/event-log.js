@@ -3,7 +3,7 @@
 // stays anchored at the bottom without reading layout); at most MAX items.
 
 import { h, secs } from "./dom.js";
-import { sentences } from "./log-sentences.js";
+import { isKey, sentences } from "./log-sentences.js";
 
 const MAX = 400;
 
@@ -43,3 +43,24 @@ export function item(s) {
     h("span", { class: "what", text: s.text }),
   );
 }
+
+/**
+ * The log as a view (full view only). Key sentences are also said through
+ * the lab's live region, unless the frame is silent (a replay, fastest speed).
+ */
+export const log = {
+  mount(root, lab) {
+    const list = root.getElementById("log");
+    if (!list) return null;
+    const view = new EventLog(list, root.getElementById("log-routine"));
+    return {
+      update(d) {
+        if (d.fresh) view.reset();
+        if (!d.changed) return;
+        const lines = view.append(d.events, d);
+        if (!d.silent) for (const l of lines) if (isKey(l.e) || (l.e.type === "received" && l.kind === "warn")) lab.say(l.kind === "narration" ? l.text : `${l.who} ${l.text}.`);
+      },
+      destroy() {},
+    };
+  },
+};

@@ -11,7 +11,6 @@ export class History {
   reset() {
     this.labels = new Map(); // messageId -> label (first 80 chars of the body)
     this.queueOf = new Map(); // messageId -> queue it was sent to
-    this.groupOf = new Map();
     this.receives = new Map(); // messageId -> latest receive count
     this.windowFrom = new Map(); // messageId -> when its current invisibility began
     this.left = new Map(); // messageId -> { state, why, at }
@@ -21,8 +20,6 @@ export class History {
     this.empty = new Map(); // consumer -> receives that returned nothing
     this.dropped = new Map(); // producer -> sends dropped by FIFO deduplication
     this.lastSend = new Map(); // producer -> { at, id }
-    this.dlqOf = new Map(); // source queue -> dead-letter queue (from moves)
-    this.maxReceive = new Map(); // queue -> maxReceiveCount (set by the page from snapshots)
   }
 
   label(id) {
@@ -44,7 +41,6 @@ export class History {
         case "sent":
           this.labels.set(id, e.label);
           this.queueOf.set(id, e.queue);
-          if (e.group) this.groupOf.set(id, e.group);
           if (e.by) {
             this.sentBy.set(e.by, (this.sentBy.get(e.by) ?? 0) + 1);
             this.lastSend.set(e.by, { at: e.timeMs, id });
@@ -86,7 +82,6 @@ export class History {
           break;
         case "movedToDeadLetterQueue":
           this.queueOf.set(id, e.deadLetterQueue);
-          this.dlqOf.set(e.queue, e.deadLetterQueue);
           break;
         case "messageLost": {
           const was = this.left.get(id);

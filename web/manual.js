@@ -92,3 +92,19 @@ export class Manual {
     return this.run(op, body);
   }
 }
+
+/** "Act yourself" as a view (full view only); its caller name is the one the peek panel acts as. */
+export const manual = {
+  mount(root, lab) {
+    const host = root.getElementById("manual");
+    if (!host) return null;
+    const view = new Manual(host, { act: (op, body, caller) => lab.act(op, body, caller) });
+    lab.callerName = () => view.callerName();
+    return {
+      update(d) {
+        if (d.changed) view.render(d.snap);
+      },
+      destroy() {},
+    };
+  },
+};

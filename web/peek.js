@@ -8,11 +8,10 @@ import { sentences } from "./log-sentences.js";
 import { item } from "./event-log.js";
 
 export class Peek {
-  constructor(panel, { playground, history, ctx, act }) {
+  constructor(panel, { playground, act }) {
     this.panel = panel;
     this.pg = playground; // () => the current Playground
-    this.hist = history;
-    this.ctx = ctx;
+    this.d = null; // the latest derived record (derive.js)
     this.act = act; // (op, body) => Promise
     this.id = null;
     panel.addEventListener("keydown", (e) => {
@@ -50,8 +49,9 @@ export class Peek {
     const id = this.id;
     const pg = this.pg();
     const p = pg.peek(id);
-    const left = this.hist.left.get(id);
-    const label = this.hist.label(id);
+    const d = this.d;
+    const left = d.facts.left.get(id);
+    const label = d.label(id);
     const m = p?.message;
     const rows = [];
     const fact = (k, v) => v != null && v !== "" && rows.push(h("dt", { text: k }), h("dd", { text: String(v) }));
@@ -60,7 +60,7 @@ export class Peek {
     if (m) {
       where = `${m.state === "in-flight" ? "In flight" : m.state === "delayed" ? "Delayed" : "Visible"} in ${p.queue}`;
       if (m.holder) where += `, held by ${m.holder}`;
-      const also = pg.snapshot().simulation.workers.filter((w) => w.name !== m.holder && w.holding.some((x) => x.messageId === id && !x.done)).map((w) => w.name);
+      const also = [...new Set(d.othersHolding(id, m.holder))];
       if (also.length) where += ` (and still by ${also.join(", ")}: a duplicate delivery)`;
       if (m.visibleAt != null) where += `; ${m.state === "delayed" ? "becomes visible" : "visible again"} at t=${secs(m.visibleAt)} s`;
     } else if (left) where = `No queue stores it any more: ${left.why} at t=${secs(left.at)} s.`;
@@ -75,8 +75,8 @@ export class Peek {
       fact("Sequence number", m.sequenceNumber);
       fact("Deduplication id", p.dedupId);
       fact("Dead-letter source", m.deadLetterSourceArn);
-    } else fact("Receive count", this.hist.receives.get(id) ?? 0);
-    const fx = pg.snapshot().simulation.sideEffects.find((s) => s.messageId === id);
+    } else fact("Receive count", d.facts.receives.get(id) ?? 0);
+    const fx = d.fx.get(id);
     if (fx) fact("Side effects", `${fx.effect} ×${fx.count}${fx.by.length ? ` (by ${fx.by.join(", ")})` : ""}${fx.count > 1 ? " ⚠ more than once" : ""}`);
 
     const kids = [
@@ -102,12 +102,12 @@ export class Peek {
       kids.push(this.actions(p));
     }
     const evs = pg.events(0).filter((e) => e.messageId === id || e.newMessageId === id);
-    kids.push(h("h3", { text: "History" }), h("ol", { class: "log peek-log" }, ...sentences(evs, this.ctx).map(item)));
+    kids.push(h("h3", { text: "History" }), h("ol", { class: "log peek-log" }, ...sentences(evs, d).map(item)));
     this.panel.replaceChildren(...kids);
   }
 
   actions(p) {
-    const url = this.pg().snapshot().queues.find((q) => q.name === p.queue)?.url;
+    const url = this.d.snap.queues.find((q) => q.name === p.queue)?.url;
     const handle = p.receiptHandles[p.receiptHandles.length - 1];
     const secsIn = h("input", { type: "number", id: "peek-vis", value: "0", min: "0", step: "1", inputmode: "numeric" });
     const box = h("div", { class: "peek-actions" });
@@ -122,3 +122,24 @@ export class Peek {
     return box;
   }
 }
+
+/** The peek panel as a view: a click on any token or held message opens it; Escape (controls.js) closes it. */
+export const peek = {
+  mount(root, lab) {
+    const view = new Peek(root.getElementById("peek"), { playground: () => lab.playground(), act: (op, body) => lab.act(op, body, lab.callerName()) });
+    const onClick = (e) => {
+      const tok = e.target.closest?.(".token, .held");
+      if (tok) view.open(tok.dataset.messageId, tok);
+    };
+    root.addEventListener("click", onClick);
+    return {
+      update(d) {
+        view.d = d;
+        if (d.rebuild) view.refresh(null);
+        else if (d.changed) view.refresh(d.events);
+      },
+      escape: () => view.close(),
+      destroy: () => root.removeEventListener("click", onClick),
+    };
+  },
+};

@@ -5,77 +5,17 @@
 // message id and reused; tokens glide between places (FLIP with the Web
 // Animations API), or just change place under prefers-reduced-motion.
 
-import { h, lockIcon, secs, setText, shortId, span } from "./dom.js";
+import { h, lockIcon, setText, span } from "./dom.js";
+import { makeToken, paintLeft, paintStored, tickToken } from "./token.js";
+import { flipPlan, measureFirst, playFlip } from "./flip.js";
 
 export const LANES = [
   ["delayed", "Delayed", "◔"],
   ["visible", "Visible", "●"],
   ["in-flight", "In flight", "◷"],
 ];
-const STATE_WORD = { delayed: "delayed", visible: "visible", "in-flight": "in flight", dlq: "in DLQ", deleted: "deleted", expired: "expired" };
-const STATE_ICON = { delayed: "◔", visible: "●", "in-flight": "◷", dlq: "☠", deleted: "✓", expired: "◌" };
 const TRAY_MAX = 20;
 const DENSE = 40; // a cell with more tokens shows their ids only
-const FLIP_MAX = 120; // tokens measured for one frame's animation
-// Beyond this many tokens a forced layout costs more than a frame can
-// spare: tokens then change place without gliding (new ones still slide in).
-const FLIP_CROWD = 300;
-
-function makeToken(id, label) {
-  const p = {
-    ic: h("span", { class: "tk-ic", "aria-hidden": "true" }),
-    st: h("span", { class: "tk-st" }),
-    id: h("span", { class: "tk-id", text: shortId(id) }),
-    grp: h("span", { class: "tk-grp" }),
-    rc: h("span", { class: "tk-rc" }),
-    label: h("span", { class: "tk-label", text: label ?? "" }),
-    meta: h("span", { class: "tk-meta" }),
-    dup: h("span", { class: "tk-dup" }),
-    fx: h("span", { class: "tk-fx" }),
-    bar: h("span", { class: "tk-bar", "aria-hidden": "true" }),
-  };
-  const el = h(
-    "button",
-    { type: "button", class: "token", "data-message-id": id, "data-side-effect-count": "0" },
-    h("span", { class: "tk-top" }, p.ic, p.st, p.id, p.grp, p.rc),
-    p.label, p.meta, p.dup, p.fx, p.bar,
-  );
-  // Cached values: the DOM is only touched when one changes.
-  return el.tok = { id, el, p, where: "", state: "", rc: -1, fxc: -1, dupText: null, metaText: "", bar: -1, timed: false, anim: null, label: label ?? "" };
-}
-
-function setState(t, state) {
-  if (t.state === state) return;
-  t.state = state;
-  t.el.dataset.state = state;
-  t.p.ic.textContent = STATE_ICON[state];
-  t.p.st.textContent = STATE_WORD[state];
-}
-
-function setRc(t, rc) {
-  if (t.rc === rc) return;
-  t.rc = rc;
-  t.el.dataset.receiveCount = String(rc);
-  t.p.rc.textContent = rc ? `recv ${rc}` : "";
-}
-
-function setFx(t, fx) {
-  const c = fx ? fx.count : 0;
-  if (t.fxc === c) return;
-  t.fxc = c;
-  t.el.dataset.sideEffectCount = String(c);
-  t.p.fx.textContent = c ? `${c > 1 ? "⚠ " : ""}${fx.effect} ×${c}` : "";
-  if (c > 1) t.el.dataset.fxDup = "true";
-  else delete t.el.dataset.fxDup;
-}
-
-function setDup(t, text) {
-  if (t.dupText === text) return;
-  t.dupText = text;
-  t.p.dup.textContent = text ?? "";
-  if (text) t.el.dataset.duplicate = "true";
-  else delete t.el.dataset.duplicate;
-}
 
 /** One queue's card: header, lane heads, and its rows (one, or one per group). */
 class QueueBox {
@@ -133,6 +73,11 @@ class QueueBox {
   }
 }
 
+/**
+ * The queue cards and the tray. Each frame with new data goes through
+ * named steps: lay out the stage rows, plan where every stored message
+ * belongs, find who leaves for the tray, measure for FLIP, then write.
+ */
 export class QueueView {
   constructor(rowsEl, trayEl, trayEmpty) {
     this.rowsEl = rowsEl;
@@ -146,12 +91,13 @@ export class QueueView {
     this.boxes = new Map();
     this.srows = new Map();
     this.order = "";
+    this.pending = null;
     this.rowsEl.replaceChildren();
     this.trayEl.replaceChildren();
     this.trayEmpty.hidden = false;
   }
 
-  /** The stage row of a queue: { el, prod, queue, cons } cells. */
+  /** The stage row of a queue: { el, prod, queue, cons } cells (render-workers.js puts producers and consumers in them). */
   srow(name) {
     let s = this.srows.get(name);
     if (!s) {
@@ -164,24 +110,8 @@ export class QueueView {
     return s;
   }
 
-  /** Orders stage rows: each source queue, then its dead-letter queue(s). */
-  layout(snap, scenarioOrder) {
-    const byArn = new Map(snap.queues.map((q) => [q.arn, q]));
-    const dlqs = new Set(snap.queues.map((q) => q.deadLetterTargetArn).filter(Boolean));
-    const rank = (q) => {
-      const i = scenarioOrder.indexOf(q.name);
-      return i < 0 ? 1e6 : i;
-    };
-    const sorted = [...snap.queues].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
-    const names = [];
-    const put = (q) => {
-      if (names.includes(q.name)) return;
-      names.push(q.name);
-      const d = q.deadLetterTargetArn && byArn.get(q.deadLetterTargetArn);
-      if (d) put(d);
-    };
-    for (const q of sorted) if (!dlqs.has(q.arn)) put(q);
-    for (const q of sorted) put(q);
+  /** Puts the stage rows in `names` order (derive's stageOrder), dropping rows of queues that are gone. */
+  layout(names) {
     const key = names.join("\n");
     if (key === this.order) return;
     this.order = key;
@@ -189,31 +119,41 @@ export class QueueView {
     this.rowsEl.append(...names.map((n) => this.srow(n).el));
   }
 
-  /**
-   * Draws a new snapshot. v = { snap, now, hist, heldBy, fx, animate, leftNow, scenarioOrder, durationMs }.
-   */
-  render(v) {
-    const { snap, hist } = v;
-    this.layout(snap, v.scenarioOrder);
-    const dlqArns = new Map();
-    for (const q of snap.queues) if (q.deadLetterTargetArn) dlqArns.set(q.deadLetterTargetArn, q);
-    const alarms = v.alarms;
+  /** Draws a new derived record (derive.js) and prepares the FLIP that flip() plays. */
+  render(d) {
+    this.layout(d.order);
+    const { plan, seen, fresh } = this.plan(d);
+    const { leaving, toTray } = this.leavers(d, seen);
+    const moving = d.animate ? this.movers(plan, toTray) : [];
+    const first = d.animate ? measureFirst(moving, this.shiftingCells(plan, toTray, moving), this.tokens.size) : new Map();
+    // Moving a focused token would drop its focus: put it back after.
+    // In a <queue-lab> the focus lives in the shadow root, not on document.
+    const root = this.rowsEl.getRootNode();
+    const focused = root.activeElement?.tok ? root.activeElement : null;
+    this.place(plan, d);
+    this.dropGoneRows();
+    this.fillTray(toTray, leaving, d);
+    if (focused?.isConnected && root.activeElement !== focused) focused.focus({ preventScroll: true });
+    this.pending = flipPlan(first, fresh, d.animate, d.animMs);
+    this.tick(d.now);
+  }
 
-    // 1. Where every stored message belongs.
-    const plan = []; // [cell, [tok...]]
+  /** Plays the moves measured by render(); call after all DOM writes of the frame. */
+  flip() {
+    playFlip(this.pending);
+    this.pending = null;
+  }
+
+  /** Where every stored message belongs: plan = [cell, tokens in order]; `fresh` are tokens made now. */
+  plan(d) {
+    const plan = [];
     const seen = new Set();
     const fresh = [];
-    for (const q of snap.queues) {
-      let box = this.boxes.get(q.name);
-      const s = this.srow(q.name);
-      if (!box) {
-        box = new QueueBox(q);
-        this.boxes.set(q.name, box);
-        s.queue.append(box.el);
-      }
-      const source = dlqArns.get(q.arn);
-      if (q.fifo) q.lockedGroups = new Set(q.groups.filter((g) => g.locked).map((g) => g.group));
-      this.header(box, q, source, s, alarms);
+    for (const q of d.snap.queues) {
+      const box = this.box(q);
+      const source = d.sourceOf.get(q.name);
+      this.header(box, q, source, this.srow(q.name), d.snap.simulation.alarms);
+      const locked = q.fifo ? new Set(q.groups.filter((g) => g.locked).map((g) => g.group)) : null;
       const want = new Map(); // cell -> tokens
       const rowKeys = new Set(q.fifo ? q.groups.map((g) => g.group) : [""]);
       for (const m of q.messages) {
@@ -228,7 +168,7 @@ export class QueueView {
         }
         seen.add(m.messageId);
         t.m = m;
-        t.q = q;
+        t.groupLocked = !!locked?.has(m.group);
         t.nextWhere = `${q.name}\n${key}\n${m.state}`;
         t.nextState = source ? "dlq" : m.state;
         let list = want.get(cell);
@@ -242,69 +182,86 @@ export class QueueView {
         }
         r.gone = !rowKeys.has(key);
       }
-      // Group rows in the order the snapshot lists groups.
-      if (q.fifo) {
-        for (const g of q.groups) {
-          const r = box.row(g.group);
-          r.gone = false;
-          if (r.locked !== g.locked) {
-            r.locked = g.locked;
-            r.el.dataset.locked = String(g.locked);
-            r.el.querySelector(".g-ic").replaceChildren(lockIcon(g.locked));
-            r.lockText.textContent = g.locked ? "locked: its head is in flight" : "open";
-          }
-        }
-        const orderKey = q.groups.map((g) => g.group).join("\n");
-        if (box.groupOrder !== orderKey) {
-          box.groupOrder = orderKey;
-          for (const g of q.groups) box.rowsEl.append(box.rows.get(g.group).el);
-        }
-      } else {
-        const r = box.row("");
-        if (!r.el.parentNode) box.rowsEl.append(r.el);
-      }
+      this.orderRows(box, q);
       box.emptyNote.hidden = q.messages.length > 0;
       for (const e of want) plan.push(e);
     }
+    return { plan, seen, fresh };
+  }
 
-    // 2. Who leaves for the tray, in the order they left.
+  /** A queue's card, made (and put in its stage row) the first time. */
+  box(q) {
+    let box = this.boxes.get(q.name);
+    if (!box) {
+      box = new QueueBox(q);
+      this.boxes.set(q.name, box);
+      this.srow(q.name).queue.append(box.el);
+    }
+    return box;
+  }
+
+  /** FIFO: one row per group in the order the snapshot lists groups, with its lock; standard: the one row. */
+  orderRows(box, q) {
+    if (!q.fifo) {
+      const r = box.row("");
+      if (!r.el.parentNode) box.rowsEl.append(r.el);
+      return;
+    }
+    for (const g of q.groups) {
+      const r = box.row(g.group);
+      r.gone = false;
+      if (r.locked !== g.locked) {
+        r.locked = g.locked;
+        r.el.dataset.locked = String(g.locked);
+        r.el.querySelector(".g-ic").replaceChildren(lockIcon(g.locked));
+        r.lockText.textContent = g.locked ? "locked: its head is in flight" : "open";
+      }
+    }
+    const orderKey = q.groups.map((g) => g.group).join("\n");
+    if (box.groupOrder !== orderKey) {
+      box.groupOrder = orderKey;
+      for (const g of q.groups) box.rowsEl.append(box.rows.get(g.group).el);
+    }
+  }
+
+  /** Who leaves for the tray, in the order they left; only the last TRAY_MAX make it. */
+  leavers(d, seen) {
     const leavingSet = new Set();
     for (const [id, t] of this.tokens) if (!seen.has(id) && !t.inTray) leavingSet.add(id);
-    for (const id of v.leftNow) if (!this.tokens.has(id) && !seen.has(id)) leavingSet.add(id);
+    for (const id of d.leftNow) if (!this.tokens.has(id) && !seen.has(id)) leavingSet.add(id);
     const leaving = [...leavingSet];
     for (const id of leaving) {
       const t = this.tokens.get(id);
       if (t) t.nextWhere = "tray";
     }
     const pos = new Map();
-    hist.leftOrder.forEach((id, i) => pos.set(id, i));
+    d.facts.leftOrder.forEach((id, i) => pos.set(id, i));
     leaving.sort((a, b) => (pos.get(a) ?? -1) - (pos.get(b) ?? -1));
-    const toTray = leaving.slice(-TRAY_MAX);
+    return { leaving, toTray: leaving.slice(-TRAY_MAX) };
+  }
 
-    // 3. FLIP, first: measure what is about to move (before any write).
+  /** Tokens about to change place (FLIP's movers). */
+  movers(plan, toTray) {
     const moving = [];
     for (const [, list] of plan) for (const t of list) if (t.where && t.where !== t.nextWhere) moving.push(t);
     for (const id of toTray) {
       const t = this.tokens.get(id);
       if (t?.el.isConnected) moving.push(t);
     }
-    const first = new Map();
-    if (v.animate && moving.length && moving.length <= FLIP_MAX && this.tokens.size <= FLIP_CROWD) {
-      const cells = new Set();
-      for (const t of moving) if (t.el.parentNode) cells.add(t.el.parentNode);
-      for (const [cell, list] of plan) if (list.some((t) => t.where !== t.nextWhere)) cells.add(cell);
-      if (toTray.length) cells.add(this.trayEl);
-      let n = 0;
-      for (const c of cells) n += c.childElementCount;
-      if (n <= FLIP_MAX) {
-        for (const c of cells) for (const el of c.children) first.set(el, el.getBoundingClientRect());
-      } else for (const t of moving) first.set(t.el, t.el.getBoundingClientRect());
-    }
+    return moving;
+  }
 
-    // 4. Writes. Moving a focused token would drop its focus: put it back after.
-    // In a <queue-lab> the focus lives in the shadow root, not on document.
-    const root = this.rowsEl.getRootNode();
-    const focused = root.activeElement?.tok ? root.activeElement : null;
+  /** Containers whose children shift this frame: the movers' old cells, cells gaining one, the tray. */
+  shiftingCells(plan, toTray, moving) {
+    const cells = new Set();
+    for (const t of moving) if (t.el.parentNode) cells.add(t.el.parentNode);
+    for (const [cell, list] of plan) if (list.some((t) => t.where !== t.nextWhere)) cells.add(cell);
+    if (toTray.length) cells.add(this.trayEl);
+    return cells;
+  }
+
+  /** Writes each cell's tokens in order, moving only those out of place. */
+  place(plan, d) {
     for (const [cell, list] of plan) {
       const key = cell.key;
       let cursor = cell.firstElementChild;
@@ -315,7 +272,7 @@ export class QueueView {
         else cell.insertBefore(t.el, cursor);
         t.where = t.nextWhere;
         t.inTray = false;
-        this.paint(t, v);
+        paintStored(t, d);
       }
       cell.cur = list;
       const dense = list.length > DENSE;
@@ -324,6 +281,10 @@ export class QueueView {
         cell.classList.toggle("dense", dense);
       }
     }
+  }
+
+  /** Removes group rows whose group no longer has messages. */
+  dropGoneRows() {
     for (const box of this.boxes.values()) {
       for (const [key, r] of box.rows) {
         if (r.gone) {
@@ -333,10 +294,14 @@ export class QueueView {
         }
       }
     }
+  }
+
+  /** Puts the newest leavers on top of the tray (at most TRAY_MAX) and paints how each left. */
+  fillTray(toTray, leaving, d) {
     for (const id of toTray) {
       let t = this.tokens.get(id);
       if (!t) {
-        t = makeToken(id, hist.label(id));
+        t = makeToken(id, d.facts.label(id));
         this.tokens.set(id, t);
       }
       t.inTray = true;
@@ -357,89 +322,8 @@ export class QueueView {
       el.remove();
       this.tokens.delete(el.dataset.messageId);
     }
-    for (const el of this.trayEl.children) this.paintLeft(this.tokens.get(el.dataset.messageId), v);
+    for (const el of this.trayEl.children) paintLeft(this.tokens.get(el.dataset.messageId), d);
     this.trayEmpty.hidden = this.trayEl.childElementCount > 0;
-    if (focused?.isConnected && root.activeElement !== focused) focused.focus({ preventScroll: true });
-
-    // 5. FLIP, last and play: after every view has written (see flip()).
-    this.pending = first.size || (v.animate && fresh.length) ? { first, fresh: v.animate && fresh.length <= FLIP_MAX ? fresh : [], ms: v.animMs } : null;
-    this.tick(v.now, hist);
-  }
-
-  /** Plays the moves measured by render(); main calls it after all DOM writes of the frame. */
-  flip() {
-    const p = this.pending;
-    if (!p) return;
-    this.pending = null;
-    const opts = { duration: p.ms, easing: "cubic-bezier(.2,.8,.2,1)" };
-    for (const el of p.first.keys()) el.flip?.cancel();
-    // All reads, then all writes: an animate() between two reads would force another style pass.
-    const moves = [];
-    for (const [el, a] of p.first) {
-      if (!el.isConnected) continue;
-      const b = el.getBoundingClientRect();
-      const dx = a.left - b.left;
-      const dy = a.top - b.top;
-      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moves.push([el, dx, dy]);
-    }
-    for (const [el, dx, dy] of moves) el.flip = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], opts);
-    for (const t of p.fresh) {
-      if (t.el.isConnected && !p.first.has(t.el)) t.el.flip = t.el.animate([{ transform: "translateX(-28px) scale(.85)" }, { transform: "none" }], opts);
-    }
-  }
-
-  /** A token in a queue: state, receive count, group, holders, side effects. */
-  paint(t, v) {
-    const m = t.m;
-    if (t.lost) {
-      t.lost = false;
-      t.state = "";
-      delete t.el.dataset.lost;
-    }
-    setState(t, t.nextState);
-    setRc(t, m.receiveCount);
-    const grp = m.group ? `group ${m.group}` : "";
-    if (t.grp !== grp) setText(t.p.grp, (t.grp = grp));
-    setFx(t, v.fx.get(m.messageId));
-    const holders = v.heldBy.get(m.messageId);
-    const others = holders ? holders.filter((n) => n !== m.holder) : [];
-    // Two consumers holding one message at once: a duplicate delivery.
-    const dup = m.state === "in-flight" && others.length > 0;
-    setDup(t, dup ? `⚠ duplicate: ${others.join(", ")} still holds it too` : null);
-    t.holder = m.holder ?? "";
-    t.visibleAt = m.visibleAt;
-    t.from = m.state === "in-flight" ? v.hist.windowFrom.get(m.messageId) ?? m.sentAt : m.sentAt;
-    t.timed = m.state !== "visible";
-    if (!t.timed) {
-      const text = t.nextState === "dlq" ? "waiting in the dead-letter queue" : t.q.lockedGroups?.has(m.group) ? "waits: its group is locked" : "waiting to be received";
-      if (t.metaText !== text) setText(t.p.meta, (t.metaText = text));
-      if (t.bar !== -1) {
-        t.bar = -1;
-        t.p.bar.style.transform = "scaleX(0)";
-      }
-    }
-  }
-
-  /** A token in the tray: how and when it left. */
-  paintLeft(t, v) {
-    const left = v.hist.left.get(t.id);
-    setState(t, left?.state ?? "deleted");
-    if (!!left?.lost !== !!t.lost) {
-      t.lost = !!left?.lost;
-      t.p.st.textContent = t.lost ? "lost" : STATE_WORD[t.state];
-      t.p.ic.textContent = t.lost ? "✗" : STATE_ICON[t.state];
-      if (t.lost) t.el.dataset.lost = "true";
-      else delete t.el.dataset.lost;
-    }
-    setRc(t, v.hist.receives.get(t.id) ?? (t.rc < 0 ? 0 : t.rc));
-    setFx(t, v.fx.get(t.id));
-    setDup(t, v.hist.dup.has(t.id) ? `⚠ was delivered to ${[...v.hist.dup.get(t.id)].join(" and ")} at once` : null);
-    const text = left ? `${left.why} at t=${secs(left.at)} s` : "gone";
-    if (t.metaText !== text) setText(t.p.meta, (t.metaText = text));
-    if (t.bar !== -1) {
-      t.bar = -1;
-      t.p.bar.style.transform = "scaleX(0)";
-    }
   }
 
   /** Time moved: countdowns and their bars. */
@@ -448,20 +332,7 @@ export class QueueView {
       for (const r of box.rows.values()) {
         for (const lane of ["delayed", "in-flight"]) {
           const cell = r.cells[lane];
-          if (cell.dense) continue;
-          for (const t of cell.cur) {
-            if (!t.timed || t.visibleAt == null) continue;
-            const left = Math.max(0, t.visibleAt - now);
-            const s = (left / 1000).toFixed(1);
-            const text = t.state === "delayed" ? `visible in ${s} s` : `${s} s left${t.holder ? ` · ${t.holder}` : ""}`;
-            if (t.metaText !== text) setText(t.p.meta, (t.metaText = text));
-            const total = t.visibleAt - t.from;
-            const f = total > 0 ? Math.round((left / total) * 100) / 100 : 0;
-            if (t.bar !== f) {
-              t.bar = f;
-              t.p.bar.style.transform = `scaleX(${f})`;
-            }
-          }
+          if (!cell.dense) for (const t of cell.cur) tickToken(t, now);
         }
       }
     }
@@ -490,3 +361,20 @@ export class QueueView {
     }
   }
 }
+
+/** The stage as a view: queue cards and the tray (#rows, #tray). Consumers and producers are workers.js's. */
+export const stage = {
+  mount(root, lab) {
+    const view = new QueueView(root.getElementById("rows"), root.getElementById("tray"), root.getElementById("tray-empty"));
+    lab.stage = view; // the stage rows the workers view fills
+    return {
+      update(d) {
+        if (d.fresh) view.reset();
+        if (d.changed) view.render(d);
+        else view.tick(d.now);
+      },
+      settle: () => view.flip(),
+      destroy() {},
+    };
+  },
+};

@@ -101,13 +101,13 @@ function put(c, key, value, fn) {
 }
 
 export class WorkersView {
-  constructor(queueView) {
-    this.qv = queueView;
-    this.reset([]);
+  /** `stage` is the QueueView whose stage rows hold the producers and consumers. */
+  constructor(stage) {
+    this.qv = stage;
+    this.reset();
   }
 
-  reset(scenario) {
-    this.scenario = scenario;
+  reset() {
     this.cards = new Map();
     this.producers = new Map();
   }
@@ -135,17 +135,10 @@ export class WorkersView {
     return p;
   }
 
-  /** v = { snap, now, hist, fx, animate, scenario } */
+  /** Draws a derived record (derive.js). */
   render(v) {
-    const { snap, hist } = v;
-    const specs = v.scenario?.producers ?? [];
-    const names = new Set(specs.map((s) => s.name));
-    for (const s of specs) if (snap.queues.some((q) => q.name === s.queue)) this.paintProducer(this.producer(s.name, s.queue, s), s.name, v);
-    for (const [name, last] of hist.lastSend) {
-      if (names.has(name)) continue;
-      const queue = hist.queueOf.get(last.id);
-      if (queue && snap.queues.some((q) => q.name === queue)) this.paintProducer(this.producer(name, queue, null), name, v);
-    }
+    const { snap } = v;
+    for (const p of v.producers) this.paintProducer(this.producer(p.name, p.queue, p.spec), p, v);
 
     // Consumers: simulated workers, then whoever holds a message by hand.
     const present = new Set();
@@ -157,15 +150,7 @@ export class WorkersView {
       const card = this.card(w.name, w.queue, consumerSpecs.get(w.name), false);
       this.paintWorker(card, w, v, dupFx.get(w.name) ?? 0);
     }
-    const manual = new Map();
-    for (const q of snap.queues) {
-      for (const m of q.messages) {
-        if (!m.holder || present.has(m.holder)) continue;
-        if (!manual.has(m.holder)) manual.set(m.holder, { queue: q.name, holding: [] });
-        manual.get(m.holder).holding.push({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount, current: false, done: false, failed: false, visibleAt: m.visibleAt });
-      }
-    }
-    for (const [name, info] of manual) {
+    for (const [name, info] of v.handHolders) {
       present.add(name);
       const card = this.card(name, info.queue, null, true);
       this.paintWorker(card, { name, state: "idle", holding: info.holding, sideEffects: 0 }, v, 0);
@@ -189,13 +174,12 @@ export class WorkersView {
     return c;
   }
 
-  paintProducer(p, name, v) {
-    const sent = v.hist.sentBy.get(name) ?? 0;
-    const dropped = v.hist.dropped.get(name) ?? 0;
+  /** `info` is one of derive's producers: { sent, dropped, last }. */
+  paintProducer(p, info, v) {
+    const { sent, dropped, last } = info;
     setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
-    const last = v.hist.lastSend.get(name);
     if (last && p.seen !== last) {
-      const lbl = v.hist.label(last.id) ?? "";
+      const lbl = v.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${lbl.length > 26 ? `${lbl.slice(0, 25)}…` : lbl}” at t=${secs(last.at)} s`);
       if (p.seen && v.animate) p.el.animate([{ transform: "scale(1.06)" }, { transform: "none" }], { duration: 360, easing: "ease-out" });
       p.seen = last;
@@ -242,8 +226,8 @@ export class WorkersView {
         if (n > 1) it.btn.dataset.fxDup = "true";
         else delete it.btn.dataset.fxDup;
       });
-      const others = (v.heldBy.get(hold.messageId) ?? []).filter((n) => n !== w.name);
-      const dup = others.length > 0 || !!v.hist.dup.get(hold.messageId)?.has(w.name);
+      const others = v.othersHolding(hold.messageId, w.name);
+      const dup = others.length > 0 || !!v.facts.dup.get(hold.messageId)?.has(w.name);
       if (dup) anyDup = true;
       const dupText = dup ? (others.length ? `⚠ duplicate delivery: ${others.join(", ")} holds it too` : "⚠ duplicate delivery: another consumer had it at once") : "";
       put(c, "dup", dupText, (t) => {
@@ -264,7 +248,7 @@ export class WorkersView {
       else delete card.el.dataset.duplicate;
     });
     card.set("empty", w.holding.length === 0, (e) => (card.idle.hidden = !e));
-    card.set("emptyReceives", v.hist.empty.get(w.name) ?? 0, (n) => {
+    card.set("emptyReceives", v.facts.empty.get(w.name) ?? 0, (n) => {
       card.empty.hidden = n === 0;
       card.empty.textContent = `${n} empty receive${n === 1 ? "" : "s"} (billed, returned nothing)`;
     });
@@ -296,3 +280,18 @@ export class WorkersView {
     }
   }
 }
+
+/** Producers and consumers as a view, drawn into the stage's rows (mounted after render-queue.js's stage). */
+export const workers = {
+  mount(root, lab) {
+    const view = new WorkersView(lab.stage);
+    return {
+      update(d) {
+        if (d.fresh) view.reset();
+        if (d.changed) view.render(d);
+        else view.tick(d.now);
+      },
+      destroy() {},
+    };
+  },
+};

@@ -133,3 +133,29 @@ function num(id, label, value, attrs) {
 function check(id, label, checked, attrs) {
   return h("div", { class: "set chk" }, h("input", { id, type: "checkbox", checked, ...attrs }), h("label", { for: id, text: label }));
 }
+
+/**
+ * Settings and the JSON editor as a view (full view only). When a run
+ * starts, the form is rebuilt from the scenario if it came as text (a
+ * file, the editor); a change made in the form only refreshes the text.
+ */
+export const settings = {
+  mount(root, lab) {
+    const form = root.getElementById("settings");
+    if (!form) return null;
+    const view = new Settings(form, root.getElementById("json-editor"), {
+      current: () => lab.scenario(),
+      apply: (s) => lab.apply(s),
+      reset: () => lab.resetToFile(),
+      error: (m) => lab.showError(m),
+    });
+    return {
+      update(d) {
+        if (!d.started) return;
+        if (d.started.reload) view.load(d.scenario, d.started.text);
+        else view.showText(d.started.text);
+      },
+      destroy() {},
+    };
+  },
+};

@@ -1,0 +1,105 @@
+// derive (web/derive.js) on real engine runs: the facts the views draw
+// (who holds a message at once with whom, which queue is whose dead-letter
+// queue, the stage order, the chart's metrics) agree with the engine's own
+// events and snapshot.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import "./load.mjs";
+import { Run } from "../../web/run.js";
+import { derive, retime } from "../../web/derive.js";
+
+const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
+
+/** Runs `file` step by step, deriving after each step like the lab does; calls `each(d)`. */
+function walk(file, each) {
+  const run = new Run();
+  run.start(scenario(file));
+  let steps = 0;
+  while (run.now < run.duration && steps++ < 5000) {
+    run.step();
+    const { events, leftNow } = run.take();
+    each(derive({ snap: run.snap, now: run.now, events, facts: run.facts, leftNow, scenario: run.scenario }), run);
+  }
+  return run;
+}
+
+test("two consumers holding one message: seen exactly while the engine says so", () => {
+  let seen = 0;
+  walk("02-slow-consumer-duplicate.json", (d, run) => {
+    // The engine's word for it: a duplicateDelivery whose pair still both work on the message.
+    const working = new Map(run.snap.simulation.workers.map((w) => [w.name, new Set(w.holding.filter((x) => !x.done).map((x) => x.messageId))]));
+    const pairs = run.pg.events(0).filter((e) => e.type === "duplicateDelivery" && working.get(e.consumer)?.has(e.messageId) && working.get(e.alsoHeldBy)?.has(e.messageId));
+    assert.deepEqual(d.duplicates.map(([id, names]) => `${id} ${[...names].sort()}`), pairs.map((e) => `${e.messageId} ${[e.consumer, e.alsoHeldBy].sort()}`), `at t=${d.now}`);
+    for (const e of pairs) {
+      assert.deepEqual(d.othersHolding(e.messageId, e.consumer), [e.alsoHeldBy]);
+      assert.deepEqual(d.othersHolding(e.messageId, e.alsoHeldBy), [e.consumer]);
+      seen++;
+    }
+    for (const [id, names] of d.holders) if (names.length === 1) assert.deepEqual(d.othersHolding(id, names[0]), []);
+  });
+  assert.ok(seen > 0, "the scenario shows a duplicate delivery");
+});
+
+test("a dead-letter queue is known by its source; the stage puts it under its source", () => {
+  let moved = false;
+  walk("05-poison-message.json", (d, run) => {
+    assert.equal(d.sourceOf.get("orders-dlq")?.name, "orders");
+    assert.equal(d.sourceOf.has("orders"), false);
+    assert.deepEqual(d.order, ["orders", "orders-dlq"], "the scenario lists the DLQ first, the stage shows it under its source");
+    const dlq = run.snap.queues.find((q) => q.name === "orders-dlq");
+    assert.equal(d.metrics.dlq, dlq.visible + dlq.inFlight + dlq.delayed);
+    const orders = run.snap.queues.find((q) => q.name === "orders");
+    assert.deepEqual([d.metrics.visible, d.metrics.inFlight, d.metrics.delayed], [orders.visible, orders.inFlight, orders.delayed]);
+    if (d.events.some((e) => e.type === "movedToDeadLetterQueue")) {
+      moved = true;
+      assert.equal(d.maxReceive("orders"), 3, "the log can say the source's maxReceiveCount");
+    }
+  });
+  assert.ok(moved, "the poison message reached the DLQ");
+});
+
+test("labels, side effects and leavers come from the run's events", () => {
+  const left = [];
+  const run = walk("02-slow-consumer-duplicate.json", (d) => {
+    left.push(...d.leftNow);
+    for (const [id, fx] of d.fx) assert.equal(fx.messageId, id);
+  });
+  const sent = run.pg.events(0).filter((e) => e.type === "sent");
+  const d = derive({ snap: run.snap, now: run.now, events: [], facts: run.facts, leftNow: [], scenario: run.scenario });
+  for (const e of sent) assert.equal(d.label(e.messageId), e.label);
+  assert.deepEqual(left, run.pg.events(0).filter((e) => e.type === "deleted").map((e) => e.messageId));
+  assert.deepEqual([...d.fx.values()].map((s) => s.count), [2], "A-1001 charged twice");
+  const later = retime(d, d.now + 5000);
+  assert.equal(later.now, d.now + 5000);
+  assert.deepEqual(later.events, []);
+  assert.equal(later.duplicates, d.duplicates);
+});
+
+test("messages you send and hold by hand make you a producer and a consumer", async () => {
+  const run = new Run();
+  run.start(scenario("01-process-then-delete.json"));
+  const now = () => derive({ snap: run.snap, now: run.now, ...run.take(), facts: run.facts, scenario: run.scenario });
+  // Until a simulated worker holds a message its producer sent.
+  while (!run.snap.simulation.workers.some((w) => w.holding.some((x) => !x.done)) && run.now < run.duration) run.step();
+  assert.ok(run.now < run.duration);
+  // A queue of your own, so no simulated worker takes your message first.
+  const queue = "mine";
+  const url = JSON.parse((await run.dispatch("AmazonSQS.CreateQueue", JSON.stringify({ QueueName: queue }))).body).QueueUrl;
+  await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "by hand" }), { caller: "you" });
+  await run.dispatch("AmazonSQS.ReceiveMessage", JSON.stringify({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }), { caller: "you" });
+  run.collect();
+  const d = now();
+  const mine = d.producers.find((p) => p.name === "you");
+  assert.deepEqual({ queue: mine.queue, spec: mine.spec, sent: mine.sent }, { queue, spec: null, sent: 1 });
+  assert.deepEqual(d.producers.slice(0, -1).map((p) => p.spec?.name), run.scenario.producers.map((p) => p.name), "the scenario's producers first, once each");
+  assert.ok(d.producers[0].sent > 0);
+  const held = d.handHolders.get("you");
+  assert.ok(held?.holding.length > 0, "you hold what you received");
+  for (const x of held.holding) {
+    const m = run.snap.queues.flatMap((q) => q.messages).find((n) => n.messageId === x.messageId);
+    assert.equal(m.holder, "you");
+    assert.equal(d.inFlightSince(x.messageId), run.now, "in flight since your receive");
+  }
+  assert.equal(d.handHolders.size, 1, "simulated workers are not hand holders");
+});

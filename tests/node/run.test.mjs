@@ -1,0 +1,114 @@
+// The headless run (web/run.js) in Node: the timeline's promise that
+// "replay to t" shows exactly what running to t shows, that your recorded
+// actions are made again at their moments, and that a run is fixed by its
+// text and seed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
+import { Run } from "../../web/run.js";
+
+const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
+const DUP = scenario("02-slow-consumer-duplicate.json");
+const FIFO = scenario("06-fifo-message-groups.json"); // random processing times: the seed matters
+
+/** What a moment looks like: the snapshot and every event so far, as text. */
+const moment = (run) => JSON.stringify({ now: run.now, snap: run.pg.snapshot(), events: run.pg.events(0) });
+
+function started(text, opts) {
+  const run = new Run(opts);
+  run.start(text);
+  return run;
+}
+
+test("replaying to a moment gives the same snapshot and events as running to it", () => {
+  for (const t of [0, 1, 2000, 3500, 4321, 10000]) {
+    const direct = started(DUP);
+    direct.advanceTo(t);
+    const replayed = started(DUP);
+    replayed.advanceTo(replayed.duration); // somewhere else first
+    replayed.replayTo(t);
+    assert.equal(moment(replayed), moment(direct), `at t=${t}`);
+    assert.deepEqual([...replayed.facts.left], [...direct.facts.left], `remembered facts at t=${t}`);
+  }
+});
+
+test("stepping event by event reaches the same end as running straight to it", () => {
+  const stepped = started(FIFO);
+  let steps = 0;
+  while (stepped.now < stepped.duration && steps++ < 10_000) stepped.step();
+  const straight = started(FIFO);
+  straight.advanceTo(straight.duration);
+  assert.ok(steps > 10, `took ${steps} steps`);
+  assert.equal(moment(stepped), moment(straight));
+});
+
+test("your recorded actions are made again, at their moments, by a replay", async () => {
+  const run = started(DUP);
+  run.advanceTo(1000);
+  const url = run.pg.snapshot().queues.find((q) => q.name === "orders").url;
+  const res = await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "mine" }), { caller: "you" });
+  assert.equal(res.status, 200);
+  await run.dispatch("AmazonSQS.SendMessage", "{not json", { caller: "you" }); // refused: nothing to record
+  assert.deepEqual(run.journal.map((a) => `${a.t} ${a.op} ${a.caller} ${a.body.MessageBody}`), ["1000 SendMessage you mine"]);
+  run.advanceTo(6000);
+  const live = moment(run);
+  assert.ok(run.pg.events(0).some((e) => e.type === "sent" && e.by === "you"), "the action is in the log");
+
+  run.replayTo(6000);
+  assert.equal(moment(run), live, "a replay makes the action again at t=1000");
+  run.replayTo(999);
+  assert.ok(!run.pg.events(0).some((e) => e.by === "you"), "before its moment the action has not happened");
+  run.advanceTo(6000, { replay: true });
+  assert.equal(moment(run), live, "advancing a replay makes it at its moment");
+
+  const fresh = started(DUP);
+  fresh.journal = run.journal;
+  fresh.replayTo(6000);
+  assert.equal(moment(fresh), live, "the journal alone (a shared link) rebuilds the run");
+});
+
+test("a new action after scrubbing back replaces your later ones", async () => {
+  const run = started(DUP);
+  const url = run.pg.snapshot().queues[0].url;
+  run.advanceTo(3000);
+  await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "late" }));
+  run.replayTo(1000);
+  await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "early" }));
+  assert.deepEqual(run.journal.map((a) => `${a.t} ${a.body.MessageBody}`), ["1000 early"]);
+});
+
+test("the same text and seed give the same events; another seed other events", () => {
+  const events = (text) => {
+    const run = started(text);
+    run.advanceTo(run.duration);
+    return JSON.stringify(run.pg.events(0));
+  };
+  assert.equal(events(FIFO), events(FIFO));
+  const reseeded = JSON.stringify({ ...JSON.parse(FIFO), seed: 7 });
+  assert.equal(new Run().seed, 0);
+  assert.notEqual(events(reseeded), events(FIFO), "the seed drives the random processing times");
+});
+
+test("a request waiting when the run is replaced fails, saying why", async () => {
+  const run = started(DUP);
+  const url = run.pg.snapshot().queues[0].url;
+  run.advanceTo(run.duration);
+  run.replayTo(0);
+  // Two long-polling workers take every message; a long poll of yours waits.
+  const waiting = run.dispatch("AmazonSQS.ReceiveMessage", JSON.stringify({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  run.replayTo(0);
+  await assert.rejects(waiting, /restarted/);
+});
+
+test("with sampling on, the chart's samples sit at fixed steps and a replay rebuilds them", () => {
+  const run = started(DUP, { sample: true });
+  run.advanceTo(run.duration);
+  const { step, list } = run.samples;
+  assert.equal(step, Math.round(10000 / 300));
+  assert.ok(list.length > 250, `${list.length} samples`);
+  assert.ok(list.every((m, i) => i === 0 || (m.t > list[i - 1].t && (m.t % step === 0 || m.t === run.duration))));
+  const played = JSON.stringify(list);
+  run.replayTo(run.duration);
+  assert.equal(JSON.stringify(run.samples.list), played);
+});

@@ -1,0 +1,158 @@
+// One step from the engine's data to what the views draw: a snapshot, the
+// events read since the last one and the facts remembered from earlier
+// events (history.js) become one `derived` record. Every fact the page
+// infers from the engine is inferred here, once: who holds a message (and
+// so whether two consumers hold it at once), which queue is a dead-letter
+// queue and of whom, the order of the stage rows and the chart's metrics.
+// Views read this record and never look into the snapshot for such facts.
+// No DOM here: tests/node/derive.test.mjs runs it on a real engine run.
+
+/**
+ * The one dead-letter-role rule: a queue is a dead-letter queue when some
+ * queue's redrive policy targets its ARN; that queue is its source.
+ * Returns DLQ ARN -> source queue (the last source listed, if several).
+ */
+export function deadLetterSources(snap) {
+  const sources = new Map();
+  for (const q of snap.queues) if (q.deadLetterTargetArn) sources.set(q.deadLetterTargetArn, q);
+  return sources;
+}
+
+/**
+ * Who holds each message now: message id -> consumer names, one entry per
+ * copy a consumer still works on (a copy it is done with is not held).
+ */
+export function holdersOf(snap) {
+  const holders = new Map();
+  for (const w of snap.simulation.workers) {
+    for (const x of w.holding) {
+      if (x.done) continue;
+      const list = holders.get(x.messageId);
+      if (list) list.push(w.name);
+      else holders.set(x.messageId, [w.name]);
+    }
+  }
+  return holders;
+}
+
+/**
+ * The one duplicate-holder rule: the consumers other than `name` that hold
+ * message `id` at this moment. Any at all means a duplicate delivery.
+ */
+export function othersHolding(holders, id, name) {
+  return (holders.get(id) ?? []).filter((n) => n !== name);
+}
+
+/**
+ * Consumers holding messages by hand (not simulated workers: you, your
+ * code, a page script): name -> { queue, holding } in the shape of a
+ * worker's `holding`, from each stored message's current holder.
+ */
+export function handHolders(snap) {
+  const workers = new Set(snap.simulation.workers.map((w) => w.name));
+  const hands = new Map();
+  for (const q of snap.queues) {
+    for (const m of q.messages) {
+      if (!m.holder || workers.has(m.holder)) continue;
+      if (!hands.has(m.holder)) hands.set(m.holder, { queue: q.name, holding: [] });
+      hands.get(m.holder).holding.push({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount, current: false, done: false, failed: false, visibleAt: m.visibleAt });
+    }
+  }
+  return hands;
+}
+
+/**
+ * The producers to draw, each { name, queue, spec (null when sending by
+ * hand), sent, dropped (by FIFO deduplication), last ({ at, id, dropped? }) }:
+ * the scenario's, then anyone else who sent, on queues that exist.
+ */
+export function producersOf(snap, scenario, facts) {
+  const exists = (queue) => snap.queues.some((q) => q.name === queue);
+  const specs = scenario.producers ?? [];
+  const names = new Set(specs.map((s) => s.name));
+  const out = specs.filter((s) => exists(s.queue)).map((s) => ({ name: s.name, queue: s.queue, spec: s }));
+  for (const [name, last] of facts.lastSend) {
+    const queue = facts.queueOf.get(last.id);
+    if (!names.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null });
+  }
+  for (const p of out) Object.assign(p, { sent: facts.sentBy.get(p.name) ?? 0, dropped: facts.dropped.get(p.name) ?? 0, last: facts.lastSend.get(p.name) });
+  return out;
+}
+
+/** The metrics of one moment (the chart's series): counts outside and inside dead-letter queues, and the oldest message's age. */
+export function metrics(snap, now, sources = deadLetterSources(snap)) {
+  const m = { t: now, visible: 0, inFlight: 0, delayed: 0, dlq: 0, age: 0 };
+  for (const q of snap.queues) {
+    if (sources.has(q.arn)) {
+      m.dlq += q.visible + q.inFlight + q.delayed;
+      continue;
+    }
+    m.visible += q.visible;
+    m.inFlight += q.inFlight;
+    m.delayed += q.delayed;
+    if (q.oldestEnqueuedAt != null) m.age = Math.max(m.age, (now - q.oldestEnqueuedAt) / 1000);
+  }
+  return m;
+}
+
+/** The stage's rows, top to bottom: each queue in the scenario's order, each source queue followed by its dead-letter queue. */
+export function stageOrder(snap, scenarioOrder, sources) {
+  const byArn = new Map(snap.queues.map((q) => [q.arn, q]));
+  const rank = (q) => {
+    const i = scenarioOrder.indexOf(q.name);
+    return i < 0 ? 1e6 : i;
+  };
+  const sorted = [...snap.queues].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
+  const names = [];
+  const put = (q) => {
+    if (names.includes(q.name)) return;
+    names.push(q.name);
+    const d = q.deadLetterTargetArn && byArn.get(q.deadLetterTargetArn);
+    if (d) put(d);
+  };
+  for (const q of sorted) if (!sources.has(q.arn)) put(q);
+  for (const q of sorted) put(q);
+  return names;
+}
+
+/**
+ * What the views draw after new events: `snap` and `now` from the engine,
+ * `events` read since the last derive, `facts` (a History that has already
+ * taken those events), `leftNow` (ids that left in them, oldest first) and
+ * the scenario running.
+ */
+export function derive({ snap, now, events, facts, leftNow, scenario }) {
+  const sources = deadLetterSources(snap);
+  const holders = holdersOf(snap);
+  const sourceOf = new Map(); // queue name -> the queue it is the dead-letter queue of
+  for (const q of snap.queues) if (sources.has(q.arn)) sourceOf.set(q.name, sources.get(q.arn));
+  return {
+    snap,
+    now,
+    events,
+    facts,
+    leftNow,
+    scenario,
+    holders,
+    /** Messages two or more consumers hold at once: [id, names]. */
+    duplicates: [...holders].filter(([, names]) => names.length > 1),
+    othersHolding: (id, name) => othersHolding(holders, id, name),
+    sourceOf,
+    handHolders: handHolders(snap),
+    producers: producersOf(snap, scenario, facts),
+    /** When message `id`'s current invisibility began (a receive or a visibility change). */
+    inFlightSince: (id) => facts.windowFrom.get(id),
+    order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),
+    fx: new Map(snap.simulation.sideEffects.map((s) => [s.messageId, s])),
+    metrics: metrics(snap, now, sources),
+    sources,
+    /** For log sentences: a message's label, a queue's maxReceiveCount. */
+    label: (id) => facts.label(id),
+    maxReceive: (queue) => snap.queues.find((q) => q.name === queue)?.maxReceiveCount,
+  };
+}
+
+/** The same record at a later moment with no new events: only time-dependent facts change. */
+export function retime(d, now) {
+  return { ...d, now, events: [], leftNow: [], metrics: metrics(d.snap, now, d.sources) };
+}

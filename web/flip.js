@@ -1,0 +1,55 @@
+// FLIP (First, Last, Invert, Play) for tokens changing place: measure where
+// they are before the frame's DOM writes, then, after every view has
+// written, animate each from its old place to its new one with the Web
+// Animations API. Measuring is a forced layout, so it is bounded: beyond
+// FLIP_MAX elements to measure or FLIP_CROWD tokens on the stage, tokens
+// change place without gliding.
+
+const FLIP_MAX = 120; // elements measured for one frame's animation
+// Beyond this many tokens a forced layout costs more than a frame can
+// spare: tokens then change place without gliding (new ones still slide in).
+const FLIP_CROWD = 300;
+
+/**
+ * First: the rectangles of what is about to move, before any write.
+ * `moving` are tokens changing place, `cells` the containers whose
+ * children shift because of them, `crowd` how many tokens are drawn.
+ * When the cells hold few enough elements, all their children are
+ * measured (neighbours shift too); otherwise only the movers.
+ */
+export function measureFirst(moving, cells, crowd) {
+  const first = new Map();
+  if (!moving.length || moving.length > FLIP_MAX || crowd > FLIP_CROWD) return first;
+  let n = 0;
+  for (const c of cells) n += c.childElementCount;
+  if (n <= FLIP_MAX) {
+    for (const c of cells) for (const el of c.children) first.set(el, el.getBoundingClientRect());
+  } else for (const t of moving) first.set(t.el, t.el.getBoundingClientRect());
+  return first;
+}
+
+/** What play() needs: the measured rectangles and the new tokens to slide in; null when nothing animates. */
+export function flipPlan(first, fresh, animate, ms) {
+  if (!first.size && !(animate && fresh.length)) return null;
+  return { first, fresh: animate && fresh.length <= FLIP_MAX ? fresh : [], ms };
+}
+
+/** Last, invert, play: call after all DOM writes of the frame. */
+export function playFlip(p) {
+  if (!p) return;
+  const opts = { duration: p.ms, easing: "cubic-bezier(.2,.8,.2,1)" };
+  for (const el of p.first.keys()) el.flip?.cancel();
+  // All reads, then all writes: an animate() between two reads would force another style pass.
+  const moves = [];
+  for (const [el, a] of p.first) {
+    if (!el.isConnected) continue;
+    const b = el.getBoundingClientRect();
+    const dx = a.left - b.left;
+    const dy = a.top - b.top;
+    if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moves.push([el, dx, dy]);
+  }
+  for (const [el, dx, dy] of moves) el.flip = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], opts);
+  for (const t of p.fresh) {
+    if (t.el.isConnected && !p.first.has(t.el)) t.el.flip = t.el.animate([{ transform: "translateX(-28px) scale(.85)" }, { transform: "none" }], opts);
+  }
+}

@@ -1,0 +1,28 @@
+// What the run is about and what it says now: the scenario's title and
+// summary (set when a run starts) and the narration line (the scenario's
+// current narration, with a small pulse when it changes).
+
+import { setText } from "./dom.js";
+
+export const heading = {
+  mount(root) {
+    const title = root.getElementById("title");
+    const summary = root.getElementById("summary");
+    const narration = root.getElementById("narration");
+    return {
+      update(d) {
+        if (d.started) {
+          setText(title, d.scenario.title || "Untitled scenario");
+          setText(summary, d.scenario.summary || "");
+        }
+        if (!d.changed) return;
+        const text = d.snap.simulation.narration ?? "";
+        if (narration.textContent !== text) {
+          narration.textContent = text || "—";
+          if (d.animate) narration.parentElement.animate([{ transform: "scale(1.015)" }, { transform: "none" }], { duration: 400, easing: "ease-out" });
+        }
+      },
+      destroy() {},
+    };
+  },
+};

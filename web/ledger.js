@@ -1,0 +1,34 @@
+// The side-effect ledger under the stage: what the handlers did (charged,
+// emailed…) per message, the latest 12, marked when one happened twice.
+
+import { h } from "./dom.js";
+
+const SHOWN = 12;
+
+export const ledger = {
+  mount(root) {
+    const list = root.getElementById("ledger");
+    const empty = root.getElementById("ledger-empty");
+    let key = "";
+    return {
+      update(d) {
+        if (!d.changed) return;
+        const fx = d.snap.simulation.sideEffects;
+        const k = fx.map((s) => `${s.messageId}${s.count}`).join();
+        if (k === key) return;
+        key = k;
+        list.replaceChildren(
+          ...fx.slice(-SHOWN).map((s) =>
+            h("li", { class: s.count > 1 ? "fx-dup" : null },
+              h("span", { class: "fx-n", text: `${s.count > 1 ? "⚠ " : ""}${s.effect} ×${s.count}` }),
+              " ",
+              h("span", { class: "fx-what", text: s.body.length > 40 ? `${s.body.slice(0, 39)}…` : s.body }),
+              h("span", { class: "fx-by", text: ` by ${s.by.join(", ")}` })),
+          ),
+        );
+        empty.hidden = fx.length > 0;
+      },
+      destroy() {},
+    };
+  },
+};

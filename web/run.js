@@ -1,0 +1,248 @@
+// One run of a scenario, without a page: the scenario text and seed, the
+// engine running it, the learner's recorded actions (the journal), replay
+// to any moment, and the facts remembered from its events. A run is fully
+// determined by its text and journal, so "go back to t" is "start again
+// and replay to t" (ARCHITECTURE.md: replay is the timeline). The lab
+// (lab.js) adds a clock and views on top; tests/node/run.test.mjs drives a
+// Run in Node.
+
+import { Playground } from "./engine.js";
+import { History } from "./history.js";
+import { metrics } from "./derive.js";
+
+/** The chart's samples: the metrics at fixed steps of virtual time (about 300 per run). */
+export class Samples {
+  constructor(durationMs = 10000) {
+    this.version = 0; // bumps on every change (reset included), so a chart redraws only then
+    this.reset(durationMs);
+  }
+
+  reset(durationMs) {
+    this.duration = Math.max(1, durationMs);
+    this.step = Math.max(10, Math.round(this.duration / 300));
+    this.list = [];
+    this.version++;
+  }
+
+  /** The next sampling moment after `t`. */
+  nextAt(t) {
+    return (Math.floor(t / this.step) + 1) * this.step;
+  }
+
+  /** Adds a sample; one at the same moment replaces the last, an older one is ignored. */
+  add(m) {
+    const last = this.list[this.list.length - 1];
+    if (last && last.t >= m.t) {
+      if (last.t === m.t) this.list[this.list.length - 1] = m;
+      else return;
+    } else this.list.push(m);
+    this.version++;
+  }
+}
+
+export class Run {
+  /**
+   * `sample`: keep the chart's samples (stopping at each sampling moment);
+   * `onEvent(event, { replay })`: each engine event as it is read.
+   */
+  constructor({ sample = false, onEvent = () => {} } = {}) {
+    this.onEvent = onEvent;
+    this.fileText = ""; // the scenario as loaded (its settings are the reset point)
+    this.text = ""; // the scenario running now (file + settings + seed)
+    this.scenario = null;
+    this.pg = null;
+    this.journal = []; // your actions, in time order: { t, op, body, caller }
+    this.facts = new History();
+    this.samples = sample ? new Samples() : null;
+    this.waiting = new Set(); // rejecters of requests still waiting on this engine
+    this.replaying = false;
+    this.clear();
+  }
+
+  /** The scenario's length in virtual ms. */
+  get duration() {
+    return this.scenario?.durationMs ?? 0;
+  }
+
+  get now() {
+    return this.pg?.now() ?? 0;
+  }
+
+  get seed() {
+    return this.scenario?.seed ?? 0;
+  }
+
+  /** Starts `text` at time 0 with no actions; throws the engine's error (and changes nothing) when it cannot run. */
+  start(text) {
+    const pg = Playground.fromScenario(text, undefined);
+    this.replace(pg);
+    this.text = text;
+    this.scenario = JSON.parse(text);
+    this.journal = [];
+    this.fresh();
+  }
+
+  /** Rebuilds the moment `t` (clamped to the run): a new engine from the same text, the journal's actions made at their moments. */
+  replayTo(t) {
+    const target = Math.max(0, Math.min(this.duration, Math.round(t)));
+    this.replace(Playground.fromScenario(this.text, undefined));
+    this.replaying = true;
+    try {
+      this.fresh();
+      this.advanceTo(target, { replay: true });
+      if (this.now >= this.duration) this.ended = true;
+    } finally {
+      this.replaying = false;
+    }
+  }
+
+  /** Frees the old engine; requests still waiting on it can never be answered, so they fail now. */
+  replace(pg) {
+    this.pg?.free();
+    this.pg = pg;
+    for (const reject of this.waiting) reject(new Error("The run restarted (a replay, a setting or Restart) while this request was waiting; send it again."));
+    this.waiting.clear();
+  }
+
+  clear() {
+    this.seq = 0;
+    this.snap = null;
+    this.batch = []; // events read but not yet handed out by take()
+    this.leftNow = []; // ids that left in those events
+    this.ended = false;
+  }
+
+  /** Forgets what was read and reads the engine from its start. */
+  fresh() {
+    this.clear();
+    this.facts.reset();
+    this.samples?.reset(this.duration);
+    this.collect();
+    this.samples?.add(metrics(this.snap, this.now));
+  }
+
+  /** Reads new events (and a snapshot when anything happened); returns how many. */
+  collect() {
+    const evs = this.pg.events(this.seq);
+    if (evs.length) {
+      this.seq = evs[evs.length - 1].seq;
+      for (const e of evs) {
+        this.batch.push(e);
+        this.onEvent(e, { replay: this.replaying });
+      }
+      for (const id of this.facts.ingest(evs)) this.leftNow.push(id);
+    }
+    if (evs.length || !this.snap) this.snap = this.pg.snapshot();
+    return evs.length;
+  }
+
+  /** The events read since the last take() and the ids that left in them. */
+  take() {
+    const out = { events: this.batch, leftNow: this.leftNow };
+    this.batch = [];
+    this.leftNow = [];
+    return out;
+  }
+
+  /**
+   * Advances to `target`, sampling at the fixed steps and making journal
+   * actions at their moments (during a replay). Stops early at `deadline`
+   * (performance.now()) if `yieldAt` is set, or jumps straight to the
+   * target past it.
+   */
+  advanceTo(target, { deadline = Infinity, yieldAt = false, replay = false } = {}) {
+    const pg = this.pg;
+    const todo = replay ? this.journal.filter((a) => a.t >= pg.now()) : [];
+    const due = () => {
+      while (todo.length && todo[0].t <= pg.now()) {
+        const a = todo.shift();
+        pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
+        this.collect();
+      }
+    };
+    due();
+    while (pg.now() < target) {
+      const now = pg.now();
+      pg.advance(Math.min(target, this.samples?.nextAt(now) ?? Infinity, todo[0]?.t ?? Infinity) - now);
+      this.collect();
+      if (this.samples && pg.now() % this.samples.step === 0) this.samples.add(metrics(this.snap, pg.now()));
+      due();
+      if (performance.now() > deadline) {
+        if (yieldAt) return;
+        pg.advance(target - pg.now());
+        this.collect();
+        break;
+      }
+    }
+    if (replay || pg.now() >= this.duration) this.samples?.add(metrics(this.snap, pg.now()));
+  }
+
+  /** Advances to the next moment anything is due (or 1 ms, or the end). */
+  step() {
+    const now = this.now;
+    let next = this.pg.nextEventTime();
+    if (next == null || next > this.duration) next = this.duration;
+    if (next <= now) next = Math.min(this.duration, now + 1);
+    this.advanceTo(next);
+  }
+
+  /**
+   * True once, when the run has reached its end. Time stops there, so a
+   * long poll still waiting can never be answered: after answers due at
+   * this very moment settle, waiting requests fail.
+   */
+  markEnded() {
+    if (this.now < this.duration || this.ended) return false;
+    this.ended = true;
+    const pg = this.pg;
+    setTimeout(() => {
+      if (this.pg !== pg || this.waiting.size === 0) return;
+      for (const reject of this.waiting) reject(new Error(`The run ended at ${(this.duration / 1000).toFixed(1)} s while this request was waiting; press Restart and send it again.`));
+      this.waiting.clear();
+    });
+    return true;
+  }
+
+  /**
+   * Sends a request into the engine as `caller`. Once it succeeds it is
+   * recorded, so replays make it again at this moment; a new action after
+   * scrubbing back replaces what you did later. Resolves to the engine's
+   * raw response { status, headers, body (JSON text) }; rejects if the run
+   * is replaced while a long poll waits.
+   */
+  dispatch(target, bodyText, { caller = "you" } = {}) {
+    if (!this.pg) return Promise.reject(new Error("The playground has no scenario loaded yet."));
+    const now = this.pg.now();
+    this.journal = this.journal.filter((a) => a.t <= now);
+    let body;
+    try {
+      body = JSON.parse(bodyText);
+    } catch {
+      body = null; // the engine answers SerializationException; nothing to record
+    }
+    const answer = new Promise((resolve, reject) => {
+      this.waiting.add(reject);
+      this.pg.dispatch(target, bodyText, { caller }).then(
+        (res) => {
+          this.waiting.delete(reject);
+          resolve(res);
+        },
+        (e) => {
+          this.waiting.delete(reject);
+          reject(e);
+        },
+      );
+    });
+    return answer.then((res) => {
+      if (res.status < 400 && body !== null) this.record(now, target.replace(/^AmazonSQS\./, ""), body, caller);
+      return res;
+    });
+  }
+
+  /** Records a successful request at virtual time `t`, keeping the journal in time order. */
+  record(t, op, body, caller) {
+    let i = this.journal.length;
+    while (i > 0 && this.journal[i - 1].t > t) i--;
+    this.journal.splice(i, 0, { t, op, body, caller });
+  }
+}
