@@ -394,6 +394,7 @@ impl Engine {
         }
         extras.serial_at_arrival = serial;
         extras.holder = None;
+        extras.holders.clear();
         target.insert(message).log(&mut self.log, now);
         // Kept enqueue time: a message already older than the DLQ's
         // retention expires on arrival, before any poll could get it.
