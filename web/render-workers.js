@@ -23,6 +23,12 @@ function processingText(p) {
   return "";
 }
 
+/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+}
+
 function traits(c) {
   if (!c) return "receives by hand (you)";
   const b = c.behaviour ?? {};
@@ -33,6 +39,7 @@ function traits(c) {
   if (b.heartbeatEveryMs) t.push(`heartbeat every ${span(b.heartbeatEveryMs)}`);
   if (b.deletesBeforeProcessing) t.push("deletes before processing");
   if (b.failsOn?.length) t.push(`fails on “${b.failsOn.join("”, “")}”`);
+  if (b.failsEveryNth) t.push(b.failsEveryNth === 1 ? "fails every message" : `fails every ${ordinal(b.failsEveryNth)} message`);
   if (b.crashesBeforeSideEffectOn?.length || b.crashesAfterSideEffectOn?.length) t.push("can crash");
   if (b.lambdaBatch) t.push(b.reportBatchItemFailures ? "Lambda batch, reports item failures" : "Lambda batch");
   if (c.startMs) t.push(`starts at t=${secs(c.startMs)} s`);

@@ -691,11 +691,10 @@ fn redrive_policy_whose_chain_leads_back_to_the_source_is_rejected() {
         .err("InvalidParameterValue");
 }
 
-#[test]
-fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
-    // a -> b is set while b exists; b is then deleted and recreated with
-    // b -> a, which no check can see. Waiting polls on both must not make
-    // the message bounce forever within one call.
+/// Queues `a` -> `b` and `b` -> `a` (`b_max` receives): a cycle no check can
+/// see, made by setting a -> b while b exists, then deleting b and
+/// recreating it with b -> a. Both have a 1 s visibility timeout.
+fn redrive_cycle(b_max: u32) -> (Sqs, String, String) {
     let mut sqs = Sqs::new();
     let (b, b_arn) = sqs.create_with_arn("b", json!({}));
     let (a, a_arn) = sqs.create_with_arn(
@@ -706,8 +705,17 @@ fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
     sqs.advance(61_000);
     let b = sqs.create(
         "b",
-        json!({ "RedrivePolicy": redrive_policy(&a_arn, 1), "VisibilityTimeout": "1" }),
+        json!({ "RedrivePolicy": redrive_policy(&a_arn, b_max), "VisibilityTimeout": "1" }),
     );
+    (sqs, a, b)
+}
+
+#[test]
+fn a_redrive_cycle_closed_by_recreating_a_queue_never_hangs() {
+    // a -> b is set while b exists; b is then deleted and recreated with
+    // b -> a, which no check can see. Waiting polls on both must not make
+    // the message bounce forever within one call.
+    let (mut sqs, a, b) = redrive_cycle(1);
     sqs.send(&a, "ping-pong");
     assert_eq!(sqs.receive(&a, 1).len(), 1);
     sqs.advance(1_000);
@@ -741,18 +749,7 @@ fn in_a_redrive_cycle_a_waiting_poll_is_answered_once() {
     // poll moves it straight back to b. b's poll is still being served
     // there: serving it again from inside would answer it twice, once with
     // m3 from the nested serve and once with m4 when its own receive ends.
-    let mut sqs = Sqs::new();
-    let (b, b_arn) = sqs.create_with_arn("b", json!({}));
-    let (a, a_arn) = sqs.create_with_arn(
-        "a",
-        json!({ "RedrivePolicy": redrive_policy(&b_arn, 1), "VisibilityTimeout": "1" }),
-    );
-    sqs.call("DeleteQueue", json!({ "QueueUrl": b })).ok();
-    sqs.advance(61_000);
-    let b = sqs.create(
-        "b",
-        json!({ "RedrivePolicy": redrive_policy(&a_arn, 2), "VisibilityTimeout": "1" }),
-    );
+    let (mut sqs, a, b) = redrive_cycle(2);
     // m1 is received in a, moved to b, received in b: once visible again it
     // is exhausted in both queues.
     sqs.send(&a, "m1");
