@@ -32,7 +32,7 @@ pub(crate) fn check_entries<'a>(
         if !seen.insert(id) {
             return Err(SqsError::new(
                 ErrorCode::BatchEntryIdsNotDistinct,
-                format!("Id {id} repeated."),
+                format!("Id {} repeated.", crate::echo(id)),
             ));
         }
     }

@@ -92,6 +92,23 @@ impl ErrorCode {
     }
 }
 
+/// The most characters of a caller's value an error message repeats.
+pub const MAX_ECHO_CHARS: usize = 100;
+
+/// The longest error message: a safety net behind [`echo`], for a message
+/// that repeats values of its own.
+const MAX_MESSAGE_CHARS: usize = 2_000;
+
+/// A caller's value as an error message repeats it: whole up to
+/// [`MAX_ECHO_CHARS`] characters, else its start and "…". A queue name of
+/// 300 million characters must not be copied into its own refusal.
+pub fn echo(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.char_indices().nth(MAX_ECHO_CHARS) {
+        None => value.into(),
+        Some((end, _)) => format!("{}…", &value[..end]).into(),
+    }
+}
+
 /// An SQS error: a code and the human-readable message SQS would give.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SqsError {
@@ -101,10 +118,12 @@ pub struct SqsError {
 
 impl SqsError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        SqsError {
-            code,
-            message: message.into(),
+        let mut message = message.into();
+        if let Some((end, _)) = message.char_indices().nth(MAX_MESSAGE_CHARS) {
+            message.truncate(end);
+            message.push('…');
         }
+        SqsError { code, message }
     }
 
     pub fn invalid_parameter(message: impl Into<String>) -> Self {
@@ -120,8 +139,11 @@ impl SqsError {
 
     /// `Value <v> for parameter <p> is invalid. Reason: <reason>`, SQS's usual phrasing.
     pub fn invalid_value(parameter: &str, value: impl fmt::Display, reason: &str) -> Self {
+        let value = value.to_string();
         Self::invalid_parameter(format!(
-            "Value {value} for parameter {parameter} is invalid. Reason: {reason}"
+            "Value {} for parameter {} is invalid. Reason: {reason}",
+            echo(&value),
+            echo(parameter)
         ))
     }
 

@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 pub use api::*;
 pub use clock::MAX_VIRTUAL_MS;
-pub use error::{ErrorCode, SqsError, SqsResult};
+pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
@@ -74,17 +74,89 @@ pub struct Realism {
     pub fewer_messages_probability: f64,
 }
 
+/// The engine's configuration. Budgets (`max_*`) bound what one engine may
+/// hold, so that no caller can exhaust a browser tab's memory: past one,
+/// an SQS call answers `OverLimit` naming the budget and its option, and
+/// nothing traps. [`Config::validate`] holds every field to its range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     pub seed: u64,
     pub region: String,
     pub account_id: String,
     /// Epoch milliseconds that virtual time 0 stands for, used for every
-    /// timestamp SQS reports.
+    /// timestamp SQS reports; at most [`MAX_START_EPOCH_MS`].
     pub start_epoch_ms: u64,
-    /// How many recent events the log keeps.
+    /// How many recent events the log keeps; at most [`MAX_EVENT_CAPACITY`].
     pub event_capacity: usize,
+    /// Bytes of stored messages (bodies and attributes, as SQS counts a
+    /// message's size) across every queue.
+    pub max_stored_bytes: u64,
+    /// Messages stored across every queue.
+    pub max_stored_messages: u64,
+    /// Queues that may exist at once.
+    pub max_queues: usize,
     pub realism: Realism,
+}
+
+/// The latest `start_epoch_ms`: 9999-12-31T23:59:59.999Z. Every timestamp
+/// is `start_epoch_ms` plus virtual time, capped at [`MAX_EPOCH_MS`], so it
+/// stays an exact JavaScript integer and a valid `Date`.
+pub const MAX_START_EPOCH_MS: u64 = 253_402_300_799_999;
+
+/// The last moment a JavaScript `Date` can name (8.64e15 ms after 1970):
+/// timestamps stop there, even in a run that goes on longer.
+pub const MAX_EPOCH_MS: u64 = 8_640_000_000_000_000;
+
+/// The largest `event_capacity`. Its log is one ring buffer: a wasm32
+/// module cannot make one allocation of 2 GiB or more, and a ring of 2^25
+/// events asks for that much, so a capacity of 2^32 − 1 used to trap when
+/// its 2^24th event made the buffer grow. A million events is about 100 MB.
+pub const MAX_EVENT_CAPACITY: usize = 1_000_000;
+
+/// The largest byte budget: a wasm32 module has at most 4 GiB of memory.
+pub const MAX_STORED_BYTES: u64 = 4 << 30;
+/// The largest message budget (each stored message costs about 232 bytes
+/// besides its body: 10 million is over 2 GB).
+pub const MAX_STORED_MESSAGES: u64 = 10_000_000;
+/// The largest queue budget.
+pub const MAX_QUEUES: usize = 1_000_000;
+
+impl Config {
+    /// The range of each numeric field, named as a host's option.
+    pub const RANGES: [(&'static str, u64, u64); 5] = [
+        ("startEpochMs", 0, MAX_START_EPOCH_MS),
+        ("eventCapacity", 0, MAX_EVENT_CAPACITY as u64),
+        ("maxStoredBytes", 1, MAX_STORED_BYTES),
+        ("maxStoredMessages", 1, MAX_STORED_MESSAGES),
+        ("maxQueues", 1, MAX_QUEUES as u64),
+    ];
+
+    /// "maxQueues must be a whole number from 1 to 1000000, got 0".
+    pub fn range_error(option: &str, got: impl std::fmt::Display) -> String {
+        let (lo, hi) = Self::RANGES
+            .iter()
+            .find(|(name, ..)| *name == option)
+            .map_or((0, u64::MAX), |(_, lo, hi)| (*lo, *hi));
+        format!("{option} must be a whole number from {lo} to {hi}, got {got}")
+    }
+
+    /// Checks every field against its range; `Err` names the field as a
+    /// host's option (`maxStoredBytes`), its range and the value given.
+    pub fn validate(&self) -> Result<(), String> {
+        let values = [
+            self.start_epoch_ms,
+            self.event_capacity as u64,
+            self.max_stored_bytes,
+            self.max_stored_messages,
+            self.max_queues as u64,
+        ];
+        for ((name, lo, hi), value) in Self::RANGES.iter().zip(values) {
+            if !(*lo..=*hi).contains(&value) {
+                return Err(Self::range_error(name, value));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for Config {
@@ -96,6 +168,16 @@ impl Default for Config {
             // 2024-01-01T00:00:00Z: a fixed epoch keeps timestamps reproducible.
             start_epoch_ms: 1_704_067_200_000,
             event_capacity: 100_000,
+            // 256 MiB of bodies and attributes fits a browser tab beside
+            // the engine's own cost per message.
+            max_stored_bytes: 256 << 20,
+            // About 232 bytes each besides the body: a million messages is
+            // about 230 MB, which with the byte budget still fits a tab, and
+            // is the depth the README's benchmark measures.
+            max_stored_messages: 1_000_000,
+            // Twice the clock benchmark's 100,000 queues; an empty queue
+            // costs about a kilobyte.
+            max_queues: 200_000,
             realism: Realism::default(),
         }
     }
@@ -118,12 +200,18 @@ pub struct Engine {
     polls: clock::Polls,
     tasks: redrive::MoveTasks,
     requests: u64,
+    /// Stored messages and bytes across every queue (kept by `queue.rs`).
+    storage: Arc<queue::Storage>,
     /// The delivery loop's stack (delivery.rs), kept for its buffer.
     delivery_stack: Vec<delivery::Work>,
 }
 
 impl Engine {
-    pub fn new(config: Config) -> Self {
+    /// An engine with `config`, which its host checked with
+    /// [`Config::validate`]; an event capacity past [`MAX_EVENT_CAPACITY`]
+    /// is lowered to it all the same, as no log can grow that far.
+    pub fn new(mut config: Config) -> Self {
+        config.event_capacity = config.event_capacity.min(MAX_EVENT_CAPACITY);
         let mut rng = rng::Rng::new(config.seed);
         let secret = rng.next_u64();
         Engine {
@@ -139,6 +227,7 @@ impl Engine {
             polls: clock::Polls::default(),
             tasks: redrive::MoveTasks::default(),
             requests: 0,
+            storage: Arc::default(),
             delivery_stack: Vec::new(),
         }
     }
@@ -152,9 +241,48 @@ impl Engine {
         self.now
     }
 
-    /// Epoch milliseconds of a virtual instant.
+    /// Epoch milliseconds of a virtual instant, never past [`MAX_EPOCH_MS`].
     pub fn epoch_ms(&self, at: Millis) -> u64 {
-        self.config.start_epoch_ms + at
+        self.config
+            .start_epoch_ms
+            .saturating_add(at)
+            .min(MAX_EPOCH_MS)
+    }
+
+    /// Bytes and messages stored across every queue, counted against
+    /// `Config::max_stored_bytes` and `max_stored_messages`.
+    pub fn stored(&self) -> (u64, u64) {
+        (self.storage.bytes(), self.storage.messages())
+    }
+
+    /// Refuses a message of `bytes` that would take storage past a budget:
+    /// `OverLimit`, naming the budget and the option that raises it.
+    fn check_storage(&self, bytes: u64) -> SqsResult<()> {
+        let (stored, count) = self.stored();
+        let c = &self.config;
+        if count >= c.max_stored_messages {
+            return Err(SqsError::new(
+                ErrorCode::OverLimit,
+                format!(
+                    "This playground already stores {count} messages, its budget \
+                     (maxStoredMessages = {}). Delete or purge messages, or raise the \
+                     maxStoredMessages option.",
+                    c.max_stored_messages
+                ),
+            ));
+        }
+        if stored.saturating_add(bytes) > c.max_stored_bytes {
+            return Err(SqsError::new(
+                ErrorCode::OverLimit,
+                format!(
+                    "This message of {bytes} bytes would take the playground's stored messages \
+                     past its budget of {} bytes (maxStoredBytes; {stored} bytes stored now). \
+                     Delete or purge messages, or raise the maxStoredBytes option.",
+                    c.max_stored_bytes
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Events after sequence number `since`, oldest first.

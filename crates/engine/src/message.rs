@@ -120,6 +120,19 @@ impl Message {
         }
     }
 
+    /// Bytes counted against the storage budget: the body and attributes,
+    /// as SQS counts a message's size.
+    pub(crate) fn size(&self) -> u64 {
+        let attributes = self.extras().map_or(0, |e| {
+            e.attributes
+                .iter()
+                .chain(&e.system_attributes)
+                .map(MessageAttribute::size)
+                .sum()
+        });
+        (self.body.len() + attributes) as u64
+    }
+
     pub(crate) fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
     }

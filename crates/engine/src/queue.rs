@@ -3,6 +3,7 @@
 //! retention age, and (FIFO) message groups whose head can be delivered.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::attempts::Attempts;
@@ -34,6 +35,38 @@ impl GroupChange {
         if let Some(event) = self.0 {
             log.push(now, event);
         }
+    }
+}
+
+/// The engine's running totals of stored messages and their bytes (body
+/// plus attributes, as SQS counts a message's size), shared by every queue
+/// of one engine. `Queue::insert` and `Queue::remove` keep them, and a
+/// deleted queue gives its messages back when it is dropped, so the budget
+/// check before a send (`Engine::check_storage`) reads two numbers instead
+/// of visiting queues, and no caller can forget to count.
+#[derive(Default, Debug)]
+pub(crate) struct Storage {
+    bytes: AtomicU64,
+    messages: AtomicU64,
+}
+
+impl Storage {
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes.load(Relaxed)
+    }
+
+    pub(crate) fn messages(&self) -> u64 {
+        self.messages.load(Relaxed)
+    }
+
+    fn add(&self, bytes: u64, messages: u64) {
+        self.bytes.fetch_add(bytes, Relaxed);
+        self.messages.fetch_add(messages, Relaxed);
+    }
+
+    fn sub(&self, bytes: u64, messages: u64) {
+        self.bytes.fetch_sub(bytes, Relaxed);
+        self.messages.fetch_sub(messages, Relaxed);
     }
 }
 
@@ -85,6 +118,18 @@ pub(crate) struct Queue {
     /// that does not grow with the queue. Without the feature it does not exist.
     #[cfg(feature = "scan-count")]
     pub(crate) examined: std::cell::Cell<u64>,
+    /// The engine's totals, which this queue's messages are counted in.
+    storage: Arc<Storage>,
+    /// Bytes of this queue's messages (their share of `storage`).
+    stored_bytes: u64,
+}
+
+impl Drop for Queue {
+    /// A deleted queue's messages leave the engine's totals with it.
+    fn drop(&mut self) {
+        self.storage
+            .sub(self.stored_bytes, self.messages.len() as u64);
+    }
 }
 
 impl Queue {
@@ -95,6 +140,7 @@ impl Queue {
         url: Arc<str>,
         fifo: bool,
         now: Millis,
+        storage: Arc<Storage>,
     ) -> Self {
         Queue {
             id,
@@ -122,6 +168,8 @@ impl Queue {
             available_groups: BTreeSet::new(),
             #[cfg(feature = "scan-count")]
             examined: std::cell::Cell::new(0),
+            storage,
+            stored_bytes: 0,
         }
     }
 
@@ -243,6 +291,9 @@ impl Queue {
         self.by_age.insert((message.enqueued_at, key));
         self.index(key, &message.state);
         let group = message.group.clone();
+        let bytes = message.size();
+        self.stored_bytes += bytes;
+        self.storage.add(bytes, 1);
         self.messages.insert(key, Box::new(message));
         match group.filter(|_| self.fifo) {
             Some(group) => {
@@ -259,6 +310,9 @@ impl Queue {
 
     pub(crate) fn remove(&mut self, key: u64) -> Option<(Message, GroupChange)> {
         let message = *self.messages.remove(&key)?;
+        let bytes = message.size();
+        self.stored_bytes -= bytes;
+        self.storage.sub(bytes, 1);
         self.unindex(key, &message.state);
         self.by_age.remove(&(message.enqueued_at, key));
         let change = match (self.fifo, &message.group) {

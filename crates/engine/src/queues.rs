@@ -69,6 +69,16 @@ impl Engine {
             }
         }
 
+        if self.queues.len() >= self.config.max_queues {
+            return Err(SqsError::new(
+                ErrorCode::OverLimit,
+                format!(
+                    "This playground already has {} queues, its budget (maxQueues). Delete a \
+                     queue, or raise the maxQueues option.",
+                    self.queues.len()
+                ),
+            ));
+        }
         let id = self.next_queue_id;
         self.next_queue_id += 1;
         let name: Arc<str> = name.into();
@@ -79,6 +89,7 @@ impl Engine {
             self.queue_url_for(&name).into(),
             fifo,
             self.now,
+            self.storage.clone(),
         );
         queue.settings = settings;
         queue.tags = tags.clone();

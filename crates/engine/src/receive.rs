@@ -233,7 +233,7 @@ pub(crate) fn view(
             })
     });
     add("ApproximateFirstReceiveTimestamp", &|| {
-        message.first_received_at.map(|t| (epoch + t).to_string())
+        message.first_received_at.map(|t| timestamp(epoch, t))
     });
     add("ApproximateReceiveCount", &|| {
         Some(message.receive_count.to_string())
@@ -248,9 +248,7 @@ pub(crate) fn view(
         message.group.as_ref().map(|g| g.to_string())
     });
     add("SenderId", &|| Some(sender.to_string()));
-    add("SentTimestamp", &|| {
-        Some((epoch + message.sent_at).to_string())
-    });
+    add("SentTimestamp", &|| Some(timestamp(epoch, message.sent_at)));
     add("SequenceNumber", &|| {
         queue.fifo.then(|| sequence_number(message.sequence))
     });
@@ -293,4 +291,13 @@ mod tests {
         assert!(wants_attribute(&names(&["Hello"]), "Hello"));
         assert!(!wants_attribute(&names(&[]), "Hello"));
     }
+}
+
+/// An epoch-milliseconds attribute value (`SentTimestamp`, …), never past
+/// the last moment a JavaScript `Date` can name.
+fn timestamp(epoch: u64, at: Millis) -> String {
+    epoch
+        .saturating_add(at)
+        .min(crate::MAX_EPOCH_MS)
+        .to_string()
 }

@@ -22,6 +22,18 @@ fn message_size(message: &NewMessage) -> usize {
             .sum::<usize>()
 }
 
+/// Bytes a message counts against the storage budget once stored
+/// (`Message::size`): system attributes are stored too, though SQS does
+/// not count them against `MaximumMessageSize`.
+fn stored_size(message: &NewMessage) -> u64 {
+    let system: usize = message
+        .system_attributes
+        .iter()
+        .map(MessageAttribute::size)
+        .sum();
+    (message_size(message) + system) as u64
+}
+
 /// A send that passed validation.
 struct Checked {
     delay_ms: u64,
@@ -34,6 +46,7 @@ impl Engine {
     pub fn send_message(&mut self, request: &SendMessage, by: Caller) -> SqsResult<SendResult> {
         let id = self.resolve(&request.queue_url)?;
         let checked = check(self.queue(id), &request.message, false)?;
+        self.check_storage(stored_size(&request.message))?;
         Ok(self.enqueue(id, &request.message, checked, by))
     }
 
@@ -71,6 +84,7 @@ impl Engine {
         }
         Ok(batch::each(entries, |message| {
             let checked = check(self.queue(id), message, true)?;
+            self.check_storage(stored_size(message))?;
             Ok(self.enqueue(id, message, checked, by))
         }))
     }

@@ -83,7 +83,7 @@ impl AttributeName {
 pub fn unknown_attribute(name: &str) -> SqsError {
     SqsError::new(
         ErrorCode::InvalidAttributeName,
-        format!("Unknown Attribute {name}."),
+        format!("Unknown Attribute {}.", crate::echo(name)),
     )
 }
 

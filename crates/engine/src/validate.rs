@@ -1,6 +1,6 @@
 //! Input rules SQS enforces on names, bodies and attributes.
 
-use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::error::{echo, ErrorCode, SqsError, SqsResult};
 use crate::message::{AttributeValue, MessageAttribute};
 
 pub(crate) const MAX_MESSAGE_ATTRIBUTES: usize = 10;
@@ -16,6 +16,7 @@ pub(crate) fn queue_name(name: &str) -> SqsResult<()> {
     if ok {
         Ok(())
     } else {
+        let name = echo(name);
         Err(SqsError::invalid_parameter(format!(
             "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length. \
              Queue name \"{name}\" is not valid."
@@ -102,20 +103,21 @@ pub(crate) fn message_attributes(attributes: &[MessageAttribute]) -> SqsResult<(
 
 fn attribute_name(name: &str) -> SqsResult<()> {
     let lower = name.to_ascii_lowercase();
+    let shown = echo(name);
     let reason = if name.is_empty() {
         Some("The request must contain non-empty message (user) attribute names.".to_string())
     } else if name.len() > 256 {
         Some(format!(
-            "Message (user) attribute name must be shorter than 256 bytes: {name}"
+            "Message (user) attribute name must be shorter than 256 bytes: {shown}"
         ))
     } else if lower.starts_with("aws.") || lower.starts_with("amazon.") {
         Some(format!(
             "You can't use message attribute names beginning with 'AWS.' or 'Amazon.'. These strings \
-             are reserved for internal use. Attribute name '{name}' is invalid."
+             are reserved for internal use. Attribute name '{shown}' is invalid."
         ))
     } else if name.starts_with('.') || name.ends_with('.') || name.contains("..") {
         Some(format!(
-            "Message (user) attribute name '{name}' is invalid: it may not start or end with a period \
+            "Message (user) attribute name '{shown}' is invalid: it may not start or end with a period \
              nor have two periods in a row."
         ))
     } else if !name
@@ -123,7 +125,7 @@ fn attribute_name(name: &str) -> SqsResult<()> {
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
     {
         Some(format!(
-            "Message (user) attribute name '{name}' is invalid: it can contain only alphanumeric \
+            "Message (user) attribute name '{shown}' is invalid: it can contain only alphanumeric \
              characters, hyphens (-), underscores (_) and periods (.)."
         ))
     } else {
@@ -151,7 +153,7 @@ pub fn attribute_base_type(data_type: &str) -> Option<&'static str> {
 }
 
 fn attribute_value(attribute: &MessageAttribute) -> SqsResult<()> {
-    let name = &attribute.name;
+    let name = &*echo(&attribute.name);
     let Some(base) = attribute_base_type(&attribute.data_type) else {
         return Err(SqsError::invalid_parameter(format!(
             "The type of message (user) attribute '{name}' is invalid. You must use only the \
@@ -178,8 +180,9 @@ fn attribute_value(attribute: &MessageAttribute) -> SqsResult<()> {
 fn number(name: &str, text: &str) -> SqsResult<()> {
     let bad = || {
         SqsError::invalid_parameter(format!(
-            "Could not cast message (user) attribute '{name}' to a number: \"{text}\" is not a valid \
-             number between 10^-128 and 10^+126 with at most 38 digits."
+            "Could not cast message (user) attribute '{name}' to a number: \"{}\" is not a valid \
+             number between 10^-128 and 10^+126 with at most 38 digits.",
+            echo(text)
         ))
     };
     let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);

@@ -5,15 +5,18 @@
 use std::collections::BTreeMap;
 
 use queuelab_engine::{
-    unknown_attribute, AttributeName, DedupScope, ErrorCode, QueueAttribute, RedriveAllowPolicy,
-    RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
+    echo, unknown_attribute, AttributeName, DedupScope, ErrorCode, QueueAttribute,
+    RedriveAllowPolicy, RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
 };
 use serde_json::{json, Value};
 
 fn invalid(name: &str, reason: &str) -> SqsError {
     SqsError::new(
         ErrorCode::InvalidAttributeValue,
-        format!("Invalid value for the parameter {name}. Reason: {reason}"),
+        format!(
+            "Invalid value for the parameter {}. Reason: {reason}",
+            echo(name)
+        ),
     )
 }
 
@@ -21,14 +24,17 @@ fn int(name: &str, value: &str) -> SqsResult<i64> {
     value
         .trim()
         .parse()
-        .map_err(|_| invalid(name, &format!("\"{value}\" is not an integer.")))
+        .map_err(|_| invalid(name, &format!("\"{}\" is not an integer.", echo(value))))
 }
 
 fn boolean(name: &str, value: &str) -> SqsResult<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(invalid(name, &format!("\"{value}\" is not true or false."))),
+        _ => Err(invalid(
+            name,
+            &format!("\"{}\" is not true or false.", echo(value)),
+        )),
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use queuelab_engine::{
-    attribute_base_type, AttributeValue, ErrorCode, MessageAttribute, SqsError, SqsResult,
+    attribute_base_type, echo, AttributeValue, ErrorCode, MessageAttribute, SqsError, SqsResult,
 };
 use serde_json::{Map, Value};
 
@@ -33,8 +33,9 @@ fn wrong_type(found: &Value, wanted: &str, member: &str) -> SqsError {
     SqsError::new(
         ErrorCode::Serialization,
         format!(
-            "{} can not be converted to {wanted} (member {member})",
-            type_name(found)
+            "{} can not be converted to {wanted} (member {})",
+            type_name(found),
+            echo(member)
         ),
     )
 }
@@ -174,14 +175,16 @@ impl<'a> Input<'a> {
                 let data_type = fields.string("DataType")?.unwrap_or_default();
                 if data_type.is_empty() {
                     return Err(SqsError::invalid_parameter(format!(
-                        "The message attribute '{name}' must contain non-empty message attribute type."
+                        "The message attribute '{}' must contain non-empty message attribute type.",
+                        echo(name)
                     )));
                 }
                 let value = if attribute_base_type(&data_type) == Some("Binary") {
                     let text = fields.string("BinaryValue")?.unwrap_or_default();
                     let bytes = STANDARD.decode(text.as_bytes()).map_err(|_| {
                         SqsError::invalid_parameter(format!(
-                            "Message (user) attribute '{name}' has a BinaryValue that is not valid base64."
+                            "Message (user) attribute '{}' has a BinaryValue that is not valid base64.",
+                            echo(name)
                         ))
                     })?;
                     AttributeValue::Binary(bytes)

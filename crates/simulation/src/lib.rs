@@ -28,6 +28,7 @@ pub use behaviours::behaviour_names;
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
+
 use worker::{State, Worker};
 
 use queuelab_engine::{
@@ -136,7 +137,13 @@ struct ProducerState {
 impl ProducerState {
     fn rate_at(&self) -> Option<Millis> {
         let rate = self.rate.as_ref()?;
-        (self.next_rate < rate.count).then(|| rate.start_ms + self.next_rate * rate.every_ms)
+        // Checked: a send that would fall past the last representable
+        // moment never comes.
+        let at = rate
+            .every_ms
+            .checked_mul(self.next_rate)?
+            .checked_add(rate.start_ms)?;
+        (self.next_rate < rate.count && at <= MAX_VIRTUAL_MS).then_some(at)
     }
 
     fn wake_at(&self) -> Option<Millis> {
@@ -190,6 +197,9 @@ impl Simulation {
     /// Creates the scenario's queues at time 0 and readies its producers
     /// and consumers. The scenario's seed replaces `config.seed`.
     pub fn new(scenario: Scenario, config: Config) -> SqsResult<Self> {
+        scenario
+            .validate()
+            .map_err(|e| SqsError::invalid_parameter(format!("scenario: {e}")))?;
         let mut engine = Engine::new(Config {
             seed: scenario.seed,
             ..config
@@ -214,12 +224,6 @@ impl Simulation {
         for p in &scenario.producers {
             let mut sends = p.sends.clone();
             sends.sort_by_key(|s| s.at_ms);
-            if p.rate.as_ref().is_some_and(|r| r.every_ms == 0) {
-                return Err(invalid(
-                    &format!("producer \"{}\"", p.name),
-                    "rate.everyMs must be above 0",
-                ));
-            }
             simulation.producers.push(ProducerState {
                 name: p.name.as_str().into(),
                 url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,

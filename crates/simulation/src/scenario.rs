@@ -5,6 +5,7 @@
 //! generated from them (the `contract` feature; see crates/wasm/tests/contract.rs):
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
+use queuelab_engine::MAX_VIRTUAL_MS;
 use serde::{Deserialize, Serialize};
 
 /// Queues, producers, simulated consumers and narration, replayed
@@ -24,6 +25,7 @@ pub struct Scenario {
     #[serde(default)]
     pub seed: u64,
     /// How long the run lasts, in virtual ms.
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub duration_ms: u64,
     /// Queues created at time 0, in this order: a dead-letter queue comes
     /// before the queues that use it.
@@ -118,6 +120,7 @@ pub struct Producer {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScheduledSend {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub at_ms: u64,
     #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
     pub body: String,
@@ -142,9 +145,11 @@ pub struct ScheduledSend {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Rate {
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub start_ms: u64,
-    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
     pub every_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_RATE_COUNT)))]
     pub count: u64,
     #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
     pub body: String,
@@ -161,10 +166,12 @@ pub struct Consumer {
     pub queue: String,
     /// When the worker starts polling.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub start_ms: u64,
     /// When it stops: it receives nothing new after this, but finishes the
     /// batch it holds and what a long poll already waiting then returns.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub stop_ms: Option<u64>,
     /// MaxNumberOfMessages of each receive. Default 1.
     #[serde(default = "one")]
@@ -174,8 +181,9 @@ pub struct Consumer {
     #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
     pub wait_time_seconds: i64,
-    /// Pause after an empty short poll. Default 1000.
+    /// Pause after an empty short poll. Default 1000; from 1 ms to a year.
     #[serde(default = "poll_interval")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
     pub poll_interval_ms: u64,
     /// How long handling one message takes: fixed or drawn from the seeded PRNG.
     pub processing: Processing,
@@ -203,9 +211,17 @@ fn charged() -> String {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub enum Processing {
-    FixedMs(u64),
-    UniformMs { min: u64, max: u64 },
-    ExponentialMs { mean: u64 },
+    FixedMs(#[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))] u64),
+    UniformMs {
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        min: u64,
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        max: u64,
+    },
+    ExponentialMs {
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        mean: u64,
+    },
 }
 
 /// How the worker's handler behaves; every field defaults to the plain
@@ -239,10 +255,11 @@ pub struct Behaviour {
     pub crashes_before_side_effect_on: Vec<String>,
     /// How long a crashed worker stays down. Default 5000.
     #[serde(default = "restart")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
     pub restart_ms: u64,
     /// Extend visibility this often while processing.
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
     pub heartbeat_every_ms: Option<u64>,
     /// The new visibility timeout each heartbeat sets, in seconds
     /// (default: the queue's).
@@ -287,6 +304,7 @@ impl Default for Behaviour {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Narration {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub at_ms: u64,
     pub text: String,
 }
@@ -299,4 +317,83 @@ pub struct Alarm {
     pub queue: String,
     /// In ALARM while visible messages >= threshold.
     pub threshold: u64,
+}
+
+/// The longest span a scenario gives in milliseconds (a poll interval, a
+/// rate's step, a processing time, a restart, a heartbeat): one year.
+/// Bounded so that adding it to any moment of a run stays exact.
+pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
+
+/// The most sends one `rate` makes.
+pub const MAX_RATE_COUNT: u64 = 10_000_000;
+
+/// One field's range: `Err` reads "consumers[0].pollIntervalMs must be a
+/// whole number of milliseconds from 1 to 31536000000 (a year), got 0".
+fn within(path: String, value: u64, lo: u64, hi: u64, unit: &str) -> Result<(), String> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    let hi_words = match hi {
+        MAX_SPAN_MS => format!("{hi} (a year)"),
+        MAX_VIRTUAL_MS => format!("{hi} (2^53 − 1, the last moment virtual time reaches)"),
+        _ => hi.to_string(),
+    };
+    Err(format!(
+        "{path} must be a whole number{unit} from {lo} to {hi_words}, got {value}"
+    ))
+}
+
+impl Scenario {
+    /// Holds every time, span and count to its range, so that nothing the
+    /// simulation adds or multiplies can overflow. `Err` names the field by
+    /// its path in the scenario file.
+    pub fn validate(&self) -> Result<(), String> {
+        const MS: &str = " of milliseconds";
+        let moment = |path: String, v: u64| within(path, v, 0, MAX_VIRTUAL_MS, MS);
+        let span = |path: String, v: u64, lo: u64| within(path, v, lo, MAX_SPAN_MS, MS);
+        moment("durationMs".into(), self.duration_ms)?;
+        for (i, p) in self.producers.iter().enumerate() {
+            for (j, s) in p.sends.iter().enumerate() {
+                moment(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
+            }
+            if let Some(rate) = &p.rate {
+                moment(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
+                span(format!("producers[{i}].rate.everyMs"), rate.every_ms, 1)?;
+                within(
+                    format!("producers[{i}].rate.count"),
+                    rate.count,
+                    0,
+                    MAX_RATE_COUNT,
+                    "",
+                )?;
+            }
+        }
+        for (i, c) in self.consumers.iter().enumerate() {
+            let path = |field: &str| format!("consumers[{i}].{field}");
+            moment(path("startMs"), c.start_ms)?;
+            if let Some(stop) = c.stop_ms {
+                moment(path("stopMs"), stop)?;
+            }
+            span(path("pollIntervalMs"), c.poll_interval_ms, 1)?;
+            match c.processing {
+                Processing::FixedMs(ms) => span(path("processing.fixedMs"), ms, 0)?,
+                Processing::UniformMs { min, max } => {
+                    span(path("processing.uniformMs.min"), min, 0)?;
+                    span(path("processing.uniformMs.max"), max, 0)?;
+                }
+                Processing::ExponentialMs { mean } => {
+                    span(path("processing.exponentialMs.mean"), mean, 0)?
+                }
+            }
+            let b = &c.behaviour;
+            span(path("behaviour.restartMs"), b.restart_ms, 0)?;
+            if let Some(every) = b.heartbeat_every_ms {
+                span(path("behaviour.heartbeatEveryMs"), every, 1)?;
+            }
+        }
+        for (i, line) in self.narration.iter().enumerate() {
+            moment(format!("narration[{i}].atMs"), line.at_ms)?;
+        }
+        Ok(())
+    }
 }

@@ -124,7 +124,7 @@ pub fn processing_ms(processing: &Processing, unit: f64) -> Millis {
         Processing::FixedMs(ms) => ms,
         Processing::UniformMs { min, max } => {
             let (lo, hi) = (min.min(max), min.max(max));
-            lo + ((hi - lo + 1) as f64 * unit) as u64
+            lo.saturating_add(((hi - lo).saturating_add(1) as f64 * unit) as u64)
         }
         Processing::ExponentialMs { mean } => {
             (-(mean as f64) * libm::log(1.0 - unit)).round() as u64
@@ -183,7 +183,7 @@ impl Simulation {
     ) {
         let worker = &self.workers[index];
         let pause = State::Idle {
-            until: now + worker.spec.poll_interval_ms,
+            until: now.saturating_add(worker.spec.poll_interval_ms),
         };
         let messages = match result {
             Ok(messages) if messages.is_empty() => {
@@ -246,7 +246,7 @@ impl Simulation {
     fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
         let unit = self.rng.unit();
         let worker = &mut self.workers[index];
-        let done_at = now + processing_ms(&worker.spec.processing, unit);
+        let done_at = now.saturating_add(processing_ms(&worker.spec.processing, unit));
         let heartbeat_every = worker
             .observe(&Observation::Started)
             .iter()
@@ -267,7 +267,7 @@ impl Simulation {
             current,
             started_at: now,
             done_at,
-            next_heartbeat: heartbeat_every.map(|every| now + every),
+            next_heartbeat: heartbeat_every.map(|every| now.saturating_add(every)),
             heartbeat_every: heartbeat_every.unwrap_or(1000).max(1),
         };
         self.emit(event);
@@ -288,7 +288,7 @@ impl Simulation {
         let commands = self.workers[index].observe(&Observation::HeartbeatDue);
         self.apply(index, &mut batch, current, &commands);
         if let State::Working { next_heartbeat, .. } = &mut self.workers[index].state {
-            *next_heartbeat = Some((beat + heartbeat_every).max(now + 1));
+            *next_heartbeat = Some(beat.saturating_add(heartbeat_every).max(now + 1));
         }
     }
 
@@ -306,7 +306,12 @@ impl Simulation {
         let held = batch[current].clone();
         let handled = self.workers[index].observe(&Observation::Handled { message: &held });
         if let Some((before_side_effect, restart_ms)) = crash(&handled) {
-            self.crash(index, &held, before_side_effect, now + restart_ms);
+            self.crash(
+                index,
+                &held,
+                before_side_effect,
+                now.saturating_add(restart_ms),
+            );
             return;
         }
         if handled.contains(&Command::Fail) {
@@ -325,7 +330,12 @@ impl Simulation {
                 current,
             });
             if let Some((before_side_effect, restart_ms)) = crash(&done) {
-                self.crash(index, &held, before_side_effect, now + restart_ms);
+                self.crash(
+                    index,
+                    &held,
+                    before_side_effect,
+                    now.saturating_add(restart_ms),
+                );
                 return;
             }
             self.apply(index, &mut batch, current, &done);

@@ -270,7 +270,7 @@ batchSize: number,
  */
 waitTimeSeconds: number, 
 /**
- * Pause after an empty short poll. Default 1000.
+ * Pause after an empty short poll. Default 1000; from 1 ms to a year.
  */
 pollIntervalMs: number, 
 /**
@@ -394,4 +394,34 @@ maxScenarioWork: number,
  * The last moment virtual time can reach, in ms (2^53 − 1: every
  * time stays an exact JavaScript integer).
  */
-maxVirtualMs: number, };
+maxVirtualMs: number, 
+/**
+ * The latest `startEpochMs` (9999-12-31T23:59:59.999Z).
+ */
+maxStartEpochMs: number, 
+/**
+ * The longest span a scenario may give (a poll interval, a rate's
+ * step, a processing time): one year, in ms.
+ */
+maxSpanMs: number, 
+/**
+ * The most sends one producer's `rate` makes.
+ */
+maxRateCount: number, 
+/**
+ * The most characters of a caller's value an error message repeats.
+ */
+maxEchoChars: number, 
+/**
+ * What a playground gets when its options leave a budget out.
+ */
+defaultBudgets: Budgets, 
+/**
+ * The largest value each budget option accepts.
+ */
+largestBudgets: Budgets, };
+
+/**
+ * The engine's budgets, named as the options that set them.
+ */
+export type Budgets = { maxStoredBytes: number, maxStoredMessages: number, maxQueues: number, eventCapacity: number, };

@@ -39,10 +39,24 @@ export interface PlaygroundOptions {
   region?: string;
   /** Account id in queue URLs and ARNs. Default "000000000000". */
   accountId?: string;
-  /** Epoch milliseconds that virtual time 0 stands for. Default 2024-01-01T00:00:00Z. */
+  /** Epoch milliseconds that virtual time 0 stands for. Default 2024-01-01T00:00:00Z.
+   * At most `limits().maxStartEpochMs` (9999-12-31T23:59:59.999Z), so every timestamp
+   * is an exact integer and a valid `Date` (timestamps stop at the last `Date`). */
   startEpochMs?: number;
-  /** How many recent events the log keeps. Default 100000. */
+  /** How many recent events the log keeps. Default 100000, at most
+   * `limits().largestBudgets.eventCapacity`. */
   eventCapacity?: number;
+  /** Budget: bytes of stored messages (bodies and attributes) across every queue.
+   * Default `limits().defaultBudgets.maxStoredBytes` (256 MiB), from 1 to
+   * `limits().largestBudgets.maxStoredBytes`. Past it, a send answers `OverLimit` naming this option. */
+  maxStoredBytes?: number;
+  /** Budget: messages stored across every queue. Default
+   * `limits().defaultBudgets.maxStoredMessages` (1,000,000), from 1 to
+   * `limits().largestBudgets.maxStoredMessages`. Past it, a send answers `OverLimit`. */
+  maxStoredMessages?: number;
+  /** Budget: queues that may exist at once. Default `limits().defaultBudgets.maxQueues`
+   * (200,000), from 1 to `limits().largestBudgets.maxQueues`. Past it, CreateQueue answers `OverLimit`. */
+  maxQueues?: number;
   /** Teaching knobs, all off (0) by default. */
   realism?: {
     /** Standard short polls see each visible message with this probability. */
@@ -76,8 +90,13 @@ struct PlaygroundOptions {
     seed: Option<u64>,
     region: Option<String>,
     account_id: Option<String>,
-    start_epoch_ms: Option<u64>,
-    event_capacity: Option<usize>,
+    // Read as numbers and checked by `whole`, so that a bad value is
+    // refused naming its option and range.
+    start_epoch_ms: Option<f64>,
+    event_capacity: Option<f64>,
+    max_stored_bytes: Option<f64>,
+    max_stored_messages: Option<f64>,
+    max_queues: Option<f64>,
     /// Checked and decoded on its own, so its unknown fields are caught too.
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     realism: JsValue,
@@ -178,14 +197,56 @@ pub struct Limits {
     /// The last moment virtual time can reach, in ms (2^53 − 1: every
     /// time stays an exact JavaScript integer).
     max_virtual_ms: u64,
+    /// The latest `startEpochMs` (9999-12-31T23:59:59.999Z).
+    max_start_epoch_ms: u64,
+    /// The longest span a scenario may give (a poll interval, a rate's
+    /// step, a processing time): one year, in ms.
+    max_span_ms: u64,
+    /// The most sends one producer's `rate` makes.
+    max_rate_count: u64,
+    /// The most characters of a caller's value an error message repeats.
+    max_echo_chars: usize,
+    /// What a playground gets when its options leave a budget out.
+    default_budgets: Budgets,
+    /// The largest value each budget option accepts.
+    largest_budgets: Budgets,
+}
+
+/// The engine's budgets, named as the options that set them.
+#[derive(Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Budgets {
+    max_stored_bytes: u64,
+    max_stored_messages: u64,
+    max_queues: usize,
+    event_capacity: usize,
 }
 
 impl Limits {
     pub fn new() -> Self {
+        use queuelab_engine as engine;
+        let d = Config::default();
         Limits {
             max_work_without_asking: queuelab_simulation::MAX_WORK_WITHOUT_ASKING,
             max_scenario_work: queuelab_simulation::MAX_SCENARIO_WORK,
-            max_virtual_ms: queuelab_engine::MAX_VIRTUAL_MS,
+            max_virtual_ms: engine::MAX_VIRTUAL_MS,
+            max_start_epoch_ms: engine::MAX_START_EPOCH_MS,
+            max_span_ms: queuelab_simulation::MAX_SPAN_MS,
+            max_rate_count: queuelab_simulation::MAX_RATE_COUNT,
+            max_echo_chars: engine::MAX_ECHO_CHARS,
+            default_budgets: Budgets {
+                max_stored_bytes: d.max_stored_bytes,
+                max_stored_messages: d.max_stored_messages,
+                max_queues: d.max_queues,
+                event_capacity: d.event_capacity,
+            },
+            largest_budgets: Budgets {
+                max_stored_bytes: engine::MAX_STORED_BYTES,
+                max_stored_messages: engine::MAX_STORED_MESSAGES,
+                max_queues: engine::MAX_QUEUES,
+                event_capacity: engine::MAX_EVENT_CAPACITY,
+            },
         }
     }
 }
@@ -293,6 +354,18 @@ fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
     })
 }
 
+/// A whole-number option, or its default; `Config::validate` then holds
+/// it to its range. A fraction, a negative or a non-finite number is
+/// refused here, naming the option and its range.
+fn whole(option: &str, value: Option<f64>, default: u64) -> Result<u64, JsError> {
+    match value {
+        None => Ok(default),
+        // Up to 2^53: past it, numbers are not exact integers.
+        Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&v) => Ok(v as u64),
+        Some(v) => Err(error(Config::range_error(option, v))),
+    }
+}
+
 /// The engine's configuration from `PlaygroundOptions`, and the seed if
 /// the options gave one.
 fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
@@ -305,6 +378,9 @@ fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
             "accountId",
             "startEpochMs",
             "eventCapacity",
+            "maxStoredBytes",
+            "maxStoredMessages",
+            "maxQueues",
             "realism",
         ],
     )?;
@@ -322,8 +398,23 @@ fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
         seed: o.seed.unwrap_or(defaults.seed),
         region: o.region.unwrap_or(defaults.region),
         account_id: o.account_id.unwrap_or(defaults.account_id),
-        start_epoch_ms: o.start_epoch_ms.unwrap_or(defaults.start_epoch_ms),
-        event_capacity: o.event_capacity.unwrap_or(defaults.event_capacity),
+        start_epoch_ms: whole("startEpochMs", o.start_epoch_ms, defaults.start_epoch_ms)?,
+        event_capacity: whole(
+            "eventCapacity",
+            o.event_capacity,
+            defaults.event_capacity as u64,
+        )? as usize,
+        max_stored_bytes: whole(
+            "maxStoredBytes",
+            o.max_stored_bytes,
+            defaults.max_stored_bytes,
+        )?,
+        max_stored_messages: whole(
+            "maxStoredMessages",
+            o.max_stored_messages,
+            defaults.max_stored_messages,
+        )?,
+        max_queues: whole("maxQueues", o.max_queues, defaults.max_queues as u64)? as usize,
         realism: Realism {
             short_poll_sample_rate: probability("shortPollSampleRate", r.short_poll_sample_rate)?,
             duplicate_delivery_probability: probability(
@@ -336,6 +427,7 @@ fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
             )?,
         },
     };
+    config.validate().map_err(error)?;
     Ok((config, o.seed))
 }
 

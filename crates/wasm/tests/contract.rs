@@ -29,7 +29,7 @@ use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
     SimulationSnapshot, WorkerSnapshot,
 };
-use queuelab_wasm::{Defaults, FullSnapshot, Limits, QueueDefaults};
+use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, QueueDefaults};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -109,6 +109,7 @@ fn typescript() -> String {
         Defaults,
         QueueDefaults,
         Limits,
+        Budgets,
     );
     let missing: Vec<_> = used.difference(&declared).collect();
     assert!(

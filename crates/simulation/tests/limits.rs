@@ -1,0 +1,114 @@
+//! Scenario fields held to their ranges (`Scenario::validate`), so nothing
+//! the simulation adds or multiplies overflows, and the engine's budgets
+//! as a scenario's producers meet them: a refused send is a failed send,
+//! and the run goes on.
+
+use queuelab_engine::Config;
+use queuelab_simulation::{Kind, Scenario, SimEvent, Simulation};
+use serde_json::{json, Value};
+
+fn load(value: Value) -> Result<Simulation, String> {
+    let scenario: Scenario = serde_json::from_value(value).expect("a well-formed scenario");
+    Simulation::new(scenario, Config::default()).map_err(|e| e.message)
+}
+
+fn refused(value: Value) -> String {
+    match load(value) {
+        Ok(_) => panic!("the scenario loaded"),
+        Err(message) => message,
+    }
+}
+
+fn consumer(fields: Value) -> Value {
+    let mut c = json!({ "name": "c", "queue": "q", "processing": { "fixedMs": 10 } });
+    for (k, v) in fields.as_object().unwrap() {
+        c[k] = v.clone();
+    }
+    json!({ "title": "t", "durationMs": 10_000, "queues": [{ "name": "q" }], "consumers": [c] })
+}
+
+fn rate(rate: Value) -> Value {
+    json!({ "title": "t", "durationMs": 10_000, "queues": [{ "name": "q" }],
+            "producers": [{ "name": "p", "queue": "q", "rate": rate }] })
+}
+
+#[test]
+fn a_poll_interval_of_0_ms_is_refused_naming_the_field() {
+    let error = refused(consumer(json!({ "pollIntervalMs": 0 })));
+    assert!(
+        error.contains("consumers[0].pollIntervalMs must be a whole number of milliseconds from 1"),
+        "{error}"
+    );
+    assert!(error.ends_with("got 0"), "{error}");
+}
+
+/// The issue's `rate.everyMs` near 2^64 wrapped and sent a million messages
+/// in one `advance(1)`; a later start trapped.
+#[test]
+fn a_rate_every_ms_near_2_to_the_64_is_refused() {
+    let error = refused(rate(
+        json!({ "everyMs": u64::MAX - 5, "count": 1_000_000, "body": "m" }),
+    ));
+    assert!(error.contains("producers[0].rate.everyMs"), "{error}");
+    let error = refused(rate(
+        json!({ "startMs": u64::MAX - 5, "everyMs": 10, "count": 3, "body": "m" }),
+    ));
+    assert!(error.contains("producers[0].rate.startMs"), "{error}");
+}
+
+#[test]
+fn a_rate_whose_last_sends_fall_past_the_end_of_time_sends_only_those_before_it() {
+    let max = queuelab_engine::MAX_VIRTUAL_MS;
+    let mut sim = load(json!({
+        "title": "t", "durationMs": max, "queues": [{ "name": "q" }],
+        "producers": [{ "name": "p", "queue": "q",
+                        "rate": { "startMs": max - 1, "everyMs": 1, "count": 5, "body": "m" } }],
+    }))
+    .expect("loads");
+    sim.advance(max);
+    assert_eq!(sim.snapshot().producers[0].sent, 2);
+}
+
+#[test]
+fn times_past_the_last_moment_are_refused() {
+    let error = refused(consumer(json!({ "startMs": 1u64 << 60 })));
+    assert!(error.contains("consumers[0].startMs"), "{error}");
+    let mut late = consumer(json!({}));
+    late["durationMs"] = json!(1u64 << 53);
+    assert!(refused(late).contains("durationMs"));
+}
+
+#[test]
+fn a_processing_time_past_a_year_is_refused() {
+    let error = refused(consumer(
+        json!({ "processing": { "uniformMs": { "min": 0, "max": u64::MAX } } }),
+    ));
+    assert!(
+        error.contains("consumers[0].processing.uniformMs.max"),
+        "{error}"
+    );
+}
+
+#[test]
+fn producers_count_budget_refusals_as_failed_sends_and_the_run_goes_on() {
+    let scenario: Scenario = serde_json::from_value(rate(
+        json!({ "everyMs": 100, "count": 50, "body": "order {n}" }),
+    ))
+    .unwrap();
+    let config = Config {
+        max_stored_messages: 20,
+        ..Config::default()
+    };
+    let mut sim = Simulation::new(scenario, config).expect("loads");
+    assert_eq!(sim.advance(10_000), 10_000);
+    let producer = &sim.snapshot().producers[0];
+    assert_eq!((producer.sent, producer.failed), (20, 30));
+    let over_limit = sim
+        .events(0)
+        .filter(|e| {
+            matches!(&e.kind, Kind::Simulation(SimEvent::ActionFailed { code, error, .. })
+                if *code == "OverLimit" && error.contains("maxStoredMessages"))
+        })
+        .count();
+    assert_eq!(over_limit, 30);
+}
