@@ -114,23 +114,25 @@ impl Simulation {
         }
         let effect = worker.spec.side_effect.clone();
         self.workers[index].side_effects += 1;
-        let entry = match self
-            .side_effects
-            .iter_mut()
-            .find(|s| s.message_id == held.message_id)
-        {
-            Some(entry) => entry,
-            None => {
-                self.side_effects.push(SideEffect {
-                    message_id: held.message_id.clone(),
-                    body: held.body.clone(),
-                    effect: effect.clone(),
-                    count: 0,
-                    by: Vec::new(),
-                });
-                self.side_effects.last_mut().expect("just pushed")
-            }
-        };
+        // Found through the index: a scan of the ledger made a long run
+        // quadratic in its messages.
+        let next = self.side_effects.len();
+        let position = *self
+            .side_effect_index
+            .entry(held.message_id.clone())
+            .or_insert(next);
+        if position == next {
+            self.side_effects.push(SideEffect {
+                message_id: held.message_id.clone(),
+                // Bounded: the ledger names the message, it does not keep
+                // a second copy of a body of up to 1 MiB.
+                body: queuelab_engine::echo(&held.body).into_owned(),
+                effect: effect.clone(),
+                count: 0,
+                by: Vec::new(),
+            });
+        }
+        let entry = &mut self.side_effects[position];
         entry.count += 1;
         entry.by.push(consumer.to_string());
         let count = entry.count;

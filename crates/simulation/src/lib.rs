@@ -43,6 +43,7 @@ use queuelab_engine::{
 #[serde(rename_all = "camelCase")]
 pub struct SideEffect {
     pub message_id: String,
+    /// The message's body, up to its first 100 characters (then "…").
     pub body: String,
     pub effect: String,
     pub count: u64,
@@ -161,6 +162,8 @@ pub struct Simulation {
     /// Message ids every idempotent handler has recorded (a shared table).
     processed: BTreeSet<String>,
     side_effects: Vec<SideEffect>,
+    /// Where each message's entry is in `side_effects`.
+    side_effect_index: BTreeMap<String, usize>,
     next_narration: usize,
     narration: Option<String>,
     alarms: Vec<(Alarm, String, bool)>,
@@ -280,6 +283,7 @@ impl Simulation {
             workers: Vec::new(),
             processed: BTreeSet::new(),
             side_effects: Vec::new(),
+            side_effect_index: BTreeMap::new(),
             next_narration: 0,
             narration: None,
             alarms: Vec::new(),

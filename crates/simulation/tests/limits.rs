@@ -112,3 +112,22 @@ fn producers_count_budget_refusals_as_failed_sends_and_the_run_goes_on() {
         .count();
     assert_eq!(over_limit, 30);
 }
+
+#[test]
+fn the_side_effect_ledger_keeps_a_bounded_copy_of_a_body() {
+    let body = "b".repeat(10_000);
+    let mut sim = load(json!({
+        "title": "t", "durationMs": 5_000, "queues": [{ "name": "q" }],
+        "producers": [{ "name": "p", "queue": "q", "sends": [{ "atMs": 0, "body": body }] }],
+        "consumers": [{ "name": "c", "queue": "q", "processing": { "fixedMs": 10 } }],
+    }))
+    .expect("loads");
+    sim.advance(5_000);
+    let ledger = sim.side_effects();
+    assert_eq!(ledger.len(), 1);
+    assert_eq!(
+        ledger[0].body.chars().count(),
+        queuelab_engine::MAX_ECHO_CHARS + 1
+    );
+    assert!(ledger[0].body.ends_with('…'));
+}

@@ -134,7 +134,11 @@ current: boolean, done: boolean, failed: boolean, };
 /**
  * How often a side effect happened to one message.
  */
-export type SideEffect = { messageId: string, body: string, effect: string, count: number, 
+export type SideEffect = { messageId: string, 
+/**
+ * The message's body, up to its first 100 characters (then "…").
+ */
+body: string, effect: string, count: number, 
 /**
  * Who performed it, in order (a name repeats if it did it twice).
  */
