@@ -57,19 +57,6 @@ fn a_rate_every_ms_near_2_to_the_64_is_refused() {
 }
 
 #[test]
-fn a_rate_whose_last_sends_fall_past_the_end_of_time_sends_only_those_before_it() {
-    let max = queuelab_engine::MAX_VIRTUAL_MS;
-    let mut sim = load(json!({
-        "title": "t", "durationMs": max, "queues": [{ "name": "q" }],
-        "producers": [{ "name": "p", "queue": "q",
-                        "rate": { "startMs": max - 1, "everyMs": 1, "count": 5, "body": "m" } }],
-    }))
-    .expect("loads");
-    sim.advance(max);
-    assert_eq!(sim.snapshot().producers[0].sent, 2);
-}
-
-#[test]
 fn times_past_the_last_moment_are_refused() {
     let error = refused(consumer(json!({ "startMs": 1u64 << 60 })));
     assert!(error.contains("consumers[0].startMs"), "{error}");
