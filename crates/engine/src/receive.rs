@@ -275,6 +275,15 @@ pub(crate) fn view(
     }
 }
 
+/// An epoch-milliseconds attribute value (`SentTimestamp`, …), never past
+/// the last moment a JavaScript `Date` can name.
+fn timestamp(epoch: u64, at: Millis) -> String {
+    epoch
+        .saturating_add(at)
+        .min(crate::MAX_EPOCH_MS)
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::wants_attribute;
@@ -291,13 +300,4 @@ mod tests {
         assert!(wants_attribute(&names(&["Hello"]), "Hello"));
         assert!(!wants_attribute(&names(&[]), "Hello"));
     }
-}
-
-/// An epoch-milliseconds attribute value (`SentTimestamp`, …), never past
-/// the last moment a JavaScript `Date` can name.
-fn timestamp(epoch: u64, at: Millis) -> String {
-    epoch
-        .saturating_add(at)
-        .min(crate::MAX_EPOCH_MS)
-        .to_string()
 }
