@@ -255,14 +255,16 @@ impl Simulation {
             let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
             simulation.alarms.push((alarm.clone(), url, false));
         }
-        let work = simulation.work_estimate(simulation.scenario.duration_ms);
+        let duration = simulation.scenario.duration_ms;
+        let work = simulation.work_estimate(duration);
         if work > MAX_SCENARIO_WORK {
             return Err(invalid(
                 "as a whole",
                 format!(
                     "running it for durationMs would take about {work} steps of work, more than \
-                     the limit of {MAX_SCENARIO_WORK}: poll less often (consumers' pollIntervalMs), \
-                     send less (producers' rate), or shorten durationMs"
+                     the limit of {MAX_SCENARIO_WORK} ({}): poll less often (consumers' \
+                     pollIntervalMs), send less (producers' rate), or shorten durationMs",
+                    simulation.heaviest_part(duration)
                 ),
             ));
         }

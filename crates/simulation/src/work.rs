@@ -114,6 +114,35 @@ fn worker_work(worker: &Worker, now: Millis, until: Millis, messages: u64) -> u6
 }
 
 impl Simulation {
+    /// The part of the scenario that needs the most work up to `until`,
+    /// in the author's words ("consumers[0] (pollIntervalMs 1)"), to name
+    /// it when a scenario is refused.
+    pub(crate) fn heaviest_part(&self, until: Millis) -> String {
+        let now = self.now();
+        let producers = self.producers.iter().enumerate().map(|(i, p)| {
+            let work = p.sends_until(until).saturating_mul(PER_SEND);
+            (
+                work,
+                format!("producers[{i}] ({} sends)", p.sends_until(until)),
+            )
+        });
+        let workers = self.workers.iter().enumerate().map(|(i, w)| {
+            let work = worker_work(w, now, until, u64::MAX);
+            let polling = if w.spec.wait_time_seconds > 0 {
+                format!("waitTimeSeconds {}", w.spec.wait_time_seconds)
+            } else {
+                format!("pollIntervalMs {}", w.spec.poll_interval_ms)
+            };
+            (work, format!("consumers[{i}] ({polling})"))
+        });
+        producers
+            .chain(workers)
+            .max_by_key(|(work, _)| *work)
+            .map_or_else(String::new, |(work, part)| {
+                format!("{part} alone needs about {work}")
+            })
+    }
+
     /// Estimated units of work (engine calls, timer firings, producer and
     /// worker actions) to advance from now to `until`; 0 when `until` is
     /// not later than now. Computed from the scenario's numbers, never by

@@ -116,7 +116,10 @@ fn a_scenario_estimated_past_the_work_limit_is_refused() {
         Ok(_) => panic!("a 35-day run of 1 ms polls loaded"),
         Err(error) => error.message,
     };
-    assert!(error.contains("pollIntervalMs"), "{error}");
+    assert!(
+        error.contains("consumers[0] (pollIntervalMs 1) alone needs"),
+        "{error}"
+    );
     assert!(error.contains("durationMs"), "{error}");
     assert!(error.contains(&MAX_SCENARIO_WORK.to_string()), "{error}");
     // The same consumer polling every second is fine.

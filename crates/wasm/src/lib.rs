@@ -362,7 +362,13 @@ fn whole(option: &str, value: Option<f64>, default: u64) -> Result<u64, JsError>
         None => Ok(default),
         // Up to 2^53: past it, numbers are not exact integers.
         Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&v) => Ok(v as u64),
-        Some(v) => Err(error(Config::range_error(option, v))),
+        // JavaScript's spelling of the value: 1.5, -1, Infinity, NaN.
+        Some(v) => Err(error(Config::range_error(
+            option,
+            js_sys::Number::from(v)
+                .to_string_with_radix(10)
+                .map_or(v.to_string(), String::from),
+        ))),
     }
 }
 
