@@ -112,9 +112,10 @@ function showReplay($, replay) {
   if (!replay) return;
   const bar = $("replay-bar");
   const done = replay.target > 0 ? replay.reached / replay.target : 1;
+  const pct = done > 0 && done < 0.01 ? "under 1%" : `${Math.floor(done * 100)}%`;
   bar.value = done;
-  bar.setAttribute("aria-valuetext", `${Math.floor(done * 100)}%`);
-  setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${Math.floor(done * 100)}%)`);
+  bar.setAttribute("aria-valuetext", pct);
+  setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${pct})`);
 }
 
 /** Says how many of your actions the run includes (the timeline replays them). */
