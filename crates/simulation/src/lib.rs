@@ -16,6 +16,7 @@ mod commands;
 pub mod log;
 mod rng;
 pub mod scenario;
+mod work;
 mod worker;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,6 +27,7 @@ use serde::Serialize;
 pub use behaviours::behaviour_names;
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
+pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 use worker::{State, Worker};
 
 use queuelab_engine::{
@@ -245,6 +247,17 @@ impl Simulation {
         for alarm in &scenario.alarms {
             let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
             simulation.alarms.push((alarm.clone(), url, false));
+        }
+        let work = simulation.work_estimate(simulation.scenario.duration_ms);
+        if work > MAX_SCENARIO_WORK {
+            return Err(invalid(
+                "as a whole",
+                format!(
+                    "running it for durationMs would take about {work} steps of work, more than \
+                     the limit of {MAX_SCENARIO_WORK}: poll less often (consumers' pollIntervalMs), \
+                     send less (producers' rate), or shorten durationMs"
+                ),
+            ));
         }
         simulation.act();
         Ok(simulation)

@@ -372,3 +372,26 @@ producer: Producer, };
  * SQS's queue attribute defaults, named as in a scenario's queue.
  */
 export type QueueDefaults = { visibilityTimeoutSeconds: number, delaySeconds: number, messageRetentionPeriodSeconds: number, receiveMessageWaitTimeSeconds: number, maximumMessageSize: number, };
+
+/**
+ * Bounds a host needs before it runs anything, read from where they are
+ * decided (the page keeps no copy). Units of work are those of
+ * `Playground.workEstimate`: one engine call, one timer firing, or one
+ * producer or worker action.
+ */
+export type Limits = { 
+/**
+ * Units of work a host runs without asking the learner first (a share
+ * link that needs more opens paused and offers to run it).
+ */
+maxWorkWithoutAsking: number, 
+/**
+ * Units of work a scenario's whole run (0 to `durationMs`) may take:
+ * `fromScenario` refuses a scenario estimated past it.
+ */
+maxScenarioWork: number, 
+/**
+ * The last moment virtual time can reach, in ms (2^53 − 1: every
+ * time stays an exact JavaScript integer).
+ */
+maxVirtualMs: number, };

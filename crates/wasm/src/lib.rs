@@ -161,6 +161,41 @@ impl Default for Defaults {
     }
 }
 
+/// Bounds a host needs before it runs anything, read from where they are
+/// decided (the page keeps no copy). Units of work are those of
+/// `Playground.workEstimate`: one engine call, one timer firing, or one
+/// producer or worker action.
+#[derive(Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Limits {
+    /// Units of work a host runs without asking the learner first (a share
+    /// link that needs more opens paused and offers to run it).
+    max_work_without_asking: u64,
+    /// Units of work a scenario's whole run (0 to `durationMs`) may take:
+    /// `fromScenario` refuses a scenario estimated past it.
+    max_scenario_work: u64,
+    /// The last moment virtual time can reach, in ms (2^53 − 1: every
+    /// time stays an exact JavaScript integer).
+    max_virtual_ms: u64,
+}
+
+impl Limits {
+    pub fn new() -> Self {
+        Limits {
+            max_work_without_asking: queuelab_simulation::MAX_WORK_WITHOUT_ASKING,
+            max_scenario_work: queuelab_simulation::MAX_SCENARIO_WORK,
+            max_virtual_ms: queuelab_engine::MAX_VIRTUAL_MS,
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The names of the SQS operations the engine answers (`"SendMessage"`, …),
 /// in alphabetical order: the protocol's `OPERATIONS` table.
 #[wasm_bindgen(unchecked_return_type = "string[]")]
@@ -176,6 +211,12 @@ pub fn operations() -> Result<JsValue, JsError> {
 #[wasm_bindgen(unchecked_return_type = "Defaults")]
 pub fn defaults() -> Result<JsValue, JsError> {
     to_js(&Defaults::new())
+}
+
+/// The bounds of work and time (see `Limits`).
+#[wasm_bindgen(unchecked_return_type = "Limits")]
+pub fn limits() -> Result<JsValue, JsError> {
+    to_js(&Limits::new())
 }
 
 #[derive(Serialize)]
@@ -447,6 +488,24 @@ impl Playground {
     #[wasm_bindgen(js_name = nextEventTime)]
     pub fn next_event_time(&self) -> Option<f64> {
         self.sim.next_event_time().map(|t| t as f64)
+    }
+
+    /// Estimated units of work to advance from now to virtual time
+    /// `untilMs`: one unit is one engine call, one timer firing, or one
+    /// producer or worker action. Computed from the scenario's numbers
+    /// (sends, rates, poll intervals, processing times, stored messages),
+    /// never by running, so it is cheap; an estimate that leans high.
+    /// 0 when `untilMs` is not later than now. Compare it with
+    /// `limits().maxWorkWithoutAsking` before replaying a link.
+    #[wasm_bindgen(js_name = workEstimate)]
+    pub fn work_estimate(&self, until_ms: f64) -> Result<f64, JsError> {
+        if until_ms.is_nan() || until_ms < 0.0 {
+            return Err(error(format!(
+                "workEstimate(untilMs) needs a number of milliseconds >= 0, got {until_ms}"
+            )));
+        }
+        let until = until_ms.min(queuelab_engine::MAX_VIRTUAL_MS as f64) as u64;
+        Ok(self.sim.work_estimate(until) as f64)
     }
 
     /// Everything about one stored message, without changing it; null

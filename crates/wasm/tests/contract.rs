@@ -29,7 +29,7 @@ use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
     SimulationSnapshot, WorkerSnapshot,
 };
-use queuelab_wasm::{Defaults, FullSnapshot, QueueDefaults};
+use queuelab_wasm::{Defaults, FullSnapshot, Limits, QueueDefaults};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -108,6 +108,7 @@ fn typescript() -> String {
         Alarm,
         Defaults,
         QueueDefaults,
+        Limits,
     );
     let missing: Vec<_> = used.difference(&declared).collect();
     assert!(
