@@ -91,7 +91,7 @@ class Lab {
     this.onRun = onRun;
     this.run = new Run({ sample: !!this.$("chart"), onEvent });
     // All simulation work goes through one slicer, in chunks that fit a frame.
-    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to) });
+    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to) });
     this.replay = null; // the replay running in slices (runSliced's job), if any
     // The clock: virtual time as a float (for slow speeds) and the frame loop.
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null, dead: false });

@@ -11,6 +11,7 @@ import { fetchScenario, listScenarios, resolveScenario, shortName } from "./scen
 import { elementSnippet, iframeSnippet, makeLink, readLink, unpack } from "./share.js";
 import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
+import { askBeforeRunning, linkWork } from "./link-check.js";
 import { h, span } from "./dom.js";
 
 const link = readLink(location.search);
@@ -193,5 +194,9 @@ function openMoment(journal) {
     if (t > 0 || journal.length) lab.restore({ journal, t });
     if (link.autoplay) lab.play();
   };
-  go();
+  // Playing at the fastest speed runs to the end as fast as it can; other speeds keep pace with the wall clock.
+  const atFullSpeed = link.autoplay && lab.speed === "max";
+  const work = linkWork(lab, { until: Math.max(t, atFullSpeed ? duration : 0), replays: t > 0 });
+  if (work.heavy) askBeforeRunning(document.querySelector("#lab .transport"), work, { run: go, stay: () => lab.pause() });
+  else go();
 }

@@ -114,27 +114,30 @@ test("a job runs its first slice at once, follows a raised target, and Cancel st
   assert.equal(short.state, "done", "a short job is done before runSliced returns");
 });
 
+// The issue's 35 days is now refused by the engine as a whole (limits():
+// maxScenarioWork); 12 hours is about the most it accepts, and still
+// billions of wall-clock microseconds of work.
 const POLL_EVERY_MS = JSON.stringify({
   title: "An empty queue polled every millisecond",
-  durationMs: 35 * 86_400_000,
+  durationMs: 12 * 3_600_000,
   queues: [{ name: "q" }],
   consumers: [{ name: "c", queue: "q", pollIntervalMs: 1, processing: { fixedMs: 1 } }],
 });
 
-test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s: replay to t=3000000000 goes in slices of bounded work", async () => {
+test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s: a replay to its end (t=3000000000 is clamped there) goes in slices of bounded work", async () => {
   const run = new Run({ sample: true });
   run.start(POLL_EVERY_MS);
-  assert.ok(run.samples.step > 10_000_000, "one chart step is hours of virtual time");
+  assert.ok(run.samples.step > 100_000, "one chart step is minutes of virtual time (tens of thousands of polls)");
   // The fake wall clock is the engine's work: each event read costs 20 µs, as measured on this machine.
   const clock = () => run.seq * 0.02;
-  const slicer = new Slicer({ advance: (to) => run.advanceChunk(to), clock });
+  const slicer = new Slicer({ advance: (to) => run.advanceChunk(to), estimate: (to) => run.pg.workEstimate(to), clock });
   let release;
   const work = [];
   let last = clock();
   run.beginReplay();
   const job = runSliced(slicer, {
     from: 0,
-    target: 3_000_000_000,
+    target: run.clamp(3_000_000_000),
     pause: () => new Promise((r) => (release = r)),
     onSlice: () => {
       work.push(clock() - last);
@@ -150,7 +153,8 @@ test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, y
   run.endReplay();
   assert.equal(work.length, 9);
   assert.ok(Math.max(...work) <= SLICE_MS, `every slice stays within ${SLICE_MS} ms of work (worst ${Math.max(...work)})`);
-  assert.ok(job.reached > 0 && job.reached < 3_000_000_000, `it stopped part way, at ${job.reached} ms`);
+  assert.equal(job.target, run.duration, "t=3000000000 is clamped to the run's end");
+  assert.ok(job.reached > 0 && job.reached < run.duration, `it stopped part way, at ${job.reached} ms`);
   assert.equal(run.now, job.reached, "the run is where the job stopped: the clock tells the truth");
 });
 
