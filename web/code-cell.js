@@ -5,7 +5,9 @@
 // and its requests are recorded like any action so replays repeat them.
 //
 // Code only ever runs on a click of Run. Code that arrives in a link or
-// an attribute is put in the editor and shown, never executed.
+// an attribute is put in the editor and shown, never executed. Code from
+// a share link also says where it came from, and its first run needs a
+// second, explicit "Run it": a link is anyone's to write.
 
 import { h, secs } from "./dom.js";
 import { SqsClient, commands } from "./sqs-client.js";
@@ -64,11 +66,21 @@ export class CodeCell {
     this.runBtn = h("button", { type: "button", id: "code-run", class: "primary", onclick: () => this.run() }, h("span", { "aria-hidden": "true", text: "▶ " }), "Run");
     this.stopBtn = h("button", { type: "button", id: "code-stop", disabled: true, text: "Stop", onclick: () => this.running?.stop() });
     this.status = h("span", { id: "code-status", class: "muted", role: "status" });
+    this.origin = h("p", { id: "code-origin", class: "code-origin", hidden: true, text: "This code came from the link you opened; read it before you run it." });
+    this.confirmBox = h(
+      "div",
+      { id: "code-confirm", class: "code-confirm", role: "group", "aria-labelledby": "code-confirm-text", hidden: true },
+      h("p", { id: "code-confirm-text", text: "Run the code from the link? It runs in this page and can do anything the page can." }),
+      h("button", { type: "button", id: "code-confirm-run", class: "primary", text: "Run it", onclick: () => this.confirmed() }),
+      h("button", { type: "button", id: "code-confirm-cancel", text: "Not now", onclick: () => this.unconfirmed() }),
+    );
     this.out = h("ol", { id: "code-out", class: "code-out", "aria-label": "Output of your code" });
     host.append(
+      this.origin,
       h("label", { for: "code-text", class: "vh", text: "Your JavaScript" }),
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, this.status),
+      this.confirmBox,
       h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       this.out,
     );
@@ -83,10 +95,32 @@ export class CodeCell {
     return this.text.value;
   }
 
-  /** Puts `code` in the editor without running it. */
-  show(code) {
+  /**
+   * Puts `code` in the editor without running it. `fromLink`: it came in a
+   * share link, so the cell says so and its first run asks first.
+   */
+  show(code, { fromLink = false } = {}) {
     this.text.value = code;
     this.edited = true;
+    this.fromLink = fromLink;
+    this.origin.hidden = !fromLink;
+  }
+
+  /** Asks before the first run of code from a link. */
+  askFirst() {
+    this.confirmBox.hidden = false;
+    this.confirmBox.querySelector("#code-confirm-run").focus();
+  }
+
+  confirmed() {
+    this.fromLink = false; // asked once; from now on it is the learner's to run
+    this.confirmBox.hidden = true;
+    this.run();
+  }
+
+  unconfirmed() {
+    this.confirmBox.hidden = true;
+    this.runBtn.focus();
   }
 
   key(e) {
@@ -105,6 +139,7 @@ export class CodeCell {
   /** Runs the editor's code once. Resolves when it finishes, fails or is stopped. */
   async run() {
     if (this.running) return;
+    if (this.fromLink) return this.askFirst();
     this.out.replaceChildren();
     const lab = this.lab;
     if (!lab.playground) return this.line("error", "The playground has not loaded a scenario yet.");

@@ -5,7 +5,7 @@
 // optional. `$` finds an element by id in the lab's root. The `controls`
 // view at the end wires them and shows each frame's state.
 
-import { isTyping, setText } from "./dom.js";
+import { isTyping, setText, span } from "./dom.js";
 
 /** Wires the controls that exist; shortcuts listen on `keys` (document or a shadow root). */
 export function wireControls(app, $, keys) {
@@ -15,6 +15,7 @@ export function wireControls(app, $, keys) {
   on("restart", "click", () => app.restart());
   on("speed", "change", (e) => app.setSpeed(e.target.value));
   on("seed", "change", (e) => app.setSeed(e.target.value));
+  on("replay-cancel", "click", () => app.cancelReplay());
   const tl = $("timeline");
   if (tl) wireTimeline(tl, app);
   keys.addEventListener("keydown", (e) => {
@@ -93,11 +94,29 @@ export const controls = {
         if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);
         if ($("speed") && $("speed").value !== d.speed) $("speed").value = d.speed;
         if (d.journal !== noted || d.fresh) noteJournal($("replay-note"), (noted = d.journal));
+        showReplay($, d.replay);
       },
       destroy() {},
     };
   },
 };
+
+/**
+ * A long replay's progress: how far it got in virtual time, of how far it
+ * goes, and Cancel (which stops it there). Hidden when no long replay runs.
+ */
+function showReplay($, replay) {
+  const box = $("replay-progress");
+  if (!box) return;
+  if (box.hidden !== !replay) box.hidden = !replay;
+  if (!replay) return;
+  const bar = $("replay-bar");
+  const done = replay.target > 0 ? replay.reached / replay.target : 1;
+  const pct = done > 0 && done < 0.01 ? "under 1%" : `${Math.floor(done * 100)}%`;
+  bar.value = done;
+  bar.setAttribute("aria-valuetext", pct);
+  setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${pct})`);
+}
 
 /** Says how many of your actions the run includes (the timeline replays them). */
 function noteJournal(note, n) {

@@ -4,7 +4,7 @@
 // Playground. The wasm file is found next to this script (wasm-bindgen's
 // init resolves it from import.meta.url), so hosts configure nothing.
 
-import init, { Playground, defaults as engineDefaults, operations as engineOperations } from "./pkg/queuelab.js";
+import init, { Playground, defaults as engineDefaults, limits as engineLimits, operations as engineOperations } from "./pkg/queuelab.js";
 
 let loading = null;
 
@@ -20,7 +20,7 @@ export function ready() {
 export { Playground };
 
 let known = null;
-const facts = () => (known ??= Object.freeze({ defaults: engineDefaults(), operations: Object.freeze(engineOperations()) }));
+const facts = () => (known ??= Object.freeze({ defaults: engineDefaults(), operations: Object.freeze(engineOperations()), limits: Object.freeze(engineLimits()) }));
 
 /**
  * What a queue, consumer and producer get for a setting they leave out,
@@ -31,3 +31,6 @@ export const defaults = () => facts().defaults;
 
 /** The SQS operations the engine answers ("SendMessage", ...). Call after `ready()`. */
 export const operations = () => facts().operations;
+
+/** The engine's bounds of work and time ({ maxWorkWithoutAsking, maxScenarioWork, maxVirtualMs }). Call after `ready()`. */
+export const limits = () => facts().limits;

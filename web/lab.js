@@ -11,6 +11,8 @@ import { Run } from "./run.js";
 import { derive, retime } from "./derive.js";
 import { VIEWS } from "./views.js";
 import { Announcer } from "./announce.js";
+import { SLICE_MS, Slicer, nextFrame, runSliced } from "./slicer.js";
+import { secs } from "./dom.js";
 
 const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
 
@@ -20,6 +22,10 @@ export function parseSeed(text) {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+/** Wall ms of simulation per frame: a slice's budget, less room for drawing what it did. */
+const WORK_MS = SLICE_MS * 0.7;
+/** A replay still running after this long (wall ms) shows its progress bar and Cancel. */
+const PROGRESS_AFTER_MS = 250;
 
 /**
  * Creates a lab in `root`. Options:
@@ -76,7 +82,7 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
 }
 
 /** What the controls (and hosts) can ask of a lab. */
-const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek"];
+const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek", "cancelReplay"];
 
 class Lab {
   constructor(root, { host, keys, onEvent, onEnd, onRun }) {
@@ -84,6 +90,9 @@ class Lab {
     this.onEnd = onEnd;
     this.onRun = onRun;
     this.run = new Run({ sample: !!this.$("chart"), onEvent });
+    // All simulation work goes through one slicer, in chunks that fit a frame.
+    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to) });
+    this.replay = null; // the replay running in slices (runSliced's job), if any
     // The clock: virtual time as a float (for slow speeds) and the frame loop.
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null, dead: false });
     this.next = { fresh: false, started: null, rebuild: false }; // what the next frame tells the views
@@ -132,6 +141,7 @@ class Lab {
 
   /** Starts `text` at time 0; false (and the engine's message shown) when it cannot run. */
   start(text, { fromFile = false, reload = fromFile, keepPlaying = false, label = "The scenario" } = {}) {
+    this.abandonReplay();
     try {
       this.run.start(text);
     } catch (e) {
@@ -163,17 +173,70 @@ class Lab {
     return ok;
   }
 
+  /**
+   * Rebuilds moment `t` (clamped to the run) by replaying from time 0, in
+   * slices (slicer.js): a short replay is done before this returns; a long
+   * one draws as it goes, shows a progress bar with Cancel, and keeps the
+   * page answering. Asking for a later moment while one runs extends it.
+   */
   replayTo(t) {
+    const target = this.run.clamp(t);
+    if (this.replay && target >= this.replay.reached) {
+      this.replay.target = target;
+      return;
+    }
+    this.abandonReplay();
     try {
-      this.run.replayTo(t);
+      this.run.beginReplay();
     } catch (e) {
       this.showError(`Replay failed: ${e.message}`);
       return;
     }
     this.fresh();
-    this.vt = this.run.now;
     this.next.rebuild = true;
+    const began = performance.now();
+    const job = runSliced(this.slicer, {
+      from: this.run.now,
+      target,
+      budgetMs: WORK_MS,
+      pause: nextFrame,
+      onSlice: (job) => {
+        job.shown ||= performance.now() - began >= PROGRESS_AFTER_MS;
+        this.vt = this.run.now;
+        this.draw({ animate: false, silent: true });
+      },
+      onEnd: (job) => this.replayEnded(job),
+    });
+    if (job.state === "running") this.replay = job;
+  }
+
+  /** A replay stopped (done, cancelled or failed): the run stays at the moment it reached, and says so. */
+  replayEnded(job) {
+    if (job.abandoned) return;
+    this.replay = null;
+    this.run.endReplay();
+    this.vt = this.run.now;
+    const at = `t = ${secs(this.run.now)} s`;
+    if (job.state === "failed") this.showError(`The replay stopped at ${at}: ${job.error?.message ?? job.error}`);
+    if (job.state === "cancelled") this.announcer.say(`Replay cancelled at ${at}.`);
+    if (job.state !== "done" || this.run.now >= this.duration) this.playing = false;
     this.draw({ animate: false, silent: true });
+    if (this.playing) this.loop();
+  }
+
+  /** Cancel on the progress bar: stops the replay where it is and pauses there. */
+  cancelReplay() {
+    this.replay?.cancel();
+  }
+
+  /** Drops a running replay because a new run or replay replaces it. */
+  abandonReplay() {
+    const job = this.replay;
+    if (!job) return;
+    this.replay = null;
+    job.abandoned = true;
+    job.cancel();
+    this.run.endReplay();
   }
 
   // ---- virtual time --------------------------------------------------------
@@ -195,25 +258,40 @@ class Lab {
   frame(ts) {
     this.raf = 0;
     if (this.dead) return;
-    const began = performance.now();
     if (this.scrubTo != null) {
       const t = this.scrubTo;
       this.scrubTo = null;
       this.replayTo(t);
       this.lastTs = ts;
-    } else if (this.playing && this.run.pg) {
-      const dt = Math.min(250, Math.max(0, ts - this.lastTs));
-      this.lastTs = ts;
-      if (this.speed === "max") this.run.advanceTo(this.duration, { deadline: began + 12, yieldAt: true });
-      else {
-        this.vt = Math.min(this.duration, this.vt + dt * Number(this.speed));
-        const target = Math.floor(this.vt);
-        if (target > this.run.now) this.run.advanceTo(target, { deadline: began + 5 });
-      }
-      this.checkEnd();
-    }
+    } else if (this.replay) {
+      this.lastTs = ts; // the replay draws its own frames; replayEnded restarts the loop
+      return;
+    } else if (this.playing && this.run.pg) this.advancePlay(ts);
     this.draw({ animate: this.speed !== "max" && !reducedMotion.matches, silent: this.speed === "max" });
     if (this.playing) this.raf = requestAnimationFrame(this.frame);
+  }
+
+  /**
+   * One frame of playing: virtual time moves by the frame's length times the
+   * speed (or as far as fits, at "max"), in one slice of work. When a heavy
+   * run cannot keep up, the clock falls behind (it plays slower than asked)
+   * rather than the page freezing.
+   */
+  advancePlay(ts) {
+    const dt = Math.min(250, Math.max(0, ts - this.lastTs));
+    this.lastTs = ts;
+    const run = this.run;
+    const max = this.speed === "max";
+    if (!max) this.vt = Math.min(this.duration, this.vt + dt * Number(this.speed));
+    const target = max ? this.duration : Math.floor(this.vt);
+    try {
+      if (target > run.now) this.slicer.slice(run.now, target, WORK_MS);
+    } catch (e) {
+      this.playing = false;
+      this.showError(`The run stopped at t = ${secs(run.now)} s: ${e.message}`);
+    }
+    if (!max && run.now < target) this.vt = run.now;
+    this.checkEnd();
   }
 
   loop() {
@@ -240,6 +318,7 @@ class Lab {
       changed, animate, silent,
       animMs: Math.max(140, Math.min(520, 520 / Math.max(1, Number(this.speed) || 16))),
       samples: run.samples, playing: this.playing, speed: this.speed, duration: this.duration, journal: run.journal.length,
+      replay: this.replay?.shown ? { reached: this.replay.reached, target: this.replay.target } : null,
     });
     for (const v of this.views) v.update(d);
     for (const v of this.views) v.settle?.();
@@ -261,7 +340,7 @@ class Lab {
   }
 
   step() {
-    if (!this.run.pg) return;
+    if (!this.run.pg || this.replay) return;
     this.playing = false;
     if (this.run.now >= this.duration) return this.draw({ animate: false, silent: true });
     this.run.step();
@@ -325,6 +404,7 @@ class Lab {
    * once it is recorded.
    */
   dispatch(target, bodyText, opts) {
+    if (this.replay) return Promise.reject(new Error(`The run is still replaying to t = ${secs(this.replay.target)} s; wait for it or press Cancel, then send again.`));
     const answer = this.run.dispatch(target, bodyText, opts);
     if (!this.run.pg) return answer;
     this.run.collect();
@@ -354,6 +434,7 @@ class Lab {
 
   destroy() {
     this.dead = true;
+    this.abandonReplay();
     if (this.raf) cancelAnimationFrame(this.raf);
     this.raf = 0;
     this.playing = false;

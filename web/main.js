@@ -10,40 +10,56 @@ import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, listScenarios, resolveScenario, shortName } from "./scenarios.js";
 import { elementSnippet, iframeSnippet, makeLink, readLink, unpack } from "./share.js";
 import { CodeCell } from "./code-cell.js";
-import { h } from "./dom.js";
+import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
+import { askBeforeRunning, linkWork } from "./link-check.js";
+import { h, span } from "./dom.js";
 
 const link = readLink(location.search);
 const embed = link.embed;
-document.body.dataset.view = embed ? "embed" : "page";
-
-const main = document.getElementById("lab");
-main.innerHTML = labMarkup({
-  controls: parseControls(embed ? "play step restart speed timeline" : null),
-  view: embed ? "compact" : "full",
-  editor: !embed,
-});
-if (embed) {
-  // In someone else's iframe: a way out to the whole page, same run.
-  const full = new URL(location.href);
-  full.searchParams.delete("embed");
-  document.getElementById("title").before(h("a", { class: "open-full", href: full.href, target: "_blank", rel: "noopener", text: "Open in Queuelab ↗" }));
-}
-const root = document;
+let lab = null;
 let stem = "";
 let cell = null;
 
-const lab = createLab(root, {
-  host: document.body,
-  keys: document,
-  onRun: () => cell?.suggestFor(lab.scenario),
-});
-if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
-// The engine running now, as on a <queue-lab> (`el.playground`): page
-// scripts and tests compare what is drawn with its snapshot and events.
-Object.defineProperty(main, "playground", { get: () => lab.playground });
+if (!embed && framedByOtherOrigin()) refuseFrame(document, location.href);
+else {
+  mountPage();
+  start()
+    .catch((e) => {
+      console.error(e);
+      lab.showError(`Queuelab could not start: ${e.message ?? e}`);
+    })
+    .finally(() => (document.body.dataset.ready = "true"));
+}
 
-addEventListener("error", (e) => lab.showError(`Something went wrong in the page: ${e.message}`));
-addEventListener("unhandledrejection", (e) => lab.showError(`Something went wrong in the page: ${e.reason?.message ?? e.reason}`));
+/** The lab in its full or embed view, the code cell, and the page-wide error reporting. */
+function mountPage() {
+  document.body.dataset.view = embed ? "embed" : "page";
+  const main = document.getElementById("lab");
+  main.innerHTML = labMarkup({
+    controls: parseControls(embed ? "play step restart speed timeline" : null),
+    view: embed ? "compact" : "full",
+    editor: !embed,
+  });
+  if (embed) {
+    // In someone else's iframe: a way out to the whole page, same run.
+    const full = new URL(location.href);
+    full.searchParams.delete("embed");
+    document.getElementById("title").before(h("a", { class: "open-full", href: full.href, target: "_blank", rel: "noopener", text: "Open in Queuelab ↗" }));
+  }
+  const root = document;
+  lab = createLab(root, {
+    host: document.body,
+    keys: document,
+    onRun: () => cell?.suggestFor(lab.scenario),
+  });
+  if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
+  // The engine running now, as on a <queue-lab> (`el.playground`): page
+  // scripts and tests compare what is drawn with its snapshot and events.
+  Object.defineProperty(main, "playground", { get: () => lab.playground });
+
+  addEventListener("error", (e) => lab.showError(`Something went wrong in the page: ${e.message}`));
+  addEventListener("unhandledrejection", (e) => lab.showError(`Something went wrong in the page: ${e.reason?.message ?? e.reason}`));
+}
 
 // ---- scenarios ----------------------------------------------------------------
 
@@ -156,14 +172,31 @@ async function start() {
   if (link.seed != null && !lab.setSeed(link.seed)) return;
   // After loading, which clears the error box, so a bad speed's message stays.
   if (link.speed != null) lab.setSpeed(link.speed);
-  if (extra.code != null) cell?.show(String(extra.code)); // shown, never run
-  if (link.t > 0 || extra.actions?.length) lab.restore({ journal: Array.isArray(extra.actions) ? extra.actions : [], t: link.t ?? 0 });
-  if (link.autoplay) lab.play();
+  if (extra.code != null) cell?.show(String(extra.code), { fromLink: true }); // shown, never run
+  openMoment(Array.isArray(extra.actions) ? extra.actions : []);
 }
 
-start()
-  .catch((e) => {
-    console.error(e);
-    lab.showError(`Queuelab could not start: ${e.message ?? e}`);
-  })
-  .finally(() => (document.body.dataset.ready = "true"));
+/**
+ * Takes the run to the link's moment and plays it if asked. A moment the
+ * run cannot reach is clamped, saying so. A link that needs more work than
+ * the engine's documented limit (limits(), link-check.js) opens paused at
+ * the start and asks first.
+ */
+function openMoment(journal) {
+  const duration = lab.scenario?.durationMs ?? 0;
+  let t = link.t ?? 0;
+  if (!(t >= 0 && t <= duration)) {
+    const to = Number.isNaN(t) || t < 0 ? 0 : duration;
+    lab.showError(`This link asks for the moment t=${new URLSearchParams(location.search).get("t")} ms, outside this run (0 to ${duration} ms, ${span(duration)}); opening at ${to === 0 ? "the start" : "its end"} instead.`);
+    t = to;
+  }
+  const go = () => {
+    if (t > 0 || journal.length) lab.restore({ journal, t });
+    if (link.autoplay) lab.play();
+  };
+  // Playing at the fastest speed runs to the end as fast as it can; other speeds keep pace with the wall clock.
+  const atFullSpeed = link.autoplay && lab.speed === "max";
+  const work = linkWork(lab, { until: Math.max(t, atFullSpeed ? duration : 0), replays: t > 0 });
+  if (work.heavy) askBeforeRunning(document.querySelector("#lab .transport"), work, { run: go, stay: () => lab.pause() });
+  else go();
+}

@@ -31,6 +31,11 @@ function transport(controls) {
     ${time}
     ${controls.has("seed") ? PARTS.seed : ""}
   </section>
+  <div id="replay-progress" class="replay-progress" role="group" aria-labelledby="replay-label" hidden>
+    <label id="replay-label" for="replay-bar">Replaying…</label>
+    <progress id="replay-bar" max="1" value="0"></progress>
+    <button type="button" id="replay-cancel">Cancel</button>
+  </div>
   <p id="replay-note" class="replay-note" hidden></p>`;
 }
 

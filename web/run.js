@@ -82,18 +82,41 @@ export class Run {
     this.fresh();
   }
 
-  /** Rebuilds the moment `t` (clamped to the run): a new engine from the same text, the journal's actions made at their moments. */
+  /** A moment of this run: `t` rounded and clamped to 0…duration (NaN gives 0). */
+  clamp(t) {
+    const n = Math.round(Number(t));
+    return Number.isFinite(n) ? Math.max(0, Math.min(this.duration, n)) : n > 0 ? this.duration : 0;
+  }
+
+  /**
+   * Rebuilds the moment `t` (clamped to the run) in one go: a new engine
+   * from the same text, the journal's actions made at their moments. The
+   * page replays in slices instead (beginReplay, advanceChunk, endReplay
+   * from lab.js through slicer.js); this is the same work without pauses.
+   */
   replayTo(t) {
-    const target = Math.max(0, Math.min(this.duration, Math.round(t)));
+    const target = this.clamp(t);
+    this.beginReplay();
+    try {
+      this.advanceTo(target);
+    } finally {
+      this.endReplay();
+    }
+  }
+
+  /** Starts a replay: a new engine from the same text at time 0, read afresh. */
+  beginReplay() {
     this.replace(Playground.fromScenario(this.text, undefined));
     this.replaying = true;
-    try {
-      this.fresh();
-      this.advanceTo(target, { replay: true });
-      if (this.now >= this.duration) this.ended = true;
-    } finally {
-      this.replaying = false;
-    }
+    this.fresh();
+  }
+
+  /** Ends a replay where it got to (its target, or where it was stopped): the chart gets that moment's sample. */
+  endReplay() {
+    this.replaying = false;
+    if (!this.pg) return;
+    this.samples?.add(metrics(this.snap, this.now));
+    if (this.now >= this.duration) this.ended = true;
   }
 
   /** Frees the old engine; requests still waiting on it can never be answered, so they fail now. */
@@ -115,6 +138,7 @@ export class Run {
   /** Forgets what was read and reads the engine from its start. */
   fresh() {
     this.clear();
+    this.made = 0; // journal actions made in this engine (a new engine has made none)
     this.facts.reset();
     this.samples?.reset(this.duration);
     this.collect();
@@ -144,37 +168,42 @@ export class Run {
     return out;
   }
 
+  /** Advances to `target` in one go (see advanceChunk). */
+  advanceTo(target) {
+    while (this.now < target) this.advanceChunk(target);
+    return this.now;
+  }
+
   /**
-   * Advances to `target`, sampling at the fixed steps and making journal
-   * actions at their moments (during a replay). Stops early at `deadline`
-   * (performance.now()) if `yieldAt` is set, or jumps straight to the
-   * target past it.
+   * Advances toward `to`, stopping at the chart's sampling moments and at
+   * the moments of journal actions not yet made in this engine (so a
+   * replay, or playing on after a scrub back, makes them again). Returns
+   * the moment reached; throws if the engine's clock does not move, rather
+   * than spinning. The slicer calls it with chunks of virtual time.
    */
-  advanceTo(target, { deadline = Infinity, yieldAt = false, replay = false } = {}) {
+  advanceChunk(to) {
     const pg = this.pg;
-    const todo = replay ? this.journal.filter((a) => a.t >= pg.now()) : [];
-    const due = () => {
-      while (todo.length && todo[0].t <= pg.now()) {
-        const a = todo.shift();
-        pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
-        this.collect();
-      }
-    };
-    due();
-    while (pg.now() < target) {
+    this.makeDue();
+    while (pg.now() < to) {
       const now = pg.now();
-      pg.advance(Math.min(target, this.samples?.nextAt(now) ?? Infinity, todo[0]?.t ?? Infinity) - now);
+      pg.advance(Math.min(to, this.samples?.nextAt(now) ?? Infinity, this.journal[this.made]?.t ?? Infinity) - now);
+      if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
       this.collect();
       if (this.samples && pg.now() % this.samples.step === 0) this.samples.add(metrics(this.snap, pg.now()));
-      due();
-      if (performance.now() > deadline) {
-        if (yieldAt) return;
-        pg.advance(target - pg.now());
-        this.collect();
-        break;
-      }
+      this.makeDue();
     }
-    if (replay || pg.now() >= this.duration) this.samples?.add(metrics(this.snap, pg.now()));
+    if (pg.now() >= this.duration) this.samples?.add(metrics(this.snap, pg.now()));
+    return pg.now();
+  }
+
+  /** Makes the journal's actions that are due now and not yet made in this engine. */
+  makeDue() {
+    const pg = this.pg;
+    while (this.made < this.journal.length && this.journal[this.made].t <= pg.now()) {
+      const a = this.journal[this.made++];
+      pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
+      this.collect();
+    }
   }
 
   /** Advances to the next moment anything is due (or 1 ms, or the end). */
@@ -214,6 +243,7 @@ export class Run {
     if (!this.pg) return Promise.reject(new Error("The playground has no scenario loaded yet."));
     const now = this.pg.now();
     this.journal = this.journal.filter((a) => a.t <= now);
+    this.made = Math.min(this.made, this.journal.length);
     let body;
     try {
       body = JSON.parse(bodyText);
@@ -244,5 +274,6 @@ export class Run {
     let i = this.journal.length;
     while (i > 0 && this.journal[i - 1].t > t) i--;
     this.journal.splice(i, 0, { t, op, body, caller });
+    this.made = this.journal.length; // every action up to now happened in this engine, this one included
   }
 }

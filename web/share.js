@@ -78,6 +78,17 @@ function withoutSeed(text) {
   }
 }
 
+/**
+ * JSON to put inside HTML (a <script type="application/json">): every
+ * "<", ">" and "&" is written as a \u escape, which JSON.parse reads back
+ * as the same character. A raw "<" could close the script ("</script>")
+ * or open an HTML comment ("<!--<script") that swallows the rest of the
+ * page the snippet is pasted into.
+ */
+export function jsonForHtml(value) {
+  return JSON.stringify(value, null, 2).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 const attr = (s) => String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /**
@@ -96,8 +107,7 @@ export function elementSnippet(scriptUrl, { stem, state }) {
   const lines = [`<script type="module" src="${attr(scriptUrl)}"></script>`];
   if (state.journal.length) lines.push(`<!-- Your ${state.journal.length} action(s) and the moment on the timeline are in the link and iframe versions only. -->`);
   if (changed) {
-    // "</" inside a script element would end it early.
-    const json = JSON.stringify(JSON.parse(state.text), null, 2).replace(/<\//g, "<\\/");
+    const json = jsonForHtml(JSON.parse(state.text));
     lines.push(`<queue-lab ${attrs.join(" ")}>\n<script type="application/json">\n${json}\n</script>\n</queue-lab>`);
   } else lines.push(`<queue-lab ${attrs.join(" ")}></queue-lab>`);
   return lines.join("\n");

@@ -47,7 +47,8 @@ after(async () => {
 });
 
 /** A fresh page (own context) at `query`, waiting until the page says it
- * is ready (or for `readyWhen`). `routes` replaces files the page fetches;
+ * is ready (or for `readyWhen`). `routes` replaces files the page fetches
+ * (text is served as JSON, `{ body, contentType }` as given);
  * `base` serves from another server than the repository's; `init` is a
  * function run in the page before any of its scripts. */
 export async function open(
@@ -65,7 +66,9 @@ export async function open(
   });
   if (init) await context.addInitScript(init);
   for (const [path, body] of Object.entries(routes)) {
-    await page.route(`**/${path}`, (route) => route.fulfill({ status: 200, contentType: "application/json", body }));
+    // A string is JSON; { body, contentType } anything else (an HTML page on another origin, say).
+    const reply = typeof body === "string" ? { body, contentType: "application/json" } : body;
+    await page.route(`**/${path}`, (route) => route.fulfill({ status: 200, ...reply }));
   }
   await page.goto(`${base ?? baseUrl}${query}`);
   await page.waitForSelector(readyWhen, { timeout: scaled(15_000) });

@@ -1,0 +1,196 @@
+// Issue 10 on the page: no link freezes the tab, a heavy link asks first,
+// other sites cannot frame the full page, code from a link asks before it
+// runs, and the element snippet cannot swallow the page it is pasted in.
+// Every assertion is on state (what the page shows and holds), never on
+// how long something took.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { baseUrl, clockMs, open } from "./harness.mjs";
+import { elementSnippet, pack } from "../../web/share.js";
+
+/**
+ * The issue's 146 bytes: one consumer short-polling an empty queue every
+ * millisecond. Its 35 days are now refused by the engine as a whole
+ * (limits().maxScenarioWork); 12 hours is about the most it accepts, and
+ * still about 86 million steps: minutes of this computer's work.
+ */
+const POLL_EVERY_MS = {
+  title: "An empty queue polled every millisecond",
+  durationMs: 12 * 3_600_000,
+  queues: [{ name: "q" }],
+  consumers: [{ name: "c", queue: "q", pollIntervalMs: 1, processing: { fixedMs: 1 } }],
+};
+const pollLink = async (params) => `index.html?scenario=01-process-then-delete&run=${await pack({ scenario: POLL_EVERY_MS })}&${params}`;
+
+/** What the page and its engine say now: the clock, the engine's time, playing, the replay bar. */
+const state = (page) =>
+  page.evaluate(() => ({
+    clock: Number(document.getElementById("clock").dataset.timeMs),
+    engine: document.getElementById("lab").playground.now(),
+    playing: document.getElementById("play").getAttribute("aria-pressed") === "true",
+    replaying: !document.getElementById("replay-progress").hidden,
+  }));
+
+test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s. As a link with speed=max&autoplay=1 it freezes the tab again and again; with t=3000000000 it freezes for about 25 minutes", async () => {
+  const { page, problems, close } = await open(await pollLink("t=3000000000&speed=max&autoplay=1"));
+  // A link this heavy opens paused and asks first, in plain words.
+  const notice = page.locator("#link-notice");
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /This link replays about [\d.]+ (billion|million) steps of simulation, which could take .+ on this computer/);
+  assert.deepEqual(await state(page), { clock: 0, engine: 0, playing: false, replaying: false }, "paused at the start: no autoplay until the learner agrees");
+
+  await page.locator("#link-run").click();
+  await page.locator("#replay-progress").waitFor();
+  assert.match(await page.locator("#error-text").textContent(), /t=3000000000 ms, outside this run .* opening at its end/, "the moment past the run is clamped, saying so");
+  assert.match(await page.locator("#replay-label").textContent(), /Replaying to 12 h: at .+ \((\d+%|under 1%)\)/);
+  // The page answers while the replay runs: a click takes effect and the replay moves on between two questions.
+  const first = await state(page);
+  await page.locator("#log-routine").click();
+  assert.equal(await page.locator("#log-routine").isChecked(), true, "a click is handled during the replay");
+  await page.waitForFunction((t) => document.getElementById("lab").playground.now() > t, first.engine);
+  assert.equal((await state(page)).replaying, true, "and the replay is still going");
+
+  await page.locator("#replay-cancel").click();
+  const stopped = await state(page);
+  assert.equal(stopped.replaying, false, "Cancel hides the bar");
+  assert.equal(stopped.playing, false, "and leaves the run paused (autoplay does not go on)");
+  assert.ok(stopped.engine > first.engine && stopped.engine < POLL_EVERY_MS.durationMs, `it stopped part way (${stopped.engine} ms)`);
+  assert.equal(stopped.clock, stopped.engine, "the clock shows where it stopped");
+  // Still usable: a step moves on from there.
+  await page.locator("#step").click();
+  assert.ok((await clockMs(page)) > stopped.engine, "Step works after a cancelled replay");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a heavy link that only autoplays at the fastest speed asks too; Stay at the start leaves it paused, and Play then runs in slices the page answers between", async () => {
+  const { page, problems, close } = await open(await pollLink("speed=max&autoplay=1"));
+  await page.locator("#link-notice").waitFor();
+  assert.match(await page.locator("#link-notice").textContent(), /This link plays, at the fastest speed, about/);
+  await page.locator("#link-stay").click();
+  assert.equal(await page.locator("#link-notice").count(), 0);
+  assert.deepEqual(await state(page), { clock: 0, engine: 0, playing: false, replaying: false });
+
+  await page.locator("#play").click();
+  await page.waitForFunction(() => document.getElementById("lab").playground.now() > 0);
+  const before = await state(page);
+  await page.locator("#log-routine").click();
+  assert.equal(await page.locator("#log-routine").isChecked(), true, "a click is handled while it plays at full speed");
+  await page.waitForFunction((t) => document.getElementById("lab").playground.now() > t, before.engine);
+  await page.locator("#play").click();
+  const paused = await state(page);
+  assert.equal(paused.playing, false, "Pause stops it");
+  assert.ok(paused.engine < POLL_EVERY_MS.durationMs, "part way through the 35 days");
+  assert.equal(paused.clock, paused.engine, "and the clock shows where");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("A link with t = 2^53 freezes the tab for good: replay has no progress check", async () => {
+  const { page, close } = await open(`index.html?scenario=01-process-then-delete&t=${2 ** 53}`);
+  await page.waitForSelector("body[data-finished='true']");
+  assert.equal(await clockMs(page), 12_000, "the moment is clamped to the run's end");
+  assert.match(await page.locator("#error-text").textContent(), /t=9007199254740992 ms, outside this run \(0 to 12000 ms.*opening at its end/);
+  await close();
+});
+
+/**
+ * Another site framing `src`: the course page served as http://localhost:…
+ * (another origin than the tests' http://127.0.0.1:…, and still loopback,
+ * so the browser's private-network rules do not block the frame for other
+ * reasons) with an iframe added. `before(page)` runs before the frame loads.
+ */
+async function framed(src, { before = async () => {} } = {}) {
+  const s = await open("web/examples/course.html", { base: baseUrl.replace("127.0.0.1", "localhost"), readyWhen: "article" });
+  await before(s.page);
+  await s.page.evaluate((src) => {
+    const f = Object.assign(document.createElement("iframe"), { src, width: 900, height: 600 });
+    f.onload = () => (document.body.dataset.loaded = "1");
+    document.body.prepend(f);
+  }, src);
+  await s.page.waitForSelector("body[data-loaded='1']");
+  return { ...s, frame: await (await s.page.$("iframe")).contentFrame() };
+}
+
+test("another origin cannot frame the full page: the server's frame-ancestors blocks it, and where a host sends no headers the page replaces itself with a notice", async () => {
+  const code = await pack({ code: "globalThis.ran = true;" });
+  const full = `${baseUrl}index.html?scenario=01-process-then-delete&run=${code}`;
+  const blocked = await framed(full);
+  assert.match(blocked.frame.url(), /^chrome-error:/, "with the header the browser refuses the frame");
+  assert.equal(await blocked.frame.locator("#lab, #code-run").count(), 0, "and shows nothing of Queuelab");
+  await blocked.close();
+
+  // A static host that cannot send headers: only the page's own check stands.
+  const s = await framed(full, {
+    before: (page) =>
+      page.route(`${baseUrl}index.html*`, async (route) => {
+        const res = await route.fetch();
+        const headers = { ...res.headers() };
+        delete headers["content-security-policy"];
+        delete headers["x-frame-options"];
+        await route.fulfill({ response: res, headers });
+      }),
+  });
+  const frame = s.frame;
+  await frame.waitForSelector("#frame-notice");
+  assert.match(await frame.locator("#frame-notice").textContent(), /only runs in a tab of its own/);
+  assert.equal(await frame.locator("#code-run, #lab").count(), 0, "no Run button, no lab");
+  const open_ = frame.locator("#frame-open");
+  assert.equal(await open_.getAttribute("href"), full, "the link opens the same run");
+  assert.equal(await open_.getAttribute("target"), "_blank");
+  await s.close();
+});
+
+test("the embed view stays frameable by any site and has no Run button, even for code in the link; the same origin may frame the full page", async () => {
+  const code = await pack({ code: "globalThis.ran = true;" });
+  const { frame, close } = await framed(`${baseUrl}index.html?embed=1&scenario=01-process-then-delete&run=${code}`);
+  await frame.waitForSelector("body[data-ready='true']");
+  assert.equal(await frame.locator("#play").count(), 1, "the embed view runs in another site's iframe");
+  assert.equal(await frame.locator("#code-run, #code-text, #frame-notice").count(), 0, "and shows no code cell");
+  await close();
+
+  const same = await open("web/examples/course.html", { readyWhen: "article" });
+  await same.page.evaluate((src) => document.body.append(Object.assign(document.createElement("iframe"), { src, width: 900, height: 600 })), `${baseUrl}index.html?scenario=01-process-then-delete`);
+  const inner = await (await same.page.waitForSelector("iframe")).contentFrame();
+  await inner.waitForSelector("body[data-ready='true']");
+  assert.equal(await inner.locator("#code-run").count(), 1, "a same-origin frame gets the whole page");
+  await same.close();
+});
+
+test("code from a link says where it came from and runs only after an explicit confirmation", async () => {
+  const code = "globalThis.ran = (globalThis.ran ?? 0) + 1;";
+  const { page, problems, close } = await open(`index.html?scenario=01-process-then-delete&run=${await pack({ code })}`);
+  const ran = () => page.evaluate(() => globalThis.ran);
+  assert.equal(await page.locator("#code-origin").textContent(), "This code came from the link you opened; read it before you run it.");
+  assert.equal(await page.locator("#code-origin").isVisible(), true);
+
+  await page.locator("#code-run").click();
+  assert.equal(await page.locator("#code-confirm").isVisible(), true, "Run asks first");
+  assert.equal(await ran(), undefined, "and has not run the code");
+  await page.locator("#code-confirm-cancel").click();
+  assert.equal(await page.locator("#code-confirm").isVisible(), false);
+  await page.locator("#code-text").press("Control+Enter"); // the shortcut asks too
+  assert.equal(await page.locator("#code-confirm").isVisible(), true);
+  assert.equal(await ran(), undefined, "Not now and the shortcut ran nothing");
+
+  await page.locator("#code-confirm-run").click();
+  await page.waitForSelector("#code-status:text('Finished')");
+  assert.equal(await ran(), 1, "Run it runs it, once");
+  await page.locator("#code-run").click();
+  await page.waitForFunction(() => globalThis.ran === 2);
+  assert.equal(await page.locator("#code-confirm").isVisible(), false, "after one confirmed run, Run runs");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the Embed… snippet escapes < in its JSON: narration with <!--<script cannot swallow the page it is pasted into", async () => {
+  const scenario = { title: "Tricky", durationMs: 1000, queues: [{ name: "q" }], narration: [{ atMs: 0, text: "a <!--<script> and a </script> in the text" }] };
+  const text = JSON.stringify(scenario);
+  const snippet = elementSnippet(`${baseUrl}web/queue-lab.js`, { stem: null, state: { text, fileText: "{}", scenario, speed: "1", journal: [] } });
+  assert.ok(!/<!--<script/.test(snippet), "no raw <!--<script in the snippet");
+  const host = `<!doctype html><title>a course</title><h1>Lesson</h1>${snippet}<p id="after">The rest of the lesson.</p>`;
+  const { page, close } = await open("lesson.html", { routes: { "lesson.html": { contentType: "text/html", body: host } }, readyWhen: "queue-lab[data-ready='true']" });
+  assert.equal(await page.locator("#after").textContent(), "The rest of the lesson.", "the host page after the snippet survives");
+  assert.equal(await page.locator("queue-lab #narration").textContent(), scenario.narration[0].text, "and the element reads the text exactly");
+  await close();
+});
