@@ -38,8 +38,8 @@ async fn settle(promise: Promise) -> Reply {
 async fn call(pg: &mut Playground, operation: &str, body: Value) -> Reply {
     let promise = pg
         .dispatch(
-            &format!("AmazonSQS.{operation}"),
-            &body.to_string(),
+            format!("AmazonSQS.{operation}").into(),
+            body.to_string().into(),
             JsValue::UNDEFINED,
         )
         .unwrap();
@@ -103,14 +103,16 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
     .await;
     let poll = pg
         .dispatch(
-            "AmazonSQS.ReceiveMessage",
-            &json!({ "QueueUrl": url, "WaitTimeSeconds": 10 }).to_string(),
+            "AmazonSQS.ReceiveMessage".into(),
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 10 })
+                .to_string()
+                .into(),
             JsValue::UNDEFINED,
         )
         .unwrap();
     assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
     assert_eq!(
-        get(&pg.snapshot().unwrap(), "waitingPolls").as_f64(),
+        get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "waitingPolls").as_f64(),
         Some(1.0)
     );
     pg.advance(1.0).unwrap();
@@ -125,8 +127,10 @@ async fn long_poll_resolves_empty_when_its_wait_ends() {
     let url = queue(&mut pg, "quiet").await;
     let poll = pg
         .dispatch(
-            "AmazonSQS.ReceiveMessage",
-            &json!({ "QueueUrl": url, "WaitTimeSeconds": 20 }).to_string(),
+            "AmazonSQS.ReceiveMessage".into(),
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 20 })
+                .to_string()
+                .into(),
             JsValue::UNDEFINED,
         )
         .unwrap();
@@ -143,18 +147,22 @@ async fn events_and_snapshot_describe_every_state_change() {
     let caller = options(json!({ "caller": "worker-1" }));
     let body = json!({ "QueueUrl": url, "MessageBody": "x" }).to_string();
     settle(
-        pg.dispatch("AmazonSQS.SendMessage", &body, JsValue::UNDEFINED)
-            .unwrap(),
+        pg.dispatch(
+            "AmazonSQS.SendMessage".into(),
+            body.into(),
+            JsValue::UNDEFINED,
+        )
+        .unwrap(),
     )
     .await;
     let receive = json!({ "QueueUrl": url, "VisibilityTimeout": 2 }).to_string();
     settle(
-        pg.dispatch("AmazonSQS.ReceiveMessage", &receive, caller)
+        pg.dispatch("AmazonSQS.ReceiveMessage".into(), receive.into(), caller)
             .unwrap(),
     )
     .await;
     pg.advance(2_000.0).unwrap();
-    let events: Array = pg.events(None).unwrap().dyn_into().unwrap();
+    let events: Array = pg.events(JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
     let types: Vec<String> = events
         .iter()
         .map(|e| get(&e, "type").as_string().unwrap())
@@ -166,10 +174,10 @@ async fn events_and_snapshot_describe_every_state_change() {
     let received = events.get(2);
     assert_eq!(get(&received, "by").as_string().unwrap(), "worker-1");
     assert_eq!(get(&received, "receiveCount").as_f64(), Some(1.0));
-    let later: Array = pg.events(Some(3.0)).unwrap().dyn_into().unwrap();
+    let later: Array = pg.events(3.0.into()).unwrap().dyn_into().unwrap();
     assert_eq!(later.length(), 1);
 
-    let snapshot = pg.snapshot().unwrap();
+    let snapshot = pg.snapshot(JsValue::UNDEFINED).unwrap();
     let queues: Array = get(&snapshot, "queues").dyn_into().unwrap();
     let messages: Array = get(&queues.get(0), "messages").dyn_into().unwrap();
     let message = messages.get(0);
@@ -180,7 +188,7 @@ async fn events_and_snapshot_describe_every_state_change() {
 #[wasm_bindgen_test]
 fn misuse_throws_real_errors() {
     let bad_option = Playground::new(options(json!({ "sed": 1 })));
-    let error: JsValue = bad_option.err().unwrap().into();
+    let error: JsValue = bad_option.err().unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("sed"), "{message}");
@@ -214,21 +222,23 @@ async fn same_seed_same_calls_same_bytes() {
 #[wasm_bindgen_test]
 fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
     assert_eq!(pg.next_event_time(), Some(200.0));
     pg.advance(14_000.0).unwrap();
-    let simulation = get(&pg.snapshot().unwrap(), "simulation");
+    let simulation = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "simulation");
     assert_eq!(get(&simulation, "finished").as_bool(), Some(true));
     let alarms: Array = get(&simulation, "alarms").dyn_into().unwrap();
     assert_eq!(get(&alarms.get(0), "inAlarm").as_bool(), Some(true));
-    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    let queues: Array = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "queues")
+        .dyn_into()
+        .unwrap();
     let dlq = queues
         .iter()
         .find(|q| get(q, "name").as_string().as_deref() == Some("orders-dlq"))
         .unwrap();
     let messages: Array = get(&dlq, "messages").dyn_into().unwrap();
     let id = get(&messages.get(0), "messageId").as_string().unwrap();
-    let peek = pg.peek(&id).unwrap();
+    let peek = pg.peek(id.clone().into()).unwrap();
     let message = get(&peek, "message");
     assert_eq!(get(&message, "receiveCount").as_f64(), Some(3.0));
     let handles: Array = get(&peek, "receiptHandles").dyn_into().unwrap();
@@ -237,15 +247,14 @@ fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
         0,
         "the source queue issued all three receipts"
     );
-    assert!(pg.peek("nope").unwrap().is_null());
+    assert!(pg.peek("nope".into()).unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn a_malformed_scenario_throws_an_error_naming_the_problem() {
-    let error: JsValue = Playground::from_scenario("{\"title\": 5}", JsValue::UNDEFINED)
+    let error: JsValue = Playground::from_scenario("{\"title\": 5}".into(), JsValue::UNDEFINED)
         .err()
-        .unwrap()
-        .into();
+        .unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("invalid scenario"), "{message}");
@@ -254,7 +263,7 @@ fn a_malformed_scenario_throws_an_error_naming_the_problem() {
 #[wasm_bindgen_test]
 fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let pg = Playground::from_scenario(scenario, options(json!({ "seed": 77 }))).unwrap();
+    let pg = Playground::from_scenario(scenario.into(), options(json!({ "seed": 77 }))).unwrap();
     let parsed = pg.scenario().unwrap();
     assert_eq!(get(&parsed, "seed").as_f64(), Some(77.0));
     let consumers: Array = get(&parsed, "consumers").dyn_into().unwrap();
@@ -270,10 +279,12 @@ fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
 #[wasm_bindgen_test]
 fn counts_roles_operations_and_defaults() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
     pg.advance(1_000.0).unwrap();
     let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
-    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    let queues: Array = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "queues")
+        .dyn_into()
+        .unwrap();
     assert_eq!(counts.length(), queues.length());
     for (c, q) in counts.iter().zip(queues.iter()) {
         for key in ["name", "visible", "inFlight", "delayed"] {
