@@ -49,7 +49,7 @@ class QueueBox {
     this.more = h("div", { class: "q-more", role: "note", hidden: true });
     if (q.fifo) this.more.append(h("span", { class: "m-label", text: "not drawn" }));
     this.moreLanes = {};
-    for (const [lane] of LANES) this.more.append((this.moreLanes[lane] = h("span", { class: `m-lane m-${lane}`, "data-lane": lane })));
+    for (const [lane, label] of LANES) this.more.append((this.moreLanes[lane] = h("span", { class: `m-lane m-${lane}`, "data-lane": lane, "data-label": label })));
     this.el.append(this.more, this.emptyNote);
   }
 

@@ -4,7 +4,8 @@
 // counts; the page asks the engine for no more than that window.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { artifacts, open, scaled } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import { artifacts, open, root, scaled } from "./harness.mjs";
 
 const BIG = JSON.stringify({
   title: "A backlog of 5,000 jobs",
@@ -14,6 +15,9 @@ const BIG = JSON.stringify({
   producers: [{ name: "importer", queue: "backlog", rate: { startMs: 0, everyMs: 1, count: 5000, body: "job #{n}" } }],
   consumers: [{ name: "worker-1", queue: "backlog", batchSize: 10, processing: { fixedMs: 60000 } }],
 });
+
+// The picker lists it beside the shipped scenarios.
+const INDEX = JSON.stringify([...JSON.parse(readFileSync(`${root}web/scenarios/index.json`, "utf8")), "big-backlog.json"]);
 
 /** What the stage draws of the backlog, and what the engine says it holds. */
 function read(page) {
@@ -38,7 +42,7 @@ test("a queue of 5,000 messages draws at most the window and says \"+ … more\"
   for (const viewport of [{ width: 1280, height: 800 }, { width: 400, height: 800 }]) {
     const { page, problems, close } = await open("?scenario=big-backlog&speed=max&autoplay=1", {
       viewport,
-      routes: { "scenarios/big-backlog.json": BIG },
+      routes: { "scenarios/big-backlog.json": BIG, "scenarios/index.json": INDEX },
     });
     await page.waitForSelector("body[data-finished='true']", { timeout: scaled(60_000) });
     const s = await read(page);
