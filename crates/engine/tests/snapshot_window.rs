@@ -36,13 +36,20 @@ fn a_windowed_snapshot_lists_the_first_messages_of_the_full_one_and_counts_the_r
 fn a_windowed_snapshot_of_a_fifo_queue_lists_only_the_listed_messages_groups() {
     let (engine, _) = engine_with(300, true, 100);
     let w = &engine.snapshot_window(Some(10)).queues[0];
-    let mut listed: Vec<&str> = w.messages.iter().filter_map(|m| m.group.as_deref()).collect();
+    let mut listed: Vec<&str> = w
+        .messages
+        .iter()
+        .filter_map(|m| m.group.as_deref())
+        .collect();
     listed.sort();
     listed.dedup();
     let groups: Vec<&str> = w.groups.iter().map(|g| g.group.as_str()).collect();
     assert_eq!(groups, listed);
     assert_eq!(w.groups_omitted, Some(100 - groups.len()));
-    assert!(w.groups.iter().all(|g| g.messages == 3), "a group's count covers all its messages");
+    assert!(
+        w.groups.iter().all(|g| g.messages == 3),
+        "a group's count covers all its messages"
+    );
 }
 
 #[test]
@@ -52,12 +59,20 @@ fn queue_messages_pages_through_a_queue_in_snapshot_order() {
     let mut seen = Vec::new();
     let mut offset = Some(0);
     while let Some(at) = offset {
-        let page = engine.queue_messages(&url, at, 100).expect("the queue exists");
+        let page = engine
+            .queue_messages(&url, at, 100)
+            .expect("the queue exists");
         assert_eq!((page.total, page.offset), (250, at));
         seen.extend(page.messages);
         offset = page.next_offset;
     }
     assert_eq!(seen, full);
-    assert!(engine.queue_messages(&url, 999, 10).unwrap().messages.is_empty());
-    assert!(engine.queue_messages(&url.replace("big", "none"), 0, 10).is_none());
+    assert!(engine
+        .queue_messages(&url, 999, 10)
+        .unwrap()
+        .messages
+        .is_empty());
+    assert!(engine
+        .queue_messages(&url.replace("big", "none"), 0, 10)
+        .is_none());
 }
