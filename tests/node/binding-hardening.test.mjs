@@ -210,10 +210,26 @@ test("a snapshot of more than a million messages is refused, naming the cause an
   const pg = Playground.fromScenario(scenario);
   pg.advance(1_000_001);
   assert.equal(pg.counts().queues[0].visible, 1_000_001);
-  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 1,000,001 messages, .*ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
+  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 1,000,001 messages, more than the 1,000,000 a snapshot hands to JavaScript; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
   const window = pg.snapshot({ messagesPerQueue: 100 }).queues[0];
   assert.deepEqual([window.messages.length, window.messagesOmitted], [100, 999_901]);
   assert.equal(pg.queueMessages(window.url, { offset: 1_000_000 }).messages.length, 1);
+});
+
+test("a snapshot of more than 256 MiB of JSON is refused before it fills memory, naming the cause and the way out", () => {
+  // 600 bodies of 250,000 quotes: 150 MB stored, 300 MB once JSON escapes them.
+  const scenario = JSON.stringify({
+    title: "big bodies",
+    durationMs: 1000,
+    queues: [{ name: "orders" }],
+    producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 600, body: '"'.repeat(250_000) } }],
+  });
+  const pg = Playground.fromScenario(scenario);
+  pg.advance(1000);
+  assert.equal(pg.counts().queues[0].visible, 600);
+  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 600 messages, more than 256 MiB of JSON; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
+  throwsError(() => pg.snapshot({ messagesPerQueue: 1000 }), Error, /ask for a smaller window/);
+  assert.equal(pg.snapshot({ messagesPerQueue: 100 }).queues[0].messages.length, 100);
 });
 
 test("the page's run asks the engine only for the messages the stage draws", () => {

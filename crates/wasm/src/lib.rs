@@ -265,19 +265,25 @@ const MAX_JSON_BYTES: usize = 256 << 20;
 /// `queueMessages`' largest page.
 const MAX_PAGE: u64 = 10_000;
 
-/// Why a snapshot was refused, and the way out.
-fn too_big(listed: usize, window: Option<usize>) -> String {
+/// Why a snapshot was refused (`json`: its JSON outgrew `MAX_JSON_BYTES`,
+/// rather than its messages `MAX_SNAPSHOT_MESSAGES`), and the way out.
+fn too_big(listed: usize, window: Option<usize>, json: bool) -> String {
+    let limit = if json {
+        format!("more than {} MiB of JSON", MAX_JSON_BYTES >> 20)
+    } else {
+        format!(
+            "more than the {} a snapshot hands to JavaScript",
+            thousands(MAX_SNAPSHOT_MESSAGES)
+        )
+    };
     let way_out = match window {
         None => "ask for a window with snapshot({ messagesPerQueue })",
         Some(_) => "ask for a smaller window (snapshot({ messagesPerQueue }))",
     };
     format!(
-        "the snapshot holds {} messages, more than a snapshot hands to JavaScript \
-         (at most {} messages and {} MiB of JSON); {way_out}, \
+        "the snapshot holds {} messages, {limit}; {way_out}, \
          or page through one queue with queueMessages(queueUrl, {{ offset, limit }})",
         thousands(listed),
-        thousands(MAX_SNAPSHOT_MESSAGES),
-        MAX_JSON_BYTES >> 20,
     )
 }
 
@@ -580,7 +586,7 @@ impl Playground {
         };
         let listed = self.sim.engine().messages_listed(window);
         if listed > MAX_SNAPSHOT_MESSAGES {
-            return Err(error(too_big(listed, window)).into());
+            return Err(error(too_big(listed, window, false)).into());
         }
         let mut engine = self.sim.engine().snapshot_window(window);
         // The page reads events by this number: the run's log, which
@@ -591,7 +597,7 @@ impl Playground {
             simulation: self.sim.snapshot(),
         };
         to_js_within(&full, MAX_JSON_BYTES)
-            .map_err(|_| error(too_big(listed, window)).into())
+            .map_err(|_| error(too_big(listed, window, true)).into())
             .and_then(|v| v.map_err(JsValue::from))
     }
 
