@@ -43,9 +43,10 @@ export async function withTheClient(pg: Playground): Promise<string | undefined>
 
 // Big queues: a window of each queue's first messages, and one queue a page at a time.
 export function bigQueue(pg: Playground, url: string): number {
+  const all = pg.snapshot().queues.length + pg.events().length;
   const q = pg.snapshot({ messagesPerQueue: 200 }).queues[0];
   const page = pg.queueMessages(url, { offset: 0, limit: 100 });
-  return (q?.messagesOmitted ?? 0) + (page?.nextOffset ?? 0) + (page?.messages.length ?? 0);
+  return all + (q?.messagesOmitted ?? 0) + (page?.nextOffset ?? 0) + (page?.messages.length ?? 0) + (pg.queueMessages(url)?.total ?? 0);
 }
 
 // The declarations are not `any`: misuse must not compile.

@@ -19,6 +19,19 @@
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 
+// Optional arguments as they appear in the TypeScript (`options?:
+// SnapshotOptions | null`); any JS value arrives, unchecked, and is checked
+// here like every other argument.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "number")]
+    pub type NumberArg;
+    #[wasm_bindgen(typescript_type = "SnapshotOptions")]
+    pub type SnapshotOptionsArg;
+    #[wasm_bindgen(typescript_type = "QueueMessagesOptions")]
+    pub type QueueMessagesOptionsArg;
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// `Object.keys`, catching what a Proxy's traps throw.

@@ -547,10 +547,8 @@ impl Playground {
     /// Events with a sequence number greater than `since` (a whole number,
     /// default 0), oldest first.
     #[wasm_bindgen(unchecked_return_type = "QueuelabEvent[]")]
-    pub fn events(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] since: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    pub fn events(&self, since: Option<args::NumberArg>) -> Result<JsValue, JsValue> {
+        let since = since.map_or(JsValue::UNDEFINED, JsValue::from);
         let since = whole_number_arg("events", "since", &since, 0, u64::MAX)?;
         let events: Vec<_> = self.sim.events(since).collect();
         Ok(to_js(&events)?)
@@ -561,13 +559,9 @@ impl Playground {
     /// `SnapshotOptions`). A snapshot too big to hand over is refused with
     /// an Error saying how many messages it holds and to ask for a window.
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
-    pub fn snapshot(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "SnapshotOptions | undefined")]
-        options_value: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    pub fn snapshot(&self, options: Option<args::SnapshotOptionsArg>) -> Result<JsValue, JsValue> {
         let copy = copy_options(
-            &options_value,
+            &options.map_or(JsValue::UNDEFINED, JsValue::from),
             "snapshot",
             "snapshot option",
             &["messagesPerQueue"],
@@ -607,14 +601,13 @@ impl Playground {
     #[wasm_bindgen(js_name = queueMessages, unchecked_return_type = "MessagePage | null")]
     pub fn queue_messages(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] queue_url: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "QueueMessagesOptions | undefined")]
-        options_value: JsValue,
+        #[wasm_bindgen(js_name = queueUrl, unchecked_param_type = "string")] queue_url: JsValue,
+        options: Option<args::QueueMessagesOptionsArg>,
     ) -> Result<JsValue, JsValue> {
         const METHOD: &str = "queueMessages";
         let url = string_arg(METHOD, "queueUrl", "a queue URL (a string)", &queue_url)?;
         let copy = copy_options(
-            &options_value,
+            &options.map_or(JsValue::UNDEFINED, JsValue::from),
             METHOD,
             "queueMessages option",
             &["offset", "limit"],

@@ -112,7 +112,7 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
         .unwrap();
     assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
     assert_eq!(
-        get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "waitingPolls").as_f64(),
+        get(&pg.snapshot(None).unwrap(), "waitingPolls").as_f64(),
         Some(1.0)
     );
     pg.advance(1.0).unwrap();
@@ -162,7 +162,7 @@ async fn events_and_snapshot_describe_every_state_change() {
     )
     .await;
     pg.advance(2_000.0).unwrap();
-    let events: Array = pg.events(JsValue::UNDEFINED).unwrap().dyn_into().unwrap();
+    let events: Array = pg.events(None).unwrap().dyn_into().unwrap();
     let types: Vec<String> = events
         .iter()
         .map(|e| get(&e, "type").as_string().unwrap())
@@ -174,10 +174,14 @@ async fn events_and_snapshot_describe_every_state_change() {
     let received = events.get(2);
     assert_eq!(get(&received, "by").as_string().unwrap(), "worker-1");
     assert_eq!(get(&received, "receiveCount").as_f64(), Some(1.0));
-    let later: Array = pg.events(3.0.into()).unwrap().dyn_into().unwrap();
+    let later: Array = pg
+        .events(Some(JsValue::from(3.0).unchecked_into()))
+        .unwrap()
+        .dyn_into()
+        .unwrap();
     assert_eq!(later.length(), 1);
 
-    let snapshot = pg.snapshot(JsValue::UNDEFINED).unwrap();
+    let snapshot = pg.snapshot(None).unwrap();
     let queues: Array = get(&snapshot, "queues").dyn_into().unwrap();
     let messages: Array = get(&queues.get(0), "messages").dyn_into().unwrap();
     let message = messages.get(0);
@@ -225,11 +229,11 @@ fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
     let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
     assert_eq!(pg.next_event_time(), Some(200.0));
     pg.advance(14_000.0).unwrap();
-    let simulation = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "simulation");
+    let simulation = get(&pg.snapshot(None).unwrap(), "simulation");
     assert_eq!(get(&simulation, "finished").as_bool(), Some(true));
     let alarms: Array = get(&simulation, "alarms").dyn_into().unwrap();
     assert_eq!(get(&alarms.get(0), "inAlarm").as_bool(), Some(true));
-    let queues: Array = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "queues")
+    let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
         .dyn_into()
         .unwrap();
     let dlq = queues
@@ -282,7 +286,7 @@ fn counts_roles_operations_and_defaults() {
     let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
     pg.advance(1_000.0).unwrap();
     let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
-    let queues: Array = get(&pg.snapshot(JsValue::UNDEFINED).unwrap(), "queues")
+    let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
         .dyn_into()
         .unwrap();
     assert_eq!(counts.length(), queues.length());
