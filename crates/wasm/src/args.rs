@@ -30,6 +30,10 @@ extern "C" {
     pub type SnapshotOptionsArg;
     #[wasm_bindgen(typescript_type = "QueueMessagesOptions")]
     pub type QueueMessagesOptionsArg;
+    #[wasm_bindgen(typescript_type = "PlaygroundOptions")]
+    pub type PlaygroundOptionsArg;
+    #[wasm_bindgen(typescript_type = "DispatchOptions")]
+    pub type DispatchOptionsArg;
 }
 
 #[wasm_bindgen]

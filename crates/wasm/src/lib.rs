@@ -437,12 +437,10 @@ impl Playground {
 impl Playground {
     /// An SQS endpoint with no scenario: queues come from your own calls.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
-        options_value: JsValue,
-    ) -> Result<Playground, JsValue> {
+    pub fn new(options: Option<args::PlaygroundOptionsArg>) -> Result<Playground, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         Ok(Playground::with(
-            Simulation::empty(config("new Playground", options_value)?.0),
+            Simulation::empty(config("new Playground", options)?.0),
             false,
         ))
     }
@@ -456,9 +454,9 @@ impl Playground {
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(
         #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
-        options_value: JsValue,
+        options: Option<args::PlaygroundOptionsArg>,
     ) -> Result<Playground, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         let text = string_arg(
             "fromScenario",
             "text",
@@ -466,7 +464,7 @@ impl Playground {
             &text,
         )?;
         let text = text.as_str();
-        let (config, seed) = config("fromScenario", options_value)?;
+        let (config, seed) = config("fromScenario", options)?;
         // serde_json names missing and unknown fields and the expected
         // variants, and gives the line and column of the mistake; the path
         // in front names the field of a value of the wrong type or range.
@@ -488,9 +486,9 @@ impl Playground {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "DispatchOptions | undefined")]
-        options_value: JsValue,
+        #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<Promise, JsValue> {
+        let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
         let target = string_arg(
             "dispatch",
             "target",

@@ -15,8 +15,13 @@ fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &key.into()).unwrap()
 }
 
-fn options(value: Value) -> JsValue {
-    js_sys::JSON::parse(&value.to_string()).unwrap()
+/// An options object for any options argument (they are typed in the d.ts).
+fn options<T: JsCast>(value: Value) -> Option<T> {
+    Some(
+        js_sys::JSON::parse(&value.to_string())
+            .unwrap()
+            .unchecked_into(),
+    )
 }
 
 struct Reply {
@@ -40,7 +45,7 @@ async fn call(pg: &mut Playground, operation: &str, body: Value) -> Reply {
         .dispatch(
             format!("AmazonSQS.{operation}").into(),
             body.to_string().into(),
-            JsValue::UNDEFINED,
+            None,
         )
         .unwrap();
     settle(promise).await
@@ -77,7 +82,7 @@ async fn dispatch_answers_like_the_sqs_json_endpoint() {
 
 #[wasm_bindgen_test]
 async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let reply = call(&mut pg, "GetQueueUrl", json!({ "QueueName": "missing" })).await;
     assert_eq!(reply.status, 400.0);
     assert_eq!(reply.body["__type"], "com.amazonaws.sqs#QueueDoesNotExist");
@@ -93,7 +98,7 @@ async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
 
 #[wasm_bindgen_test]
 async fn long_poll_resolves_when_virtual_time_brings_a_message() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let url = queue(&mut pg, "slow").await;
     call(
         &mut pg,
@@ -107,7 +112,7 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
             json!({ "QueueUrl": url, "WaitTimeSeconds": 10 })
                 .to_string()
                 .into(),
-            JsValue::UNDEFINED,
+            None,
         )
         .unwrap();
     assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
@@ -123,7 +128,7 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
 
 #[wasm_bindgen_test]
 async fn long_poll_resolves_empty_when_its_wait_ends() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let url = queue(&mut pg, "quiet").await;
     let poll = pg
         .dispatch(
@@ -131,7 +136,7 @@ async fn long_poll_resolves_empty_when_its_wait_ends() {
             json!({ "QueueUrl": url, "WaitTimeSeconds": 20 })
                 .to_string()
                 .into(),
-            JsValue::UNDEFINED,
+            None,
         )
         .unwrap();
     pg.advance(20_000.0).unwrap();
@@ -147,12 +152,8 @@ async fn events_and_snapshot_describe_every_state_change() {
     let caller = options(json!({ "caller": "worker-1" }));
     let body = json!({ "QueueUrl": url, "MessageBody": "x" }).to_string();
     settle(
-        pg.dispatch(
-            "AmazonSQS.SendMessage".into(),
-            body.into(),
-            JsValue::UNDEFINED,
-        )
-        .unwrap(),
+        pg.dispatch("AmazonSQS.SendMessage".into(), body.into(), None)
+            .unwrap(),
     )
     .await;
     let receive = json!({ "QueueUrl": url, "VisibilityTimeout": 2 }).to_string();
@@ -200,7 +201,7 @@ fn misuse_throws_real_errors() {
     let bad_knob = Playground::new(options(json!({ "realism": { "shortPollSampleRate": 2 } })));
     assert!(bad_knob.is_err());
 
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let error: JsValue = pg.advance(-1.0).err().unwrap().into();
     assert!(error.is_instance_of::<js_sys::Error>());
     assert!(pg.advance(f64::NAN).is_err());
@@ -226,7 +227,7 @@ async fn same_seed_same_calls_same_bytes() {
 #[wasm_bindgen_test]
 fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
     assert_eq!(pg.next_event_time(), Some(200.0));
     pg.advance(14_000.0).unwrap();
     let simulation = get(&pg.snapshot(None).unwrap(), "simulation");
@@ -256,7 +257,7 @@ fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
 
 #[wasm_bindgen_test]
 fn a_malformed_scenario_throws_an_error_naming_the_problem() {
-    let error: JsValue = Playground::from_scenario("{\"title\": 5}".into(), JsValue::UNDEFINED)
+    let error: JsValue = Playground::from_scenario("{\"title\": 5}".into(), None)
         .err()
         .unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
@@ -276,14 +277,14 @@ fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
         get(&behaviour, "restartMs").as_f64().is_some(),
         "defaults filled in"
     );
-    let empty = Playground::new(JsValue::UNDEFINED).unwrap();
+    let empty = Playground::new(None).unwrap();
     assert!(empty.scenario().unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn counts_roles_operations_and_defaults() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario.into(), JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
     pg.advance(1_000.0).unwrap();
     let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
     let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
