@@ -88,7 +88,7 @@ export class CodeCell {
 
   /** Shows starter code for a scenario, unless the learner has written their own. */
   suggestFor(scenario) {
-    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario, this.lab.playground?.snapshot()));
+    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario, this.lab.playground?.snapshot({ messagesPerQueue: 0 })));
   }
 
   get code() {

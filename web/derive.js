@@ -8,6 +8,27 @@
 // No DOM here: tests/node/derive.test.mjs runs it on a real engine run.
 
 /**
+ * The stage draws at most this many messages of each queue: its first ones,
+ * in queue order (a cell of more than about 40 already shows only ids, and
+ * a lane of hundreds is a wall). run.js asks the engine for exactly this
+ * window (`snapshot({ messagesPerQueue })`), so a queue of a million
+ * messages costs a frame what a queue of 200 does.
+ */
+export const STAGE_WINDOW = 200;
+
+/**
+ * A queue's messages that its snapshot left out of the window, per lane
+ * (the lane's count minus the messages listed in it), or null when the
+ * snapshot lists them all: the stage's "+ N more" marks.
+ */
+export function notDrawn(q) {
+  if (!q.messagesOmitted) return null;
+  const out = { delayed: q.delayed, visible: q.visible, "in-flight": q.inFlight };
+  for (const m of q.messages) out[m.state]--;
+  return out;
+}
+
+/**
  * The one dead-letter-role rule: a queue is a dead-letter queue when some
  * queue's redrive policy targets its ARN; that queue is its source.
  * Returns DLQ ARN -> source queue (the last source listed, if several).
@@ -144,6 +165,8 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     inFlightSince: (id) => facts.windowFrom.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),
     fx: new Map(snap.simulation.sideEffects.map((s) => [s.messageId, s])),
+    /** Queue name -> messages per lane the stage does not draw (notDrawn), for queues past the window. */
+    notDrawn: new Map(snap.queues.map((q) => [q.name, notDrawn(q)]).filter(([, n]) => n)),
     metrics: metrics(snap, now, sources),
     sources,
     /** For log sentences: a message's label, a queue's maxReceiveCount. */

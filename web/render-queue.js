@@ -8,6 +8,7 @@
 import { h, lockIcon, setText, span } from "./dom.js";
 import { makeToken, paintLeft, paintStored, tickToken } from "./token.js";
 import { flipPlan, measureFirst, playFlip } from "./flip.js";
+import { STAGE_WINDOW } from "./derive.js";
 
 export const LANES = [
   ["delayed", "Delayed", "◔"],
@@ -43,7 +44,23 @@ class QueueBox {
       this.rowsEl,
     );
     this.emptyNote = h("p", { class: "q-empty", text: "Empty: no messages stored." });
-    this.el.append(this.emptyNote);
+    // Past the stage's window (derive.js STAGE_WINDOW): how many messages
+    // each lane holds beyond those drawn, under the lanes.
+    this.more = h("div", { class: "q-more", role: "note", hidden: true });
+    if (q.fifo) this.more.append(h("span", { class: "m-label", text: "not drawn" }));
+    this.moreLanes = {};
+    for (const [lane, label] of LANES) this.more.append((this.moreLanes[lane] = h("span", { class: `m-lane m-${lane}`, "data-lane": lane, "data-label": label })));
+    this.el.append(this.more, this.emptyNote);
+  }
+
+  /** The "+ N more" marks, from derive's notDrawn (null: everything is drawn). */
+  showMore(counts) {
+    this.more.hidden = !counts;
+    if (!counts) return;
+    const fmt = (n) => n.toLocaleString("en-US");
+    for (const [lane] of LANES) setText(this.moreLanes[lane], counts[lane] > 0 ? `+ ${fmt(counts[lane])} more` : "");
+    const parts = LANES.filter(([lane]) => counts[lane] > 0).map(([lane, label]) => `${fmt(counts[lane])} ${label.toLowerCase()}`);
+    this.more.setAttribute("aria-label", `Not drawn: ${parts.join(", ")}. The stage draws the first ${STAGE_WINDOW} messages of each queue; the counts above cover them all.`);
   }
 
   row(key) {
@@ -184,6 +201,7 @@ export class QueueView {
       }
       this.orderRows(box, q);
       box.emptyNote.hidden = q.messages.length > 0;
+      box.showMore(d.notDrawn.get(q.name));
       for (const e of want) plan.push(e);
     }
     return { plan, seen, fresh };

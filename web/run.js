@@ -8,7 +8,7 @@
 
 import { Playground } from "./engine.js";
 import { History } from "./history.js";
-import { metrics } from "./derive.js";
+import { metrics, STAGE_WINDOW } from "./derive.js";
 
 /** The chart's samples: the metrics at fixed steps of virtual time (about 300 per run). */
 export class Samples {
@@ -156,7 +156,9 @@ export class Run {
       }
       for (const id of this.facts.ingest(evs)) this.leftNow.push(id);
     }
-    if (evs.length || !this.snap) this.snap = this.pg.snapshot();
+    // Only the messages the stage draws: a snapshot of every message of a
+    // huge queue would cost more than the frame (and could not be handed over).
+    if (evs.length || !this.snap) this.snap = this.pg.snapshot({ messagesPerQueue: STAGE_WINDOW });
     return evs.length;
   }
 

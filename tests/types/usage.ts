@@ -41,6 +41,14 @@ export async function withTheClient(pg: Playground): Promise<string | undefined>
   }
 }
 
+// Big queues: a window of each queue's first messages, and one queue a page at a time.
+export function bigQueue(pg: Playground, url: string): number {
+  const all = pg.snapshot().queues.length + pg.events().length;
+  const q = pg.snapshot({ messagesPerQueue: 200 }).queues[0];
+  const page = pg.queueMessages(url, { offset: 0, limit: 100 });
+  return all + (q?.messagesOmitted ?? 0) + (page?.nextOffset ?? 0) + (page?.messages.length ?? 0) + (pg.queueMessages(url)?.total ?? 0);
+}
+
 // The declarations are not `any`: misuse must not compile.
 export function misuse(pg: Playground, el: QueueLabElement): void {
   // @ts-expect-error "warp" is not a speed
@@ -51,4 +59,8 @@ export function misuse(pg: Playground, el: QueueLabElement): void {
   el.addEventListener("queuelab-event", (e) => e.detail.time);
   // @ts-expect-error the handler takes an engine, not a URL
   queuelabHandler("https://sqs.us-east-1.amazonaws.com");
+  // @ts-expect-error the body is JSON text, not an object
+  void pg.dispatch("AmazonSQS.SendMessage", {});
+  // @ts-expect-error messagesPerQueue is a number
+  pg.snapshot({ messagesPerQueue: "200" });
 }

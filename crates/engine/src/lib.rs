@@ -50,8 +50,8 @@ pub use settings::{
     RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
 };
 pub use snapshot::{
-    Counts, GroupSnapshot, MessageSnapshot, Peek, PeekAttribute, QueueCounts, QueueSnapshot,
-    Snapshot,
+    Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
+    QueueSnapshot, Snapshot,
 };
 pub use validate::attribute_base_type;
 

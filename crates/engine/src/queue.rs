@@ -216,6 +216,14 @@ impl Queue {
         self.groups.iter()
     }
 
+    pub(crate) fn group(&self, name: &str) -> Option<&Group> {
+        self.groups.get(name)
+    }
+
+    pub(crate) fn count_groups(&self) -> usize {
+        self.groups.len()
+    }
+
     pub(crate) fn retention_ms(&self) -> Millis {
         u64::from(self.settings.message_retention_period) * 1000
     }

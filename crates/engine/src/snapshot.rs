@@ -1,12 +1,16 @@
-//! A full picture of the engine at this moment: every queue, every message
-//! with its state, group, receive count and visibility deadline. The page
-//! draws from this; tests compare it.
+//! A picture of the engine at this moment: every queue, and every message
+//! with its state, group, receive count and visibility deadline, or only
+//! each queue's first messages (a window, for big queues: the page draws no
+//! more than that), or one page of one queue's messages. The page draws
+//! from this; tests compare it.
+
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, State};
-use crate::queue::Queue;
+use crate::queue::{Group, Queue};
 use crate::{Engine, MessageId, Millis};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -43,8 +47,38 @@ pub struct QueueSnapshot {
     pub delayed: usize,
     /// Virtual ms when the oldest message was enqueued (retention age).
     pub oldest_enqueued_at: Option<Millis>,
+    /// Its stored messages in queue order (the order they were stored in,
+    /// which is the order the page draws them); in a windowed snapshot
+    /// only the first `messagesPerQueue` of them.
     pub messages: Vec<MessageSnapshot>,
+    /// Only in a windowed snapshot: the stored messages the window left out
+    /// of `messages` (`visible + inFlight + delayed - messages.length`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub messages_omitted: Option<usize>,
+    /// FIFO message groups in name order; in a windowed snapshot only the
+    /// groups of the messages listed.
     pub groups: Vec<GroupSnapshot>,
+    /// Only in a windowed snapshot: the groups it left out of `groups`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub groups_omitted: Option<usize>,
+}
+
+/// One page of one queue's messages (`queueMessages`): messages
+/// `offset .. offset + messages.length` of `total`, in queue order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MessagePage {
+    pub queue: String,
+    pub url: String,
+    /// Every message the queue stores now.
+    pub total: usize,
+    pub offset: usize,
+    pub messages: Vec<MessageSnapshot>,
+    /// The offset of the next page, or null when this page is the last.
+    pub next_offset: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -141,7 +175,15 @@ impl Engine {
         }
     }
 
+    /// Every queue with every message.
     pub fn snapshot(&self) -> Snapshot {
+        self.snapshot_window(None)
+    }
+
+    /// Every queue with its first `messages_per_queue` messages (all of
+    /// them for `None`); the counts always cover every message. Building it
+    /// costs the messages listed, not the messages stored.
+    pub fn snapshot_window(&self, messages_per_queue: Option<usize>) -> Snapshot {
         let queues: Vec<&Queue> = self.by_name.values().map(|id| self.queue(*id)).collect();
         Snapshot {
             time_ms: self.now,
@@ -149,9 +191,45 @@ impl Engine {
             waiting_polls: self.waiting_polls(),
             queues: queues
                 .iter()
-                .map(|q| self.queue_snapshot(q, &queues))
+                .map(|q| self.queue_snapshot(q, &queues, messages_per_queue))
                 .collect(),
         }
+    }
+
+    /// How many messages `snapshot_window(messages_per_queue)` would list,
+    /// without building it: so that a host can refuse one too big to hand
+    /// over before paying for it.
+    pub fn messages_listed(&self, messages_per_queue: Option<usize>) -> usize {
+        self.queues
+            .values()
+            .map(|q| {
+                let stored = q.count_visible() + q.count_in_flight() + q.count_delayed();
+                messages_per_queue.map_or(stored, |n| stored.min(n))
+            })
+            .sum()
+    }
+
+    /// Messages `offset .. offset + limit` of the queue at `url`, in queue
+    /// order; `None` when no queue has that URL. Costs `offset + limit`
+    /// steps: for paging through a queue a person is looking at.
+    pub fn queue_messages(&self, url: &str, offset: usize, limit: usize) -> Option<MessagePage> {
+        let q = self.queue(self.resolve(url).ok()?);
+        let total = q.count_visible() + q.count_in_flight() + q.count_delayed();
+        let messages: Vec<MessageSnapshot> = q
+            .messages()
+            .skip(offset)
+            .take(limit)
+            .map(|(key, m)| self.message_snapshot(q, key, m))
+            .collect();
+        let end = offset.saturating_add(messages.len());
+        Some(MessagePage {
+            queue: q.name.to_string(),
+            url: q.url.to_string(),
+            total,
+            offset,
+            messages,
+            next_offset: (end < total).then_some(end),
+        })
     }
 
     /// Only the counts by state of every queue: cheap enough for every
@@ -175,8 +253,29 @@ impl Engine {
         }
     }
 
-    /// `all` is every queue, to name the queue's redrive partners.
-    fn queue_snapshot(&self, q: &Queue, all: &[&Queue]) -> QueueSnapshot {
+    /// `all` is every queue, to name the queue's redrive partners; `window`
+    /// how many messages to list (all for `None`).
+    fn queue_snapshot(&self, q: &Queue, all: &[&Queue], window: Option<usize>) -> QueueSnapshot {
+        let stored = q.count_visible() + q.count_in_flight() + q.count_delayed();
+        let messages: Vec<MessageSnapshot> = q
+            .messages()
+            .take(window.unwrap_or(usize::MAX))
+            .map(|(key, m)| self.message_snapshot(q, key, m))
+            .collect();
+        let groups: Vec<GroupSnapshot> = match window {
+            None => q
+                .groups()
+                .map(|(name, g)| group_snapshot(name, g))
+                .collect(),
+            // Only the listed messages' groups, still in name order.
+            Some(_) => messages
+                .iter()
+                .filter_map(|m| m.group.as_deref())
+                .collect::<BTreeSet<&str>>()
+                .into_iter()
+                .filter_map(|name| q.group(name).map(|g| group_snapshot(name, g)))
+                .collect(),
+        };
         let redrive = q.settings.redrive_policy.as_ref();
         let target = redrive.map(|p| p.dead_letter_target_arn.as_str());
         QueueSnapshot {
@@ -209,19 +308,19 @@ impl Engine {
             in_flight: q.count_in_flight(),
             delayed: q.count_delayed(),
             oldest_enqueued_at: q.first_expiry().map(|(at, _)| at - q.retention_ms()),
-            messages: q
-                .messages()
-                .map(|(key, m)| self.message_snapshot(q, key, m))
-                .collect(),
-            groups: q
-                .groups()
-                .map(|(name, g)| GroupSnapshot {
-                    group: name.to_string(),
-                    locked: g.locked,
-                    messages: g.keys.len(),
-                })
-                .collect(),
+            messages_omitted: window.map(|_| stored - messages.len()),
+            groups_omitted: window.map(|_| q.count_groups() - groups.len()),
+            messages,
+            groups,
         }
+    }
+}
+
+fn group_snapshot(name: &str, g: &Group) -> GroupSnapshot {
+    GroupSnapshot {
+        group: name.to_string(),
+        locked: g.locked,
+        messages: g.keys.len(),
     }
 }
 

@@ -61,7 +61,27 @@ deadLetterSources: Array<string>, visible: number, inFlight: number, delayed: nu
 /**
  * Virtual ms when the oldest message was enqueued (retention age).
  */
-oldestEnqueuedAt: number | null, messages: Array<MessageSnapshot>, groups: Array<GroupSnapshot>, };
+oldestEnqueuedAt: number | null, 
+/**
+ * Its stored messages in queue order (the order they were stored in,
+ * which is the order the page draws them); in a windowed snapshot
+ * only the first `messagesPerQueue` of them.
+ */
+messages: Array<MessageSnapshot>, 
+/**
+ * Only in a windowed snapshot: the stored messages the window left out
+ * of `messages` (`visible + inFlight + delayed - messages.length`).
+ */
+messagesOmitted?: number, 
+/**
+ * FIFO message groups in name order; in a windowed snapshot only the
+ * groups of the messages listed.
+ */
+groups: Array<GroupSnapshot>, 
+/**
+ * Only in a windowed snapshot: the groups it left out of `groups`.
+ */
+groupsOmitted?: number, };
 
 export type MessageSnapshot = { messageId: MessageId, body: string, 
 /**
@@ -162,6 +182,20 @@ attributes: Array<PeekAttribute>, dedupId: string | null,
 receiptHandles: Array<string>, };
 
 export type PeekAttribute = { name: string, dataType: string, value: string, };
+
+/**
+ * One page of one queue's messages (`queueMessages`): messages
+ * `offset .. offset + messages.length` of `total`, in queue order.
+ */
+export type MessagePage = { queue: string, url: string, 
+/**
+ * Every message the queue stores now.
+ */
+total: number, offset: number, messages: Array<MessageSnapshot>, 
+/**
+ * The offset of the next page, or null when this page is the last.
+ */
+nextOffset: number | null, };
 
 /**
  * Queues, producers, simulated consumers and narration, replayed

@@ -3,19 +3,24 @@
 //! The only crate that knows about JavaScript. Every method decodes its
 //! arguments, calls the engine or the protocol layer, and encodes the result
 //! with one configured serializer. Misuse (bad options, a negative time)
-//! throws a real `Error`; SQS errors are ordinary HTTP-style answers with
-//! status 400/403/404, as from AWS.
+//! throws a real `Error`: a `TypeError` for an argument of the wrong type
+//! (checked here, before anything reaches the allocator), a `RangeError`
+//! for a number outside its range. SQS errors are ordinary HTTP-style
+//! answers with status 400/403/404, as from AWS.
 
 use std::collections::BTreeMap;
 
-use js_sys::{Function, Promise};
+use js_sys::{Function, Promise, Reflect};
 use queuelab_engine::{Config, PollId, Realism, Snapshot};
 use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
 use queuelab_simulation::{Consumer, Producer, Scenario, Simulation, SimulationSnapshot};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+mod args;
 mod json_path;
+
+use args::{copy_options, string_arg, whole_number_arg};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -72,6 +77,27 @@ export interface PlaygroundOptions {
 export interface DispatchOptions {
   /** Who makes the call, as the event log should name them ("worker-1"). */
   caller?: string;
+}
+
+/** Options for `snapshot(...)`. */
+export interface SnapshotOptions {
+  /** List only each queue's first N stored messages (in queue order, the
+   * order the page draws them), and only their FIFO groups; each queue then
+   * says how many it left out (`messagesOmitted`, `groupsOmitted`). Its
+   * counts (`visible`, `inFlight`, `delayed`) always cover every message.
+   * 0 gives every queue's settings and counts without messages. A whole
+   * number; default: every message. A snapshot listing more than 1,000,000
+   * messages, or more than 256 MiB of JSON, is refused with an Error that
+   * says to ask for a window. (For counts alone, `counts()` is cheaper.) */
+  messagesPerQueue?: number;
+}
+
+/** Options for `queueMessages(queueUrl, ...)`: which page of the queue. */
+export interface QueueMessagesOptions {
+  /** How many messages to skip, in queue order. A whole number; default 0. */
+  offset?: number;
+  /** How many messages at most: a whole number from 0 to 10000; default 100. */
+  limit?: number;
 }
 
 /** An SQS answer, as AWS's HTTP endpoint would give it. */
@@ -300,28 +326,23 @@ fn scenario_error(text: &str, e: &serde_json::Error) -> String {
     }
 }
 
-/// Decodes an optional options object; `undefined`/`null` mean defaults.
-/// A misspelt option is an error rather than silently ignored.
+/// Decodes an optional options object (`undefined`/`null` mean defaults)
+/// through a plain copy of its own properties (see `args.rs`): a throwing
+/// getter throws to the caller and leaves the Playground usable. A misspelt
+/// option is an error rather than silently ignored; a value of the wrong
+/// type is a `TypeError`.
 fn options<T: for<'de> Deserialize<'de> + Default>(
     value: JsValue,
+    method: &str,
     what: &str,
     known: &[&str],
-) -> Result<T, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+    nested: &[&str],
+) -> Result<T, JsValue> {
+    match copy_options(&value, method, what, known, nested)? {
+        None => Ok(T::default()),
+        Some(copy) => serde_wasm_bindgen::from_value(copy.into())
+            .map_err(|e| args::type_error(format!("{method}: invalid {what}: {e}"))),
     }
-    if let Some(object) = value.dyn_ref::<js_sys::Object>() {
-        for key in js_sys::Object::keys(object).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !known.contains(&key.as_str()) {
-                return Err(error(format!(
-                    "unknown {what} field \"{key}\"; expected one of: {}",
-                    known.join(", ")
-                )));
-            }
-        }
-    }
-    serde_wasm_bindgen::from_value(value).map_err(|e| error(format!("invalid {what}: {e}")))
 }
 
 fn probability(name: &str, value: Option<f64>) -> Result<f64, JsError> {
@@ -334,12 +355,101 @@ fn probability(name: &str, value: Option<f64>) -> Result<f64, JsError> {
     }
 }
 
+/// A full snapshot lists at most this many messages; past it, ask for a
+/// window (`snapshot({ messagesPerQueue })`). At a million messages the
+/// JSON is already about 230 MB.
+const MAX_SNAPSHOT_MESSAGES: usize = 1_000_000;
+
+/// No value handed to JavaScript is more JSON than this (large bodies can
+/// make even a few messages big). V8's longest string is about 512 MiB.
+const MAX_JSON_BYTES: usize = 256 << 20;
+
+/// `queueMessages`' largest page.
+const MAX_PAGE: u64 = 10_000;
+
+/// Why a snapshot was refused (`json`: its JSON outgrew `MAX_JSON_BYTES`,
+/// rather than its messages `MAX_SNAPSHOT_MESSAGES`), and the way out.
+fn too_big(listed: usize, window: Option<usize>, json: bool) -> String {
+    let limit = if json {
+        format!("more than {} MiB of JSON", MAX_JSON_BYTES >> 20)
+    } else {
+        format!(
+            "more than the {} a snapshot hands to JavaScript",
+            thousands(MAX_SNAPSHOT_MESSAGES)
+        )
+    };
+    let way_out = match window {
+        None => "ask for a window with snapshot({ messagesPerQueue })",
+        Some(_) => "ask for a smaller window (snapshot({ messagesPerQueue }))",
+    };
+    format!(
+        "the snapshot holds {} messages, {limit}; {way_out}, \
+         or page through one queue with queueMessages(queueUrl, {{ offset, limit }})",
+        thousands(listed),
+    )
+}
+
+/// 3000000 -> "3,000,000".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A `Write` that refuses to grow past its limit, so that a value too big
+/// to hand over fails before it fills the module's memory.
+struct Bounded {
+    text: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.text.len() + buf.len() > self.limit {
+            return Err(std::io::Error::other("too big"));
+        }
+        self.text.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Hands a value to JavaScript as JSON text parsed by `JSON.parse`: one
 /// string crosses the boundary instead of a call per field, which is much
 /// faster for snapshots of many messages, and keeps the module smaller.
+/// The outer `Err` is a value of more than `limit` bytes of JSON.
+fn to_js_within<T: Serialize + ?Sized>(
+    value: &T,
+    limit: usize,
+) -> Result<Result<JsValue, JsError>, ()> {
+    let mut out = Bounded {
+        text: Vec::new(),
+        limit,
+    };
+    if serde_json::to_writer(&mut out, value).is_err() {
+        return Err(());
+    }
+    // serde_json writes only valid UTF-8.
+    let text = String::from_utf8(out.text).map_err(|_| ())?;
+    Ok(js_sys::JSON::parse(&text).map_err(|_| error("could not hand a value to JavaScript")))
+}
+
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value).map_err(error)?;
-    js_sys::JSON::parse(&text).map_err(|_| error("could not hand a value to JavaScript"))
+    to_js_within(value, MAX_JSON_BYTES).unwrap_or_else(|()| {
+        Err(error(format!(
+            "the answer is more than {} MiB of JSON, more than JavaScript can take at once",
+            MAX_JSON_BYTES >> 20
+        )))
+    })
 }
 
 fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
@@ -374,9 +484,10 @@ fn whole(option: &str, value: Option<f64>, default: u64) -> Result<u64, JsError>
 
 /// The engine's configuration from `PlaygroundOptions`, and the seed if
 /// the options gave one.
-fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
+fn config(method: &str, options_value: JsValue) -> Result<(Config, Option<u64>), JsValue> {
     let o: PlaygroundOptions = options(
         options_value,
+        method,
         "Playground option",
         &[
             "seed",
@@ -389,16 +500,19 @@ fn config(options_value: JsValue) -> Result<(Config, Option<u64>), JsError> {
             "maxQueues",
             "realism",
         ],
+        &["realism"],
     )?;
     let defaults = Config::default();
     let r: RealismOptions = options(
         o.realism,
+        method,
         "realism option",
         &[
             "shortPollSampleRate",
             "duplicateDeliveryProbability",
             "fewerMessagesProbability",
         ],
+        &[],
     )?;
     let config = Config {
         seed: o.seed.unwrap_or(defaults.seed),
@@ -462,12 +576,10 @@ impl Playground {
 impl Playground {
     /// An SQS endpoint with no scenario: queues come from your own calls.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
-        options_value: JsValue,
-    ) -> Result<Playground, JsError> {
+    pub fn new(options: Option<args::PlaygroundOptionsArg>) -> Result<Playground, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
         Ok(Playground::with(
-            Simulation::empty(config(options_value)?.0),
+            Simulation::empty(config("new Playground", options)?.0),
             false,
         ))
     }
@@ -480,11 +592,18 @@ impl Playground {
     /// expected; an invalid queue setting throws with the SQS error text.
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(
-        text: &str,
-        #[wasm_bindgen(unchecked_param_type = "PlaygroundOptions | undefined")]
-        options_value: JsValue,
-    ) -> Result<Playground, JsError> {
-        let (config, seed) = config(options_value)?;
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        options: Option<args::PlaygroundOptionsArg>,
+    ) -> Result<Playground, JsValue> {
+        let options = options.map_or(JsValue::UNDEFINED, JsValue::from);
+        let text = string_arg(
+            "fromScenario",
+            "text",
+            "the scenario's JSON text (a string; JSON.stringify an object first)",
+            &text,
+        )?;
+        let text = text.as_str();
+        let (config, seed) = config("fromScenario", options)?;
         // serde_json names missing and unknown fields and the expected
         // variants, and gives the line and column of the mistake; the path
         // in front names the field of a value of the wrong type or range.
@@ -504,13 +623,32 @@ impl Playground {
     #[wasm_bindgen(unchecked_return_type = "Promise<SqsResponse>")]
     pub fn dispatch(
         &mut self,
-        target: &str,
-        body: &str,
-        #[wasm_bindgen(unchecked_param_type = "DispatchOptions | undefined")]
-        options_value: JsValue,
-    ) -> Result<Promise, JsError> {
-        let o: DispatchOptions = options(options_value, "dispatch option", &["caller"])?;
-        let promise = match dispatch(self.sim.engine_mut(), target, body, o.caller.as_deref()) {
+        #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
+        #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
+    ) -> Result<Promise, JsValue> {
+        let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
+        let target = string_arg(
+            "dispatch",
+            "target",
+            "a string such as \"AmazonSQS.SendMessage\"",
+            &target,
+        )?;
+        let body = string_arg(
+            "dispatch",
+            "body",
+            "the request's JSON text, a string such as \"{}\" (JSON.stringify an object first)",
+            &body,
+        )?;
+        let o: DispatchOptions = options(
+            options_value,
+            "dispatch",
+            "dispatch option",
+            &["caller"],
+            &[],
+        )?;
+        let caller = o.caller.as_deref();
+        let promise = match dispatch(self.sim.engine_mut(), &target, &body, caller) {
             Dispatched::Done(response) => Promise::resolve(&response_to_js(&response)?),
             Dispatched::Waiting(poll) => {
                 let mut resolver = None;
@@ -543,25 +681,91 @@ impl Playground {
         self.sim.now() as f64
     }
 
-    /// Events with a sequence number greater than `since` (default 0), oldest first.
+    /// Events with a sequence number greater than `since` (a whole number,
+    /// default 0), oldest first.
     #[wasm_bindgen(unchecked_return_type = "QueuelabEvent[]")]
-    pub fn events(&self, since: Option<f64>) -> Result<JsValue, JsError> {
-        let since = since.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(0.0) as u64;
+    pub fn events(&self, since: Option<args::NumberArg>) -> Result<JsValue, JsValue> {
+        let since = since.map_or(JsValue::UNDEFINED, JsValue::from);
+        let since = whole_number_arg("events", "since", &since, 0, u64::MAX)?;
         let events: Vec<_> = self.sim.events(since).collect();
-        to_js(&events)
+        Ok(to_js(&events)?)
     }
 
-    /// Every queue and message as it is now.
+    /// Every queue and message as it is now, or with
+    /// `{ messagesPerQueue: n }` only each queue's first n messages (see
+    /// `SnapshotOptions`). A snapshot too big to hand over is refused with
+    /// an Error saying how many messages it holds and to ask for a window.
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
-    pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        let mut engine = self.sim.engine().snapshot();
+    pub fn snapshot(&self, options: Option<args::SnapshotOptionsArg>) -> Result<JsValue, JsValue> {
+        let copy = copy_options(
+            &options.map_or(JsValue::UNDEFINED, JsValue::from),
+            "snapshot",
+            "snapshot option",
+            &["messagesPerQueue"],
+            &[],
+        )?;
+        let window = match copy {
+            Some(copy) => {
+                let n = Reflect::get(&copy, &"messagesPerQueue".into())?;
+                let per_queue = usize::MAX as u64;
+                (!n.is_undefined())
+                    .then(|| whole_number_arg("snapshot", "messagesPerQueue", &n, 0, per_queue))
+                    .transpose()?
+                    .map(|n| n as usize)
+            }
+            None => None,
+        };
+        let listed = self.sim.engine().messages_listed(window);
+        if listed > MAX_SNAPSHOT_MESSAGES {
+            return Err(error(too_big(listed, window, false)).into());
+        }
+        let mut engine = self.sim.engine().snapshot_window(window);
         // The page reads events by this number: the run's log, which
         // numbers the simulation's events and the engine's in one sequence.
         engine.next_event_seq = self.sim.next_event_seq();
-        to_js(&FullSnapshot {
+        let full = FullSnapshot {
             engine,
             simulation: self.sim.snapshot(),
-        })
+        };
+        to_js_within(&full, MAX_JSON_BYTES)
+            .map_err(|_| error(too_big(listed, window, true)).into())
+            .and_then(|v| v.map_err(JsValue::from))
+    }
+
+    /// One page of one queue's stored messages, in queue order (the order
+    /// snapshots list them): `{ offset, limit }` are whole numbers, default
+    /// 0 and 100, `limit` at most 10000. Null when no queue has that URL.
+    #[wasm_bindgen(js_name = queueMessages, unchecked_return_type = "MessagePage | null")]
+    pub fn queue_messages(
+        &self,
+        #[wasm_bindgen(js_name = queueUrl, unchecked_param_type = "string")] queue_url: JsValue,
+        options: Option<args::QueueMessagesOptionsArg>,
+    ) -> Result<JsValue, JsValue> {
+        const METHOD: &str = "queueMessages";
+        let url = string_arg(METHOD, "queueUrl", "a queue URL (a string)", &queue_url)?;
+        let copy = copy_options(
+            &options.map_or(JsValue::UNDEFINED, JsValue::from),
+            METHOD,
+            "queueMessages option",
+            &["offset", "limit"],
+            &[],
+        )?;
+        let field = |name: &str| -> Result<JsValue, JsValue> {
+            match &copy {
+                Some(copy) => Reflect::get(copy, &name.into()),
+                None => Ok(JsValue::UNDEFINED),
+            }
+        };
+        let offset = whole_number_arg(METHOD, "offset", &field("offset")?, 0, usize::MAX as u64)?;
+        let limit = whole_number_arg(METHOD, "limit", &field("limit")?, 100, MAX_PAGE)?;
+        match self
+            .sim
+            .engine()
+            .queue_messages(&url, offset as usize, limit as usize)
+        {
+            Some(page) => Ok(to_js(&page)?),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// Counts by state of every queue, without messages: for the frames of
@@ -609,9 +813,13 @@ impl Playground {
     /// Everything about one stored message, without changing it; null
     /// when no queue holds it (deleted, expired, never sent).
     #[wasm_bindgen(unchecked_return_type = "MessagePeek | null")]
-    pub fn peek(&self, message_id: &str) -> Result<JsValue, JsError> {
-        match self.sim.engine().peek(message_id) {
-            Some(peek) => to_js(&peek),
+    pub fn peek(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message_id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = string_arg("peek", "messageId", "a message id (a string)", &message_id)?;
+        match self.sim.engine().peek(&id) {
+            Some(peek) => Ok(to_js(&peek)?),
             None => Ok(JsValue::NULL),
         }
     }

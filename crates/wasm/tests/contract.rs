@@ -17,8 +17,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use queuelab_engine::{
-    Counts, GroupSnapshot, MessageSnapshot, Peek, PeekAttribute, QueueCounts, QueueSnapshot,
-    Snapshot,
+    Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
+    QueueSnapshot, Snapshot,
 };
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
@@ -94,6 +94,7 @@ fn typescript() -> String {
         AlarmSnapshot,
         Peek,
         PeekAttribute,
+        MessagePage,
         // The scenario as parsed, defaults filled in.
         Scenario,
         QueueSpec,

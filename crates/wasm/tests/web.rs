@@ -15,8 +15,13 @@ fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &key.into()).unwrap()
 }
 
-fn options(value: Value) -> JsValue {
-    js_sys::JSON::parse(&value.to_string()).unwrap()
+/// An options object for any options argument (they are typed in the d.ts).
+fn options<T: JsCast>(value: Value) -> Option<T> {
+    Some(
+        js_sys::JSON::parse(&value.to_string())
+            .unwrap()
+            .unchecked_into(),
+    )
 }
 
 struct Reply {
@@ -38,9 +43,9 @@ async fn settle(promise: Promise) -> Reply {
 async fn call(pg: &mut Playground, operation: &str, body: Value) -> Reply {
     let promise = pg
         .dispatch(
-            &format!("AmazonSQS.{operation}"),
-            &body.to_string(),
-            JsValue::UNDEFINED,
+            format!("AmazonSQS.{operation}").into(),
+            body.to_string().into(),
+            None,
         )
         .unwrap();
     settle(promise).await
@@ -77,7 +82,7 @@ async fn dispatch_answers_like_the_sqs_json_endpoint() {
 
 #[wasm_bindgen_test]
 async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let reply = call(&mut pg, "GetQueueUrl", json!({ "QueueName": "missing" })).await;
     assert_eq!(reply.status, 400.0);
     assert_eq!(reply.body["__type"], "com.amazonaws.sqs#QueueDoesNotExist");
@@ -93,7 +98,7 @@ async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
 
 #[wasm_bindgen_test]
 async fn long_poll_resolves_when_virtual_time_brings_a_message() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let url = queue(&mut pg, "slow").await;
     call(
         &mut pg,
@@ -103,14 +108,16 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
     .await;
     let poll = pg
         .dispatch(
-            "AmazonSQS.ReceiveMessage",
-            &json!({ "QueueUrl": url, "WaitTimeSeconds": 10 }).to_string(),
-            JsValue::UNDEFINED,
+            "AmazonSQS.ReceiveMessage".into(),
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 10 })
+                .to_string()
+                .into(),
+            None,
         )
         .unwrap();
     assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
     assert_eq!(
-        get(&pg.snapshot().unwrap(), "waitingPolls").as_f64(),
+        get(&pg.snapshot(None).unwrap(), "waitingPolls").as_f64(),
         Some(1.0)
     );
     pg.advance(1.0).unwrap();
@@ -121,13 +128,15 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
 
 #[wasm_bindgen_test]
 async fn long_poll_resolves_empty_when_its_wait_ends() {
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let url = queue(&mut pg, "quiet").await;
     let poll = pg
         .dispatch(
-            "AmazonSQS.ReceiveMessage",
-            &json!({ "QueueUrl": url, "WaitTimeSeconds": 20 }).to_string(),
-            JsValue::UNDEFINED,
+            "AmazonSQS.ReceiveMessage".into(),
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 20 })
+                .to_string()
+                .into(),
+            None,
         )
         .unwrap();
     pg.advance(20_000.0).unwrap();
@@ -143,13 +152,13 @@ async fn events_and_snapshot_describe_every_state_change() {
     let caller = options(json!({ "caller": "worker-1" }));
     let body = json!({ "QueueUrl": url, "MessageBody": "x" }).to_string();
     settle(
-        pg.dispatch("AmazonSQS.SendMessage", &body, JsValue::UNDEFINED)
+        pg.dispatch("AmazonSQS.SendMessage".into(), body.into(), None)
             .unwrap(),
     )
     .await;
     let receive = json!({ "QueueUrl": url, "VisibilityTimeout": 2 }).to_string();
     settle(
-        pg.dispatch("AmazonSQS.ReceiveMessage", &receive, caller)
+        pg.dispatch("AmazonSQS.ReceiveMessage".into(), receive.into(), caller)
             .unwrap(),
     )
     .await;
@@ -166,10 +175,14 @@ async fn events_and_snapshot_describe_every_state_change() {
     let received = events.get(2);
     assert_eq!(get(&received, "by").as_string().unwrap(), "worker-1");
     assert_eq!(get(&received, "receiveCount").as_f64(), Some(1.0));
-    let later: Array = pg.events(Some(3.0)).unwrap().dyn_into().unwrap();
+    let later: Array = pg
+        .events(Some(JsValue::from(3.0).unchecked_into()))
+        .unwrap()
+        .dyn_into()
+        .unwrap();
     assert_eq!(later.length(), 1);
 
-    let snapshot = pg.snapshot().unwrap();
+    let snapshot = pg.snapshot(None).unwrap();
     let queues: Array = get(&snapshot, "queues").dyn_into().unwrap();
     let messages: Array = get(&queues.get(0), "messages").dyn_into().unwrap();
     let message = messages.get(0);
@@ -180,7 +193,7 @@ async fn events_and_snapshot_describe_every_state_change() {
 #[wasm_bindgen_test]
 fn misuse_throws_real_errors() {
     let bad_option = Playground::new(options(json!({ "sed": 1 })));
-    let error: JsValue = bad_option.err().unwrap().into();
+    let error: JsValue = bad_option.err().unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("sed"), "{message}");
@@ -188,7 +201,7 @@ fn misuse_throws_real_errors() {
     let bad_knob = Playground::new(options(json!({ "realism": { "shortPollSampleRate": 2 } })));
     assert!(bad_knob.is_err());
 
-    let mut pg = Playground::new(JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::new(None).unwrap();
     let error: JsValue = pg.advance(-1.0).err().unwrap().into();
     assert!(error.is_instance_of::<js_sys::Error>());
     assert!(pg.advance(f64::NAN).is_err());
@@ -214,21 +227,23 @@ async fn same_seed_same_calls_same_bytes() {
 #[wasm_bindgen_test]
 fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
     assert_eq!(pg.next_event_time(), Some(200.0));
     pg.advance(14_000.0).unwrap();
-    let simulation = get(&pg.snapshot().unwrap(), "simulation");
+    let simulation = get(&pg.snapshot(None).unwrap(), "simulation");
     assert_eq!(get(&simulation, "finished").as_bool(), Some(true));
     let alarms: Array = get(&simulation, "alarms").dyn_into().unwrap();
     assert_eq!(get(&alarms.get(0), "inAlarm").as_bool(), Some(true));
-    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
+        .dyn_into()
+        .unwrap();
     let dlq = queues
         .iter()
         .find(|q| get(q, "name").as_string().as_deref() == Some("orders-dlq"))
         .unwrap();
     let messages: Array = get(&dlq, "messages").dyn_into().unwrap();
     let id = get(&messages.get(0), "messageId").as_string().unwrap();
-    let peek = pg.peek(&id).unwrap();
+    let peek = pg.peek(id.clone().into()).unwrap();
     let message = get(&peek, "message");
     assert_eq!(get(&message, "receiveCount").as_f64(), Some(3.0));
     let handles: Array = get(&peek, "receiptHandles").dyn_into().unwrap();
@@ -237,15 +252,14 @@ fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
         0,
         "the source queue issued all three receipts"
     );
-    assert!(pg.peek("nope").unwrap().is_null());
+    assert!(pg.peek("nope".into()).unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn a_malformed_scenario_throws_an_error_naming_the_problem() {
-    let error: JsValue = Playground::from_scenario("{\"title\": 5}", JsValue::UNDEFINED)
+    let error: JsValue = Playground::from_scenario("{\"title\": 5}".into(), None)
         .err()
-        .unwrap()
-        .into();
+        .unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains("invalid scenario"), "{message}");
@@ -254,7 +268,7 @@ fn a_malformed_scenario_throws_an_error_naming_the_problem() {
 #[wasm_bindgen_test]
 fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let pg = Playground::from_scenario(scenario, options(json!({ "seed": 77 }))).unwrap();
+    let pg = Playground::from_scenario(scenario.into(), options(json!({ "seed": 77 }))).unwrap();
     let parsed = pg.scenario().unwrap();
     assert_eq!(get(&parsed, "seed").as_f64(), Some(77.0));
     let consumers: Array = get(&parsed, "consumers").dyn_into().unwrap();
@@ -263,17 +277,19 @@ fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
         get(&behaviour, "restartMs").as_f64().is_some(),
         "defaults filled in"
     );
-    let empty = Playground::new(JsValue::UNDEFINED).unwrap();
+    let empty = Playground::new(None).unwrap();
     assert!(empty.scenario().unwrap().is_null());
 }
 
 #[wasm_bindgen_test]
 fn counts_roles_operations_and_defaults() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
-    let mut pg = Playground::from_scenario(scenario, JsValue::UNDEFINED).unwrap();
+    let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
     pg.advance(1_000.0).unwrap();
     let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
-    let queues: Array = get(&pg.snapshot().unwrap(), "queues").dyn_into().unwrap();
+    let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
+        .dyn_into()
+        .unwrap();
     assert_eq!(counts.length(), queues.length());
     for (c, q) in counts.iter().zip(queues.iter()) {
         for key in ["name", "visible", "inFlight", "delayed"] {

@@ -1,0 +1,250 @@
+// Issue 10, the binding's part: what page scripts can hand a Playground
+// (through `el.playground`) must throw a JavaScript error naming the
+// method and the argument, never trap the module (which would break every
+// playground of the page), and never leave the Playground unusable; and
+// snapshots of big queues come in windows and pages.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { call, Playground } from "./load.mjs";
+import { Run } from "../../web/run.js";
+import { STAGE_WINDOW } from "../../web/derive.js";
+
+const SEND = "AmazonSQS.SendMessage";
+
+/** Throws `kind` whose message matches `pattern`; returns the error. */
+function throwsError(fn, kind, pattern) {
+  let error;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error, "expected a throw");
+  assert.ok(error instanceof kind, `expected a ${kind.name}, got ${error?.constructor?.name}: ${error?.message}`);
+  assert.match(error.message, pattern);
+  return error;
+}
+
+/** The playground (and the module) still answer ordinary calls. */
+async function stillWorks(pg) {
+  const made = await call(pg, "CreateQueue", { QueueName: `after-${Math.random().toString(36).slice(2, 8)}` });
+  assert.equal(made.status, 200);
+  assert.ok(new Playground().now() === 0);
+}
+
+async function withQueue(name = "orders", attributes = {}) {
+  const pg = new Playground({ seed: 1 });
+  const made = await call(pg, "CreateQueue", { QueueName: name, Attributes: attributes });
+  return { pg, url: made.body.QueueUrl };
+}
+
+async function sendMany(pg, url, n, body = (i) => `m${i}`, extra = () => ({})) {
+  for (let i = 0; i < n; i += 10) {
+    const entries = [];
+    for (let j = i; j < Math.min(n, i + 10); j++) entries.push({ Id: `e${j}`, MessageBody: body(j), ...extra(j) });
+    const res = await call(pg, "SendMessageBatch", { QueueUrl: url, Entries: entries });
+    assert.equal(res.body.Failed?.length ?? 0, 0);
+  }
+}
+
+test("dispatch(5, \"{}\") throws a TypeError naming the target instead of trapping in the allocator", async () => {
+  const pg = new Playground();
+  throwsError(() => pg.dispatch(5, "{}"), TypeError, /^dispatch: target must be a string such as "AmazonSQS.SendMessage", got number$/);
+  throwsError(() => pg.dispatch(undefined, "{}"), TypeError, /target .* got undefined/);
+  throwsError(() => pg.dispatch(Symbol("x"), "{}"), TypeError, /target .* got symbol/);
+  await stillWorks(pg);
+});
+
+test("dispatch(op, {}) throws a TypeError asking for the body's JSON text", async () => {
+  const pg = new Playground();
+  throwsError(() => pg.dispatch(SEND, {}), TypeError, /^dispatch: body must be the request's JSON text.*JSON\.stringify.*got object$/);
+  throwsError(() => pg.dispatch(SEND, null), TypeError, /body .* got null$/);
+  throwsError(() => pg.dispatch(SEND, ["{}"]), TypeError, /body .* got array$/);
+  await stillWorks(pg);
+});
+
+test("peek(5) throws a TypeError naming the message id", async () => {
+  const pg = new Playground();
+  throwsError(() => pg.peek(5), TypeError, /^peek: messageId must be a message id \(a string\), got number$/);
+  assert.equal(pg.peek("no-such-id"), null);
+  await stillWorks(pg);
+});
+
+test("fromScenario(5) throws a TypeError asking for the scenario's text", () => {
+  throwsError(() => Playground.fromScenario(5), TypeError, /^fromScenario: text must be the scenario's JSON text.*got number$/);
+  throwsError(() => Playground.fromScenario({ title: "x" }), TypeError, /JSON\.stringify.*got object$/);
+  assert.ok(new Playground().now() === 0);
+});
+
+test("options of the wrong type throw TypeErrors naming the method", async () => {
+  throwsError(() => new Playground("seed=1"), TypeError, /^new Playground: Playground options must be an object, got string$/);
+  throwsError(() => new Playground({ seed: "7" }), TypeError, /^new Playground: invalid Playground option: /);
+  throwsError(() => new Playground({ region: { toString: () => "eu" } }), TypeError, /"region" must be a string, number or boolean, got object/);
+  throwsError(() => Playground.fromScenario("{}", 5), TypeError, /^fromScenario: Playground options must be an object/);
+  const pg = new Playground();
+  throwsError(() => pg.dispatch(SEND, "{}", "worker-1"), TypeError, /^dispatch: dispatch options must be an object, got string$/);
+  throwsError(() => pg.dispatch(SEND, "{}", { caller: 5 }), TypeError, /^dispatch: invalid dispatch option: /);
+  await stillWorks(pg);
+});
+
+test("events(since) wants a whole number: a wrong type is a TypeError, a bad number a RangeError", async () => {
+  const { pg } = await withQueue();
+  throwsError(() => pg.events("3"), TypeError, /^events: since must be a whole number, got string$/);
+  for (const bad of [-1, 1.5, NaN, Infinity]) throwsError(() => pg.events(bad), RangeError, /^events: since must be a whole number from 0 to /);
+  assert.deepEqual(pg.events(undefined), pg.events(0));
+  assert.equal(pg.events().length, 1);
+  await stillWorks(pg);
+});
+
+test("a throwing getter on an options object throws its own error and leaves the Playground usable", async () => {
+  const boom = new Error("getter says no");
+  throwsError(() => new Playground({ get seed() { throw boom; } }), Error, /getter says no/);
+  throwsError(() => new Playground({ realism: { get shortPollSampleRate() { throw boom; } } }), Error, /getter says no/);
+  const pg = new Playground();
+  const error = throwsError(() => pg.dispatch(SEND, "{}", { get caller() { throw boom; } }), Error, /getter says no/);
+  assert.equal(error, boom, "the getter's own error, not a copy");
+  throwsError(() => pg.snapshot({ get messagesPerQueue() { throw boom; } }), Error, /getter says no/);
+  // Before the fix, every later call answered "recursive use of an object detected".
+  const made = await call(pg, "CreateQueue", { QueueName: "still-here" });
+  assert.equal(made.status, 200);
+  assert.equal(pg.snapshot().queues.length, 1);
+  assert.equal(pg.now(), 0);
+});
+
+test("a Proxy whose traps throw is refused with the trap's error, and the Playground stays usable", async () => {
+  const pg = new Playground();
+  const trap = new Error("trap says no");
+  const hostile = new Proxy({}, { ownKeys() { throw trap; } });
+  throwsError(() => pg.dispatch(SEND, "{}", hostile), Error, /trap says no/);
+  const getter = new Proxy({ caller: "x" }, { get() { throw trap; } });
+  throwsError(() => pg.dispatch(SEND, "{}", getter), Error, /trap says no/);
+  await stillWorks(pg);
+});
+
+test("a getter calling back into the same Playground does not poison it", async () => {
+  const pg = new Playground();
+  const sneaky = { get caller() { return String(pg.now()); } };
+  assert.throws(() => pg.dispatch(SEND, "{}", sneaky)); // the playground is busy reading its options
+  await stillWorks(pg);
+});
+
+test("only own properties of an options object are read: inherited ones are ignored", async () => {
+  const { pg, url } = await withQueue();
+  const inherited = Object.create({ caller: "mallory", sneaky: true });
+  await call(pg, "SendMessage", { QueueUrl: url, MessageBody: "x" }, inherited);
+  const sent = pg.events(0).find((e) => e.type === "sent");
+  assert.notEqual(sent.caller, "mallory");
+  // The seed decides message ids: an inherited seed must not change them.
+  const ids = async (pg) => {
+    const { body } = await call(pg, "CreateQueue", { QueueName: "q" });
+    return (await call(pg, "SendMessage", { QueueUrl: body.QueueUrl, MessageBody: "x" })).body.MessageId;
+  };
+  assert.equal(await ids(new Playground(Object.create({ seed: 99 }))), await ids(new Playground()));
+  assert.notEqual(await ids(new Playground({ seed: 99 })), await ids(new Playground()), "an own seed does");
+});
+
+test("a windowed snapshot lists each queue's first messagesPerQueue messages, in the full snapshot's order, with what it left out", async () => {
+  const { pg, url } = await withQueue();
+  await sendMany(pg, url, 5000);
+  await call(pg, "ReceiveMessage", { QueueUrl: url, MaxNumberOfMessages: 10 });
+  const full = pg.snapshot().queues[0];
+  const window = pg.snapshot({ messagesPerQueue: 200 }).queues[0];
+  assert.equal(window.messages.length, 200);
+  assert.deepEqual(window.messages, full.messages.slice(0, 200));
+  assert.equal(window.messagesOmitted, 4800);
+  assert.deepEqual([window.visible, window.inFlight, window.delayed], [full.visible, full.inFlight, full.delayed]);
+  assert.equal(full.messagesOmitted, undefined, "a full snapshot leaves nothing out and does not say so");
+  const none = pg.snapshot({ messagesPerQueue: 0 }).queues[0];
+  assert.deepEqual([none.messages.length, none.messagesOmitted, none.visible], [0, 5000, 4990]);
+});
+
+test("a windowed snapshot of a FIFO queue lists only its listed messages' groups", async () => {
+  const { pg, url } = await withQueue("jobs.fifo", { FifoQueue: "true", ContentBasedDeduplication: "true" });
+  await sendMany(pg, url, 300, (i) => `m${i}`, (i) => ({ MessageGroupId: `g${String(i % 100).padStart(3, "0")}` }));
+  const q = pg.snapshot({ messagesPerQueue: 20 }).queues[0];
+  assert.equal(q.messages.length, 20);
+  assert.deepEqual(q.groups.map((g) => g.group), [...new Set(q.messages.map((m) => m.group))].sort());
+  assert.equal(q.groupsOmitted, 80);
+  assert.equal(pg.snapshot().queues[0].groups.length, 100);
+});
+
+test("snapshot and queueMessages options are checked: wrong types throw TypeErrors, bad numbers RangeErrors", () => {
+  const pg = new Playground();
+  throwsError(() => pg.snapshot(200), TypeError, /^snapshot: snapshot options must be an object, got number$/);
+  throwsError(() => pg.snapshot({ messagesPerQueue: "200" }), TypeError, /^snapshot: messagesPerQueue must be a whole number, got string$/);
+  for (const bad of [-1, 2.5, NaN, Infinity]) throwsError(() => pg.snapshot({ messagesPerQueue: bad }), RangeError, /messagesPerQueue must be a whole number from 0/);
+  throwsError(() => pg.snapshot({ messagesPerQeue: 5 }), Error, /unknown snapshot option field "messagesPerQeue"/);
+  throwsError(() => pg.queueMessages(5), TypeError, /^queueMessages: queueUrl must be a queue URL \(a string\), got number$/);
+  throwsError(() => pg.queueMessages("u", { limit: 10001 }), RangeError, /^queueMessages: limit must be a whole number from 0 to 10000, got 10001$/);
+  throwsError(() => pg.queueMessages("u", { offset: -5 }), RangeError, /offset/);
+});
+
+test("queueMessages pages through one queue in snapshot order, and says where the next page starts", async () => {
+  const { pg, url } = await withQueue();
+  await sendMany(pg, url, 250);
+  const full = pg.snapshot().queues[0].messages;
+  const pages = [];
+  let offset = 0;
+  while (offset != null) {
+    const page = pg.queueMessages(url, { offset, limit: 100 });
+    assert.equal(page.total, 250);
+    assert.equal(page.queue, "orders");
+    pages.push(...page.messages);
+    offset = page.nextOffset;
+  }
+  assert.deepEqual(pages, full);
+  assert.equal(pg.queueMessages(url).messages.length, 100, "default limit");
+  assert.deepEqual(pg.queueMessages(url, { offset: 1000 }).messages, []);
+  assert.equal(pg.queueMessages(url.replace("orders", "nothing")), null);
+});
+
+test("a snapshot of more than a million messages is refused, naming the cause and the way out", () => {
+  // A producer inside the engine sends them: a million separate calls from
+  // JavaScript would take minutes.
+  const scenario = JSON.stringify({
+    title: "a million and one",
+    durationMs: 1_000_001,
+    queues: [{ name: "orders" }],
+    producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 1_000_001, body: "x" } }],
+  });
+  const pg = Playground.fromScenario(scenario);
+  pg.advance(1_000_001);
+  assert.equal(pg.counts().queues[0].visible, 1_000_001);
+  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 1,000,001 messages, more than the 1,000,000 a snapshot hands to JavaScript; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
+  const window = pg.snapshot({ messagesPerQueue: 100 }).queues[0];
+  assert.deepEqual([window.messages.length, window.messagesOmitted], [100, 999_901]);
+  assert.equal(pg.queueMessages(window.url, { offset: 1_000_000 }).messages.length, 1);
+});
+
+test("a snapshot of more than 256 MiB of JSON is refused before it fills memory, naming the cause and the way out", () => {
+  // 600 bodies of 250,000 quotes: 150 MB stored, 300 MB once JSON escapes them.
+  const scenario = JSON.stringify({
+    title: "big bodies",
+    durationMs: 1000,
+    queues: [{ name: "orders" }],
+    producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 600, body: '"'.repeat(250_000) } }],
+  });
+  const pg = Playground.fromScenario(scenario);
+  pg.advance(1000);
+  assert.equal(pg.counts().queues[0].visible, 600);
+  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 600 messages, more than 256 MiB of JSON; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
+  throwsError(() => pg.snapshot({ messagesPerQueue: 1000 }), Error, /ask for a smaller window/);
+  assert.equal(pg.snapshot({ messagesPerQueue: 100 }).queues[0].messages.length, 100);
+});
+
+test("the page's run asks the engine only for the messages the stage draws", () => {
+  const scenario = JSON.stringify({
+    title: "backlog",
+    seed: 1,
+    durationMs: 3000,
+    queues: [{ name: "backlog" }],
+    producers: [{ name: "p", queue: "backlog", rate: { startMs: 0, everyMs: 1, count: 2500, body: "job #{n}" } }],
+  });
+  const run = new Run();
+  run.start(scenario);
+  run.advanceTo(run.duration);
+  const q = run.snap.queues[0];
+  assert.equal(q.messages.length, STAGE_WINDOW);
+  assert.equal(q.messagesOmitted, 2500 - STAGE_WINDOW);
+  assert.deepEqual(q.messages, run.pg.snapshot().queues[0].messages.slice(0, STAGE_WINDOW));
+});
