@@ -254,7 +254,17 @@ export const SPECIAL = {
       ownKeys: () => ["seed", "caller", "eventCapacity"],
       getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, get() { throw new Error("getter throws"); } }),
     }),
-  getterOnOptions: () => ({ get seed() { throw new Error("seed getter throws"); } }),
+  // Plain objects with a throwing getter (the binding reads options through them).
+  getterOnOptions: () => ({
+    get seed() {
+      throw new Error("seed getter throws");
+    },
+  }),
+  getterOnCaller: () => ({
+    get caller() {
+      throw new Error("caller getter throws");
+    },
+  }),
   inheritedSeed: () => Object.create({ seed: 5 }),
 };
 const special = (rng) => ({ $special: rng.pick(Object.keys(SPECIAL)) });
