@@ -84,7 +84,7 @@ function value(rng, depth = 0) {
   if (r === 3) return rng.pick(["true", "false", "null"]);
   if (r === 4 || r === 5) return object(rng, depth + 1);
   if (r === 6) return `[${Array.from({ length: rng.int(rng.chance(0.1) ? 14 : 4) }, () => value(rng, depth + 1)).join(",")}]`;
-  return JSON.stringify("s".repeat(rng.chance(0.05) ? 70000 : rng.pick([1, 100, 4096])));
+  return JSON.stringify("s".repeat(rng.chance(0.02) ? 70000 : rng.chance(0.1) ? 4096 : rng.pick([1, 100])));
 }
 
 function object(rng, depth) {
@@ -125,7 +125,7 @@ function randomRequest(rng, operations) {
 
 function requestsInput(rng, operations) {
   const steps = [dispatch("CreateQueue", { QueueName: "orders" }), dispatch("CreateQueue", { QueueName: "orders.fifo", Attributes: { FifoQueue: "true" } })];
-  const n = rng.range(5, 40);
+  const n = rng.range(3, 20);
   for (let i = 0; i < n; i++) {
     steps.push(randomRequest(rng, operations));
     if (rng.chance(0.15)) steps.push(between(rng));
@@ -217,7 +217,7 @@ const SESSION_OPS = [
 function sessionInput(rng) {
   const steps = [];
   for (let i = rng.range(1, 4); i > 0; i--) steps.push(SESSION_OPS[0](rng));
-  const n = rng.range(10, 80);
+  const n = rng.range(8, 50);
   for (let i = 0; i < n; i++) {
     steps.push(rng.chance(0.3) ? between(rng) : rng.pick(SESSION_OPS)(rng));
     if (rng.chance(0.03)) steps.push(misuse(rng));

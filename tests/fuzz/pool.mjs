@@ -37,14 +37,15 @@ export function readCorpus(dir = CORPUS_DIR) {
  * `minutes`; `items` (corpus entries, run first); `hangMs`; `sampleEvery`
  * (every n-th input runs twice for determinism); `pkg` (URL of the wasm
  * package directory); `onFailure(failure)`; `onProgress(figures)` every
- * `progressMs`. Resolves to the figures: { tried, traps, hangs, invariant,
- * crashes, failures, seconds, perSecond }.
+ * `progressMs`. Resolves to the figures: { tried, calls (steps run, a
+ * failing input's not counted), traps, hangs, invariant, crashes, failures,
+ * seconds, perSecond }.
  */
 export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers = 1, items = [], hangMs = 10_000, sampleEvery = 50, pkg = new URL("web/pkg/", ROOT), onFailure = () => {}, onProgress = null, progressMs = 10_000 } = {}) {
   const shipped = shippedScenarios();
   const began = Date.now();
   const deadline = minutes == null ? Number.MAX_SAFE_INTEGER : began + minutes * 60_000;
-  const figures = { tried: 0, traps: 0, hangs: 0, invariant: 0, crashes: 0, failures: [] };
+  const figures = { tried: 0, calls: 0, traps: 0, hangs: 0, invariant: 0, crashes: 0, failures: [] };
   const operations = await glueOperations(pkg); // to redraw a hung input here
 
   const record = (f) => {
@@ -64,17 +65,21 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
 
   const runSlot = (slot) =>
     new Promise((resolve) => {
-      const progress = new SharedArrayBuffer(8);
-      const shared = new Int32Array(progress);
-      shared[0] = slot.start;
+      const progress = new SharedArrayBuffer(24);
+      const shared = new BigInt64Array(progress); // see worker.mjs
+      shared[0] = BigInt(slot.start);
       const worker = new Worker(new URL("./worker.mjs", import.meta.url), { workerData: { pkg: pkg.href, seed, start: slot.start, end: slot.end, deadline, items: slot.items, sampleEvery, shipped, progress } });
       let done = 0;
+      let calls = 0;
       let movedAt = Date.now();
       let finished = false;
       const counted = () => {
-        const now = Atomics.load(shared, 1);
+        const now = Number(Atomics.load(shared, 1));
+        const made = Number(Atomics.load(shared, 2));
         figures.tried += now - done;
+        figures.calls += made - calls;
         done = now;
+        calls = made;
       };
       const next = (after) => {
         if (finished) return;
@@ -87,12 +92,12 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
         resolve(rest.items.length || rest.start < rest.end ? runSlot(rest) : undefined);
       };
       const watchdog = setInterval(() => {
-        const now = Atomics.load(shared, 1);
+        const now = Number(Atomics.load(shared, 1));
         if (now !== done) {
           counted();
           movedAt = Date.now();
         } else if (Date.now() - movedAt > hangMs) {
-          const at = Atomics.load(shared, 0);
+          const at = Number(Atomics.load(shared, 0));
           worker.terminate();
           figures.tried++;
           record({ kind: "hang", index: at, name: at < 0 ? slot.items[-1 - at]?.name : undefined, message: `no answer within ${hangMs} ms`, input: inputAt(at, slot.items) });
@@ -110,7 +115,7 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
         }
       });
       worker.on("error", (e) => {
-        const at = Atomics.load(shared, 0);
+        const at = Number(Atomics.load(shared, 0));
         figures.tried++;
         record({ kind: "crash", index: at, message: `the worker died: ${e?.message ?? e}`, input: inputAt(at, slot.items) });
         next(at);

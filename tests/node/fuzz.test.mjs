@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { fuzz, readCorpus } from "../fuzz/pool.mjs";
 
 const SEED = 20261201;
-const COUNT = 4000;
+const COUNT = 5000;
 // The watchdog's threshold: a tool setting (an input that takes longer is
 // reported, with its input, as a hang), far above any input's normal cost.
 const HANG_MS = 5000;
