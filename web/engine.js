@@ -39,7 +39,20 @@ export class EngineRestarting extends Error {
   }
 }
 
-const CALLS = { fromScenario: "loading the scenario", construct: "creating a playground", dispatch: "answering an SQS request", advance: "moving virtual time forward", snapshot: "taking a snapshot", events: "reading the event log" };
+const CALLS = {
+  fromScenario: "loading the scenario",
+  construct: "creating a playground",
+  dispatch: "answering an SQS request",
+  advance: "moving virtual time forward",
+  now: "reading the clock",
+  nextEventTime: "finding the next event",
+  snapshot: "taking a snapshot",
+  counts: "counting messages",
+  events: "reading the event log",
+  peek: "looking at a message",
+  scenario: "reading the scenario",
+  defaults: "reading the defaults",
+};
 const describeCall = (name) => CALLS[name] ?? `running ${name}()`;
 
 /** One instance of the module: its glue, whether it broke, the Playgrounds made in it. */
