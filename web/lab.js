@@ -209,12 +209,14 @@ class Lab {
     if (!this.suspended) return;
     const { t, playing } = this.suspended;
     this.suspended = null;
+    // Playing is set first, so a replay that ends later (in slices) resumes the loop itself.
+    this.playing = playing;
     this.replayTo(t);
-    if (playing && this.run.now < this.duration) {
-      this.playing = true;
+    if (this.playing && this.run.now < this.duration) {
       this.lastTs = performance.now();
+      this.vt = this.run.now;
       this.loop();
-    }
+    } else this.playing = false;
   }
 
   restartFailed(error) {
