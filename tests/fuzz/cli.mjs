@@ -1,7 +1,7 @@
 // scripts/fuzz.sh: the test's fuzzing (pool.mjs) for as long as asked.
 //
 //   node tests/fuzz/cli.mjs [COUNT] [--minutes N] [--seed S] [--workers W]
-//                           [--hang-ms MS] [--corpus DIR] [--no-replay]
+//                           [--hang-ms MS] [--corpus DIR] [--pkg DIR] [--no-replay]
 //
 // Replays the corpus first (unless --no-replay), then runs COUNT inputs
 // (default 100000) or for N minutes. Each new kind of failure (its kind and
@@ -13,10 +13,10 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { CORPUS_DIR, fuzz, readCorpus } from "./pool.mjs";
 
-const USAGE = "usage: scripts/fuzz.sh [COUNT] [--minutes N] [--seed S] [--workers W] [--hang-ms MS] [--corpus DIR] [--no-replay]";
+const USAGE = "usage: scripts/fuzz.sh [COUNT] [--minutes N] [--seed S] [--workers W] [--hang-ms MS] [--corpus DIR] [--pkg DIR] [--no-replay]";
 
 function parse(argv) {
-  const o = { count: null, minutes: null, seed: Date.now() % 2 ** 31, workers: Math.max(1, availableParallelism() - 1), hangMs: 10_000, corpus: CORPUS_DIR, replay: true };
+  const o = { count: null, minutes: null, seed: Date.now() % 2 ** 31, workers: Math.max(1, availableParallelism() - 1), hangMs: 10_000, corpus: CORPUS_DIR, pkg: undefined, replay: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (name) => {
@@ -29,6 +29,7 @@ function parse(argv) {
     else if (a === "--workers") o.workers = Math.floor(num(a));
     else if (a === "--hang-ms") o.hangMs = num(a);
     else if (a === "--corpus") o.corpus = pathToFileURL(`${argv[++i].replace(/\/?$/, "/")}`);
+    else if (a === "--pkg") o.pkg = pathToFileURL(`${argv[++i].replace(/\/?$/, "/")}`); // another wasm build, e.g. a merge's
     else if (a === "--no-replay") o.replay = false;
     else if (/^\d+$/.test(a)) o.count = Number(a);
     else throw new Error(`unknown argument ${a}. ${USAGE}`);
@@ -53,6 +54,7 @@ const figures = await fuzz({
   minutes: o.minutes,
   workers: o.workers,
   hangMs: o.hangMs,
+  pkg: o.pkg,
   items: o.replay ? readCorpus(o.corpus) : [],
   onProgress: (f) => console.log(line(f)),
   progressMs: 30_000,
