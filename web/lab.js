@@ -13,6 +13,7 @@ import { VIEWS } from "./views.js";
 import { Announcer } from "./announce.js";
 import { SLICE_MS, Slicer, nextFrame, runSliced } from "./slicer.js";
 import { secs } from "./dom.js";
+import { lastKnownTime, watch } from "./engine.js";
 
 const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
 
@@ -34,10 +35,12 @@ const PROGRESS_AFTER_MS = 250;
  * - `onEvent(event, { replay })`: each engine event as it is read; `replay`
  *   is true while the timeline rebuilds a moment;
  * - `onEnd()`: the run reached the scenario's end;
- * - `onRun()`: a new run started (load, setting, seed, restart, scrub).
+ * - `onRun()`: a new run started (load, setting, seed, restart, scrub);
+ * - `onError(message, detail)`: this lab's engine broke (detail: { trap: true,
+ *   during }) or could not be restarted; the message is already in its box.
  */
-export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {} } = {}) {
-  const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun });
+export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {}, onError = () => {} } = {}) {
+  const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun, onError });
   return {
     ...lab.commands,
     /** The engine running now (a new one after every replay). */
@@ -85,10 +88,14 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
 const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek", "cancelReplay"];
 
 class Lab {
-  constructor(root, { host, keys, onEvent, onEnd, onRun }) {
+  constructor(root, { host, keys, onEvent, onEnd, onRun, onError }) {
     this.$ = (id) => root.getElementById(id);
     this.onEnd = onEnd;
     this.onRun = onRun;
+    this.onError = onError;
+    this.suspended = null; // { t, playing } while the engine restarts after a trap elsewhere
+    this.broken = false; // this lab's own engine call trapped; Restart starts it again
+    this.unwatch = watch({ trapped: (t) => this.trapped(t), restarted: () => this.restarted(), restartFailed: (e) => this.restartFailed(e) });
     this.run = new Run({ sample: !!this.$("chart"), onEvent });
     // All simulation work goes through one slicer, in chunks that fit a frame.
     this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to) });
@@ -231,12 +238,67 @@ class Lab {
 
   /** Drops a running replay because a new run or replay replaces it. */
   abandonReplay() {
+    if (this.dropReplay()) this.run.endReplay();
+  }
+
+  /** Stops a running replay without asking the engine anything (it may have trapped); true if one ran. */
+  dropReplay() {
     const job = this.replay;
-    if (!job) return;
+    if (!job) return false;
     this.replay = null;
     job.abandoned = true;
     job.cancel();
-    this.run.endReplay();
+    return true;
+  }
+
+  // ---- a broken engine (engine.js: containment) ----------------------------
+
+  /**
+   * The page's wasm instance trapped. If the trapping call was this lab's,
+   * its run is over: it says so in its box and tells the host. Every other
+   * lab pauses until the fresh instance is ready, then replays to where
+   * it was (restarted).
+   */
+  trapped(trap) {
+    const failed = trap.playground != null && trap.playground === this.run.pg;
+    const at = lastKnownTime(this.run.pg); // the engine cannot be asked any more
+    if (!failed && this.run.pg && !this.suspended) this.suspended = { t: this.replay ? this.replay.target : at, playing: this.playing };
+    this.dropReplay();
+    this.stopClock();
+    if (!failed) return;
+    this.broken = true;
+    this.suspended = null;
+    this.run.replace(null);
+    const message = `${trap.message} This playground stopped at ${(at / 1000).toFixed(1)} s; other playgrounds on the page carry on. Press Restart to run it again from the start.`;
+    this.showError(message);
+    this.onError(message, { trap: true, during: trap.during });
+  }
+
+  restarted() {
+    if (!this.suspended) return;
+    const { t, playing } = this.suspended;
+    this.suspended = null;
+    // Playing is set first, so a replay that ends later (in slices) resumes the loop itself.
+    this.playing = playing;
+    this.replayTo(t);
+    if (this.replay) return; // still replaying in slices: its end resumes the loop (replayEnded)
+    if (this.playing && this.run.now < this.duration) {
+      this.lastTs = performance.now();
+      this.vt = this.run.now;
+      this.loop();
+    } else this.playing = false;
+  }
+
+  restartFailed(error) {
+    this.suspended = null;
+    this.showError(error.message);
+    this.onError(error.message, { trap: true, during: "restarting the engine" });
+  }
+
+  stopClock() {
+    this.playing = false;
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
   }
 
   // ---- virtual time --------------------------------------------------------
@@ -350,7 +412,11 @@ class Lab {
   }
 
   restart() {
-    if (!this.run.pg) return;
+    if (!this.run.pg) {
+      // After this lab's own trap: the scenario again from 0 s on the fresh engine.
+      if (this.broken && this.start(this.run.text)) this.broken = false;
+      return;
+    }
     this.run.journal = [];
     this.replayTo(0);
     if (this.playing) {
@@ -434,10 +500,9 @@ class Lab {
 
   destroy() {
     this.dead = true;
+    this.unwatch();
     this.abandonReplay();
-    if (this.raf) cancelAnimationFrame(this.raf);
-    this.raf = 0;
-    this.playing = false;
+    this.stopClock();
     this.run.replace(null);
     this.announcer.clear();
     for (const v of this.views) v.destroy();

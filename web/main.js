@@ -57,8 +57,10 @@ function mountPage() {
   // scripts and tests compare what is drawn with its snapshot and events.
   Object.defineProperty(main, "playground", { get: () => lab.playground });
 
-  addEventListener("error", (e) => lab.showError(`Something went wrong in the page: ${e.message}`));
-  addEventListener("unhandledrejection", (e) => lab.showError(`Something went wrong in the page: ${e.reason?.message ?? e.reason}`));
+  // An engine trap is the lab's to explain (engine.js, lab.js): it already said what happened and what to do.
+  const handled = (e) => e?.name === "EngineTrap" || e?.name === "EngineRestarting";
+  addEventListener("error", (e) => handled(e.error) || lab.showError(`Something went wrong in the page: ${e.message}`));
+  addEventListener("unhandledrejection", (e) => handled(e.reason) || lab.showError(`Something went wrong in the page: ${e.reason?.message ?? e.reason}`));
 }
 
 // ---- scenarios ----------------------------------------------------------------

@@ -35,8 +35,12 @@ export interface QueueLabEventMap {
   "queuelab-event": CustomEvent<{ event: EngineEvent; replay: boolean }>;
   /** The run reached the scenario's end (virtual ms). */
   "queuelab-end": CustomEvent<{ time: number }>;
-  /** The element could not start: a bad attribute, or a scenario that cannot load or run. */
-  "queuelab-error": CustomEvent<{ message: string }>;
+  /**
+   * The element could not start (a bad attribute, or a scenario that cannot load or run),
+   * or its engine broke while running: then `trap` is true and `during` names the call
+   * ("advance", "dispatch", ...). Other elements on the page carry on after a replay.
+   */
+  "queuelab-error": CustomEvent<{ message: string; trap?: boolean; during?: string }>;
 }
 
 export declare class QueueLabElement extends HTMLElement {

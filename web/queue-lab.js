@@ -179,6 +179,8 @@ export class QueueLabElement extends HTMLElement {
       onEvent: (event, { replay }) => this.dispatchEvent(new CustomEvent("queuelab-event", { detail: { event, replay }, bubbles: true })),
       onEnd: () => this.dispatchEvent(new CustomEvent("queuelab-end", { detail: { time: lab.playground?.now() ?? 0 }, bubbles: true })),
       onRun: () => this.#cell?.suggestFor(lab.scenario),
+      // The engine broke under this element (its message is in the box already).
+      onError: (message, detail) => this.dispatchEvent(new CustomEvent("queuelab-error", { detail: { message, ...detail }, bubbles: true })),
     });
     this.#lab = lab;
     const cellHost = root.getElementById("code-cell");

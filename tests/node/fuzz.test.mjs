@@ -1,0 +1,44 @@
+// The fuzz target of the test command: random requests, random valid
+// sessions and random (mutated) scenarios through the wasm contract, with
+// the invariants of tests/fuzz/run.mjs checked after every step. A fixed
+// seed and a fixed count (about a minute on the project's 2-core machine);
+// the checked-in corpus of past failures (tests/fuzz/corpus/*.json) runs
+// first. scripts/fuzz.sh runs the same fuzzing for as long as asked.
+//
+// A failure prints its input as a corpus file's text: save it as
+// tests/fuzz/corpus/<what-it-is>.json, and it is replayed from then on.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fuzz, readCorpus } from "../fuzz/pool.mjs";
+
+const SEED = 20261201;
+const COUNT = 5000;
+// The watchdog's threshold: a tool setting (an input that takes longer is
+// reported, with its input, as a hang), about a hundred times an input's
+// usual cost; QUEUELAB_TEST_TIMEOUT_SCALE stretches it on a slow machine.
+const HANG_MS = 10_000 * (Number(process.env.QUEUELAB_TEST_TIMEOUT_SCALE) || 1);
+const SHOWN = 5;
+
+/** The failures in words, each with its input as a corpus entry. */
+function report(failures) {
+  const lines = failures.slice(0, SHOWN).map((f) => {
+    const entry = JSON.stringify({ note: `${f.kind}: ${f.message}`.slice(0, 500), input: f.input });
+    return `- ${f.name ?? `input #${f.index}`}: ${f.kind}: ${f.message}\n  corpus entry (${entry.length} characters): ${entry.length > 20_000 ? `${entry.slice(0, 20_000)}…` : entry}`;
+  });
+  if (failures.length > SHOWN) lines.push(`… and ${failures.length - SHOWN} more: ${failures.slice(SHOWN).map((f) => `${f.name ?? `#${f.index}`} (${f.kind}: ${f.message.slice(0, 120)})`).join("; ")}`);
+  return `${failures.length} failures:\n${lines.join("\n")}`;
+}
+
+test("every input of the corpus of past failures now runs without a trap, a hang or a broken invariant", async () => {
+  const corpus = readCorpus();
+  assert.ok(corpus.length >= 8, "the corpus holds the failures issue 10 found");
+  const figures = await fuzz({ items: corpus, count: 0, hangMs: HANG_MS, sampleEvery: 1 });
+  assert.equal(figures.tried, corpus.length);
+  assert.equal(figures.failures.length, 0, report(figures.failures));
+});
+
+test(`${COUNT} random requests, sessions and scenarios (seed ${SEED}): no trap, no hang, every invariant holds, and replays give the same bytes`, async () => {
+  const figures = await fuzz({ seed: SEED, count: COUNT, hangMs: HANG_MS, sampleEvery: 25 });
+  assert.equal(figures.tried, COUNT);
+  assert.equal(figures.failures.length, 0, report(figures.failures));
+});
