@@ -8,9 +8,7 @@
 
 use std::time::Instant;
 
-use queuelab_engine::{
-    workload, Engine, NewMessage, ReceiveMessage, ReceiveOutcome, SendMessage,
-};
+use queuelab_engine::{workload, Engine, NewMessage, ReceiveMessage, ReceiveOutcome, SendMessage};
 
 /// Sends one message delayed by `seconds`.
 fn send_delayed(e: &mut Engine, url: &str, seconds: i64) {

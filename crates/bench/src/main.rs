@@ -122,14 +122,7 @@ fn receive_cost_in(e: &mut Engine, queued: u64, fifo: bool, rounds: u64) -> (f64
         deleted += handles.len() as u64;
         // Refill so the queue stays at the same depth.
         for i in 0..handles.len() as u64 {
-            workload::send(
-                e,
-                &url,
-                "payload",
-                fifo,
-                groups,
-                queued + round * 10 + i,
-            );
+            workload::send(e, &url, "payload", fifo, groups, queued + round * 10 + i);
         }
     }
     (
@@ -201,7 +194,10 @@ fn breadth_figures(quick: bool) {
     println!("breadth (a queue of 1,000 messages; other queues each hold a delayed message):");
     println!("  receive(10) alone: {r_one:>8.0} ns   delete: {d_one:>6.0} ns");
     println!("  receive(10) among {wide} queues: {r_many:>8.0} ns   delete: {d_many:>6.0} ns");
-    println!("  receive cost ratio (many/one): {:.2}", ratio(r_one, r_many));
+    println!(
+        "  receive cost ratio (many/one): {:.2}",
+        ratio(r_one, r_many)
+    );
     let e_one = breadth::delay_end_cost(engine, 0, ends);
     let e_many = breadth::delay_end_cost(engine, wide, ends);
     println!(

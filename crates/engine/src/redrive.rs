@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
+use crate::clock::later;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{decode_task_handle, encode_task_handle, MessageId};
 use crate::message::{Message, State};
-use crate::clock::later;
 use crate::timeline::Due;
 use crate::{Engine, Millis, MoveTaskInfo};
 
@@ -51,7 +51,11 @@ impl MoveTask {
     /// seconds (never past the last moment virtual time can reach).
     fn next_step(&self) -> Millis {
         let rate = self.rate.unwrap_or(DEFAULT_RATE).max(1) as u64;
-        let offset = self.moved.saturating_add(1).saturating_mul(1000).div_ceil(rate);
+        let offset = self
+            .moved
+            .saturating_add(1)
+            .saturating_mul(1000)
+            .div_ceil(rate);
         later(self.started_at, offset)
     }
 }

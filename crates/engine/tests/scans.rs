@@ -111,7 +111,10 @@ fn queues_visited_by_a_receive(others: u64) -> u64 {
 fn a_receive_does_not_visit_other_queues() {
     let alone = queues_visited_by_a_receive(0);
     let among = queues_visited_by_a_receive(WIDE);
-    assert_eq!(alone, among, "queues visited by a receive, alone vs among {WIDE}");
+    assert_eq!(
+        alone, among,
+        "queues visited by a receive, alone vs among {WIDE}"
+    );
     assert!(among <= 1, "a receive visited {among} queues");
 }
 

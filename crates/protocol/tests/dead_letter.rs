@@ -839,7 +839,10 @@ fn a_chain_of_10000_dead_letter_queues_with_waiting_polls_does_not_overflow_the_
         .filter(|k| matches!(k, EventKind::MovedToDeadLetterQueue { .. }))
         .count();
     assert_eq!(moves, CHAIN - 1, "one move per link");
-    assert_eq!(sqs.attribute(&tail, "ApproximateNumberOfMessagesNotVisible"), "1");
+    assert_eq!(
+        sqs.attribute(&tail, "ApproximateNumberOfMessagesNotVisible"),
+        "1"
+    );
     // Counts, not a snapshot: a snapshot names every queue's partners.
     let stored: usize = sqs
         .engine

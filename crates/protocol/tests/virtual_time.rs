@@ -12,7 +12,9 @@ use serde_json::json;
 /// An engine whose clock stands `before_edge` ms before the last moment.
 fn near_the_edge(before_edge: u64) -> (Sqs, String) {
     let (mut sqs, url) = Sqs::with_queue("edge", json!({}));
-    sqs.engine.try_advance(MAX_VIRTUAL_MS - before_edge).unwrap();
+    sqs.engine
+        .try_advance(MAX_VIRTUAL_MS - before_edge)
+        .unwrap();
     (sqs, url)
 }
 
@@ -44,7 +46,10 @@ fn next_event_time_never_names_a_moment_past_the_last() {
     sqs.engine.try_advance(next - sqs.engine.now()).unwrap();
     // Its retention, four days on, also ends at the edge: it expires there,
     // and nothing is left waiting for a moment that cannot come.
-    assert_eq!(sqs.attribute(&url, "ApproximateNumberOfMessagesDelayed"), "0");
+    assert_eq!(
+        sqs.attribute(&url, "ApproximateNumberOfMessagesDelayed"),
+        "0"
+    );
     assert_eq!(sqs.engine.next_deadline(), None);
 }
 
