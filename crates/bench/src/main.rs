@@ -5,6 +5,9 @@
 //!   API and through the JSON protocol layer;
 //! - the cost of a receive and of a delete with 1,000 vs 1,000,000 messages
 //!   queued, standard and FIFO (10,000 groups);
+//! - the cost of a receive, of a delay ending and of a long poll ending
+//!   with one queue vs 100,000 queues, and with one vs 100,000 waiting
+//!   long polls (`breadth.rs`);
 //! - memory per queued message beyond its body (a counting allocator).
 //!
 //! Figures only: there are no pass/fail thresholds here. Every call's
@@ -14,6 +17,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+mod breadth;
 
 use queuelab_engine::{workload, Config, Engine};
 use queuelab_protocol::{dispatch, Dispatched, Response};
@@ -92,17 +97,21 @@ fn protocol_cycles(n: u64) -> f64 {
 /// Mean nanoseconds of one receive (of 10) and one delete with `queued`
 /// messages waiting, over `rounds` receives.
 fn receive_cost(queued: u64, fifo: bool, rounds: u64) -> (f64, f64) {
-    let mut e = engine();
-    let url = workload::queue(&mut e, "scale", fifo);
+    receive_cost_in(&mut engine(), queued, fifo, rounds)
+}
+
+/// [`receive_cost`] in a given engine (which may hold other queues).
+fn receive_cost_in(e: &mut Engine, queued: u64, fifo: bool, rounds: u64) -> (f64, f64) {
+    let url = workload::queue(e, "scale", fifo);
     let groups = 10_000;
     for i in 0..queued {
-        workload::send(&mut e, &url, "payload", fifo, groups, i);
+        workload::send(e, &url, "payload", fifo, groups, i);
     }
     let (mut receiving, mut deleting) = (0u128, 0u128);
     let mut deleted = 0u64;
     for round in 0..rounds {
         let start = Instant::now();
-        let handles = workload::receive(&mut e, &url, 10);
+        let handles = workload::receive(e, &url, 10);
         receiving += start.elapsed().as_nanos();
         assert_eq!(handles.len(), 10, "a receive of 10 from a full queue");
         let start = Instant::now();
@@ -113,14 +122,7 @@ fn receive_cost(queued: u64, fifo: bool, rounds: u64) -> (f64, f64) {
         deleted += handles.len() as u64;
         // Refill so the queue stays at the same depth.
         for i in 0..handles.len() as u64 {
-            workload::send(
-                &mut e,
-                &url,
-                "payload",
-                fifo,
-                groups,
-                queued + round * 10 + i,
-            );
+            workload::send(e, &url, "payload", fifo, groups, queued + round * 10 + i);
         }
     }
     (
@@ -175,9 +177,38 @@ fn main() {
         println!("  receive(10) at {big:>9} queued: {r_big:>8.0} ns   delete: {d_big:>6.0} ns");
         println!("  receive cost ratio (big/small): {:.2}", r_big / r_small);
     }
+    breadth_figures(quick);
     println!(
         "memory per queued message beyond its body: {:.0} bytes (100-byte bodies, {big} messages)",
         memory_per_message(big, 100)
+    );
+}
+
+/// The breadth rows: each cost with one queue (or poll) and with 100,000.
+fn breadth_figures(quick: bool) {
+    let wide: u64 = 100_000;
+    let (rounds, ends) = if quick { (500, 1_000) } else { (2_000, 10_000) };
+    let ratio = |one: f64, many: f64| many / one;
+    let (r_one, d_one) = breadth::receive_among(engine, 0, rounds);
+    let (r_many, d_many) = breadth::receive_among(engine, wide, rounds);
+    println!("breadth (a queue of 1,000 messages; other queues each hold a delayed message):");
+    println!("  receive(10) alone: {r_one:>8.0} ns   delete: {d_one:>6.0} ns");
+    println!("  receive(10) among {wide} queues: {r_many:>8.0} ns   delete: {d_many:>6.0} ns");
+    println!(
+        "  receive cost ratio (many/one): {:.2}",
+        ratio(r_one, r_many)
+    );
+    let e_one = breadth::delay_end_cost(engine, 0, ends);
+    let e_many = breadth::delay_end_cost(engine, wide, ends);
+    println!(
+        "  advance, per delay ending: one queue {e_one:>8.0} ns   {wide} queues {e_many:>8.0} ns   ratio {:.2}",
+        ratio(e_one, e_many)
+    );
+    let p_one = breadth::poll_end_cost(engine, 1, ends);
+    let p_many = breadth::poll_end_cost(engine, wide, ends);
+    println!(
+        "  advance, per long poll ending: one waiting {p_one:>8.0} ns   {wide} waiting {p_many:>8.0} ns   ratio {:.2}",
+        ratio(p_one, p_many)
     );
 }
 
@@ -193,6 +224,12 @@ mod tests {
             let (receive, delete) = receive_cost(100, fifo, 20);
             assert!(receive > 0.0 && delete > 0.0);
         }
+        let (receive, delete) = breadth::receive_among(engine, 300, 20);
+        assert!(receive > 0.0 && delete > 0.0);
+        assert!(breadth::delay_end_cost(engine, 0, 5) > 0.0);
+        assert!(breadth::delay_end_cost(engine, 300, 5) > 0.0);
+        assert!(breadth::poll_end_cost(engine, 1, 5) > 0.0);
+        assert!(breadth::poll_end_cost(engine, 300, 5) > 0.0);
     }
 
     #[test]

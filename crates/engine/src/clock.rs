@@ -8,11 +8,52 @@ use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::message::State;
 use crate::receive::ReceiveSpec;
+use crate::timeline::Due;
 use crate::{Engine, Millis, PollId, ReceivedMessage};
 
 /// Virtual time stops here (about 285,000 years): it stays an exact integer
-/// in JavaScript, and deadlines computed from it can never overflow.
+/// in JavaScript. Deadlines computed past it are clamped to it ([`later`]),
+/// so everything due falls due at the latest here, where `advance` can reach.
 pub const MAX_VIRTUAL_MS: Millis = (1 << 53) - 1;
+
+/// `by` milliseconds after `at`, clamped to the last moment virtual time
+/// can reach: a deadline past the edge falls due at the edge.
+pub(crate) fn later(at: Millis, by: Millis) -> Millis {
+    at.saturating_add(by).min(MAX_VIRTUAL_MS)
+}
+
+/// `advance` refused: the moment asked for is past [`MAX_VIRTUAL_MS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimit {
+    /// The milliseconds asked for.
+    pub ms: Millis,
+    /// Virtual time when it was asked.
+    pub now: Millis,
+}
+
+impl TimeLimit {
+    /// The moment `ms` after `now`, or the refusal when it is past the edge.
+    pub fn check(now: Millis, ms: Millis) -> Result<Millis, TimeLimit> {
+        now.checked_add(ms)
+            .filter(|t| *t <= MAX_VIRTUAL_MS)
+            .ok_or(TimeLimit { ms, now })
+    }
+}
+
+impl std::fmt::Display for TimeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "advance({}) would pass the last representable moment, 2^53−1 ms \
+             (about 285,000 years); virtual time is now {} ms, so at most {} ms remain",
+            self.ms,
+            self.now,
+            MAX_VIRTUAL_MS.saturating_sub(self.now)
+        )
+    }
+}
+
+impl std::error::Error for TimeLimit {}
 
 struct Poll {
     queue: u32,
@@ -20,7 +61,8 @@ struct Poll {
     deadline: Millis,
 }
 
-/// Long polls waiting for messages, answered in the order they arrived.
+/// Long polls waiting for messages. Which queue each waits on, oldest
+/// first, and when each ends, are in `timeline.rs`.
 #[derive(Default)]
 pub(crate) struct Polls {
     next_id: PollId,
@@ -28,45 +70,12 @@ pub(crate) struct Polls {
     answered: Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)>,
 }
 
-impl Polls {
-    pub(crate) fn wait(&mut self, queue: u32, spec: ReceiveSpec, now: Millis) -> PollId {
-        self.next_id += 1;
-        let deadline = now + spec.wait_ms;
-        self.waiting.insert(
-            self.next_id,
-            Poll {
-                queue,
-                spec,
-                deadline,
-            },
-        );
-        self.next_id
-    }
-
-    fn next_deadline(&self) -> Option<Millis> {
-        self.waiting.values().map(|p| p.deadline).min()
-    }
-
-    /// The oldest poll waiting on `queue`, and what it asked for.
-    pub(crate) fn first_for(&self, queue: u32) -> Option<(PollId, ReceiveSpec)> {
-        self.waiting
-            .iter()
-            .find(|(_, p)| p.queue == queue)
-            .map(|(id, p)| (*id, p.spec.clone()))
-    }
-
-    /// Answers a poll: it stops waiting, and the host hears of it.
-    pub(crate) fn answer(&mut self, id: PollId, result: SqsResult<Vec<ReceivedMessage>>) {
-        self.waiting.remove(&id);
-        self.answered.push((id, result));
-    }
-}
-
 impl Engine {
     /// Moves virtual time forward by `ms`, firing everything that falls due
-    /// on the way at its own moment. Returns the new time.
+    /// on the way at its own moment. Returns the new time. Time stops at
+    /// [`MAX_VIRTUAL_MS`]; [`Engine::try_advance`] refuses to go past it.
     pub fn advance(&mut self, ms: Millis) -> Millis {
-        let target = self.now.saturating_add(ms).min(MAX_VIRTUAL_MS);
+        let target = later(self.now, ms);
         loop {
             self.settle();
             match self.next_deadline() {
@@ -81,6 +90,12 @@ impl Engine {
         self.now
     }
 
+    /// [`Engine::advance`], refused when it would pass [`MAX_VIRTUAL_MS`].
+    pub fn try_advance(&mut self, ms: Millis) -> Result<Millis, TimeLimit> {
+        TimeLimit::check(self.now, ms)?;
+        Ok(self.advance(ms))
+    }
+
     /// Long polls answered since the last call: each with its messages
     /// (possibly none, when its wait ended) or an error (queue deleted).
     pub fn take_answered_polls(&mut self) -> Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)> {
@@ -92,49 +107,103 @@ impl Engine {
         self.polls.waiting.len()
     }
 
-    /// The next moment something in the engine changes by itself.
+    /// The next moment something in the engine changes by itself: never
+    /// past [`MAX_VIRTUAL_MS`], so `advance` can always reach it.
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.queues
-            .values()
-            .filter_map(|q| q.next_deadline())
-            .chain(self.polls.next_deadline())
-            .chain(self.next_task_step())
-            .min()
+        self.queues.timeline.first().map(|(t, _)| *t)
+    }
+
+    /// Registers a long poll that found nothing: it waits on `queue` until
+    /// a message comes or its wait ends.
+    pub(crate) fn wait(&mut self, queue: u32, spec: ReceiveSpec) -> PollId {
+        self.polls.next_id += 1;
+        let id = self.polls.next_id;
+        let deadline = later(self.now, spec.wait_ms);
+        let poll = Poll {
+            queue,
+            spec,
+            deadline,
+        };
+        self.polls.waiting.insert(id, poll);
+        self.queues.timeline.insert((deadline, Due::Poll(id)));
+        self.queues.add_waiter(queue, id);
+        id
+    }
+
+    /// The oldest poll waiting on `queue`, and what it asked for.
+    pub(crate) fn first_waiter(&self, queue: u32) -> Option<(PollId, ReceiveSpec)> {
+        let id = self.queues.first_waiter(queue)?;
+        self.polls.waiting.get(&id).map(|p| (id, p.spec.clone()))
+    }
+
+    /// Answers a poll: it stops waiting, and the host hears of it.
+    pub(crate) fn answer_poll(&mut self, id: PollId, result: SqsResult<Vec<ReceivedMessage>>) {
+        if let Some(poll) = self.polls.waiting.remove(&id) {
+            self.queues.timeline.remove(&(poll.deadline, Due::Poll(id)));
+            self.queues.remove_waiter(poll.queue, id);
+        }
+        self.polls.answered.push((id, result));
     }
 
     /// Fires everything due at or before `now`, in a fixed order: queue
-    /// timers, then waiting polls, then poll time-outs, then move tasks.
+    /// timers and waiting polls queue by queue in id order, then poll
+    /// time-outs in poll order, then move tasks in task order. Only what
+    /// is due or ready is visited.
     pub(crate) fn settle(&mut self) {
         let now = self.now;
-        let ids: Vec<u32> = self.queues.keys().copied().collect();
-        for id in ids {
+        let (mut due_polls, mut due_tasks) = (Vec::new(), Vec::new());
+        // Queue ids in order, each once. A queue that becomes due or ready
+        // behind the cursor waits for the next settle, as when every queue
+        // was visited in one pass.
+        let mut cursor = 0;
+        loop {
+            while let Some(&(t, due)) = self.queues.timeline.first().filter(|e| e.0 <= now) {
+                self.queues.timeline.remove(&(t, due));
+                match due {
+                    Due::Queue(id) => {
+                        self.queues.ready.insert(id);
+                    }
+                    Due::Poll(id) => due_polls.push(id),
+                    Due::Task(index) => due_tasks.push(index),
+                }
+            }
+            let Some(id) = self.queues.ready.range(cursor..).next().copied() else {
+                break;
+            };
+            self.queues.ready.remove(&id);
+            self.count_queue_visit();
             self.fire_queue_timers(id, now);
             self.serve_waiters(id);
-        }
-        let expired: Vec<PollId> = self
-            .polls
-            .waiting
-            .iter()
-            .filter(|(_, p)| p.deadline <= now)
-            .map(|(id, _)| *id)
-            .collect();
-        for poll_id in expired {
-            if let Some(poll) = self.polls.waiting.remove(&poll_id) {
-                if let Some(queue) = self.queues.get(&poll.queue) {
-                    let queue = queue.name.clone();
-                    self.emit(EventKind::EmptyReceive {
-                        queue,
-                        by: poll.spec.by,
-                    });
-                }
-                self.polls.answered.push((poll_id, Ok(Vec::new())));
+            match id.checked_add(1) {
+                Some(next) => cursor = next,
+                None => break,
             }
         }
-        self.run_move_tasks();
+        // Queues left behind the cursor: their deadlines go back in the index.
+        let left: Vec<u32> = self.queues.ready.range(..cursor).copied().collect();
+        for id in left {
+            self.queues.refile(id);
+        }
+        due_polls.sort_unstable();
+        for poll_id in due_polls {
+            self.count_poll_visit();
+            // Polls answered with messages above are gone already.
+            let Some(poll) = self.polls.waiting.get(&poll_id) else {
+                continue;
+            };
+            let (queue, by) = (poll.queue, poll.spec.by.clone());
+            if let Some(queue) = self.queues.get(&queue) {
+                let queue = queue.name.clone();
+                self.emit(EventKind::EmptyReceive { queue, by });
+            }
+            self.answer_poll(poll_id, Ok(Vec::new()));
+        }
+        due_tasks.sort_unstable();
+        self.run_move_tasks(&due_tasks);
     }
 
     pub(crate) fn fire_queue_timers(&mut self, id: u32, now: Millis) {
-        let Some(queue) = self.queues.get_mut(&id) else {
+        let Some(mut queue) = self.queues.get_mut(&id) else {
             return;
         };
         // Keys come from the queue's own indexes, so each message is stored.
@@ -171,18 +240,22 @@ impl Engine {
 
     /// A deleted queue answers its waiting polls with an error.
     pub(crate) fn fail_polls_on(&mut self, id: u32) {
-        let ids: Vec<PollId> = self
-            .polls
-            .waiting
-            .iter()
-            .filter(|(_, p)| p.queue == id)
-            .map(|(id, _)| *id)
-            .collect();
-        for poll_id in ids {
-            self.polls.waiting.remove(&poll_id);
-            self.polls
-                .answered
-                .push((poll_id, Err(SqsError::no_queue())));
+        let polls = self.queues.waiters.get(&id).cloned().unwrap_or_default();
+        for poll_id in polls {
+            self.count_poll_visit();
+            self.answer_poll(poll_id, Err(SqsError::no_queue()));
         }
+    }
+
+    #[inline(always)]
+    fn count_queue_visit(&self) {
+        #[cfg(feature = "scan-count")]
+        self.visits.queues.set(self.visits.queues.get() + 1);
+    }
+
+    #[inline(always)]
+    fn count_poll_visit(&self) {
+        #[cfg(feature = "scan-count")]
+        self.visits.polls.set(self.visits.polls.get() + 1);
     }
 }

@@ -15,14 +15,43 @@
 //! DLQ's polls are answered before the paused receive goes on, so the log
 //! reads in the order things happened.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::clock::later;
 use crate::error::{ErrorCode, SqsError};
 use crate::events::EventKind;
 use crate::ids::Receipt;
 use crate::message::{Message, State};
 use crate::receive::{view, ReceiveSpec};
 use crate::{Engine, PollId, ReceivedMessage, SqsResult, IN_FLIGHT_LIMIT};
+
+/// The delivery loop's work, and the queues whose `Serve` is on it: a
+/// dead-letter move asks "is this DLQ already being served?" once per move,
+/// and with a chain of 10,000 queues the stack is 20,000 deep, so the
+/// answer comes from a set, not from a walk down the stack.
+#[derive(Default)]
+pub(crate) struct Stack {
+    work: Vec<Work>,
+    serving: BTreeSet<u32>,
+}
+
+impl Stack {
+    fn push(&mut self, work: Work) {
+        if let Work::Serve(id) = work {
+            self.serving.insert(id);
+        }
+        self.work.push(work);
+    }
+
+    fn pop(&mut self) -> Option<Work> {
+        let work = self.work.pop();
+        if let Some(Work::Serve(id)) = work {
+            self.serving.remove(&id);
+        }
+        work
+    }
+}
 
 /// One item on the delivery stack.
 // Not boxed: the stack's buffer is reused, and a box would cost every
@@ -107,7 +136,7 @@ impl Engine {
         let mut stack = std::mem::take(&mut self.delivery_stack);
         stack.push(first);
         let mut delivered = None;
-        while let Some(work) = stack.last_mut() {
+        while let Some(work) = stack.work.last_mut() {
             match work {
                 Work::Serve(id) => {
                     let id = *id;
@@ -126,8 +155,7 @@ impl Engine {
                 Work::Take(take) => match self.step(take) {
                     Step::Delivered => {}
                     Step::Moved(dlq) => {
-                        let serving = |w: &Work| matches!(w, Work::Serve(q) if *q == dlq);
-                        if !stack.iter().any(serving) {
+                        if !stack.serving.contains(&dlq) {
                             stack.push(Work::Serve(dlq));
                         }
                     }
@@ -159,11 +187,11 @@ impl Engine {
         if !self.queues.get(&id).is_some_and(|q| q.has_visible()) {
             return None;
         }
-        self.polls.first_for(id)
+        self.first_waiter(id)
     }
 
     fn answer(&mut self, id: u32, poll: PollId, result: SqsResult<Vec<ReceivedMessage>>) {
-        self.polls.answer(poll, result);
+        self.answer_poll(poll, result);
         // A zero visibility timeout makes the messages visible again at
         // once, for the next waiting poll too.
         self.fire_queue_timers(id, self.now);
@@ -298,7 +326,7 @@ impl Engine {
             ..
         } = take.walk
         {
-            let queue = self.queue_mut(take.queue);
+            let mut queue = self.queue_mut(take.queue);
             // With fewer than 1,000 messages the next request sees them all.
             queue.sampling_owes_full_read =
                 skipped && take.out.len() < take.want && queue.count_visible() < 1000;
@@ -313,7 +341,7 @@ impl Engine {
         let secret = self.secret;
         let epoch = self.config.start_epoch_ms;
         let sender = self.config.account_id.clone();
-        let queue = self.queues.get_mut(&id).expect("resolved");
+        let mut queue = self.queues.get_mut(&id).expect("resolved");
         let visibility = spec
             .visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
@@ -341,12 +369,13 @@ impl Engine {
             message_id: message.id,
             by: spec.by.clone(),
             receive_count: message.receive_count,
-            visible_at: now + visibility,
+            visible_at: later(now, visibility),
             previous_holder,
         };
-        let deadline = now + visibility;
+        let deadline = later(now, visibility);
         let lock = queue.set_state(key, State::InFlight { deadline });
         lock.log_after(event, &mut self.log, now);
+        drop(queue);
         let queue = self.queue(id);
         let message = queue.get(key).expect("still stored");
         view(queue, message, spec, receipt.encode(secret), epoch, &sender)
@@ -367,7 +396,7 @@ impl Engine {
         }
         let now = self.now;
         let dead_letter_queue = self.queue(dlq).name.clone();
-        let queue = self.queues.get_mut(&id).expect("resolved");
+        let mut queue = self.queues.get_mut(&id).expect("resolved");
         let (mut message, lock) = queue.remove(key)?;
         let event = EventKind::MovedToDeadLetterQueue {
             queue: queue.name.clone(),
@@ -377,7 +406,8 @@ impl Engine {
         };
         lock.log_after(event, &mut self.log, now);
         let source_arn = queue.arn.clone();
-        let target = self.queues.get_mut(&dlq).expect("resolved");
+        drop(queue);
+        let mut target = self.queues.get_mut(&dlq).expect("resolved");
         // A standard DLQ keeps the original enqueue time for retention; a FIFO DLQ resets it.
         if target.fifo {
             message.enqueued_at = now;
@@ -396,6 +426,7 @@ impl Engine {
         extras.holder = None;
         extras.holders.clear();
         target.insert(message).log(&mut self.log, now);
+        drop(target);
         // Kept enqueue time: a message already older than the DLQ's
         // retention expires on arrival, before any poll could get it.
         self.fire_queue_timers(dlq, now);

@@ -49,7 +49,7 @@ impl Engine {
         let now = self.now;
         let by: Option<std::sync::Arc<str>> = by.map(Into::into);
         let p_missed = self.config.realism.duplicate_delivery_probability;
-        let queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
+        let mut queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
         // Deleting a message that is already gone answers 200.
         let Some(message) = queue.get(receipt.message) else {
             return Ok(());
@@ -79,6 +79,7 @@ impl Engine {
             };
             lock.log_after(event, &mut self.log, now);
         }
+        drop(queue);
         // Deleting a FIFO head unlocks its group (and a delete can bring the
         // queue back under the in-flight limit): waiting polls may now be served.
         self.serve_waiters(id);
@@ -126,7 +127,7 @@ impl Engine {
             ));
         }
         let now = self.now;
-        let queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
+        let mut queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
         let Some(message) = queue.get(receipt.message) else {
             return Err(SqsError::invalid_value(
                 "ReceiptHandle",
@@ -140,7 +141,7 @@ impl Engine {
         }
         // Recorded against AWS: on a standard queue an expired or older
         // handle still works, and hides a visible message again.
-        let deadline = now + timeout as u64 * 1000;
+        let deadline = crate::clock::later(now, timeout as u64 * 1000);
         if deadline - message.received_at > MAX_VISIBILITY_TIMEOUT as u64 * 1000 {
             return Err(SqsError::invalid_value(
                 "VisibilityTimeout",
@@ -164,6 +165,7 @@ impl Engine {
         }
         let lock = queue.set_state(receipt.message, state);
         lock.log_after(event, &mut self.log, now);
+        drop(queue);
         if timeout == 0 {
             self.serve_waiters(id);
         }

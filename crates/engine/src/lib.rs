@@ -32,6 +32,7 @@ mod rng;
 mod send;
 mod settings;
 mod snapshot;
+mod timeline;
 mod validate;
 pub mod workload;
 
@@ -39,7 +40,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use api::*;
-pub use clock::MAX_VIRTUAL_MS;
+pub use clock::{TimeLimit, MAX_VIRTUAL_MS};
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
@@ -192,7 +193,8 @@ pub struct Engine {
     rng: rng::Rng,
     /// Keys receipt handles, task handles and request ids.
     secret: u64,
-    queues: BTreeMap<u32, queue::Queue>,
+    /// The queues, and the one index of deadlines that drives `advance`.
+    queues: timeline::Queues,
     by_name: BTreeMap<Arc<str>, u32>,
     recently_deleted: BTreeMap<String, Millis>,
     next_queue_id: u32,
@@ -203,7 +205,19 @@ pub struct Engine {
     /// Stored messages and bytes across every queue (kept by `queue.rs`).
     storage: Arc<queue::Storage>,
     /// The delivery loop's stack (delivery.rs), kept for its buffer.
-    delivery_stack: Vec<delivery::Work>,
+    delivery_stack: delivery::Stack,
+    /// Queues and polls that `settle` visited (the `scan-count` feature).
+    #[cfg(feature = "scan-count")]
+    visits: Visits,
+}
+
+/// Work counted for tests/scans.rs: queues and polls visited by `settle`
+/// (and by a deleted queue's polls being failed).
+#[cfg(feature = "scan-count")]
+#[derive(Default)]
+struct Visits {
+    queues: std::cell::Cell<u64>,
+    polls: std::cell::Cell<u64>,
 }
 
 impl Engine {
@@ -220,7 +234,7 @@ impl Engine {
             now: 0,
             rng,
             secret,
-            queues: BTreeMap::new(),
+            queues: timeline::Queues::default(),
             by_name: BTreeMap::new(),
             recently_deleted: BTreeMap::new(),
             next_queue_id: 1,
@@ -228,7 +242,9 @@ impl Engine {
             tasks: redrive::MoveTasks::default(),
             requests: 0,
             storage: Arc::default(),
-            delivery_stack: Vec::new(),
+            delivery_stack: delivery::Stack::default(),
+            #[cfg(feature = "scan-count")]
+            visits: Visits::default(),
         }
     }
 
@@ -302,6 +318,21 @@ impl Engine {
         self.queues.values().map(|q| q.examined.get()).sum()
     }
 
+    /// Queues `settle` has visited so far (the `scan-count` feature): a
+    /// step of `advance` or a receive must visit only the queues with
+    /// something due, never every queue.
+    #[cfg(feature = "scan-count")]
+    pub fn queues_visited(&self) -> u64 {
+        self.visits.queues.get()
+    }
+
+    /// Waiting long polls the engine has looked at so far (the `scan-count`
+    /// feature): only those whose wait ended, or whose queue was deleted.
+    #[cfg(feature = "scan-count")]
+    pub fn polls_visited(&self) -> u64 {
+        self.visits.polls.get()
+    }
+
     /// A fresh request id (`x-amzn-RequestId`).
     pub fn next_request_id(&mut self) -> String {
         self.requests += 1;
@@ -346,10 +377,10 @@ impl Engine {
     }
 
     fn queue(&self, id: u32) -> &queue::Queue {
-        &self.queues[&id]
+        self.queues.get(&id).expect("resolved queue ids exist")
     }
 
-    fn queue_mut(&mut self, id: u32) -> &mut queue::Queue {
+    fn queue_mut(&mut self, id: u32) -> timeline::QueueMut<'_> {
         self.queues.get_mut(&id).expect("resolved queue ids exist")
     }
 }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::attempts::Attempts;
+use crate::clock::later;
 use crate::dedup::Dedup;
 use crate::events::{EventKind, EventLog};
 use crate::message::{Message, State};
@@ -233,7 +234,7 @@ impl Queue {
         [
             self.delayed.first().map(|d| d.0),
             self.in_flight.first().map(|d| d.0),
-            self.by_age.first().map(|d| d.0 + self.retention_ms()),
+            self.by_age.first().map(|d| later(d.0, self.retention_ms())),
         ]
         .into_iter()
         .flatten()
@@ -252,7 +253,7 @@ impl Queue {
     pub(crate) fn first_expiry(&self) -> Option<(Millis, u64)> {
         self.by_age
             .first()
-            .map(|(at, key)| (at + self.retention_ms(), *key))
+            .map(|(at, key)| (later(*at, self.retention_ms()), *key))
     }
 
     /// The key the next stored message will get: a receive only considers

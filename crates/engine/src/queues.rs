@@ -358,9 +358,10 @@ impl Engine {
         let mut settings = queue.settings.clone();
         self.apply_attributes(&queue.name.clone(), queue.fifo, &mut settings, attributes)?;
         let now = self.now;
-        let queue = self.queue_mut(id);
+        let mut queue = self.queue_mut(id);
         queue.settings = settings;
         queue.modified_at = now;
+        drop(queue);
         // A lowered MessageRetentionPeriod can leave messages already past
         // it: they expire now, before any receive could deliver them.
         self.settle();
@@ -370,7 +371,7 @@ impl Engine {
     pub fn purge_queue(&mut self, queue_url: &str) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let now = self.now;
-        let Some(queue) = self.queues.get_mut(&id) else {
+        let Some(mut queue) = self.queues.get_mut(&id) else {
             return Err(SqsError::no_queue());
         };
         if queue
@@ -400,13 +401,14 @@ impl Engine {
             }
         }
         let name = queue.name.clone();
+        drop(queue);
         self.emit(EventKind::QueuePurged { queue: name, count });
         Ok(())
     }
 
     pub fn tag_queue(&mut self, queue_url: &str, tags: &Tags) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
-        let queue = self.queue_mut(id);
+        let mut queue = self.queue_mut(id);
         let added = tags.keys().filter(|k| !queue.tags.contains_key(*k)).count();
         check_tags(&queue.name, tags, queue.tags.len() + added - tags.len())?;
         queue.tags.extend(tags.clone());
@@ -415,7 +417,7 @@ impl Engine {
 
     pub fn untag_queue(&mut self, queue_url: &str, keys: &[String]) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
-        let queue = self.queue_mut(id);
+        let mut queue = self.queue_mut(id);
         for key in keys {
             queue.tags.remove(key);
         }

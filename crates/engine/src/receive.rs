@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use crate::clock::later;
 use crate::digest::{hex, md5_of_attributes};
 use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
@@ -97,7 +98,7 @@ impl Engine {
         }
         let messages = self.take_messages(id, &spec)?;
         if messages.is_empty() && spec.wait_ms > 0 {
-            let poll = self.polls.wait(id, spec, self.now);
+            let poll = self.wait(id, spec);
             return Ok(ReceiveOutcome::Waiting(poll));
         }
         if messages.is_empty() {
@@ -115,7 +116,7 @@ impl Engine {
         let attempt_id = spec.attempt_id.as_ref()?;
         let now = self.now;
         let secret = self.secret;
-        let queue = self.queues.get_mut(&id)?;
+        let mut queue = self.queues.get_mut(&id)?;
         let attempt = queue.attempts.lookup(attempt_id, now)?;
         // Deleted, received again, or visibility changed: no replay.
         let in_flight = State::InFlight {
@@ -132,7 +133,7 @@ impl Engine {
         let visibility = attempt
             .visibility_ms
             .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
-        let deadline = now + visibility;
+        let deadline = later(now, visibility);
         for (key, _) in &attempt.receipts {
             // In flight before and after: no group changes its lock, but
             // every lock change is logged, so this one would be too.
@@ -140,6 +141,7 @@ impl Engine {
             lock.log(&mut self.log, now);
         }
         queue.attempts.replayed(attempt_id, deadline);
+        drop(queue);
         let queue = self.queue(id);
         let epoch = self.config.start_epoch_ms;
         let sender = &self.config.account_id;
@@ -179,11 +181,11 @@ impl Engine {
             .map(|r| (r.message, r.serial))
             .collect();
         let now = self.now;
-        if let Some(queue) = self.queues.get_mut(&id) {
+        if let Some(mut queue) = self.queues.get_mut(&id) {
             let visibility = spec
                 .visibility_ms
                 .unwrap_or(u64::from(queue.settings.visibility_timeout) * 1000);
-            let (id, deadline) = (attempt_id.clone(), now + visibility);
+            let (id, deadline) = (attempt_id.clone(), later(now, visibility));
             (queue.attempts).record(id, receipts, spec.visibility_ms, deadline, now);
         }
     }

@@ -4,10 +4,12 @@
 
 use std::sync::Arc;
 
+use crate::clock::later;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{decode_task_handle, encode_task_handle, MessageId};
 use crate::message::{Message, State};
+use crate::timeline::Due;
 use crate::{Engine, Millis, MoveTaskInfo};
 
 /// Without `MaxNumberOfMessagesPerSecond` SQS picks a rate; we use the maximum.
@@ -45,10 +47,16 @@ struct MoveTask {
 }
 
 impl MoveTask {
-    /// When the next message moves: message k leaves at start + k/rate seconds.
+    /// When the next message moves: message k leaves at start + k/rate
+    /// seconds (never past the last moment virtual time can reach).
     fn next_step(&self) -> Millis {
-        let rate = self.rate.unwrap_or(DEFAULT_RATE) as u64;
-        self.started_at + ((self.moved + 1) * 1000).div_ceil(rate)
+        let rate = self.rate.unwrap_or(DEFAULT_RATE).max(1) as u64;
+        let offset = self
+            .moved
+            .saturating_add(1)
+            .saturating_mul(1000)
+            .div_ceil(rate);
+        later(self.started_at, offset)
     }
 }
 
@@ -129,7 +137,9 @@ impl Engine {
             failure: None,
         };
         let source_name = task.source_arn.clone();
+        let step = (task.next_step(), Due::Task(self.tasks.tasks.len()));
         self.tasks.tasks.push(task);
+        self.queues.timeline.insert(step);
         self.emit(EventKind::MoveTaskStarted {
             source: source_name,
             task: id,
@@ -149,6 +159,8 @@ impl Engine {
             .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFound, "Task does not exist."))?;
         task.status = Status::Cancelled;
         let (source, moved) = (task.source_arn.clone(), task.moved);
+        let step = (task.next_step(), Due::Task(id as usize - 1));
+        self.queues.timeline.remove(&step);
         self.emit(EventKind::MoveTaskEnded {
             source,
             task: id,
@@ -195,28 +207,30 @@ impl Engine {
             .collect())
     }
 
-    pub(crate) fn next_task_step(&self) -> Option<Millis> {
-        self.tasks
-            .tasks
-            .iter()
-            .filter(|t| t.status == Status::Running)
-            .map(MoveTask::next_step)
-            .min()
-    }
-
-    /// Moves every message whose turn has come, for every running task.
-    pub(crate) fn run_move_tasks(&mut self) {
-        for index in 0..self.tasks.tasks.len() {
+    /// Moves every message whose turn has come, for the tasks `settle`
+    /// found due (taken out of the timeline, in task order); a task still
+    /// running is filed again under its next step.
+    pub(crate) fn run_move_tasks(&mut self, due: &[usize]) {
+        for &index in due {
             while self.tasks.tasks[index].status == Status::Running
                 && self.tasks.tasks[index].next_step() <= self.now
             {
                 self.step_task(index);
+            }
+            let task = &self.tasks.tasks[index];
+            if task.status == Status::Running {
+                self.queues
+                    .timeline
+                    .insert((task.next_step(), Due::Task(index)));
             }
         }
     }
 
     fn end_task(&mut self, index: usize, status: Status, failure: Option<String>) {
         let task = &mut self.tasks.tasks[index];
+        self.queues
+            .timeline
+            .remove(&(task.next_step(), Due::Task(index)));
         task.status = status;
         task.failure = failure;
         let event = EventKind::MoveTaskEnded {
@@ -267,22 +281,22 @@ impl Engine {
         // AWS redrives a message as a new message: new id, new enqueue time.
         let new_id = MessageId::from_random(self.rng.bytes16());
         let destination_name = self.queue(destination).name.clone();
-        let Some((queue, (old, lock))) = self
-            .queues
-            .get_mut(&source)
-            .and_then(|q| q.remove(key).map(|removed| (q, removed)))
-        else {
+        let removed = self.queues.get_mut(&source).and_then(|mut q| {
+            let (old, lock) = q.remove(key)?;
+            Some((q.name.clone(), old, lock))
+        });
+        let Some((source_name, old, lock)) = removed else {
             self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
         };
         let event = EventKind::Redriven {
-            queue: queue.name.clone(),
+            queue: source_name,
             destination: destination_name,
             message_id: old.id,
             new_message_id: new_id,
         };
         lock.log_after(event, &mut self.log, now);
-        let Some(target) = self.queues.get_mut(&destination) else {
+        let Some(mut target) = self.queues.get_mut(&destination) else {
             // Resolved above; unreachable, but never spin on it.
             self.end_task(index, Status::Failed, Some("InternalError".into()));
             return;
@@ -311,6 +325,7 @@ impl Engine {
             now,
         );
         target.insert(message).log(&mut self.log, now);
+        drop(target);
         self.tasks.tasks[index].moved += 1;
         self.serve_waiters(destination);
     }

@@ -105,7 +105,7 @@ impl Engine {
             sequence_number: sequence.map(sequence_number),
         };
 
-        let queue = self.queues.get_mut(&id).expect("resolved");
+        let mut queue = self.queues.get_mut(&id).expect("resolved");
         let dedup_key = checked.dedup_id.as_deref().map(|dedup_id| {
             let scoped =
                 queue.settings.deduplication_scope == crate::settings::DedupScope::MessageGroup;
@@ -131,7 +131,7 @@ impl Engine {
         }
         let state = if checked.delay_ms > 0 {
             State::Delayed {
-                until: now + checked.delay_ms,
+                until: crate::clock::later(now, checked.delay_ms),
             }
         } else {
             State::Visible
@@ -172,6 +172,7 @@ impl Engine {
         };
         let fifo = queue.fifo;
         lock.log_after(event, &mut self.log, now);
+        drop(queue);
         self.serve_waiters(id);
         result(message_id, fifo.then_some(sequence))
     }

@@ -780,3 +780,85 @@ fn in_a_redrive_cycle_a_waiting_poll_is_answered_once() {
     let answers: Vec<u64> = sqs.answered().into_iter().map(|(id, _)| id).collect();
     assert_eq!(answers, vec![wait_b]);
 }
+
+/// Issue 10: "A chain of about 1,150 dead-letter queues, each with a long
+/// poll waiting. Exhausting one message recurses once per queue and
+/// overflows the wasm stack." Here the chain is q0 -> q1 -> … -> q9999,
+/// every link with maxReceiveCount 1, and a long poll waits on every queue.
+/// When the message, received once from q0, comes back into view, q0's
+/// poll reaches it and moves it to q1, whose poll moves it on, and so on:
+/// each receive attempt moves it (its receive count, 1, has reached every
+/// maxReceiveCount) and takes nothing, so those polls go on waiting and end
+/// empty. Only the last queue, without a policy, delivers it: its poll gets
+/// it as receive #2, from q9998. (The same chain runs in wasm in
+/// tests/node/hardening.test.mjs.)
+#[test]
+fn a_chain_of_10000_dead_letter_queues_with_waiting_polls_does_not_overflow_the_stack() {
+    const CHAIN: usize = 10_000;
+    let mut sqs = Sqs::new();
+    let queues: Vec<(String, String)> = (0..CHAIN)
+        .map(|k| sqs.create_with_arn(&format!("q{k}"), json!({})))
+        .collect();
+    // Linked from the head on: each check follows a chain of one queue.
+    for k in 0..CHAIN - 1 {
+        let next_arn = queues[k + 1].1.clone();
+        sqs.set_attributes(&queues[k].0, redrive_to(&next_arn, 1))
+            .ok();
+    }
+    let (head, tail) = (queues[0].0.clone(), queues[CHAIN - 1].0.clone());
+    sqs.send(&head, "deep");
+    let first = receive(&mut sqs, &head, json!({ "VisibilityTimeout": 1 })).messages();
+    assert_eq!(first.len(), 1);
+    let polls: Vec<u64> = queues
+        .iter()
+        .map(|(url, _)| {
+            sqs.start(
+                "ReceiveMessage",
+                json!({ "QueueUrl": url, "WaitTimeSeconds": 20,
+                        "MessageSystemAttributeNames": ["All"] }),
+            )
+            .expect_err("every queue is empty: its poll waits")
+        })
+        .collect();
+
+    sqs.advance(1_000);
+    let mut answered = sqs.answered();
+    assert_eq!(answered.len(), 1, "only the tail's poll is answered at 1 s");
+    let (last_poll, answer) = answered.remove(0);
+    assert_eq!(last_poll, polls[CHAIN - 1], "the tail's poll gets it");
+    let message = &answer.messages()[0];
+    assert_eq!(message["Body"], "deep");
+    assert_eq!(message["Attributes"]["ApproximateReceiveCount"], "2");
+    assert_eq!(
+        message["Attributes"]["DeadLetterQueueSourceArn"],
+        json!(queues[CHAIN - 2].1)
+    );
+    let moves = sqs
+        .kinds()
+        .iter()
+        .filter(|k| matches!(k, EventKind::MovedToDeadLetterQueue { .. }))
+        .count();
+    assert_eq!(moves, CHAIN - 1, "one move per link");
+    assert_eq!(
+        sqs.attribute(&tail, "ApproximateNumberOfMessagesNotVisible"),
+        "1"
+    );
+    // Counts, not a snapshot: a snapshot names every queue's partners.
+    let stored: usize = sqs
+        .engine
+        .counts()
+        .queues
+        .iter()
+        .map(|q| q.visible + q.in_flight + q.delayed)
+        .sum();
+    assert_eq!(stored, 1, "the message is stored once, in the tail");
+
+    // Every other poll waited out its 20 s and ends empty, in arrival order.
+    sqs.advance(18_999);
+    assert!(sqs.answered().is_empty(), "no poll ends before its 20 s");
+    sqs.advance(1);
+    let ended = sqs.answered();
+    let ids: Vec<u64> = ended.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, polls[..CHAIN - 1]);
+    assert!(ended.iter().all(|(_, reply)| reply.messages().is_empty()));
+}

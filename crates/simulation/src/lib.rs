@@ -34,7 +34,7 @@ use worker::{State, Worker};
 use queuelab_engine::{
     AttributeName, AttributeSelection, AttributeValue, Config, DedupScope, Engine, EventKind,
     MessageAttribute, Millis, NewMessage, PollId, QueueAttribute, ReceivedMessage, RedrivePolicy,
-    SendMessage, SqsError, SqsResult, Tags, MAX_VIRTUAL_MS,
+    SendMessage, SqsError, SqsResult, Tags, TimeLimit, MAX_VIRTUAL_MS,
 };
 
 /// How often a side effect happened to one message.
@@ -327,6 +327,14 @@ impl Simulation {
         self.now()
     }
 
+    /// [`Simulation::advance`], refused when it would pass the last moment
+    /// virtual time can reach ([`MAX_VIRTUAL_MS`]): hosts taking a time
+    /// from a person or a link use this.
+    pub fn try_advance(&mut self, ms: Millis) -> Result<Millis, TimeLimit> {
+        TimeLimit::check(self.now(), ms)?;
+        Ok(self.advance(ms))
+    }
+
     /// Events (the engine's and the simulation's) numbered after `since`,
     /// oldest first: the run's one log, capped at `Config::event_capacity`.
     pub fn events(&self, since: u64) -> impl Iterator<Item = LogEvent> + '_ {
@@ -356,7 +364,8 @@ impl Simulation {
             .chain(self.producers.iter().map(ProducerState::wake_at))
             .chain(self.workers.iter().map(Worker::wake_at))
             .flatten()
-            .map(|t| t.max(now))
+            // Never a moment `advance` cannot reach.
+            .map(|t| t.max(now).min(MAX_VIRTUAL_MS))
             .filter(|t| *t > now)
             .min()
     }

@@ -671,7 +671,11 @@ impl Playground {
                 "advance(ms) needs a finite number of milliseconds >= 0, got {ms}"
             )));
         }
-        let now = self.sim.advance(ms.round() as u64);
+        // Past the last representable moment: an Error naming the limit.
+        let now = self
+            .sim
+            .try_advance(ms.round() as u64)
+            .map_err(|limit| error(limit.to_string()))?;
         self.resolve_answered()?;
         Ok(now as f64)
     }
@@ -786,7 +790,8 @@ impl Playground {
         }
     }
 
-    /// The next moment anything happens by itself, or null (for "step").
+    /// The next moment anything happens by itself, or null (for "step"):
+    /// never past 2^53−1 ms, so `advance` can always reach it.
     #[wasm_bindgen(js_name = nextEventTime)]
     pub fn next_event_time(&self) -> Option<f64> {
         self.sim.next_event_time().map(|t| t as f64)
