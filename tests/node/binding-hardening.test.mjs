@@ -207,7 +207,8 @@ test("a snapshot of more than a million messages is refused, naming the cause an
     queues: [{ name: "orders" }],
     producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 1_000_001, body: "x" } }],
   });
-  const pg = Playground.fromScenario(scenario);
+  // One past the default message budget (limits().defaultBudgets.maxStoredMessages), raised for the test.
+  const pg = Playground.fromScenario(scenario, { maxStoredMessages: 2_000_000 });
   pg.advance(1_000_001);
   assert.equal(pg.counts().queues[0].visible, 1_000_001);
   throwsError(() => pg.snapshot(), Error, /^the snapshot holds 1,000,001 messages, more than the 1,000,000 a snapshot hands to JavaScript; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
