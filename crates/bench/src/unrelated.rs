@@ -122,8 +122,10 @@ impl Subject {
             handles.push(timed(&mut spent[1], || receive_one(e, url, None)));
         }
         for handle in &handles {
-            timed(&mut spent[2], || e.change_message_visibility(url, handle, 60, None))
-                .expect("a visibility change");
+            timed(&mut spent[2], || {
+                e.change_message_visibility(url, handle, 60, None)
+            })
+            .expect("a visibility change");
         }
         for handle in &handles {
             timed(&mut spent[3], || e.delete_message(url, handle, None)).expect("a delete");
@@ -157,7 +159,8 @@ impl Subject {
             let got = answer.as_ref().expect("a poll's answer");
             assert_eq!(got.len(), 1 - i % 2, "poll {i} of the stretch");
             if let Some(message) = got.first() {
-                e.delete_message(url, &message.receipt_handle, None).unwrap();
+                e.delete_message(url, &message.receipt_handle, None)
+                    .unwrap();
             }
         }
         self.disarm();
@@ -208,4 +211,34 @@ pub fn alone_and_among(
         b.push(among.stretch(calls));
     }
     (medians(&a), medians(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The crowd must stay unrelated: its polls keep waiting through a
+    /// stretch and its messages stay in flight; only the subject's own
+    /// deadlines fire (`stretch` asserts it; a stretch longer than the
+    /// crowd's 20 s waits turns this red).
+    #[test]
+    fn a_stretch_fires_only_the_subjects_own_deadlines() {
+        let mut subject = Subject::new(crate::engine(), 50);
+        for _ in 0..3 {
+            let costs = subject.stretch(5);
+            assert!(costs.iter().all(|ns| *ns > 0.0));
+            assert_eq!(
+                subject.engine.waiting_polls(),
+                0,
+                "the crowd's polls ended after it"
+            );
+        }
+        // Every crowd message is still in flight: none came back.
+        for url in &subject.crowd {
+            match receive(&mut subject.engine, url, None, 0) {
+                ReceiveOutcome::Done(got) => assert!(got.is_empty(), "{url} gave a message back"),
+                other => panic!("a short poll answers at once, got {other:?}"),
+            }
+        }
+    }
 }
