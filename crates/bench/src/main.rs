@@ -5,9 +5,13 @@
 //!   API and through the JSON protocol layer;
 //! - the cost of a receive and of a delete with 1,000 vs 1,000,000 messages
 //!   queued, standard and FIFO (10,000 groups);
-//! - the cost of a receive, of a delay ending and of a long poll ending
-//!   with one queue vs 100,000 queues, and with one vs 100,000 waiting
-//!   long polls (`breadth.rs`);
+//! - the cost of each call on one queue (send, receive, change visibility,
+//!   delete, `advance` firing its own deadlines) alone vs beside 100,000
+//!   unrelated queues and 100,000 waiting long polls (`unrelated.rs`;
+//!   `--unrelated-only` runs just these rows);
+//! - informational: `advance` firing 100,000 queues' own delays or polls'
+//!   own waits, per deadline fired, and a receive among 100,000 queues
+//!   (`breadth.rs`);
 //! - memory per queued message beyond its body (a counting allocator).
 //!
 //! Figures only: there are no pass/fail thresholds here. Every call's
