@@ -5,9 +5,13 @@
 //!   API and through the JSON protocol layer;
 //! - the cost of a receive and of a delete with 1,000 vs 1,000,000 messages
 //!   queued, standard and FIFO (10,000 groups);
-//! - the cost of a receive, of a delay ending and of a long poll ending
-//!   with one queue vs 100,000 queues, and with one vs 100,000 waiting
-//!   long polls (`breadth.rs`);
+//! - the cost of each call on one queue (send, receive, change visibility,
+//!   delete, `advance` firing its own deadlines) alone vs beside 100,000
+//!   unrelated queues and 100,000 waiting long polls (`unrelated.rs`;
+//!   `--unrelated-only` runs just these rows);
+//! - informational: `advance` firing 100,000 queues' own delays or polls'
+//!   own waits, per deadline fired, and a receive among 100,000 queues
+//!   (`breadth.rs`);
 //! - memory per queued message beyond its body (a counting allocator).
 //!
 //! Figures only: there are no pass/fail thresholds here. Every call's
@@ -19,6 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 mod breadth;
+mod unrelated;
 
 use queuelab_engine::{workload, Config, Engine};
 use queuelab_protocol::{dispatch, Dispatched, Response};
@@ -149,6 +154,11 @@ const RECEIVE_ROUNDS: u64 = 20_000;
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let big: u64 = if quick { 100_000 } else { 1_000_000 };
+    if std::env::args().any(|a| a == "--unrelated-only") {
+        // The unrelated-queue rows alone, for profiling them.
+        unrelated_figures(quick, 100_000);
+        return;
+    }
     println!(
         "queuelab benchmark (native, one core){}",
         if quick { ", quick" } else { "" }
@@ -198,18 +208,37 @@ fn breadth_figures(quick: bool) {
         "  receive cost ratio (many/one): {:.2}",
         ratio(r_one, r_many)
     );
+    unrelated_figures(quick, wide);
+    println!("firing {wide} queues' own deadlines (informational: a working set {wide}x larger):");
     let e_one = breadth::delay_end_cost(engine, 0, ends);
     let e_many = breadth::delay_end_cost(engine, wide, ends);
     println!(
-        "  advance, per delay ending: one queue {e_one:>8.0} ns   {wide} queues {e_many:>8.0} ns   ratio {:.2}",
-        ratio(e_one, e_many)
+        "  advance, per delay fired: one queue's {e_one:>8.0} ns   {wide} queues' own {e_many:>8.0} ns",
     );
     let p_one = breadth::poll_end_cost(engine, 1, ends);
     let p_many = breadth::poll_end_cost(engine, wide, ends);
     println!(
-        "  advance, per long poll ending: one waiting {p_one:>8.0} ns   {wide} waiting {p_many:>8.0} ns   ratio {:.2}",
-        ratio(p_one, p_many)
+        "  advance, per long poll ended: one poll's {p_one:>8.0} ns   {wide} polls' own {p_many:>8.0} ns",
     );
+}
+
+/// What 100,000 unrelated queues and polls add to each call (`unrelated.rs`).
+fn unrelated_figures(quick: bool, wide: u64) {
+    let (stretches, calls) = if quick { (15, 200) } else { (41, 500) };
+    let (alone, among) = unrelated::alone_and_among(engine, wide, stretches, calls);
+    println!(
+        "unrelated queues (a subject queue alone, then beside {wide} queues each with a \
+         message in flight for 12 h and a long poll waiting; median of {stretches} \
+         interleaved stretches, ns per call):"
+    );
+    for (i, call) in unrelated::CALLS.iter().enumerate() {
+        println!(
+            "  {call:<36} alone {:>8.0}   among {wide} {:>8.0}   ratio {:.2}",
+            alone[i],
+            among[i],
+            among[i] / alone[i]
+        );
+    }
 }
 
 #[cfg(test)]
@@ -230,6 +259,8 @@ mod tests {
         assert!(breadth::delay_end_cost(engine, 300, 5) > 0.0);
         assert!(breadth::poll_end_cost(engine, 1, 5) > 0.0);
         assert!(breadth::poll_end_cost(engine, 300, 5) > 0.0);
+        let (alone, among) = unrelated::alone_and_among(engine, 300, 2, 5);
+        assert!(alone.iter().chain(&among).all(|ns| *ns > 0.0));
     }
 
     #[test]
