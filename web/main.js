@@ -189,7 +189,7 @@ function openMoment(journal) {
   let t = link.t ?? 0;
   if (!(t >= 0 && t <= duration)) {
     const to = Number.isNaN(t) || t < 0 ? 0 : duration;
-    lab.showError(`This link asks for the moment t=${new URLSearchParams(location.search).get("t")} ms, outside this run (0 to ${duration} ms, ${span(duration)}); opening at ${to === 0 ? "the start" : "its end"} instead.`);
+    lab.showError(`This link asks for the moment t=${new URLSearchParams(location.search).get("t")} ms, outside this run (0 to ${duration} ms, ${span(duration)}), so it stands for ${to === 0 ? "the run's start" : "the run's end"} instead.`);
     t = to;
   }
   const go = () => {

@@ -41,7 +41,7 @@ test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, y
 
   await page.locator("#link-run").click();
   await page.locator("#replay-progress").waitFor();
-  assert.match(await page.locator("#error-text").textContent(), /t=3000000000 ms, outside this run .* opening at its end/, "the moment past the run is clamped, saying so");
+  assert.match(await page.locator("#error-text").textContent(), /t=3000000000 ms, outside this run .* so it stands for the run's end instead/, "the moment past the run is clamped, saying so");
   assert.match(await page.locator("#replay-label").textContent(), /Replaying to 12 h: at .+ \((\d+%|under 1%)\)/);
   // The page answers while the replay runs: a click takes effect and the replay moves on between two questions.
   const first = await state(page);
@@ -90,7 +90,7 @@ test("A link with t = 2^53 freezes the tab for good: replay has no progress chec
   const { page, close } = await open(`index.html?scenario=01-process-then-delete&t=${2 ** 53}`);
   await page.waitForSelector("body[data-finished='true']");
   assert.equal(await clockMs(page), 12_000, "the moment is clamped to the run's end");
-  assert.match(await page.locator("#error-text").textContent(), /t=9007199254740992 ms, outside this run \(0 to 12000 ms.*opening at its end/);
+  assert.match(await page.locator("#error-text").textContent(), /t=9007199254740992 ms, outside this run \(0 to 12000 ms.*so it stands for the run's end instead/);
   await close();
 });
 
