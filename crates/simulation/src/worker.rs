@@ -305,13 +305,7 @@ impl Simulation {
         let consumer = self.workers[index].name.clone();
         let held = batch[current].clone();
         let handled = self.workers[index].observe(&Observation::Handled { message: &held });
-        if let Some((before_side_effect, restart_ms)) = crash(&handled) {
-            self.crash(
-                index,
-                &held,
-                before_side_effect,
-                now.saturating_add(restart_ms),
-            );
+        if self.crash_if_asked(index, &held, &handled, now) {
             return;
         }
         if handled.contains(&Command::Fail) {
@@ -329,13 +323,7 @@ impl Simulation {
                 message: &held,
                 current,
             });
-            if let Some((before_side_effect, restart_ms)) = crash(&done) {
-                self.crash(
-                    index,
-                    &held,
-                    before_side_effect,
-                    now.saturating_add(restart_ms),
-                );
+            if self.crash_if_asked(index, &held, &done, now) {
                 return;
             }
             self.apply(index, &mut batch, current, &done);
@@ -347,6 +335,27 @@ impl Simulation {
         let done = self.workers[index].observe(&Observation::BatchDone { batch: &batch });
         self.apply(index, &mut batch, current, &done);
         self.workers[index].state = State::Idle { until: now };
+    }
+
+    /// Crashes the worker if the behaviour's `commands` say so (restarting
+    /// `restart_ms` after `now`); true if it crashed.
+    fn crash_if_asked(
+        &mut self,
+        index: usize,
+        held: &Held,
+        commands: &[Command],
+        now: Millis,
+    ) -> bool {
+        let Some((before_side_effect, restart_ms)) = crash(commands) else {
+            return false;
+        };
+        self.crash(
+            index,
+            held,
+            before_side_effect,
+            now.saturating_add(restart_ms),
+        );
+        true
     }
 
     fn crash(&mut self, index: usize, held: &Held, before_side_effect: bool, until: Millis) {
