@@ -4,7 +4,8 @@
 // Invariants:
 // - no call ever traps (a WebAssembly.RuntimeError);
 // - every dispatch answers { status, headers, body } with a JSON body, and
-//   an error answer (status >= 400) names an SQS `__type`;
+//   an error answer (status >= 400) names an SQS `__type` (or, for an
+//   unknown operation, the request framework's UnknownOperationException);
 // - a misuse (wrong argument types) throws an Error or TypeError, or works,
 //   and the Playground still works afterwards;
 // - time never goes backwards;
@@ -17,6 +18,11 @@
 
 import { createHash } from "node:crypto";
 import { SPECIAL } from "./inputs.mjs";
+
+/** An error answer's `__type`: an SQS shape, or the framework's answer to an unknown operation. */
+function isErrorShape(type) {
+  return typeof type === "string" && (type.startsWith("com.amazonaws.sqs#") || type === "com.amazon.coral.service#UnknownOperationException");
+}
 
 /** An invariant broke (kind "invariant"), the engine trapped ("trap"), or an input hung ("hang"). */
 export class FuzzFailure extends Error {
@@ -240,7 +246,7 @@ class Session {
     } catch {
       this.fail(`dispatch of step ${index} answered a body that is not JSON: ${res.body.slice(0, 200)}`);
     }
-    if (res.status >= 400 && !(typeof parsed?.__type === "string" && parsed.__type.startsWith("com.amazonaws.sqs#"))) this.fail(`error answer (${res.status}) of step ${index} without an SQS __type: ${res.body.slice(0, 200)}`);
+    if (res.status >= 400 && !isErrorShape(parsed?.__type)) this.fail(`error answer (${res.status}) of step ${index} without an SQS __type: ${res.body.slice(0, 200)}`);
     this.record(`${index} ${res.status} ${res.body}`);
     if (res.status >= 400) return;
     if (parsed.QueueUrl) this.seen.url.push(parsed.QueueUrl);

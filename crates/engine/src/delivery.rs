@@ -411,7 +411,7 @@ impl Engine {
         // A standard DLQ keeps the original enqueue time for retention; a FIFO DLQ resets it.
         if target.fifo {
             message.enqueued_at = now;
-            message.sequence = target.next_sequence();
+            message.sequence = target.next_sequence(&mut self.rng);
         }
         message.state = State::Visible;
         let (serial, message_id) = (message.receipt_serial, message.id);

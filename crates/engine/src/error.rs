@@ -14,7 +14,10 @@ pub enum ErrorCode {
     InvalidMessageContents,
     ReceiptHandleIsInvalid,
     OverLimit,
-    InvalidAction,
+    /// An `X-Amz-Target` that names no SQS operation. AWS's JSON endpoints
+    /// answer it in their request framework, before SQS sees the call: the
+    /// shape is the framework's, with no SQS query code and no text.
+    UnknownOperation,
     QueueDoesNotExist,
     QueueAlreadyExists,
     QueueDeletedRecently,
@@ -41,7 +44,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
-            InvalidAction => "InvalidAction",
+            UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
             QueueAlreadyExists => "QueueAlreadyExists",
             QueueDeletedRecently => "AWS.SimpleQueueService.QueueDeletedRecently",
@@ -56,7 +59,22 @@ impl ErrorCode {
         }
     }
 
-    /// The modelled error shape (`__type` is `com.amazonaws.sqs#<shape>`).
+    /// Where the shape is modelled: SQS's own errors, or the request
+    /// framework's (`com.amazon.coral.service`) for a call SQS never saw.
+    pub fn namespace(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownOperation => "com.amazon.coral.service",
+            _ => "com.amazonaws.sqs",
+        }
+    }
+
+    /// Does the answer carry SQS's `x-amzn-query-error` header? Only
+    /// errors SQS itself answers do.
+    pub fn has_query_code(self) -> bool {
+        self.namespace() == "com.amazonaws.sqs"
+    }
+
+    /// The modelled error shape (`__type` is `<namespace>#<shape>`).
     pub fn shape(self) -> &'static str {
         use ErrorCode::*;
         match self {
@@ -67,7 +85,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
-            InvalidAction => "InvalidAction",
+            UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "QueueDoesNotExist",
             QueueAlreadyExists => "QueueNameExists",
             QueueDeletedRecently => "QueueDeletedRecently",

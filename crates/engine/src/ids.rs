@@ -100,8 +100,9 @@ fn mask(mut fields: [u8; 16], secret: u64, tag: u64) -> [u8; 16] {
     fields
 }
 
-/// SQS's FIFO sequence numbers are large 20-digit decimals; ours count up
-/// from a fixed base so they look the part and still strictly increase.
+/// SQS's FIFO sequence numbers are large 20-digit decimals; ours climb from
+/// a fixed base in gaps (`Queue::next_sequence`), so they look the part,
+/// strictly increase, and are not consecutive.
 pub(crate) fn sequence_number(counter: u64) -> String {
     const BASE: u128 = 18_849_496_460_467_696_128;
     (BASE + u128::from(counter)).to_string()

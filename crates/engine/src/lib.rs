@@ -358,10 +358,12 @@ impl Engine {
     }
 
     /// Resolves a queue URL (any host; the path must be `/<account>/<name>`).
+    /// A `QueueUrl`: a URL ending in `<account>/<name>`, or the bare queue
+    /// name, which SQS resolves in the caller's account (recorded against AWS).
     fn resolve(&self, url: &str) -> SqsResult<u32> {
         let mut parts = url.trim_end_matches('/').rsplit('/');
         let name = parts.next().unwrap_or_default();
-        let account = parts.next().unwrap_or_default();
+        let account = parts.next().unwrap_or(&self.config.account_id);
         if account != self.config.account_id {
             return Err(SqsError::no_queue());
         }

@@ -14,6 +14,10 @@ use crate::message::{Message, State};
 use crate::settings::Settings;
 use crate::Millis;
 
+/// The largest step between two FIFO sequence numbers of one queue (a
+/// choice: SQS documents only that the numbers are not consecutive).
+const MAX_SEQUENCE_GAP: u64 = 4096;
+
 /// What a change to one stored message did to its FIFO group's lock:
 /// nothing, or a `GroupLocked`/`GroupUnlocked` event. The mutators of
 /// [`Queue`] return it instead of logging it, because only their caller
@@ -207,10 +211,13 @@ impl Queue {
         self.messages.len() - self.delayed.len() - self.in_flight.len()
     }
 
-    pub(crate) fn next_sequence(&mut self) -> u64 {
-        let s = self.next_sequence;
-        self.next_sequence += 1;
-        s
+    /// The next FIFO sequence number: larger than the last by a gap drawn
+    /// from the engine's PRNG, so that, as in SQS, the numbers strictly
+    /// increase but are not a gapless counter (and a seed still gives the
+    /// same numbers).
+    pub(crate) fn next_sequence(&mut self, rng: &mut crate::Rng) -> u64 {
+        self.next_sequence += 1 + rng.next_u64() % MAX_SEQUENCE_GAP;
+        self.next_sequence
     }
 
     pub(crate) fn groups(&self) -> impl Iterator<Item = (&Arc<str>, &Group)> {

@@ -146,7 +146,7 @@ impl Engine {
                  enable KMS SSE or SQS SSE.",
             ));
         }
-        Ok(())
+        check_high_throughput(settings)
     }
 
     fn check_dead_letter_target(
@@ -170,25 +170,10 @@ impl Engine {
             .resolve_arn(arn)
             .map(|id| self.queue(id))
             .ok_or_else(|| invalid("Dead letter target does not exist.".into()))?;
-        // Follow the target's own redrive chain: it must not lead back here.
-        let mut hop = Some(target);
-        let mut hops = 0;
-        while let Some(queue) = hop.filter(|_| hops <= self.queues.len()) {
-            if *queue.name == *source {
-                return Err(invalid(
-                    "The dead-letter queue chain leads back to this queue; a message would move \
-                     between these queues forever."
-                        .into(),
-                ));
-            }
-            hop = queue
-                .settings
-                .redrive_policy
-                .as_ref()
-                .and_then(|p| self.resolve_arn(&p.dead_letter_target_arn))
-                .map(|id| self.queue(id));
-            hops += 1;
-        }
+        // A target that is the queue itself, or a chain that leads back
+        // here, is accepted, as AWS accepts it; delivery never moves a
+        // message to the queue it is in (see `move_if_exhausted`), and the
+        // delivery loop ends any cycle (delivery.rs).
         if target.fifo != fifo {
             return Err(invalid(
                 "Dead-letter queue must be same type of queue as the source.".into(),
@@ -342,18 +327,20 @@ impl Engine {
     ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let queue = self.queue(id);
-        if attributes
-            .iter()
-            .any(|a| matches!(a, QueueAttribute::FifoQueue(_)))
-        {
-            return Err(if queue.fifo {
-                SqsError::new(
-                    ErrorCode::InvalidAttributeValue,
-                    "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
-                )
-            } else {
-                unknown_attribute("FifoQueue")
-            });
+        for attribute in attributes {
+            match attribute {
+                // Tools write back the whole map they read: a FIFO queue's
+                // own "true" is accepted and changes nothing.
+                QueueAttribute::FifoQueue(true) if queue.fifo => {}
+                QueueAttribute::FifoQueue(_) if queue.fifo => {
+                    return Err(SqsError::new(
+                        ErrorCode::InvalidAttributeValue,
+                        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.",
+                    ))
+                }
+                QueueAttribute::FifoQueue(_) => return Err(unknown_attribute("FifoQueue")),
+                _ => {}
+            }
         }
         let mut settings = queue.settings.clone();
         self.apply_attributes(&queue.name.clone(), queue.fifo, &mut settings, attributes)?;
@@ -387,8 +374,10 @@ impl Engine {
             ));
         }
         queue.last_purge = Some(now);
-        // Recorded against AWS: a purge clears the deduplication window too.
+        // Recorded against AWS: a purge clears the deduplication window too,
+        // and with it the receive attempts it could replay.
         queue.dedup = crate::dedup::Dedup::default();
+        queue.attempts = crate::attempts::Attempts::default();
         let keys: Vec<u64> = queue.messages().map(|(k, _)| k).collect();
         let count = keys.len() as u64;
         for key in keys {
@@ -496,4 +485,22 @@ fn page<'a>(
         queue_urls,
         next_token,
     })
+}
+
+/// High-throughput FIFO: `FifoThroughputLimit` `perMessageGroupId` works only
+/// with `DeduplicationScope` `messageGroup` (the documented pairing that
+/// turns it on), checked on the settings a create or set would leave.
+fn check_high_throughput(settings: &Settings) -> SqsResult<()> {
+    use crate::settings::{DedupScope, ThroughputLimit};
+    if settings.fifo_throughput_limit == ThroughputLimit::PerMessageGroupId
+        && settings.deduplication_scope != DedupScope::MessageGroup
+    {
+        return Err(SqsError::new(
+            ErrorCode::InvalidAttributeValue,
+            // The text AWS answers (recorded by cdkd against AWS, 2026-07).
+            "To set FifoThroughputLimit to perMessageGroupId, the DeduplicationScope must be \
+             messageGroup",
+        ));
+    }
+    Ok(())
 }

@@ -302,7 +302,7 @@ impl Engine {
             return;
         };
         let sequence = if target.fifo {
-            target.next_sequence()
+            target.next_sequence(&mut self.rng)
         } else {
             0
         };

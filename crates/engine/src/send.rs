@@ -125,7 +125,11 @@ impl Engine {
         }
 
         let message_id = MessageId::from_random(self.rng.bytes16());
-        let sequence = if queue.fifo { queue.next_sequence() } else { 0 };
+        let sequence = if queue.fifo {
+            queue.next_sequence(&mut self.rng)
+        } else {
+            0
+        };
         if let Some(key) = dedup_key {
             queue.dedup.record(key, message_id, sequence, now);
         }

@@ -29,12 +29,13 @@ pub(crate) fn allowed_char(c: char) -> bool {
     matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
 }
 
+/// The sentence AWS answers a body with a disallowed character.
+const VALID_CHARACTERS: &str =
+    "Invalid characters found. Valid unicode characters are #x9 | #xA | \
+     #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF";
+
 fn invalid_contents() -> SqsError {
-    SqsError::new(
-        ErrorCode::InvalidMessageContents,
-        "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | \
-         #xE000 to #xFFFD | #x10000 to #x10FFFF",
-    )
+    SqsError::new(ErrorCode::InvalidMessageContents, VALID_CHARACTERS)
 }
 
 pub(crate) fn body(body: &str) -> SqsResult<()> {
@@ -120,10 +121,7 @@ fn attribute_name(name: &str) -> SqsResult<()> {
             "Message (user) attribute name '{shown}' is invalid: it may not start or end with a period \
              nor have two periods in a row."
         ))
-    } else if !name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-    {
+    } else if !name.chars().all(attribute_name_char) {
         Some(format!(
             "Message (user) attribute name '{shown}' is invalid: it can contain only alphanumeric \
              characters, hyphens (-), underscores (_) and periods (.)."
@@ -135,6 +133,13 @@ fn attribute_name(name: &str) -> SqsResult<()> {
         Some(message) => Err(SqsError::invalid_parameter(message)),
         None => Ok(()),
     }
+}
+
+/// `[A-Za-z0-9_.-]`, and the Latin-1 and Latin Extended-A letters
+/// U+00C0–U+017F (recorded against AWS: `attr.1øßä` is accepted; the whole
+/// range is taken as written, × and ÷ included).
+fn attribute_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '\u{C0}'..='\u{17F}')
 }
 
 /// The base type of a data type: `String`, `Number` or `Binary`, optionally
@@ -170,7 +175,14 @@ fn attribute_value(attribute: &MessageAttribute) -> SqsResult<()> {
         (AttributeValue::Binary(_), "Binary") => Ok(()),
         (AttributeValue::String(s), "String" | "Number") if s.is_empty() => Err(empty(base)),
         (AttributeValue::String(s), "Number") => number(name, s),
-        (AttributeValue::String(s), _) if !s.chars().all(allowed_char) => Err(invalid_contents()),
+        // The body's rule, but a parameter error: `InvalidMessageContents`
+        // is the body's code alone (recorded against AWS).
+        (AttributeValue::String(s), _) if !s.chars().all(allowed_char) => {
+            Err(SqsError::invalid_parameter(format!(
+                "Message (user) attribute '{name}' has a String value with invalid characters. \
+                 {VALID_CHARACTERS}"
+            )))
+        }
         (AttributeValue::String(_), "String") => Ok(()),
         _ => Err(empty(base)),
     }

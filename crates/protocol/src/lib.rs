@@ -62,18 +62,22 @@ fn respond(engine: &mut Engine, result: Result<Value, SqsError>) -> Response {
             body: body.to_string(),
         },
         Err(error) => {
-            headers.push((
-                "x-amzn-query-error".to_string(),
-                format!("{};Sender", error.code.query_code()),
-            ));
+            let code = error.code;
+            if code.has_query_code() {
+                headers.push((
+                    "x-amzn-query-error".to_string(),
+                    format!("{};Sender", code.query_code()),
+                ));
+            }
+            let mut body = json!({ "__type": format!("{}#{}", code.namespace(), code.shape()) });
+            // An error without text (an unknown operation) has no `message`.
+            if !error.message.is_empty() {
+                body["message"] = error.message.into();
+            }
             Response {
-                status: error.code.status(),
+                status: code.status(),
                 headers,
-                body: json!({
-                    "__type": format!("com.amazonaws.sqs#{}", error.code.shape()),
-                    "message": error.message,
-                })
-                .to_string(),
+                body: body.to_string(),
             }
         }
     }

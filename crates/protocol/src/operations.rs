@@ -52,13 +52,8 @@ pub const OPERATIONS: &[(&str, Operation)] = &[
 pub fn call(engine: &mut Engine, target: &str, body: &str, caller: Caller) -> SqsResult<Outcome> {
     let name = target.strip_prefix("AmazonSQS.").unwrap_or("");
     let Some((_, operation)) = OPERATIONS.iter().find(|(n, _)| *n == name) else {
-        return Err(SqsError::new(
-            ErrorCode::InvalidAction,
-            format!(
-                "The action {target} is not valid for this endpoint. Operations are sent as \
-                 X-Amz-Target: AmazonSQS.<Operation>, e.g. AmazonSQS.SendMessage."
-            ),
-        ));
+        // As AWS's JSON endpoints answer: the framework's shape, no text.
+        return Err(SqsError::new(ErrorCode::UnknownOperation, ""));
     };
     let object = parse_body(body)?;
     operation(engine, &Input::new(&object), caller)
@@ -240,7 +235,8 @@ fn send_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult
     body(Value::Object(out))
 }
 
-/// `Successful` / `Failed` lists, each successful entry shaped by `fields`.
+/// `Successful` / `Failed` lists, each successful entry shaped by `fields`;
+/// an empty list is left out, as SQS leaves it out.
 fn batch_body<T>(result: BatchResult<T>, fields: impl Fn(T, &mut Map<String, Value>)) -> Value {
     let successful: Vec<Value> = result
         .successful
@@ -259,7 +255,13 @@ fn batch_body<T>(result: BatchResult<T>, fields: impl Fn(T, &mut Map<String, Val
             json!({ "Id": f.id, "SenderFault": f.sender_fault, "Code": f.code, "Message": f.message })
         })
         .collect();
-    json!({ "Successful": successful, "Failed": failed })
+    let mut out = Map::new();
+    for (key, list) in [("Successful", successful), ("Failed", failed)] {
+        if !list.is_empty() {
+            out.insert(key.into(), list.into());
+        }
+    }
+    Value::Object(out)
 }
 
 fn entry_id(entry: &Input) -> SqsResult<String> {

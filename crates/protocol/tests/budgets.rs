@@ -89,7 +89,7 @@ fn sending_past_the_message_budget_answers_over_limit_naming_max_stored_messages
             json!({ "QueueUrl": url, "Entries": entries }),
         )
         .ok();
-    assert_eq!(batch["Successful"], json!([]), "{batch}");
+    assert!(batch.get("Successful").is_none(), "{batch}");
     let failed = batch["Failed"].as_array().unwrap();
     assert_eq!(failed.len(), 3, "{batch}");
     assert_eq!(failed[0]["Code"], "OverLimit");

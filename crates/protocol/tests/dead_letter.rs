@@ -212,6 +212,31 @@ fn fifo_source_moves_exhausted_messages_to_its_fifo_dlq_in_order() {
 }
 
 #[test]
+fn a_move_from_a_fifo_queue_to_a_fifo_dlq_replaces_the_deduplication_id_with_the_message_id() {
+    let mut sqs = Sqs::new();
+    let (dlq, dlq_arn) = sqs.create_with_arn("dead.fifo", json!({ "FifoQueue": "true" }));
+    let source = sqs.create(
+        "work.fifo",
+        json!({ "FifoQueue": "true", "RedrivePolicy": redrive_policy(&dlq_arn, 1) }),
+    );
+    let sent = sqs.send_fifo(&source, "a1", "a", "order-1");
+    let got = sqs.receive(&source, 1);
+    assert_eq!(got[0]["Attributes"]["MessageDeduplicationId"], "order-1");
+    sqs.call(
+        "ChangeMessageVisibility",
+        json!({ "QueueUrl": source, "ReceiptHandle": got[0]["ReceiptHandle"], "VisibilityTimeout": 0 }),
+    )
+    .ok();
+    sqs.receive_none(&source, 1);
+    let moved = sqs.receive(&dlq, 1);
+    assert_eq!(moved[0]["MessageId"], sent["MessageId"]);
+    assert_eq!(
+        moved[0]["Attributes"]["MessageDeduplicationId"],
+        sent["MessageId"]
+    );
+}
+
+#[test]
 fn long_poll_on_the_dlq_is_answered_the_moment_a_message_is_moved_there() {
     let (mut sqs, p) = pair();
     sqs.send(&p.source, "poison");
@@ -680,15 +705,58 @@ fn move_task_fails_with_a_failure_reason_when_the_original_source_is_deleted() {
 }
 
 #[test]
-fn redrive_policy_whose_chain_leads_back_to_the_source_is_rejected() {
+fn a_redrive_policy_targeting_the_queue_itself_is_accepted() {
+    let mut sqs = Sqs::new();
+    let (a, a_arn) = sqs.create_with_arn("a", json!({ "VisibilityTimeout": "1" }));
+    sqs.set_attributes(&a, redrive_to(&a_arn, 1)).ok();
+    assert_eq!(
+        sqs.attribute(&a, "RedrivePolicy"),
+        redrive_policy(&a_arn, 1)
+    );
+    assert_eq!(
+        sqs.call("ListDeadLetterSourceQueues", json!({ "QueueUrl": a }))
+            .ok()["queueUrls"],
+        json!([a])
+    );
+    // A documented choice (docs/fidelity-choices.md): a message never moves
+    // to the queue it is in, so it is delivered again and again.
+    sqs.send(&a, "loop");
+    for count in ["1", "2", "3"] {
+        let got = sqs.receive(&a, 1);
+        assert_eq!(got[0]["Attributes"]["ApproximateReceiveCount"], count);
+        sqs.advance(1_000);
+    }
+}
+
+#[test]
+fn a_redrive_policy_whose_chain_leads_back_to_the_source_is_accepted() {
     let mut sqs = Sqs::new();
     let (a, a_arn) = sqs.create_with_arn("a", json!({}));
     let (_, b_arn) = sqs.create_with_arn("b", redrive_to(&a_arn, 1));
-    sqs.set_attributes(&a, redrive_to(&b_arn, 1))
+    sqs.set_attributes(&a, redrive_to(&b_arn, 1)).ok();
+    assert_eq!(
+        sqs.attribute(&a, "RedrivePolicy"),
+        redrive_policy(&b_arn, 1)
+    );
+}
+
+#[test]
+fn a_redrive_policy_to_a_missing_queue_or_one_of_the_other_type_is_still_refused() {
+    let mut sqs = Sqs::new();
+    let (a, a_arn) = sqs.create_with_arn("a", json!({}));
+    let (_, fifo_arn) = sqs.create_with_arn("f.fifo", json!({ "FifoQueue": "true" }));
+    sqs.set_attributes(&a, redrive_to(&fifo_arn, 1))
         .err("InvalidParameterValue")
-        .message_contains("leads back to this queue");
-    sqs.set_attributes(&a, redrive_to(&a_arn, 1))
-        .err("InvalidParameterValue");
+        .message_contains("same type of queue");
+    let missing = format!("{}nowhere", a_arn.trim_end_matches('a'));
+    sqs.set_attributes(&a, redrive_to(&missing, 1))
+        .err("InvalidParameterValue")
+        .message_contains("Dead letter target does not exist.");
+    // At CreateQueue the queue itself does not exist yet.
+    let own_arn = format!("{}b", a_arn.trim_end_matches('a'));
+    sqs.create_reply("b", redrive_to(&own_arn, 1))
+        .err("InvalidParameterValue")
+        .message_contains("Dead letter target does not exist.");
 }
 
 /// Queues `a` -> `b` and `b` -> `a` (`b_max` receives): a cycle no check can

@@ -378,6 +378,75 @@ fn fifo_group_unlocks_when_head_visibility_is_set_to_zero() {
     assert_eq!(sqs.receive_bodies(&url, 10), ["a1", "a2"]);
 }
 
+/// Sends each `(body, group)` to `url`, the body doubling as dedup id.
+fn send_in_groups(sqs: &mut Sqs, url: &str, sends: &[(&str, &str)]) {
+    for (body, group) in sends {
+        sqs.send_fifo(url, body, group, body);
+    }
+}
+
+#[test]
+fn fifo_groups_are_served_in_the_order_their_heads_became_available() {
+    // Recorded against AWS (sqs-facts, "Which group goes first").
+    let (mut sqs, url) = fifo_queue(json!({}));
+    send_in_groups(
+        &mut sqs,
+        &url,
+        &[
+            ("g1-m1", "g1"),
+            ("g2-m1", "g2"),
+            ("g2-m2", "g2"),
+            ("g3-m1", "g3"),
+            ("g1-m2", "g1"),
+        ],
+    );
+    let first = receive(
+        &mut sqs,
+        &url,
+        json!({ "MaxNumberOfMessages": 3, "VisibilityTimeout": 0 }),
+    )
+    .messages();
+    assert_eq!(bodies(&first), ["g1-m1", "g1-m2", "g2-m1"]);
+    // g3 was never received: available since its send, before g1 and g2
+    // came back; g1 and g2 came back together and keep their send order.
+    assert_eq!(
+        sqs.receive_bodies(&url, 10),
+        ["g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"]
+    );
+}
+
+#[test]
+fn a_fifo_group_whose_head_came_back_waits_behind_groups_available_earlier() {
+    // Recorded against AWS (sqs-facts, "Which group goes first").
+    let (mut sqs, url) = fifo_queue(json!({}));
+    send_in_groups(
+        &mut sqs,
+        &url,
+        &[("g1-m1", "g1"), ("g1-m2", "g1"), ("g2-m1", "g2")],
+    );
+    let got = sqs.receive(&url, 2);
+    assert_eq!(bodies(&got), ["g1-m1", "g1-m2"]);
+    sqs.call(
+        "ChangeMessageVisibility",
+        json!({ "QueueUrl": url, "ReceiptHandle": got[0]["ReceiptHandle"], "VisibilityTimeout": 0 }),
+    )
+    .ok();
+    assert_eq!(sqs.receive_bodies(&url, 3), ["g2-m1", "g1-m1"]);
+}
+
+#[test]
+fn a_fifo_group_whose_visibility_expired_comes_after_groups_sent_before_it_came_back() {
+    let (mut sqs, url) = fifo_queue(json!({ "VisibilityTimeout": "10" }));
+    sqs.send_fifo(&url, "a1", "a", "1");
+    assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
+    sqs.advance(5_000);
+    sqs.send_fifo(&url, "b1", "b", "2");
+    sqs.advance(5_000);
+    // a1 came back at 10 s; b1 was sent at 5 s.
+    sqs.send_fifo(&url, "c1", "c", "3");
+    assert_eq!(sqs.receive_bodies(&url, 10), ["b1", "a1", "c1"]);
+}
+
 #[test]
 fn fifo_receive_takes_as_many_as_possible_from_one_group_before_the_next() {
     let (mut sqs, url) = fifo_queue(json!({}));
@@ -439,6 +508,34 @@ fn fifo_group_lock_and_unlock_are_logged() {
         })
         .collect();
     assert_eq!(locks, [(true, "a".to_string()), (false, "a".to_string())]);
+}
+
+// ---------------------------------------------------------------------------
+// PurgeQueue
+// ---------------------------------------------------------------------------
+
+#[test]
+fn purge_queue_clears_the_fifo_deduplication_window() {
+    // Recorded against AWS: send X, purge, send X again at once -> delivered.
+    let (mut sqs, url) = fifo_queue(json!({}));
+    let first = sqs.send_fifo(&url, "before", "g", "X");
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    let second = sqs.send_fifo(&url, "after", "g", "X");
+    assert_ne!(second["MessageId"], first["MessageId"]);
+    assert_eq!(sqs.receive_bodies(&url, 10), ["after"]);
+}
+
+#[test]
+fn purge_queue_forgets_receive_request_attempt_ids() {
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
+    let first = receive_attempt(&mut sqs, &url, "attempt-1");
+    assert_eq!(bodies(&first), ["a1", "a2"]);
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    sqs.send_fifo(&url, "b1", "b", "3");
+    // The retry receives afresh: what is there now, with new handles.
+    let retry = receive_attempt(&mut sqs, &url, "attempt-1");
+    assert_eq!(bodies(&retry), ["b1"]);
+    assert!(handles(&first).iter().all(|h| !handles(&retry).contains(h)));
 }
 
 // ---------------------------------------------------------------------------
@@ -558,6 +655,29 @@ fn fifo_receive_request_attempt_id_retry_after_a_long_poll_returns_what_the_poll
 // ---------------------------------------------------------------------------
 // Sequence numbers, timestamps and delays
 // ---------------------------------------------------------------------------
+
+#[test]
+fn fifo_sequence_numbers_are_not_consecutive_and_a_seed_gives_the_same_ones() {
+    let numbers = |seed: u64| -> Vec<u128> {
+        let mut sqs = Sqs::seeded(seed);
+        let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+        (0..20)
+            .map(|i| {
+                let sent = sqs.send_fifo(&url, "x", "g", &i.to_string());
+                sent["SequenceNumber"].as_str().unwrap().parse().unwrap()
+            })
+            .collect()
+    };
+    let first = numbers(7);
+    assert!(first.windows(2).all(|w| w[0] < w[1]), "{first:?}");
+    let gaps: Vec<u128> = first.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.iter().any(|g| *g > 1), "a gapless counter: {first:?}");
+    assert!(
+        gaps.windows(2).any(|w| w[0] != w[1]),
+        "gaps of one size: {gaps:?}"
+    );
+    assert_eq!(numbers(7), first, "the same seed, the same numbers");
+}
 
 #[test]
 fn fifo_sequence_numbers_are_large_and_strictly_increasing() {

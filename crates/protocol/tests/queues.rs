@@ -281,6 +281,25 @@ fn get_queue_url_returns_the_url_of_an_existing_queue() {
 }
 
 #[test]
+fn a_bare_queue_name_given_as_queue_url_is_accepted() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    // Recorded against AWS: SendMessage with QueueUrl = the name answers 200.
+    sqs.send("orders", "by name");
+    assert_eq!(sqs.attribute("orders", "ApproximateNumberOfMessages"), "1");
+    assert_eq!(sqs.receive_bodies(&url, 1), ["by name"]);
+    // Resolved in the caller's account: an unknown name is still missing.
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": "never", "MessageBody": "x" }),
+    )
+    .rejected(400, NO_QUEUE, "The specified queue does not exist.");
+    sqs.call("DeleteQueue", json!({ "QueueUrl": "orders" }))
+        .ok();
+    sqs.call("GetQueueUrl", json!({ "QueueName": "orders" }))
+        .err(NO_QUEUE);
+}
+
+#[test]
 fn queue_url_and_arn_use_the_configured_region_and_account() {
     let mut sqs = Sqs::with(Config {
         region: "eu-west-2".into(),
@@ -549,6 +568,66 @@ fn changing_fifo_queue_after_creation_is_invalid_attribute_value() {
     reply.err("InvalidAttributeValue");
     reply.message_contains("Modifying queue type is not supported");
     assert_eq!(sqs.attribute(&url, "FifoQueue"), "true");
+}
+
+#[test]
+fn writing_fifo_queue_true_back_to_a_fifo_queue_answers_200() {
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
+    // Tools write back the map they read, FifoQueue included.
+    sqs.set_attributes(
+        &url,
+        json!({ "FifoQueue": "true", "VisibilityTimeout": "45" }),
+    )
+    .ok();
+    assert_eq!(sqs.attribute(&url, "FifoQueue"), "true");
+    assert_eq!(sqs.attribute(&url, "VisibilityTimeout"), "45");
+    // On a standard queue FifoQueue is still unknown, whatever its value.
+    let standard = sqs.create("plain", json!({}));
+    for value in ["true", "false"] {
+        sqs.set_attributes(&standard, json!({ "FifoQueue": value }))
+            .err("InvalidAttributeName");
+    }
+}
+
+const THROUGHPUT_NEEDS_GROUP_SCOPE: &str =
+    "To set FifoThroughputLimit to perMessageGroupId, the DeduplicationScope must be messageGroup";
+
+#[test]
+fn fifo_throughput_limit_per_message_group_id_needs_deduplication_scope_message_group() {
+    let mut sqs = Sqs::new();
+    let fifo = |extra: Value| {
+        let mut attributes = json!({ "FifoQueue": "true" });
+        attributes
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        attributes
+    };
+    // At create: alone, or with the queue scope.
+    for extra in [
+        json!({ "FifoThroughputLimit": "perMessageGroupId" }),
+        json!({ "FifoThroughputLimit": "perMessageGroupId", "DeduplicationScope": "queue" }),
+    ] {
+        sqs.create_reply("ht.fifo", fifo(extra)).rejected(
+            400,
+            "InvalidAttributeValue",
+            THROUGHPUT_NEEDS_GROUP_SCOPE,
+        );
+    }
+    // At set: against the scope the queue already has, and nothing changes.
+    let url = sqs.create("ht.fifo", fifo(json!({})));
+    sqs.set_attributes(&url, json!({ "FifoThroughputLimit": "perMessageGroupId" }))
+        .rejected(400, "InvalidAttributeValue", THROUGHPUT_NEEDS_GROUP_SCOPE);
+    assert_eq!(sqs.attribute(&url, "FifoThroughputLimit"), "perQueue");
+    sqs.set_attributes(
+        &url,
+        json!({ "FifoThroughputLimit": "perMessageGroupId", "DeduplicationScope": "messageGroup" }),
+    )
+    .ok();
+    // Taking the scope back while the limit stays is refused too.
+    sqs.set_attributes(&url, json!({ "DeduplicationScope": "queue" }))
+        .rejected(400, "InvalidAttributeValue", THROUGHPUT_NEEDS_GROUP_SCOPE);
+    assert_eq!(sqs.attribute(&url, "DeduplicationScope"), "messageGroup");
 }
 
 #[test]

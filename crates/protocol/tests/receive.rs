@@ -295,6 +295,19 @@ fn message_attribute_names_dot_star_returns_every_attribute() {
 }
 
 #[test]
+fn message_attribute_names_star_means_all_like_all_and_dot_star() {
+    let (_, sent, got) = receive_attributed_message(json!({ "MessageAttributeNames": ["*"] }));
+    assert_eq!(
+        message_attribute_names(&got),
+        ["customer", "order.id", "order.total"]
+    );
+    assert_eq!(
+        got["MD5OfMessageAttributes"],
+        sent["MD5OfMessageAttributes"]
+    );
+}
+
+#[test]
 fn message_attribute_names_prefix_wildcard_selects_attributes_by_prefix() {
     let (_, _, got) = receive_attributed_message(json!({ "MessageAttributeNames": ["order.*"] }));
     assert_eq!(message_attribute_names(&got), ["order.id", "order.total"]);

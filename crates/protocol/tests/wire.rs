@@ -5,7 +5,7 @@
 mod common;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use common::{successful_ids, Reply, Sqs};
+use common::{sorted_keys, successful_ids, Reply, Sqs};
 use md5::{Digest, Md5};
 use serde_json::{json, Value};
 
@@ -254,17 +254,26 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
 }
 
 #[test]
-fn unknown_operation_is_invalid_action() {
+fn an_unknown_operation_answers_unknown_operation_exception_without_queuelab_text() {
     let mut sqs = Sqs::new();
-    let reply = sqs.call("SendMessages", json!({}));
-    reply.error_envelope(400, "InvalidAction", "InvalidAction");
-    let reply = sqs.raw("AmazonSNS.Publish", "{}");
-    reply.error_envelope(400, "InvalidAction", "InvalidAction");
-    let reply = sqs.raw("", "{}");
-    reply.error_envelope(400, "InvalidAction", "InvalidAction");
     // The operation name is case-sensitive, as X-Amz-Target is.
-    let reply = sqs.raw("AmazonSQS.sendmessage", "{}");
-    reply.error_envelope(400, "InvalidAction", "InvalidAction");
+    for target in [
+        "AmazonSQS.SendMessages",
+        "AmazonSNS.Publish",
+        "",
+        "AmazonSQS.sendmessage",
+    ] {
+        let reply = sqs.raw(target, "{}");
+        assert_eq!(reply.status, 400, "{target}");
+        assert_eq!(
+            reply.body,
+            json!({ "__type": "com.amazon.coral.service#UnknownOperationException" }),
+            "{target}"
+        );
+        // Answered before SQS sees the call: no SQS query code.
+        assert_eq!(reply.response.header("x-amzn-query-error"), None);
+        assert!(reply.response.header("x-amzn-requestid").is_some());
+    }
 }
 
 #[test]
@@ -442,13 +451,50 @@ fn batch_answers_200_with_successful_and_failed_lists() {
     let body = sqs.send_batch(&url, json!(entries(2))).ok();
     let successful = body["Successful"].as_array().unwrap();
     assert_eq!(successful.len(), 2);
-    assert_eq!(body["Failed"], json!([]));
+    assert!(body.get("Failed").is_none(), "no empty Failed list: {body}");
     for (entry, id) in successful.iter().zip(["m0", "m1"]) {
         assert_eq!(entry["Id"], id);
         assert!(is_uuid(entry["MessageId"].as_str().unwrap()));
         assert!(entry["MD5OfMessageBody"].is_string());
     }
     assert_eq!(successful[0]["MD5OfMessageBody"], md5_hex(b"body 0"));
+}
+
+#[test]
+fn batch_replies_leave_out_an_empty_failed_or_successful_list() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    // Nothing failed: no `Failed` member, in all three batch calls.
+    let sent = sqs.send_batch(&url, json!(entries(2))).ok();
+    assert_eq!(sorted_keys(&sent), ["Successful"]);
+    let got = sqs.receive(&url, 2);
+    let handles = |id: &str| {
+        json!(got
+            .iter()
+            .enumerate()
+            .map(|(i, m)| json!({ "Id": format!("{id}{i}"), "ReceiptHandle": m["ReceiptHandle"] }))
+            .collect::<Vec<_>>())
+    };
+    let batch = |sqs: &mut Sqs, operation: &str, entries: Value| {
+        sqs.call(operation, json!({ "QueueUrl": url, "Entries": entries }))
+            .ok()
+    };
+    let changed = batch(&mut sqs, "ChangeMessageVisibilityBatch", handles("c"));
+    assert_eq!(sorted_keys(&changed), ["Successful"]);
+    let deleted = batch(&mut sqs, "DeleteMessageBatch", handles("d"));
+    assert_eq!(sorted_keys(&deleted), ["Successful"]);
+    // Nothing succeeded: no `Successful` member.
+    let junk = json!([{ "Id": "j", "ReceiptHandle": "junk" }]);
+    let deleted = batch(&mut sqs, "DeleteMessageBatch", junk.clone());
+    assert_eq!(sorted_keys(&deleted), ["Failed"]);
+    let mut junk_change = junk;
+    junk_change[0]["VisibilityTimeout"] = json!(5);
+    let changed = batch(&mut sqs, "ChangeMessageVisibilityBatch", junk_change);
+    assert_eq!(sorted_keys(&changed), ["Failed"]);
+    let bad = json!([{ "Id": "bad", "MessageBody": "a\u{1}b" }]);
+    assert_eq!(
+        sorted_keys(&batch(&mut sqs, "SendMessageBatch", bad)),
+        ["Failed"]
+    );
 }
 
 #[test]

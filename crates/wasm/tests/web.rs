@@ -93,7 +93,10 @@ async fn sqs_errors_are_answers_with_status_type_and_query_error_header() {
         "AWS.SimpleQueueService.NonExistentQueue;Sender"
     );
     let unknown = call(&mut pg, "Frobnicate", json!({})).await;
-    assert_eq!(unknown.body["__type"], "com.amazonaws.sqs#InvalidAction");
+    assert_eq!(
+        unknown.body["__type"],
+        "com.amazon.coral.service#UnknownOperationException"
+    );
 }
 
 #[wasm_bindgen_test]
