@@ -67,6 +67,8 @@ function describe(e, ctx, duplicateOf) {
       return line(by, `asked ${e.queue} and got nothing back: an empty response, still a billed request`, "routine");
     case "moveTaskStarted":
       return line("SQS", `started moving messages out of ${e.source} (task ${e.task})`);
+    case "moveTaskCancelling":
+      return line("SQS", `move task ${e.task} CANCELLING after ${e.moved} moved: it moves nothing more and stops at its next step`);
     case "moveTaskEnded":
       return line("SQS", `move task ${e.task} ${e.status}: ${e.moved} moved`);
     case "processingStarted":

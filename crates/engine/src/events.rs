@@ -136,6 +136,13 @@ pub enum EventKind {
         source: Arc<str>,
         task: u64,
     },
+    /// CancelMessageMoveTask was called: the task moves nothing more and
+    /// reports CANCELLING until it stops (a `MoveTaskEnded` CANCELLED).
+    MoveTaskCancelling {
+        source: Arc<str>,
+        task: u64,
+        moved: u64,
+    },
     MoveTaskEnded {
         source: Arc<str>,
         task: u64,

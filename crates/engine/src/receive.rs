@@ -93,6 +93,10 @@ impl Engine {
     ) -> SqsResult<ReceiveOutcome> {
         let id = self.resolve(&request.queue_url)?;
         let spec = ReceiveSpec::check(request, self.queue(id), by)?;
+        // Whatever is due at this instant happens first: a message another
+        // poll took with VisibilityTimeout 0 a moment ago is visible again,
+        // not in flight (settle can leave a queue due behind its cursor).
+        self.settle();
         if let Some(replayed) = self.replay_attempt(id, &spec) {
             return Ok(ReceiveOutcome::Done(replayed));
         }

@@ -19,6 +19,8 @@ const DEFAULT_RATE: i64 = 500;
 enum Status {
     Running,
     Completed,
+    /// Cancelled, and winding down until the task's next step.
+    Cancelling,
     Cancelled,
     Failed,
 }
@@ -28,6 +30,7 @@ impl Status {
         match self {
             Status::Running => "RUNNING",
             Status::Completed => "COMPLETED",
+            Status::Cancelling => "CANCELLING",
             Status::Cancelled => "CANCELLED",
             Status::Failed => "FAILED",
         }
@@ -43,10 +46,28 @@ struct MoveTask {
     moved: u64,
     to_move: u64,
     started_at: Millis,
+    /// When a cancelled task stops: one step of its rate after the cancel.
+    cancelled_at: Option<Millis>,
     failure: Option<String>,
 }
 
 impl MoveTask {
+    /// Running or winding down: the one task a source may have at a time.
+    fn is_active(&self) -> bool {
+        matches!(self.status, Status::Running | Status::Cancelling)
+    }
+
+    /// When the timeline must wake this task: its next message, or the end
+    /// of its cancelling.
+    fn due_at(&self) -> Millis {
+        self.cancelled_at.unwrap_or_else(|| self.next_step())
+    }
+
+    /// The time one message takes at the task's rate.
+    fn step_ms(&self) -> Millis {
+        1000u64.div_ceil(self.rate.unwrap_or(DEFAULT_RATE).max(1) as u64)
+    }
+
     /// When the next message moves: message k leaves at start + k/rate
     /// seconds (never past the last moment virtual time can reach).
     fn next_step(&self) -> Millis {
@@ -116,7 +137,7 @@ impl Engine {
             .tasks
             .tasks
             .iter()
-            .any(|t| t.status == Status::Running && *t.source_arn == *source_arn)
+            .any(|t| t.is_active() && *t.source_arn == *source_arn)
         {
             return Err(SqsError::invalid_parameter(
                 "There is already a task running. Only one active task is allowed for a source \
@@ -134,6 +155,7 @@ impl Engine {
             moved: 0,
             to_move: source_queue.count_visible() as u64,
             started_at: self.now,
+            cancelled_at: None,
             failure: None,
         };
         let source_name = task.source_arn.clone();
@@ -157,14 +179,20 @@ impl Engine {
             .iter_mut()
             .find(|t| t.id == id && t.status == Status::Running)
             .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFound, "Task does not exist."))?;
-        task.status = Status::Cancelled;
+        // SQS reports CANCELLING until the task stops; here it stops one
+        // step of its rate later, moving nothing more meanwhile.
+        let index = id as usize - 1;
+        self.queues
+            .timeline
+            .remove(&(task.due_at(), Due::Task(index)));
+        task.status = Status::Cancelling;
+        let stop_at = later(self.now, task.step_ms());
+        task.cancelled_at = Some(stop_at);
         let (source, moved) = (task.source_arn.clone(), task.moved);
-        let step = (task.next_step(), Due::Task(id as usize - 1));
-        self.queues.timeline.remove(&step);
-        self.emit(EventKind::MoveTaskEnded {
+        self.queues.timeline.insert((stop_at, Due::Task(index)));
+        self.emit(EventKind::MoveTaskCancelling {
             source,
             task: id,
-            status: Status::Cancelled.as_str(),
             moved,
         });
         Ok(moved)
@@ -212,6 +240,13 @@ impl Engine {
     /// running is filed again under its next step.
     pub(crate) fn run_move_tasks(&mut self, due: &[usize]) {
         for &index in due {
+            let task = &self.tasks.tasks[index];
+            if task.status == Status::Cancelling {
+                if task.due_at() <= self.now {
+                    self.end_task(index, Status::Cancelled, None);
+                }
+                continue;
+            }
             while self.tasks.tasks[index].status == Status::Running
                 && self.tasks.tasks[index].next_step() <= self.now
             {
@@ -230,7 +265,7 @@ impl Engine {
         let task = &mut self.tasks.tasks[index];
         self.queues
             .timeline
-            .remove(&(task.next_step(), Due::Task(index)));
+            .remove(&(task.due_at(), Due::Task(index)));
         task.status = status;
         task.failure = failure;
         let event = EventKind::MoveTaskEnded {

@@ -653,6 +653,51 @@ fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
 }
 
 #[test]
+fn a_cancelled_move_task_reports_cancelling_for_one_step_of_its_rate_then_cancelled() {
+    let (mut sqs, p) = pair();
+    dead_letter(&mut sqs, &p.source, &["1", "2", "3", "4", "5"]);
+    let handle = start_task(
+        &mut sqs,
+        json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 1 }),
+    )
+    .ok()["TaskHandle"]
+        .clone();
+    sqs.advance(2_500);
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
+        .ok();
+    // One step of 1 message per second: CANCELLING until 3.5 s, moving nothing.
+    for wait in [999, 0] {
+        let task = latest_task(&mut sqs, &p.dlq_arn);
+        assert_eq!(task["Status"], "CANCELLING", "{task}");
+        assert!(task.get("TaskHandle").is_none(), "{task}");
+        assert_eq!(task["ApproximateNumberOfMessagesMoved"], 2);
+        sqs.advance(wait);
+    }
+    // Still winding down: a new task for the source waits for it to stop.
+    start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn }))
+        .err("InvalidParameterValue")
+        .message_contains("already a task running");
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
+        .err("ResourceNotFoundException");
+    sqs.advance(1);
+    let task = latest_task(&mut sqs, &p.dlq_arn);
+    assert_eq!(task["Status"], "CANCELLED", "{task}");
+    assert_eq!(task["ApproximateNumberOfMessagesMoved"], 2);
+    assert_eq!(visible(&mut sqs, &p.dlq), "3");
+    let ends: Vec<&str> = sqs
+        .kinds()
+        .into_iter()
+        .filter_map(|k| match k {
+            EventKind::MoveTaskCancelling { .. } => Some("cancelling"),
+            EventKind::MoveTaskEnded { status, .. } => Some(status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, ["cancelling", "CANCELLED"]);
+    start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
+}
+
+#[test]
 fn cancel_message_move_task_with_a_garbage_handle_is_invalid_parameter_value() {
     let mut sqs = Sqs::new();
     sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": "garbage" }))

@@ -519,6 +519,56 @@ fn long_poll_is_answered_the_moment_visibility_is_changed_to_zero() {
     assert_eq!(sqs.engine.now(), 0);
 }
 
+/// A message a waiting long poll took with `VisibilityTimeout` 0 is visible
+/// at once: not in flight, and a receive at the same instant gets it.
+#[track_caller]
+fn assert_visible_at_once_after_a_zero_timeout_poll(sqs: &mut Sqs, url: &str, poll: u64) {
+    let now = sqs.engine.now();
+    let got = sqs.only_answer(poll).messages();
+    assert_eq!(got.len(), 1);
+    assert_eq!(in_flight(sqs, url), "0");
+    assert_eq!(visible(sqs, url), "1");
+    let again = sqs.receive(url, 1);
+    assert_eq!(again[0]["MessageId"], got[0]["MessageId"]);
+    assert_eq!(again[0]["Attributes"]["ApproximateReceiveCount"], "2");
+    assert_eq!(sqs.engine.now(), now, "all at one virtual instant");
+}
+
+#[test]
+fn a_message_delivered_with_visibility_timeout_zero_to_a_waiting_long_poll_is_visible_at_once() {
+    let zero_timeout_poll = json!({ "WaitTimeSeconds": 20, "VisibilityTimeout": 0 });
+    // Answered by a send.
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
+    let poll = start_receive(&mut sqs, &url, zero_timeout_poll.clone()).unwrap_err();
+    sqs.advance(3_000);
+    sqs.send(&url, "sent");
+    assert_visible_at_once_after_a_zero_timeout_poll(&mut sqs, &url, poll);
+
+    // Answered when a delay ends, inside an advance.
+    let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "later", "DelaySeconds": 5 }),
+    )
+    .ok();
+    let poll = start_receive(&mut sqs, &url, zero_timeout_poll.clone()).unwrap_err();
+    advance_unanswered_until(&mut sqs, 5_000);
+    assert_visible_at_once_after_a_zero_timeout_poll(&mut sqs, &url, poll);
+
+    // Answered by a visibility change, on a FIFO queue.
+    let (mut sqs, url) = Sqs::with_queue("plain.fifo", json!({ "FifoQueue": "true" }));
+    sqs.send_fifo(&url, "released", "g", "1");
+    let got = sqs.receive(&url, 1);
+    let poll = start_receive(&mut sqs, &url, zero_timeout_poll).unwrap_err();
+    change_visibility(&mut sqs, &url, &got[0]["ReceiptHandle"], 0).ok();
+    let now = sqs.engine.now();
+    let answer = sqs.only_answer(poll).messages();
+    assert_eq!(answer[0]["Body"], "released");
+    assert_eq!(in_flight(&mut sqs, &url), "0");
+    assert_eq!(sqs.receive_bodies(&url, 1), ["released"]);
+    assert_eq!(sqs.engine.now(), now);
+}
+
 #[test]
 fn long_poll_returns_empty_when_the_wait_ends() {
     let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
