@@ -19,6 +19,8 @@ pub enum ErrorCode {
     /// shape is the framework's, with no SQS query code and no text.
     UnknownOperation,
     QueueDoesNotExist,
+    /// A `QueueUrl` that is neither a queue URL nor a queue name.
+    InvalidAddress,
     QueueAlreadyExists,
     QueueDeletedRecently,
     PurgeQueueInProgress,
@@ -46,6 +48,7 @@ impl ErrorCode {
             OverLimit => "OverLimit",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
+            InvalidAddress => "InvalidAddress",
             QueueAlreadyExists => "QueueAlreadyExists",
             QueueDeletedRecently => "AWS.SimpleQueueService.QueueDeletedRecently",
             PurgeQueueInProgress => "AWS.SimpleQueueService.PurgeQueueInProgress",
@@ -59,19 +62,24 @@ impl ErrorCode {
         }
     }
 
-    /// Where the shape is modelled: SQS's own errors, or the request
-    /// framework's (`com.amazon.coral.service`) for a call SQS never saw.
+    /// Where the shape is modelled: in SQS's model, or by the request
+    /// framework (`com.amazon.coral.service`): an unknown operation, and the
+    /// generic validation errors SQS's model does not name (a real AWS
+    /// answer: `com.amazon.coral.service#InvalidParameterValueException`).
     pub fn namespace(self) -> &'static str {
+        use ErrorCode::*;
         match self {
-            ErrorCode::UnknownOperation => "com.amazon.coral.service",
+            UnknownOperation | InvalidParameterValue | MissingParameter | Serialization => {
+                "com.amazon.coral.service"
+            }
             _ => "com.amazonaws.sqs",
         }
     }
 
-    /// Does the answer carry SQS's `x-amzn-query-error` header? Only
-    /// errors SQS itself answers do.
+    /// Does the answer carry SQS's `x-amzn-query-error` header? Every error
+    /// SQS answers does; an unknown operation never reaches SQS.
     pub fn has_query_code(self) -> bool {
-        self.namespace() == "com.amazonaws.sqs"
+        self != ErrorCode::UnknownOperation
     }
 
     /// The modelled error shape (`__type` is `<namespace>#<shape>`).
@@ -87,6 +95,7 @@ impl ErrorCode {
             OverLimit => "OverLimit",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "QueueDoesNotExist",
+            InvalidAddress => "InvalidAddress",
             QueueAlreadyExists => "QueueNameExists",
             QueueDeletedRecently => "QueueDeletedRecently",
             PurgeQueueInProgress => "PurgeQueueInProgress",
@@ -104,18 +113,23 @@ impl ErrorCode {
     pub fn status(self) -> u16 {
         match self {
             ErrorCode::OverLimit | ErrorCode::PurgeQueueInProgress => 403,
-            ErrorCode::ResourceNotFound => 404,
+            // As SQS's service model gives them.
+            ErrorCode::ResourceNotFound
+            | ErrorCode::ReceiptHandleIsInvalid
+            | ErrorCode::InvalidAddress => 404,
             _ => 400,
         }
     }
 }
 
-/// The most characters of a caller's value an error message repeats.
-pub const MAX_ECHO_CHARS: usize = 100;
+/// The most characters of a caller's value an error message repeats: more
+/// than any SQS field may hold (AWS repeats a 129-character group id whole),
+/// far less than a value a caller could send.
+pub const MAX_ECHO_CHARS: usize = 1_024;
 
 /// The longest error message: a safety net behind [`echo`], for a message
 /// that repeats values of its own.
-const MAX_MESSAGE_CHARS: usize = 2_000;
+const MAX_MESSAGE_CHARS: usize = 4_000;
 
 /// A caller's value as an error message repeats it: whole up to
 /// [`MAX_ECHO_CHARS`] characters, else its start and "…". A queue name of

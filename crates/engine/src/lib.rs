@@ -47,8 +47,8 @@ pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
 pub use rng::Rng;
 pub use settings::{
-    unknown_attribute, AttributeName, DedupScope, QueueAttribute, RedriveAllowPolicy,
-    RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
+    invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,
+    RedriveAllowPolicy, RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
 };
 pub use snapshot::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
@@ -359,11 +359,21 @@ impl Engine {
 
     /// Resolves a queue URL (any host; the path must be `/<account>/<name>`).
     /// A `QueueUrl`: a URL ending in `<account>/<name>`, or the bare queue
-    /// name, which SQS resolves in the caller's account (recorded against AWS).
+    /// name, which SQS resolves in the caller's account (recorded against
+    /// AWS). Anything else is not an address SQS can read.
     fn resolve(&self, url: &str) -> SqsResult<u32> {
         let mut parts = url.trim_end_matches('/').rsplit('/');
         let name = parts.next().unwrap_or_default();
-        let account = parts.next().unwrap_or(&self.config.account_id);
+        let account = match parts.next() {
+            Some(account) => account,
+            None if validate::is_queue_name(name) => &self.config.account_id,
+            None => {
+                return Err(SqsError::new(
+                    ErrorCode::InvalidAddress,
+                    format!("The address {} is not valid for this endpoint.", echo(url)),
+                ))
+            }
+        };
         if account != self.config.account_id {
             return Err(SqsError::no_queue());
         }

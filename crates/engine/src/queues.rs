@@ -57,6 +57,14 @@ impl Engine {
                     ));
                 }
             }
+            // Tags given must be the queue's tags (seen against AWS; the
+            // text is ours, see docs/fidelity-choices.md).
+            if !tags.is_empty() && *tags != self.queue(id).tags {
+                return Err(SqsError::new(
+                    ErrorCode::QueueAlreadyExists,
+                    "A queue already exists with the same name and different tags",
+                ));
+            }
             return Ok(self.queue(id).url.to_string());
         }
         if let Some(deleted_at) = self.recently_deleted.get(name) {
@@ -156,13 +164,7 @@ impl Engine {
         policy: &RedrivePolicy,
     ) -> SqsResult<()> {
         let arn = &policy.dead_letter_target_arn;
-        let invalid = |reason: String| {
-            SqsError::invalid_parameter(format!(
-                "Value {{\"deadLetterTargetArn\":\"{arn}\",\"maxReceiveCount\":{}}} for parameter \
-                 RedrivePolicy is invalid. Reason: {reason}",
-                policy.max_receive_count
-            ))
-        };
+        let invalid = |reason: String| policy.refused(&reason);
         if !arn.starts_with("arn:aws:sqs:") || arn.split(':').count() != 6 {
             return Err(invalid("Invalid value for deadLetterTargetArn.".into()));
         }
@@ -176,7 +178,8 @@ impl Engine {
         // delivery loop ends any cycle (delivery.rs).
         if target.fifo != fifo {
             return Err(invalid(
-                "Dead-letter queue must be same type of queue as the source.".into(),
+                // Two periods: AWS's text.
+                "Dead-letter queue must be same type of queue as the source..".into(),
             ));
         }
         if let Some(allow) = &target.settings.redrive_allow_policy {
@@ -308,7 +311,10 @@ impl Engine {
             N::RedriveAllowPolicy => A::RedriveAllowPolicy(Some(s.redrive_allow_policy.clone()?)),
             N::Policy => A::Policy(s.policy.clone()?),
             N::KmsMasterKeyId => A::KmsMasterKeyId(s.kms_master_key_id.clone()?),
+            // Listed only beside a key: with the key reset to "", AWS lists
+            // neither (recorded).
             N::KmsDataKeyReusePeriodSeconds => {
+                s.kms_master_key_id.as_ref()?;
                 A::KmsDataKeyReusePeriodSeconds(s.kms_data_key_reuse_period?.into())
             }
             N::FifoQueue => A::FifoQueue(true),
@@ -406,6 +412,12 @@ impl Engine {
 
     pub fn untag_queue(&mut self, queue_url: &str, keys: &[String]) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
+        // AWS's text, for an empty list too (recorded).
+        if keys.is_empty() || keys.iter().any(|k| k.is_empty() || k.chars().count() > 128) {
+            return Err(SqsError::invalid_parameter(
+                "Tag keys must be between 1 and 128 characters in length.",
+            ));
+        }
         let mut queue = self.queue_mut(id);
         for key in keys {
             queue.tags.remove(key);

@@ -86,6 +86,18 @@ pub(crate) struct MoveTasks {
     tasks: Vec<MoveTask>,
 }
 
+/// An ARN SQS can read: `arn:<partition>:<service>:<region>:<account>:<resource>`.
+fn check_arn(parameter: &str, arn: &str) -> SqsResult<()> {
+    let parts: Vec<&str> = arn.split(':').collect();
+    if parts.len() == 6 && parts[0] == "arn" && parts[1..].iter().all(|p| !p.is_empty()) {
+        return Ok(());
+    }
+    Err(SqsError::invalid_parameter(format!(
+        "You must use this format to specify the {parameter}: \
+         arn:<partition>:<service>:<region>:<account-id>:<resource-id>"
+    )))
+}
+
 fn not_found(parameter: &str) -> SqsError {
     SqsError::new(
         ErrorCode::ResourceNotFound,
@@ -100,6 +112,10 @@ impl Engine {
         destination_arn: Option<&str>,
         rate: Option<i64>,
     ) -> SqsResult<String> {
+        check_arn("SourceArn", source_arn)?;
+        if let Some(destination) = destination_arn {
+            check_arn("DestinationArn", destination)?;
+        }
         let source = self
             .resolve_arn(source_arn)
             .ok_or_else(|| not_found("SourceArn"))?;
@@ -203,6 +219,7 @@ impl Engine {
         source_arn: &str,
         max_results: Option<i64>,
     ) -> SqsResult<Vec<MoveTaskInfo>> {
+        check_arn("SourceArn", source_arn)?;
         self.resolve_arn(source_arn)
             .ok_or_else(|| not_found("SourceArn"))?;
         let max = max_results.unwrap_or(1);

@@ -242,7 +242,8 @@ fn check(queue: &Queue, message: &NewMessage, in_batch: bool) -> SqsResult<Check
             return Err(SqsError::invalid_value(
                 "MessageDeduplicationId",
                 dedup,
-                "The request includes a parameter that is not valid for this queue type.",
+                // AWS's wording, recorded for this very case.
+                "The request include parameter that is not valid for this queue type.",
             ));
         }
         validate::fifo_token("MessageDeduplicationId", dedup)?;

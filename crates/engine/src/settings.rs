@@ -6,7 +6,7 @@
 
 use std::str::FromStr;
 
-use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::error::{echo, ErrorCode, SqsError, SqsResult};
 
 /// Declares `AttributeName` from one list, so the enum, `ALL` and the wire
 /// names cannot drift apart.
@@ -102,6 +102,19 @@ impl FromStr for AttributeName {
 pub struct RedrivePolicy {
     pub dead_letter_target_arn: String,
     pub max_receive_count: i64,
+}
+
+impl RedrivePolicy {
+    /// A refusal of this policy in SQS's phrasing: the policy as JSON, then
+    /// why.
+    pub(crate) fn refused(&self, reason: &str) -> SqsError {
+        SqsError::invalid_parameter(format!(
+            "Value {{\"deadLetterTargetArn\":\"{}\",\"maxReceiveCount\":{}}} for parameter \
+             RedrivePolicy is invalid. Reason: {reason}",
+            echo(&self.dead_letter_target_arn),
+            self.max_receive_count
+        ))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,17 +260,20 @@ impl Default for Settings {
 
 pub(crate) const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
 
+/// SQS's refusal of an attribute value: its name, no reason (a real AWS
+/// answer: "Invalid value for the parameter VisibilityTimeout.").
+pub fn invalid_attribute_value(name: &str) -> SqsError {
+    SqsError::new(
+        ErrorCode::InvalidAttributeValue,
+        format!("Invalid value for the parameter {}.", echo(name)),
+    )
+}
+
 fn in_range(name: AttributeName, value: i64, lo: i64, hi: i64) -> SqsResult<u32> {
     if (lo..=hi).contains(&value) {
         Ok(value as u32)
     } else {
-        Err(SqsError::new(
-            ErrorCode::InvalidAttributeValue,
-            format!(
-                "Invalid value for the parameter {}. Reason: must be between {lo} and {hi}, got {value}.",
-                name.as_str()
-            ),
-        ))
+        Err(invalid_attribute_value(name.as_str()))
     }
 }
 
@@ -286,15 +302,13 @@ impl Settings {
             }
             A::RedrivePolicy(p) => {
                 if let Some(p) = p {
-                    in_range(name, p.max_receive_count, 1, 1_000).map_err(|_| {
-                        SqsError::new(
-                            ErrorCode::InvalidAttributeValue,
-                            format!(
-                                "Value {} for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount: {}, valid values are from 1 to 1000 both inclusive.",
-                                p.max_receive_count, p.max_receive_count
-                            ),
-                        )
-                    })?;
+                    let count = p.max_receive_count;
+                    if !(1..=1_000).contains(&count) {
+                        return Err(p.refused(&format!(
+                            "Invalid value for maxReceiveCount: {count}, valid values are from 1 \
+                             to 1000 both inclusive."
+                        )));
+                    }
                 }
                 self.redrive_policy = p.clone();
             }

@@ -6,21 +6,23 @@ use crate::message::{AttributeValue, MessageAttribute};
 pub(crate) const MAX_MESSAGE_ATTRIBUTES: usize = 10;
 
 /// 1-80 characters of `[A-Za-z0-9_-]`, with `.fifo` allowed (and counted) at the end.
-pub(crate) fn queue_name(name: &str) -> SqsResult<()> {
+pub(crate) fn is_queue_name(name: &str) -> bool {
     let stem = name.strip_suffix(".fifo").unwrap_or(name);
-    let ok = !stem.is_empty()
+    !stem.is_empty()
         && name.len() <= 80
         && stem
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if ok {
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+pub(crate) fn queue_name(name: &str) -> SqsResult<()> {
+    if is_queue_name(name) {
         Ok(())
     } else {
-        let name = echo(name);
-        Err(SqsError::invalid_parameter(format!(
-            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length. \
-             Queue name \"{name}\" is not valid."
-        )))
+        // AWS's text, without a final period.
+        Err(SqsError::invalid_parameter(
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        ))
     }
 }
 

@@ -5,36 +5,22 @@
 use std::collections::BTreeMap;
 
 use queuelab_engine::{
-    echo, unknown_attribute, AttributeName, DedupScope, ErrorCode, QueueAttribute,
+    invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,
     RedriveAllowPolicy, RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
 };
 use serde_json::{json, Value};
 
-fn invalid(name: &str, reason: &str) -> SqsError {
-    SqsError::new(
-        ErrorCode::InvalidAttributeValue,
-        format!(
-            "Invalid value for the parameter {}. Reason: {reason}",
-            echo(name)
-        ),
-    )
-}
-
+/// A whole number as SQS reads one: digits with an optional sign, nothing
+/// around them (" 30" is refused too).
 fn int(name: &str, value: &str) -> SqsResult<i64> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| invalid(name, &format!("\"{}\" is not an integer.", echo(value))))
+    value.parse().map_err(|_| invalid_attribute_value(name))
 }
 
 fn boolean(name: &str, value: &str) -> SqsResult<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(invalid(
-            name,
-            &format!("\"{}\" is not true or false.", echo(value)),
-        )),
+        _ => Err(invalid_attribute_value(name)),
     }
 }
 
@@ -67,16 +53,16 @@ fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
         AttributeName::DeduplicationScope => A::DeduplicationScope(match value {
             "queue" => DedupScope::Queue,
             "messageGroup" => DedupScope::MessageGroup,
-            _ => return Err(invalid(name, "must be queue or messageGroup.")),
+            _ => return Err(invalid_attribute_value(name)),
         }),
         AttributeName::FifoThroughputLimit => A::FifoThroughputLimit(match value {
             "perQueue" => ThroughputLimit::PerQueue,
             "perMessageGroupId" => ThroughputLimit::PerMessageGroupId,
-            _ => return Err(invalid(name, "must be perQueue or perMessageGroupId.")),
+            _ => return Err(invalid_attribute_value(name)),
         }),
         AttributeName::Policy => {
             if !value.is_empty() && !matches!(serde_json::from_str(value), Ok(Value::Object(_))) {
-                return Err(invalid(name, "the policy is not a valid JSON document."));
+                return Err(invalid_attribute_value(name));
             }
             A::Policy(value.to_string())
         }
@@ -94,7 +80,7 @@ fn policy_object(name: &str, text: &str) -> SqsResult<Option<serde_json::Map<Str
     }
     match serde_json::from_str(text) {
         Ok(Value::Object(map)) => Ok(Some(map)),
-        _ => Err(invalid(name, &format!("{name} is not a valid JSON map."))),
+        _ => Err(invalid_attribute_value(name)),
     }
 }
 
@@ -103,25 +89,25 @@ fn redrive_policy(text: &str) -> SqsResult<Option<RedrivePolicy>> {
         return Ok(None);
     };
     let bad = |reason: &str| SqsError::invalid_value("RedrivePolicy", text, reason);
+    let missing = |key: &str| {
+        bad(&format!(
+            "Redrive policy does not contain mandatory attribute: {key}."
+        ))
+    };
+    // With both missing, AWS names maxReceiveCount (recorded).
+    let Some(count) = map.get("maxReceiveCount") else {
+        return Err(missing("maxReceiveCount"));
+    };
     let arn = match map.get("deadLetterTargetArn") {
         Some(Value::String(s)) => s.clone(),
         Some(_) => return Err(bad("Invalid value for deadLetterTargetArn.")),
-        None => {
-            return Err(bad(
-                "Redrive policy does not contain mandatory attribute: deadLetterTargetArn.",
-            ))
-        }
+        None => return Err(missing("deadLetterTargetArn")),
     };
     // SQS accepts the count as a number or a numeric string.
-    let count = match map.get("maxReceiveCount") {
-        Some(Value::Number(n)) => n.as_i64(),
-        Some(Value::String(s)) => s.trim().parse().ok(),
-        Some(_) => None,
-        None => {
-            return Err(bad(
-                "Redrive policy does not contain mandatory attribute: maxReceiveCount.",
-            ))
-        }
+    let count = match count {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
     };
     let Some(count) = count else {
         return Err(bad("Invalid value for maxReceiveCount."));

@@ -71,6 +71,11 @@ impl<'a> Input<'a> {
         self.object.get(member).filter(|v| !v.is_null())
     }
 
+    /// Is the member given (JSON `null` counting as absent)?
+    pub fn has(&self, member: &str) -> bool {
+        self.get(member).is_some()
+    }
+
     pub fn string(&self, member: &str) -> SqsResult<Option<String>> {
         match self.get(member) {
             None => Ok(None),

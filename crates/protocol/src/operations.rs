@@ -184,10 +184,10 @@ fn tag_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome
 
 fn untag_queue(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<Outcome> {
     let url = input.required_string("QueueUrl")?;
-    let keys = input.string_list("TagKeys")?;
-    if keys.is_empty() {
+    if !input.has("TagKeys") {
         return Err(SqsError::missing("TagKeys"));
     }
+    let keys = input.string_list("TagKeys")?;
     engine.untag_queue(&url, &keys)?;
     empty()
 }

@@ -975,3 +975,59 @@ fn a_chain_of_10000_dead_letter_queues_with_waiting_polls_does_not_overflow_the_
     assert_eq!(ids, polls[..CHAIN - 1]);
     assert!(ended.iter().all(|(_, reply)| reply.messages().is_empty()));
 }
+
+#[test]
+fn a_redrive_policy_missing_both_keys_names_max_receive_count() {
+    let (mut sqs, url) = Sqs::with_queue("work", json!({}));
+    sqs.set_attributes(&url, json!({ "RedrivePolicy": "{}" }))
+        .rejected(
+            400,
+            "InvalidParameterValue",
+            "Value {} for parameter RedrivePolicy is invalid. Reason: Redrive policy does not \
+             contain mandatory attribute: maxReceiveCount.",
+        );
+}
+
+#[test]
+fn a_dead_letter_queue_of_the_other_type_is_refused_in_aws_words() {
+    let mut sqs = Sqs::new();
+    let (_, fifo_arn) = sqs.create_with_arn("f.fifo", json!({ "FifoQueue": "true" }));
+    let url = sqs.create("plain", json!({}));
+    sqs.set_attributes(&url, redrive_to(&fifo_arn, 3)).rejected(
+        400,
+        "InvalidParameterValue",
+        &format!(
+            "Value {} for parameter RedrivePolicy is invalid. Reason: Dead-letter queue must \
+                 be same type of queue as the source..",
+            redrive_policy(&fifo_arn, 3)
+        ),
+    );
+}
+
+#[test]
+fn a_move_task_arn_that_is_not_an_arn_is_invalid_parameter_value() {
+    let (mut sqs, p) = pair();
+    let text = |parameter: &str| {
+        format!(
+            "You must use this format to specify the {parameter}: \
+             arn:<partition>:<service>:<region>:<account-id>:<resource-id>"
+        )
+    };
+    for garbage in ["garbage", "", "arn:aws:sqs"] {
+        start_task(&mut sqs, json!({ "SourceArn": garbage })).rejected(
+            400,
+            "InvalidParameterValue",
+            &text("SourceArn"),
+        );
+        sqs.call("ListMessageMoveTasks", json!({ "SourceArn": garbage }))
+            .rejected(400, "InvalidParameterValue", &text("SourceArn"));
+    }
+    start_task(
+        &mut sqs,
+        json!({ "SourceArn": p.dlq_arn, "DestinationArn": "garbage" }),
+    )
+    .rejected(400, "InvalidParameterValue", &text("DestinationArn"));
+    // A well-formed ARN of no queue is still not found.
+    let missing = format!("{}nowhere", p.dlq_arn.trim_end_matches("dead"));
+    start_task(&mut sqs, json!({ "SourceArn": missing })).err("ResourceNotFoundException");
+}

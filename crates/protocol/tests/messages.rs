@@ -697,3 +697,19 @@ fn fifo_message_is_deleted_at_retention_and_unblocks_its_group() {
     sqs.advance(30_000);
     assert_eq!(sqs.receive_bodies(&url, 10), ["second"]);
 }
+
+#[test]
+fn message_deduplication_id_on_a_standard_queue_is_refused_in_aws_words() {
+    // A real AWS answer for this case ("include", as AWS writes it).
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    send(
+        &mut sqs,
+        json!({ "QueueUrl": url, "MessageBody": "x", "MessageDeduplicationId": "d" }),
+    )
+    .rejected(
+        400,
+        "InvalidParameterValue",
+        "Value d for parameter MessageDeduplicationId is invalid. Reason: The request include \
+         parameter that is not valid for this queue type.",
+    );
+}

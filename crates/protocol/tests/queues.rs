@@ -37,28 +37,46 @@ fn list(sqs: &mut Sqs, body: Value) -> (Vec<String>, Option<String>) {
 /// the values just outside with `InvalidAttributeValue`.
 #[track_caller]
 fn assert_range(name: &str, lo: i64, hi: i64) {
+    assert_range_beside(name, lo, hi, json!({}));
+}
+
+/// `assert_range` for an attribute read back only beside `others`.
+#[track_caller]
+fn assert_range_beside(name: &str, lo: i64, hi: i64, others: Value) {
+    let with = |value: &str| {
+        let mut attributes = others.clone();
+        attributes[name] = json!(value);
+        attributes
+    };
     let mut sqs = Sqs::new();
     for (i, ok) in [lo, hi].into_iter().enumerate() {
-        let url = sqs.create(&format!("q{i}"), json!({ name: ok.to_string() }));
+        let url = sqs.create(&format!("q{i}"), with(&ok.to_string()));
         assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
     }
+    // AWS's refusal names the parameter and gives no reason (a real answer).
+    let refusal = format!("Invalid value for the parameter {name}.");
     for (i, bad) in [lo - 1, hi + 1].into_iter().enumerate() {
-        sqs.create_reply(&format!("bad{i}"), json!({ name: bad.to_string() }))
-            .err("InvalidAttributeValue");
+        sqs.create_reply(&format!("bad{i}"), with(&bad.to_string()))
+            .rejected(400, "InvalidAttributeValue", &refusal);
     }
-    let url = sqs.create("settable", json!({}));
+    let url = sqs.create("settable", others.clone());
     for ok in [lo, hi] {
-        sqs.set_attributes(&url, json!({ name: ok.to_string() }))
-            .ok();
+        sqs.set_attributes(&url, with(&ok.to_string())).ok();
         assert_eq!(sqs.attribute(&url, name), ok.to_string(), "{name}={ok}");
     }
     for bad in [lo - 1, hi + 1] {
-        sqs.set_attributes(&url, json!({ name: bad.to_string() }))
-            .err("InvalidAttributeValue");
+        sqs.set_attributes(&url, with(&bad.to_string())).rejected(
+            400,
+            "InvalidAttributeValue",
+            &refusal,
+        );
         assert_eq!(sqs.attribute(&url, name), hi.to_string(), "unchanged");
     }
-    sqs.set_attributes(&url, json!({ name: "ten" }))
-        .err("InvalidAttributeValue");
+    // Not a number, or a number with spaces around it.
+    for bad in ["ten".to_string(), format!(" {lo}"), format!("{hi} ")] {
+        sqs.set_attributes(&url, with(&bad))
+            .rejected(400, "InvalidAttributeValue", &refusal);
+    }
 }
 
 // --- Names ---
@@ -343,7 +361,12 @@ fn maximum_message_size_is_1024_to_1048576() {
 
 #[test]
 fn kms_data_key_reuse_period_seconds_is_60_to_86400() {
-    assert_range("KmsDataKeyReusePeriodSeconds", 60, 86_400);
+    assert_range_beside(
+        "KmsDataKeyReusePeriodSeconds",
+        60,
+        86_400,
+        json!({ "KmsMasterKeyId": "alias/aws/sqs" }),
+    );
 }
 
 #[test]
@@ -363,10 +386,15 @@ fn redrive_policy_max_receive_count_is_1_to_1000() {
     }
     let url = sqs.create("src", json!({}));
     for bad in [0, 1001] {
+        let refusal = format!(
+            "Value {} for parameter RedrivePolicy is invalid. Reason: Invalid value for \
+             maxReceiveCount: {bad}, valid values are from 1 to 1000 both inclusive.",
+            policy(bad)
+        );
         sqs.create_reply("bad", json!({ "RedrivePolicy": policy(bad) }))
-            .err("InvalidAttributeValue");
+            .rejected(400, "InvalidParameterValue", &refusal);
         sqs.set_attributes(&url, json!({ "RedrivePolicy": policy(bad) }))
-            .err("InvalidAttributeValue");
+            .rejected(400, "InvalidParameterValue", &refusal);
     }
     assert_eq!(sqs.attribute(&url, "RedrivePolicy"), "");
 }
@@ -1092,4 +1120,94 @@ fn list_dead_letter_source_queues_lists_queues_whose_redrive_policy_targets_the_
         .ok();
     assert_eq!(page["queueUrls"], json!([src_b]));
     assert!(page.get("NextToken").is_none());
+}
+
+// --- Differences found against AWS in the second fidelity pass (issue 11) ---
+
+#[test]
+fn create_queue_of_an_existing_queue_with_different_tags_is_queue_already_exists() {
+    let mut sqs = Sqs::new();
+    let create = |sqs: &mut Sqs, tags: Value| {
+        sqs.call("CreateQueue", json!({ "QueueName": "t1", "tags": tags }))
+    };
+    create(&mut sqs, json!({ "team": "a" })).ok();
+    // The same tags, or none at all: the existing queue.
+    create(&mut sqs, json!({ "team": "a" })).ok();
+    create(&mut sqs, json!({})).ok();
+    create(&mut sqs, json!({ "team": "b" })).rejected(
+        400,
+        "QueueAlreadyExists",
+        "A queue already exists with the same name and different tags",
+    );
+    let url = sqs.create("untagged", json!({}));
+    sqs.call(
+        "CreateQueue",
+        json!({ "QueueName": "untagged", "tags": { "x": "y" } }),
+    )
+    .err("QueueAlreadyExists");
+    assert_eq!(list_tags(&mut sqs, &url), json!({}));
+}
+
+#[test]
+fn untag_queue_with_an_empty_tag_key_list_is_invalid_parameter_value() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let text = "Tag keys must be between 1 and 128 characters in length.";
+    for keys in [json!([]), json!([""]), json!(["k".repeat(129)])] {
+        sqs.call("UntagQueue", json!({ "QueueUrl": url, "TagKeys": keys }))
+            .rejected(400, "InvalidParameterValue", text);
+    }
+    // Leaving the member out is still a missing parameter.
+    sqs.call("UntagQueue", json!({ "QueueUrl": url }))
+        .err("MissingParameter");
+}
+
+#[test]
+fn kms_data_key_reuse_period_is_not_listed_once_the_kms_key_is_reset() {
+    // Recorded against AWS: after resetting KmsMasterKeyId to "", neither
+    // KMS attribute is listed, and SqsManagedSseEnabled stays "false".
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    sqs.set_attributes(
+        &url,
+        json!({ "KmsMasterKeyId": "testKeyId", "KmsDataKeyReusePeriodSeconds": "6000" }),
+    )
+    .ok();
+    assert_eq!(sqs.attribute(&url, "KmsDataKeyReusePeriodSeconds"), "6000");
+    sqs.set_attributes(
+        &url,
+        json!({ "KmsMasterKeyId": "", "KmsDataKeyReusePeriodSeconds": "300" }),
+    )
+    .ok();
+    let all = all_attributes(&mut sqs, &url);
+    assert!(!all.contains_key("KmsMasterKeyId"), "{all:?}");
+    assert!(!all.contains_key("KmsDataKeyReusePeriodSeconds"), "{all:?}");
+    assert_eq!(all["SqsManagedSseEnabled"], "false");
+    assert_eq!(all.len(), 12);
+}
+
+#[test]
+fn a_queue_url_that_is_neither_a_url_nor_a_queue_name_is_invalid_address() {
+    let (mut sqs, _) = Sqs::with_queue("orders", json!({}));
+    for address in ["not a url at all", "{'QueueUrl': 'x'}", "orders?x=1"] {
+        sqs.call(
+            "SendMessage",
+            json!({ "QueueUrl": address, "MessageBody": "x" }),
+        )
+        .rejected(
+            404,
+            "InvalidAddress",
+            &format!("The address {address} is not valid for this endpoint."),
+        );
+    }
+}
+
+#[test]
+fn a_queue_name_that_is_not_valid_gets_aws_text_without_repeating_the_name() {
+    let mut sqs = Sqs::new();
+    for name in ["a".repeat(81), "a.b".to_string(), "queue/abc".to_string()] {
+        sqs.create_reply(&name, json!({})).rejected(
+            400,
+            "InvalidParameterValue",
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        );
+    }
 }

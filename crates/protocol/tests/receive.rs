@@ -797,8 +797,9 @@ fn next_receive_uses_the_queue_visibility_timeout_again_after_a_change() {
 #[test]
 fn delete_with_a_malformed_handle_is_receipt_handle_is_invalid() {
     let (mut sqs, url) = Sqs::with_queue("plain", json!({}));
+    // 404, as SQS's service model gives it.
     sqs.delete(&url, &json!("x")).rejected(
-        400,
+        404,
         "ReceiptHandleIsInvalid",
         "The input receipt handle \"x\" is not a valid receipt handle.",
     );

@@ -434,7 +434,7 @@ fn missing_required_members_are_missing_parameter() {
         reply.err("MissingParameter").message_contains(member);
         assert_eq!(
             reply.body["__type"],
-            "com.amazonaws.sqs#MissingRequiredParameterException"
+            "com.amazon.coral.service#MissingRequiredParameterException"
         );
     }
     // JSON null counts as absent, and so does an empty body.
@@ -969,4 +969,49 @@ fn no_member_value_of_any_json_type_makes_an_operation_panic() {
             sqs.create(queue, attributes_for(queue));
         }
     }
+}
+
+#[test]
+fn validation_errors_outside_the_sqs_model_carry_the_request_framework_namespace() {
+    // A real AWS answer (JSON protocol):
+    // {"__type":"com.amazon.coral.service#InvalidParameterValueException", ...}
+    let (mut sqs, url) = Sqs::with_queue("orders.fifo", json!({ "FifoQueue": "true" }));
+    let reply = sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "x", "MessageGroupId": "g" }),
+    );
+    assert_eq!(
+        reply.body,
+        json!({
+            "__type": "com.amazon.coral.service#InvalidParameterValueException",
+            "message": "The queue should either have ContentBasedDeduplication enabled or \
+                        MessageDeduplicationId provided explicitly"
+        })
+    );
+    assert_eq!(
+        reply.response.header("x-amzn-query-error"),
+        Some("InvalidParameterValue;Sender")
+    );
+    // Shapes of SQS's model keep its namespace.
+    let reply = sqs.call("GetQueueUrl", json!({ "QueueName": "missing" }));
+    assert_eq!(reply.body["__type"], "com.amazonaws.sqs#QueueDoesNotExist");
+}
+
+#[test]
+fn errors_repeat_a_129_character_group_id_whole() {
+    // Recorded against AWS: the whole 129-character value is repeated.
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let long = "a".repeat(129);
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": "x", "MessageGroupId": long }),
+    )
+    .rejected(
+        400,
+        "InvalidParameterValue",
+        &format!(
+            "Value {long} for parameter MessageGroupId is invalid. Reason: MessageGroupId can \
+             only include alphanumeric and punctuation characters. 1 to 128 in length."
+        ),
+    );
 }

@@ -323,6 +323,13 @@ impl Sqs {
     }
 }
 
+/// Error shapes AWS's request framework answers with, not SQS's model.
+pub const FRAMEWORK_SHAPES: [&str; 3] = [
+    "InvalidParameterValueException",
+    "MissingRequiredParameterException",
+    "SerializationException",
+];
+
 impl Reply {
     /// Asserts an error answer with this status, code and exact message.
     #[track_caller]
@@ -339,9 +346,16 @@ impl Reply {
     pub fn error_envelope(&self, status: u16, code: &str, shape: &str) -> &Self {
         assert_eq!(self.status, status, "status of {code}: {:?}", self.body);
         self.err(code);
+        // The shapes SQS's model does not name come from AWS's request
+        // framework (a real answer: com.amazon.coral.service#InvalidParameterValueException).
+        let namespace = if FRAMEWORK_SHAPES.contains(&shape) {
+            "com.amazon.coral.service"
+        } else {
+            "com.amazonaws.sqs"
+        };
         assert_eq!(
             self.body["__type"],
-            format!("com.amazonaws.sqs#{shape}"),
+            format!("{namespace}#{shape}"),
             "__type of {code}"
         );
         assert_eq!(

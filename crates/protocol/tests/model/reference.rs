@@ -59,12 +59,13 @@ pub const TOO_MANY_ENTRIES: &str = "AWS.SimpleQueueService.TooManyEntriesInBatch
 pub const IDS_NOT_DISTINCT: &str = "AWS.SimpleQueueService.BatchEntryIdsNotDistinct";
 
 impl ApiError {
-    /// HTTP status per sqs-facts: 403 for purge-in-progress, 404 for a
-    /// missing move-task resource, 400 otherwise.
+    /// HTTP status per sqs-facts and SQS's service model: 403 for
+    /// purge-in-progress, 404 for a missing move-task resource and a
+    /// malformed receipt handle, 400 otherwise.
     pub fn status(&self) -> u16 {
         match self.0 {
             PURGE_IN_PROGRESS => 403,
-            NOT_FOUND => 404,
+            NOT_FOUND | INVALID_HANDLE => 404,
             _ => 400,
         }
     }
@@ -311,6 +312,8 @@ pub struct Poll {
 pub enum TaskStatus {
     Running,
     Completed,
+    /// Cancelled at this moment, not yet stopped.
+    Cancelling(u64),
     Cancelled,
     Failed,
 }
@@ -320,6 +323,7 @@ impl TaskStatus {
         match self {
             TaskStatus::Running => "RUNNING",
             TaskStatus::Completed => "COMPLETED",
+            TaskStatus::Cancelling(_) => "CANCELLING",
             TaskStatus::Cancelled => "CANCELLED",
             TaskStatus::Failed => "FAILED",
         }
@@ -932,6 +936,7 @@ impl Model {
         queue.last_purge = Some(now);
         queue.messages.clear();
         queue.dedup.clear();
+        queue.attempts.clear();
         Ok(())
     }
 
@@ -960,7 +965,11 @@ impl Model {
                 if !self.queues[target].exists || is_fifo(target) != is_fifo(slot) {
                     return Err(ApiError(INVALID_VALUE));
                 }
-                settings.redrive = Some((target, in_range(max, 1, 1000)? as u32));
+                // A count out of range refuses the policy as a parameter.
+                if !(1..=1000).contains(&max) {
+                    return Err(ApiError(INVALID_VALUE));
+                }
+                settings.redrive = Some((target, max as u32));
             }
         }
         self.queues[slot].settings = settings;
@@ -1061,10 +1070,11 @@ impl Model {
                 return Err(ApiError(INVALID_VALUE));
             }
         }
-        let running = self
-            .tasks
-            .iter()
-            .any(|t| t.source == source && t.status == TaskStatus::Running);
+        // A task winding down after a cancel is still the source's one task.
+        let running = self.tasks.iter().any(|t| {
+            t.source == source
+                && matches!(t.status, TaskStatus::Running | TaskStatus::Cancelling(_))
+        });
         if running {
             return Err(ApiError(INVALID_VALUE));
         }
@@ -1105,7 +1115,7 @@ impl Model {
         if task.status != TaskStatus::Running {
             return Err(ApiError(NOT_FOUND));
         }
-        task.status = TaskStatus::Cancelled;
+        task.status = TaskStatus::Cancelling(self.now);
         Ok(task.moved)
     }
 
@@ -1195,8 +1205,20 @@ impl Model {
                         t.moved
                     ));
                 }
+                if let TaskStatus::Cancelling(since) = t.status {
+                    // A cancelled task stops later, having moved nothing more.
+                    if status != "CANCELLED" || self.now <= since {
+                        return Err(format!(
+                            "a task cancelled at {since} ms ended {status} at {} ms",
+                            self.now
+                        ));
+                    }
+                    self.tasks[*task].status = TaskStatus::Cancelled;
+                    self.settle();
+                    return Ok(());
+                }
                 if t.status != TaskStatus::Running {
-                    // Ended by a call the model already applied (cancel, delete).
+                    // Ended by a call the model already applied (delete).
                     return if t.status.as_str() == status {
                         Ok(())
                     } else {
@@ -1258,8 +1280,12 @@ impl Model {
     pub fn overdue_task(&self) -> Option<&Task> {
         self.tasks.iter().find(|t| {
             let rate = t.rate.unwrap_or(1);
-            t.status == TaskStatus::Running
-                && self.now > t.started + (t.to_move + 1) * 1000 / rate + 1000
+            match t.status {
+                TaskStatus::Running => self.now > t.started + (t.to_move + 1) * 1000 / rate + 1000,
+                // Cancelling lasts about one step: at most a second.
+                TaskStatus::Cancelling(since) => self.now > since + 1000,
+                _ => false,
+            }
         })
     }
 
