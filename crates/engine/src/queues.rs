@@ -321,7 +321,7 @@ impl Engine {
             N::SqsManagedSseEnabled => A::SqsManagedSseEnabled(s.sqs_managed_sse),
             N::RedrivePolicy => A::RedrivePolicy(Some(s.redrive_policy.clone()?)),
             N::RedriveAllowPolicy => A::RedriveAllowPolicy(Some(s.redrive_allow_policy.clone()?)),
-            N::Policy => A::Policy(s.policy.clone()?),
+            N::Policy => A::Policy(Some(s.policy.clone()?)),
             N::KmsMasterKeyId => A::KmsMasterKeyId(s.kms_master_key_id.clone()?),
             N::KmsDataKeyReusePeriodSeconds => {
                 A::KmsDataKeyReusePeriodSeconds(s.kms_data_key_reuse_period?.into())

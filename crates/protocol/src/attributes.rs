@@ -10,6 +10,8 @@ use queuelab_engine::{
 };
 use serde_json::{json, Value};
 
+use crate::policy;
+
 fn invalid(name: &str, reason: &str) -> SqsError {
     SqsError::new(
         ErrorCode::InvalidAttributeValue,
@@ -74,11 +76,11 @@ fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
             "perMessageGroupId" => ThroughputLimit::PerMessageGroupId,
             _ => return Err(invalid(name, "must be perQueue or perMessageGroupId.")),
         }),
+        AttributeName::Policy if value.is_empty() => A::Policy(None),
         AttributeName::Policy => {
-            if !value.is_empty() && !matches!(serde_json::from_str(value), Ok(Value::Object(_))) {
-                return Err(invalid(name, "the policy is not a valid JSON document."));
-            }
-            A::Policy(value.to_string())
+            A::Policy(Some(policy::read(value).ok_or_else(|| {
+                invalid(name, "the policy is not a valid JSON document.")
+            })?))
         }
         AttributeName::KmsMasterKeyId => A::KmsMasterKeyId(value.to_string()),
         AttributeName::RedrivePolicy => A::RedrivePolicy(redrive_policy(value)?),
@@ -175,7 +177,10 @@ pub fn format(attribute: &QueueAttribute) -> String {
         A::SqsManagedSseEnabled(b) | A::FifoQueue(b) | A::ContentBasedDeduplication(b) => {
             b.to_string()
         }
-        A::Policy(s) | A::KmsMasterKeyId(s) | A::QueueArn(s) => s.clone(),
+        A::KmsMasterKeyId(s) | A::QueueArn(s) => s.clone(),
+        A::Policy(p) => p
+            .as_ref()
+            .map_or_else(String::new, |p| p.text().to_string()),
         A::DeduplicationScope(DedupScope::Queue) => "queue".into(),
         A::DeduplicationScope(DedupScope::MessageGroup) => "messageGroup".into(),
         A::FifoThroughputLimit(ThroughputLimit::PerQueue) => "perQueue".into(),
