@@ -650,7 +650,7 @@ fn labels_and_values_with_json_specials_cannot_break_the_document() {
     // Only a caller-set policy can hold such text; whatever the engine
     // writes back around it must still be one valid document.
     let (mut sqs, url) = queue();
-    let mine = r#"{"Id":"quote \" backslash \\ newline \n","Statement":[{"Sid":"s\"1","Effect":"Allow"}]}"#;
+    let mine = r#"{"Id":"quote \" backslash \\ newline \n","we\"ird\\name\n":1,"Statement":[{"Sid":"s\"1","Effect":"Allow"}]}"#;
     sqs.set_attributes(&url, json!({ "Policy": mine })).ok();
     add(
         &mut sqs,
@@ -662,6 +662,10 @@ fn labels_and_values_with_json_specials_cannot_break_the_document() {
     .ok();
     let doc: Value = serde_json::from_str(&policy(&mut sqs, &url)).unwrap();
     assert_eq!(doc["Id"], "quote \" backslash \\ newline \n");
+    assert_eq!(
+        doc["we\"ird\\name\n"], 1,
+        "a member name is written back escaped"
+    );
     assert_eq!(doc["Statement"][0]["Sid"], "s\"1");
     remove(&mut sqs, &url, "s\"1").ok();
     let doc: Value = serde_json::from_str(&policy(&mut sqs, &url)).unwrap();
