@@ -75,7 +75,7 @@ function describe(e, ctx, duplicateOf) {
       return line(by, `allowed ${who} to call ${what} on ${e.queue}: statement "${e.label}" added to its Policy (AddPermission)`);
     }
     case "permissionRemoved":
-      return line(by, `removed statement "${e.label}" from ${e.queue}'s Policy (RemovePermission)`);
+      return line(by, `removed statement "${e.label}" from the Policy of ${e.queue} (RemovePermission)`);
     case "processingStarted":
       return line(e.consumer, `started processing ${m()} (receive #${e.receiveCount}); it takes until t=${secs(e.until)} s`, "routine");
     case "duplicateDelivery":
