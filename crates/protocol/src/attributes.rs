@@ -1,6 +1,7 @@
 //! Queue attributes as the wire carries them (name -> string) and as the
 //! engine types them. `RedrivePolicy` and `RedriveAllowPolicy` are JSON
 //! documents inside a string; this is where they are parsed and written.
+//! `Policy` is read by `policy.rs` and written back as the engine keeps it.
 
 use std::collections::BTreeMap;
 
