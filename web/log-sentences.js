@@ -71,6 +71,13 @@ function describe(e, ctx, duplicateOf) {
       return line("SQS", `move task ${e.task} CANCELLING after ${e.moved} moved: it moves nothing more and stops at its next step`);
     case "moveTaskEnded":
       return line("SQS", `move task ${e.task} ${e.status}: ${e.moved} moved`);
+    case "permissionAdded": {
+      const who = e.accounts.length === 1 ? `account ${e.accounts[0]}` : `accounts ${e.accounts.join(", ")}`;
+      const what = e.actions.map((a) => (a === "*" ? "every action" : a)).join(", ");
+      return line(by, `allowed ${who} to call ${what} on ${e.queue}: statement "${e.label}" added to its Policy (AddPermission)`);
+    }
+    case "permissionRemoved":
+      return line(by, `removed statement "${e.label}" from the Policy of ${e.queue} (RemovePermission)`);
     case "processingStarted":
       return line(e.consumer, `started processing ${m()} (receive #${e.receiveCount}); it takes until t=${secs(e.until)} s`, "routine");
     case "duplicateDelivery":

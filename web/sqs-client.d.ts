@@ -2,14 +2,14 @@
 // names and shapes. Member names and optionality follow @aws-sdk/client-sqs.
 
 export type OperationName =
-  | "CancelMessageMoveTask" | "ChangeMessageVisibility" | "ChangeMessageVisibilityBatch"
+  | "AddPermission" | "CancelMessageMoveTask" | "ChangeMessageVisibility" | "ChangeMessageVisibilityBatch"
   | "CreateQueue" | "DeleteMessage" | "DeleteMessageBatch" | "DeleteQueue"
   | "GetQueueAttributes" | "GetQueueUrl" | "ListDeadLetterSourceQueues"
   | "ListMessageMoveTasks" | "ListQueueTags" | "ListQueues" | "PurgeQueue"
-  | "ReceiveMessage" | "SendMessage" | "SendMessageBatch" | "SetQueueAttributes"
+  | "ReceiveMessage" | "RemovePermission" | "SendMessage" | "SendMessageBatch" | "SetQueueAttributes"
   | "StartMessageMoveTask" | "TagQueue" | "UntagQueue";
 
-/** The 21 operations, in alphabetical order. */
+/** The 23 operations, in alphabetical order. */
 export declare const OPERATIONS: readonly OperationName[];
 
 /** What the client needs from an engine; a Playground has it. */
@@ -97,6 +97,8 @@ export interface TagQueueInput { QueueUrl: string; Tags: Record<string, string> 
 export interface UntagQueueInput { QueueUrl: string; TagKeys: string[] }
 export interface ListQueueTagsInput { QueueUrl: string }
 export interface ListQueueTagsOutput { Tags?: Record<string, string> }
+export interface AddPermissionInput { QueueUrl: string; Label: string; AWSAccountIds: string[]; Actions: string[] }
+export interface RemovePermissionInput { QueueUrl: string; Label: string }
 
 export interface SendMessageInput {
   QueueUrl: string;
@@ -164,6 +166,7 @@ declare abstract class Command<Input, Output> {
   readonly $output?: Output;
 }
 
+export declare class AddPermissionCommand extends Command<AddPermissionInput, EmptyOutput> { static readonly operation: "AddPermission" }
 export declare class CancelMessageMoveTaskCommand extends Command<CancelMessageMoveTaskInput, CancelMessageMoveTaskOutput> { static readonly operation: "CancelMessageMoveTask" }
 export declare class ChangeMessageVisibilityCommand extends Command<ChangeMessageVisibilityInput, EmptyOutput> { static readonly operation: "ChangeMessageVisibility" }
 export declare class ChangeMessageVisibilityBatchCommand extends Command<ChangeMessageVisibilityBatchInput, ChangeMessageVisibilityBatchOutput> { static readonly operation: "ChangeMessageVisibilityBatch" }
@@ -179,6 +182,7 @@ export declare class ListQueueTagsCommand extends Command<ListQueueTagsInput, Li
 export declare class ListQueuesCommand extends Command<ListQueuesInput, ListQueuesOutput> { static readonly operation: "ListQueues" }
 export declare class PurgeQueueCommand extends Command<PurgeQueueInput, EmptyOutput> { static readonly operation: "PurgeQueue" }
 export declare class ReceiveMessageCommand extends Command<ReceiveMessageInput, ReceiveMessageOutput> { static readonly operation: "ReceiveMessage" }
+export declare class RemovePermissionCommand extends Command<RemovePermissionInput, EmptyOutput> { static readonly operation: "RemovePermission" }
 export declare class SendMessageCommand extends Command<SendMessageInput, SendMessageOutput> { static readonly operation: "SendMessage" }
 export declare class SendMessageBatchCommand extends Command<SendMessageBatchInput, SendMessageBatchOutput> { static readonly operation: "SendMessageBatch" }
 export declare class SetQueueAttributesCommand extends Command<SetQueueAttributesInput, EmptyOutput> { static readonly operation: "SetQueueAttributes" }
@@ -188,6 +192,7 @@ export declare class UntagQueueCommand extends Command<UntagQueueInput, EmptyOut
 
 /** Operation name -> command class: `new commands.SendMessage(input)`. */
 export declare const commands: {
+  readonly AddPermission: typeof AddPermissionCommand;
   readonly CancelMessageMoveTask: typeof CancelMessageMoveTaskCommand;
   readonly ChangeMessageVisibility: typeof ChangeMessageVisibilityCommand;
   readonly ChangeMessageVisibilityBatch: typeof ChangeMessageVisibilityBatchCommand;
@@ -203,6 +208,7 @@ export declare const commands: {
   readonly ListQueues: typeof ListQueuesCommand;
   readonly PurgeQueue: typeof PurgeQueueCommand;
   readonly ReceiveMessage: typeof ReceiveMessageCommand;
+  readonly RemovePermission: typeof RemovePermissionCommand;
   readonly SendMessage: typeof SendMessageCommand;
   readonly SendMessageBatch: typeof SendMessageBatchCommand;
   readonly SetQueueAttributes: typeof SetQueueAttributesCommand;
@@ -256,6 +262,7 @@ export declare class SqsClient {
    */
   send<Input, Output>(command: Command<Input, Output>): Promise<Output & MetadataBearer>;
 
+  addPermission(input: AddPermissionInput): Promise<MetadataBearer>;
   cancelMessageMoveTask(input: CancelMessageMoveTaskInput): Promise<CancelMessageMoveTaskOutput & MetadataBearer>;
   changeMessageVisibility(input: ChangeMessageVisibilityInput): Promise<MetadataBearer>;
   changeMessageVisibilityBatch(input: ChangeMessageVisibilityBatchInput): Promise<ChangeMessageVisibilityBatchOutput & MetadataBearer>;
@@ -271,6 +278,7 @@ export declare class SqsClient {
   listQueues(input?: ListQueuesInput): Promise<ListQueuesOutput & MetadataBearer>;
   purgeQueue(input: PurgeQueueInput): Promise<MetadataBearer>;
   receiveMessage(input: ReceiveMessageInput): Promise<ReceiveMessageOutput & MetadataBearer>;
+  removePermission(input: RemovePermissionInput): Promise<MetadataBearer>;
   sendMessage(input: SendMessageInput): Promise<SendMessageOutput & MetadataBearer>;
   sendMessageBatch(input: SendMessageBatchInput): Promise<SendMessageBatchOutput & MetadataBearer>;
   setQueueAttributes(input: SetQueueAttributesInput): Promise<MetadataBearer>;

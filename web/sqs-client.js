@@ -19,6 +19,7 @@ class Command {
 
 // One class per operation, named as in @aws-sdk/client-sqs so that swapping
 // the import is all it takes to move to the SDK.
+export class AddPermissionCommand extends Command { static operation = "AddPermission"; }
 export class CancelMessageMoveTaskCommand extends Command { static operation = "CancelMessageMoveTask"; }
 export class ChangeMessageVisibilityCommand extends Command { static operation = "ChangeMessageVisibility"; }
 export class ChangeMessageVisibilityBatchCommand extends Command { static operation = "ChangeMessageVisibilityBatch"; }
@@ -34,6 +35,7 @@ export class ListQueueTagsCommand extends Command { static operation = "ListQueu
 export class ListQueuesCommand extends Command { static operation = "ListQueues"; }
 export class PurgeQueueCommand extends Command { static operation = "PurgeQueue"; }
 export class ReceiveMessageCommand extends Command { static operation = "ReceiveMessage"; }
+export class RemovePermissionCommand extends Command { static operation = "RemovePermission"; }
 export class SendMessageCommand extends Command { static operation = "SendMessage"; }
 export class SendMessageBatchCommand extends Command { static operation = "SendMessageBatch"; }
 export class SetQueueAttributesCommand extends Command { static operation = "SetQueueAttributes"; }
@@ -42,18 +44,18 @@ export class TagQueueCommand extends Command { static operation = "TagQueue"; }
 export class UntagQueueCommand extends Command { static operation = "UntagQueue"; }
 
 const COMMAND_CLASSES = [
-  CancelMessageMoveTaskCommand, ChangeMessageVisibilityCommand, ChangeMessageVisibilityBatchCommand,
+  AddPermissionCommand, CancelMessageMoveTaskCommand, ChangeMessageVisibilityCommand, ChangeMessageVisibilityBatchCommand,
   CreateQueueCommand, DeleteMessageCommand, DeleteMessageBatchCommand, DeleteQueueCommand,
   GetQueueAttributesCommand, GetQueueUrlCommand, ListDeadLetterSourceQueuesCommand,
   ListMessageMoveTasksCommand, ListQueueTagsCommand, ListQueuesCommand, PurgeQueueCommand,
-  ReceiveMessageCommand, SendMessageCommand, SendMessageBatchCommand, SetQueueAttributesCommand,
+  ReceiveMessageCommand, RemovePermissionCommand, SendMessageCommand, SendMessageBatchCommand, SetQueueAttributesCommand,
   StartMessageMoveTaskCommand, TagQueueCommand, UntagQueueCommand,
 ];
 
 /** Operation name ("SendMessage") -> command class (SendMessageCommand). */
 export const commands = Object.freeze(Object.fromEntries(COMMAND_CLASSES.map((c) => [c.operation, c])));
 
-/** The 21 SQS operations the engine answers, in alphabetical order. */
+/** The 23 SQS operations the engine answers, in alphabetical order. */
 export const OPERATIONS = Object.freeze(Object.keys(commands));
 
 // SQS's modelled error shapes: the SDK raises one of these classes when the

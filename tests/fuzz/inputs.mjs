@@ -212,6 +212,8 @@ const SESSION_OPS = [
   (rng) => dispatch("StartMessageMoveTask", { SourceArn: `$arn:${rng.int(6)}`, ...(rng.chance(0.5) ? { MaxNumberOfMessagesPerSecond: extreme(rng, 1, 500) } : {}) }),
   (rng) => dispatch("ListMessageMoveTasks", { SourceArn: `$arn:${rng.int(6)}`, MaxResults: extreme(rng, 1, 10) }),
   (rng) => dispatch("CancelMessageMoveTask", { TaskHandle: rng.pick(["x", "$handle:0"]) }),
+  (rng) => dispatch("AddPermission", { QueueUrl: url(rng), Label: `p${rng.int(4)}`, AWSAccountIds: [rng.pick(["111122223333", "x"])], Actions: [rng.pick(["SendMessage", "*", "CreateQueue"])] }),
+  (rng) => dispatch("RemovePermission", { QueueUrl: url(rng), Label: `p${rng.int(4)}` }),
 ];
 
 function sessionInput(rng) {

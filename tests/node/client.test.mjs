@@ -12,10 +12,10 @@ import {
 } from "../../web/sqs-client.js";
 
 const EXPECTED_OPERATIONS = [
-  "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch", "CreateQueue",
+  "AddPermission", "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch", "CreateQueue",
   "DeleteMessage", "DeleteMessageBatch", "DeleteQueue", "GetQueueAttributes", "GetQueueUrl",
   "ListDeadLetterSourceQueues", "ListMessageMoveTasks", "ListQueueTags", "ListQueues", "PurgeQueue",
-  "ReceiveMessage", "SendMessage", "SendMessageBatch", "SetQueueAttributes", "StartMessageMoveTask",
+  "ReceiveMessage", "RemovePermission", "SendMessage", "SendMessageBatch", "SetQueueAttributes", "StartMessageMoveTask",
   "TagQueue", "UntagQueue",
 ];
 

@@ -188,9 +188,10 @@ test("a malformed scenario names the field and what was expected", () => {
 
 test("operations() is the engine's operation table, and the client has a command for each", () => {
   const names = operations();
-  assert.equal(names.length, 21);
+  assert.equal(names.length, 23);
   assert.deepEqual([...names].sort(), names, "alphabetical");
   assert.ok(names.includes("ChangeMessageVisibilityBatch"));
+  assert.ok(names.includes("AddPermission") && names.includes("RemovePermission"));
   // sqs-client.js must declare its SDK-named classes statically; this keeps
   // its list equal to the engine's.
   assert.deepEqual([...CLIENT_OPERATIONS], names);

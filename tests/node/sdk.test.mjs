@@ -6,11 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
-  ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, CreateQueueCommand,
+  AddPermissionCommand, ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, CreateQueueCommand,
   DeleteMessageBatchCommand, DeleteMessageCommand, EmptyBatchRequest, GetQueueAttributesCommand,
   GetQueueUrlCommand, ListDeadLetterSourceQueuesCommand, ListMessageMoveTasksCommand,
-  ListQueuesCommand, PurgeQueueCommand, PurgeQueueInProgress, QueueDoesNotExist, QueueNameExists,
-  ReceiptHandleIsInvalid, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand,
+  ListQueuesCommand, OverLimit, PurgeQueueCommand, PurgeQueueInProgress, QueueDoesNotExist, QueueNameExists,
+  ReceiptHandleIsInvalid, ReceiveMessageCommand, RemovePermissionCommand, SendMessageBatchCommand, SendMessageCommand,
   SQSClient, SQSServiceException, StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
 import { Playground } from "./load.mjs";
@@ -304,4 +304,29 @@ test("the handler reads x-amz-target in any case and request bodies as text or b
   assert.deepEqual(handler.httpHandlerConfigs(), { requestTimeout: 5 });
   assert.throws(() => queuelabHandler({}), TypeError);
   await assert.rejects(queuelabHandler(() => null).handle({ headers: {}, body: "{}" }), TypeError);
+});
+
+test("the SDK's AddPermission writes the generated policy, and RemovePermission of its last statement removes it", async () => {
+  const { pg, sqs, queue, attributes } = setup();
+  const QueueUrl = await queue("shared");
+  const arn = (await attributes(QueueUrl)).QueueArn;
+  await sqs.send(new AddPermissionCommand({ QueueUrl, Label: "PartnerSend", AWSAccountIds: ["111122223333"], Actions: ["SendMessage"] }));
+  assert.equal(
+    (await attributes(QueueUrl)).Policy,
+    `{"Version":"2008-10-17","Id":"${arn}/SQSDefaultPolicy","Statement":[{"Sid":"PartnerSend","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:root"},"Action":"SQS:SendMessage","Resource":"${arn}"}]}`,
+  );
+  assert.equal(pg.events(0).at(-1).type, "permissionAdded");
+
+  const again = await sqs.send(new AddPermissionCommand({ QueueUrl, Label: "PartnerSend", AWSAccountIds: ["111122223333"], Actions: ["SendMessage"] })).catch((e) => e);
+  assert.equal(again.name, "InvalidParameterValue");
+  assert.equal(again.message, "Value PartnerSend for parameter Label is invalid. Reason: Already exists.");
+  const eight = ["SendMessage", "ReceiveMessage", "DeleteMessage", "ChangeMessageVisibility", "GetQueueAttributes", "GetQueueUrl", "PurgeQueue", "ListDeadLetterSourceQueues"];
+  const tooMany = await sqs.send(new AddPermissionCommand({ QueueUrl, Label: "all", AWSAccountIds: ["111122223333"], Actions: eight })).catch((e) => e);
+  assert.ok(tooMany instanceof OverLimit, `modelled OverLimit, got ${tooMany.name}`);
+  assert.equal(tooMany.$metadata.httpStatusCode, 403);
+
+  await sqs.send(new RemovePermissionCommand({ QueueUrl, Label: "PartnerSend" }));
+  assert.equal((await attributes(QueueUrl)).Policy, undefined);
+  const gone = await sqs.send(new RemovePermissionCommand({ QueueUrl, Label: "PartnerSend" })).catch((e) => e);
+  assert.equal(gone.message, "Value PartnerSend for parameter Label is invalid. Reason: can't find label.");
 });

@@ -114,3 +114,14 @@ pub struct MoveTaskInfo {
     pub failure_reason: Option<String>,
     pub started_timestamp: u64,
 }
+
+/// AddPermission's request (the queue URL apart): the statement to add.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddPermission {
+    /// The statement's `Sid`, by which RemovePermission finds it.
+    pub label: String,
+    /// The accounts allowed (12-digit ids), each becoming `arn:aws:iam::<id>:root`.
+    pub account_ids: Vec<String>,
+    /// Action names without the `SQS:` prefix (`SendMessage`, `*`, …).
+    pub actions: Vec<String>,
+}

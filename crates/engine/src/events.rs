@@ -149,6 +149,20 @@ pub enum EventKind {
         status: &'static str,
         moved: u64,
     },
+    /// AddPermission added a statement to the queue's `Policy`.
+    PermissionAdded {
+        queue: Arc<str>,
+        label: String,
+        accounts: Vec<String>,
+        actions: Vec<String>,
+        by: Option<Arc<str>>,
+    },
+    /// RemovePermission took the statement `label` out of the queue's `Policy`.
+    PermissionRemoved {
+        queue: Arc<str>,
+        label: String,
+        by: Option<Arc<str>>,
+    },
 }
 
 pub(crate) struct EventLog {

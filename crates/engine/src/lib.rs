@@ -24,6 +24,7 @@ mod events;
 mod handles;
 mod ids;
 mod message;
+mod permissions;
 mod queue;
 mod queues;
 mod receive;
@@ -45,6 +46,7 @@ pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
+pub use permissions::{PolicyMember, PolicyStatement, QueuePolicy};
 pub use rng::Rng;
 pub use settings::{
     invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,

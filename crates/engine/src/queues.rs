@@ -58,7 +58,7 @@ impl Engine {
                 }
             }
             // Tags given must be the queue's tags (seen against AWS; the
-            // text is ours, see docs/fidelity-choices.md).
+            // text is ours, see docs/fidelity.md).
             if !tags.is_empty() && *tags != self.queue(id).tags {
                 return Err(SqsError::new(
                     ErrorCode::QueueAlreadyExists,
@@ -309,7 +309,7 @@ impl Engine {
             N::SqsManagedSseEnabled => A::SqsManagedSseEnabled(s.sqs_managed_sse),
             N::RedrivePolicy => A::RedrivePolicy(Some(s.redrive_policy.clone()?)),
             N::RedriveAllowPolicy => A::RedriveAllowPolicy(Some(s.redrive_allow_policy.clone()?)),
-            N::Policy => A::Policy(s.policy.clone()?),
+            N::Policy => A::Policy(Some(s.policy.clone()?)),
             N::KmsMasterKeyId => A::KmsMasterKeyId(s.kms_master_key_id.clone()?),
             // Listed only beside a key: with the key reset to "", AWS lists
             // neither (recorded).

@@ -7,6 +7,7 @@
 use std::str::FromStr;
 
 use crate::error::{echo, ErrorCode, SqsError, SqsResult};
+use crate::permissions::QueuePolicy;
 
 /// Declares `AttributeName` from one list, so the enum, `ALL` and the wire
 /// names cannot drift apart.
@@ -169,7 +170,8 @@ pub enum QueueAttribute {
     /// `None` clears it (the wire's empty string).
     RedrivePolicy(Option<RedrivePolicy>),
     RedriveAllowPolicy(Option<RedriveAllowPolicy>),
-    Policy(String),
+    /// `None` clears it (the wire's empty string).
+    Policy(Option<QueuePolicy>),
     KmsMasterKeyId(String),
     KmsDataKeyReusePeriodSeconds(i64),
     SqsManagedSseEnabled(bool),
@@ -228,7 +230,7 @@ pub struct Settings {
     pub visibility_timeout: u32,
     pub redrive_policy: Option<RedrivePolicy>,
     pub redrive_allow_policy: Option<RedriveAllowPolicy>,
-    pub policy: Option<String>,
+    pub policy: Option<QueuePolicy>,
     pub kms_master_key_id: Option<String>,
     pub kms_data_key_reuse_period: Option<u32>,
     pub sqs_managed_sse: bool,
@@ -329,7 +331,7 @@ impl Settings {
                 }
                 self.redrive_allow_policy = p.clone();
             }
-            A::Policy(p) => self.policy = (!p.is_empty()).then(|| p.clone()),
+            A::Policy(p) => self.policy = p.clone(),
             A::KmsMasterKeyId(k) => {
                 self.kms_master_key_id = (!k.is_empty()).then(|| k.clone());
                 if self.kms_master_key_id.is_some() {

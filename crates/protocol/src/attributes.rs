@@ -1,6 +1,7 @@
 //! Queue attributes as the wire carries them (name -> string) and as the
 //! engine types them. `RedrivePolicy` and `RedriveAllowPolicy` are JSON
 //! documents inside a string; this is where they are parsed and written.
+//! `Policy` is read by `policy.rs` and written back as the engine keeps it.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +10,8 @@ use queuelab_engine::{
     RedriveAllowPolicy, RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
 };
 use serde_json::{json, Value};
+
+use crate::policy;
 
 /// A whole number as SQS reads one: digits with an optional sign, nothing
 /// around them (" 30" is refused too).
@@ -60,12 +63,10 @@ fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
             "perMessageGroupId" => ThroughputLimit::PerMessageGroupId,
             _ => return Err(invalid_attribute_value(name)),
         }),
-        AttributeName::Policy => {
-            if !value.is_empty() && !matches!(serde_json::from_str(value), Ok(Value::Object(_))) {
-                return Err(invalid_attribute_value(name));
-            }
-            A::Policy(value.to_string())
-        }
+        AttributeName::Policy if value.is_empty() => A::Policy(None),
+        AttributeName::Policy => A::Policy(Some(
+            policy::read(value).ok_or_else(|| invalid_attribute_value(name))?,
+        )),
         AttributeName::KmsMasterKeyId => A::KmsMasterKeyId(value.to_string()),
         AttributeName::RedrivePolicy => A::RedrivePolicy(redrive_policy(value)?),
         AttributeName::RedriveAllowPolicy => A::RedriveAllowPolicy(redrive_allow_policy(value)?),
@@ -161,7 +162,10 @@ pub fn format(attribute: &QueueAttribute) -> String {
         A::SqsManagedSseEnabled(b) | A::FifoQueue(b) | A::ContentBasedDeduplication(b) => {
             b.to_string()
         }
-        A::Policy(s) | A::KmsMasterKeyId(s) | A::QueueArn(s) => s.clone(),
+        A::KmsMasterKeyId(s) | A::QueueArn(s) => s.clone(),
+        A::Policy(p) => p
+            .as_ref()
+            .map_or_else(String::new, |p| p.text().to_string()),
         A::DeduplicationScope(DedupScope::Queue) => "queue".into(),
         A::DeduplicationScope(DedupScope::MessageGroup) => "messageGroup".into(),
         A::FifoThroughputLimit(ThroughputLimit::PerQueue) => "perQueue".into(),

@@ -10,6 +10,7 @@
 mod attributes;
 mod input;
 mod operations;
+mod policy;
 
 use queuelab_engine::{Engine, PollId, ReceivedMessage, SqsError, SqsResult};
 use serde_json::{json, Value};

@@ -4,9 +4,9 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use queuelab_engine::{
-    AttributeName, AttributeSelection, AttributeValue, BatchResult, Engine, ErrorCode,
-    MessageAttribute, NewMessage, PollId, ReceiveMessage, ReceiveOutcome, ReceivedMessage,
-    SendMessage, SendResult, SqsError, SqsResult,
+    AddPermission, AttributeName, AttributeSelection, AttributeValue, BatchResult, Engine,
+    ErrorCode, MessageAttribute, NewMessage, PollId, ReceiveMessage, ReceiveOutcome,
+    ReceivedMessage, SendMessage, SendResult, SqsError, SqsResult,
 };
 use serde_json::{json, Map, Value};
 
@@ -23,6 +23,7 @@ type Operation = fn(&mut Engine, &Input, Caller) -> SqsResult<Outcome>;
 
 /// Every operation this endpoint answers, by its `X-Amz-Target` suffix.
 pub const OPERATIONS: &[(&str, Operation)] = &[
+    ("AddPermission", add_permission),
     ("CancelMessageMoveTask", cancel_message_move_task),
     ("ChangeMessageVisibility", change_message_visibility),
     (
@@ -41,6 +42,7 @@ pub const OPERATIONS: &[(&str, Operation)] = &[
     ("ListQueues", list_queues),
     ("PurgeQueue", purge_queue),
     ("ReceiveMessage", receive_message),
+    ("RemovePermission", remove_permission),
     ("SendMessage", send_message),
     ("SendMessageBatch", send_message_batch),
     ("SetQueueAttributes", set_queue_attributes),
@@ -199,6 +201,23 @@ fn list_queue_tags(engine: &mut Engine, input: &Input, _: Caller) -> SqsResult<O
         out.insert("Tags".into(), json!(tags));
     }
     body(Value::Object(out))
+}
+
+fn add_permission(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    let request = AddPermission {
+        label: input.required_string("Label")?,
+        account_ids: input.string_list("AWSAccountIds")?,
+        actions: input.string_list("Actions")?,
+    };
+    engine.add_permission(&url, &request, caller)?;
+    empty()
+}
+
+fn remove_permission(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
+    let url = input.required_string("QueueUrl")?;
+    engine.remove_permission(&url, &input.required_string("Label")?, caller)?;
+    empty()
 }
 
 fn new_message(input: &Input) -> SqsResult<NewMessage> {

@@ -763,7 +763,7 @@ fn a_redrive_policy_targeting_the_queue_itself_is_accepted() {
             .ok()["queueUrls"],
         json!([a])
     );
-    // A documented choice (docs/fidelity-choices.md): a message never moves
+    // A documented choice (docs/fidelity.md): a message never moves
     // to the queue it is in, so it is delivered again and again.
     sqs.send(&a, "loop");
     for count in ["1", "2", "3"] {
