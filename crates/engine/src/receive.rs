@@ -97,7 +97,7 @@ impl Engine {
         // poll took with VisibilityTimeout 0 a moment ago is visible again,
         // not in flight (settle can leave a queue due behind its cursor).
         self.settle();
-        if let Some(replayed) = self.replay_attempt(id, &spec) {
+        if let Some(replayed) = self.replay_attempt(id, &spec)? {
             return Ok(ReceiveOutcome::Done(replayed));
         }
         let messages = self.take_messages(id, &spec)?;
@@ -116,23 +116,53 @@ impl Engine {
 
     /// Replays a FIFO receive with the same `ReceiveRequestAttemptId` when
     /// nothing changed since: same messages, same handles, visibility reset.
-    fn replay_attempt(&mut self, id: u32, spec: &ReceiveSpec) -> Option<Vec<ReceivedMessage>> {
-        let attempt_id = spec.attempt_id.as_ref()?;
+    /// `Ok(None)` receives afresh (no such attempt, or its messages came
+    /// back by themselves); a message deleted or given a new visibility by a
+    /// call makes the attempt not retryable, which SQS answers with an error.
+    fn replay_attempt(
+        &mut self,
+        id: u32,
+        spec: &ReceiveSpec,
+    ) -> SqsResult<Option<Vec<ReceivedMessage>>> {
+        let Some(attempt_id) = spec.attempt_id.as_ref() else {
+            return Ok(None);
+        };
         let now = self.now;
         let secret = self.secret;
-        let mut queue = self.queues.get_mut(&id)?;
-        let attempt = queue.attempts.lookup(attempt_id, now)?;
-        // Deleted, received again, or visibility changed: no replay.
+        let Some(mut queue) = self.queues.get_mut(&id) else {
+            return Ok(None);
+        };
+        let Some(attempt) = queue.attempts.lookup(attempt_id, now) else {
+            return Ok(None);
+        };
         let in_flight = State::InFlight {
             deadline: attempt.deadline,
         };
-        let unchanged = attempt.receipts.iter().all(|(key, serial)| {
-            queue
-                .get(*key)
-                .is_some_and(|m| m.receipt_serial == *serial && m.state == in_flight)
-        });
+        let mut unchanged = true;
+        for (key, serial) in &attempt.receipts {
+            let message = queue.get(*key);
+            let same_receipt = message.filter(|m| m.receipt_serial == *serial);
+            if same_receipt.is_some_and(|m| m.state == in_flight) {
+                continue;
+            }
+            unchanged = false;
+            // Gone (deleted), or hidden by this receipt until another time,
+            // or visible before its timeout could have ended: changed by a call.
+            let modified = message.is_none()
+                || same_receipt.is_some_and(|m| {
+                    matches!(m.state, State::InFlight { .. }) || now < attempt.deadline
+                });
+            if modified {
+                return Err(SqsError::invalid_value(
+                    "ReceiveRequestAttemptId",
+                    attempt_id,
+                    "The receiveRequestAttemptId is not valid anymore since the receive call is \
+                     not retryable.",
+                ));
+            }
+        }
         if !unchanged {
-            return None;
+            return Ok(None);
         }
         let visibility = attempt
             .visibility_ms
@@ -149,7 +179,7 @@ impl Engine {
         let queue = self.queue(id);
         let epoch = self.config.start_epoch_ms;
         let sender = &self.config.account_id;
-        Some(
+        Ok(Some(
             attempt
                 .receipts
                 .iter()
@@ -164,7 +194,7 @@ impl Engine {
                     Some(view(queue, message, spec, handle, epoch, sender))
                 })
                 .collect(),
-        )
+        ))
     }
 
     /// Remembers what a FIFO receive with an attempt id delivered. A receive

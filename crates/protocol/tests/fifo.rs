@@ -585,28 +585,60 @@ fn fifo_receive_request_attempt_id_retry_resets_visibility() {
     assert_eq!(sqs.receive_bodies(&url, 1), ["a1"]);
 }
 
-#[test]
-fn fifo_receive_request_attempt_id_is_not_replayed_after_a_delete() {
-    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
-    let first = receive_attempt(&mut sqs, &url, "attempt-1");
-    sqs.delete(&url, &first[0]["ReceiptHandle"]).ok();
-    // A fresh receive: a2 is still in flight, so the group stays locked.
-    receive_with_attempt(&mut sqs, &url, "attempt-1").empty();
+/// The answer to a retry whose receive can no longer be retried.
+#[track_caller]
+fn assert_not_retryable(reply: &Reply, attempt: &str) {
+    reply.rejected(
+        400,
+        "InvalidParameterValue",
+        &format!(
+            "Value {attempt} for parameter ReceiveRequestAttemptId is invalid. Reason: The \
+             receiveRequestAttemptId is not valid anymore since the receive call is not retryable."
+        ),
+    );
 }
 
 #[test]
-fn fifo_receive_request_attempt_id_is_not_replayed_after_a_visibility_change() {
-    let (mut sqs, url) = fifo_queue(json!({}));
-    sqs.send_fifo(&url, "a1", "a", "1");
+fn a_receive_request_attempt_id_is_not_retryable_after_a_delete() {
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({}));
     let first = receive_attempt(&mut sqs, &url, "attempt-1");
-    sqs.call(
-        "ChangeMessageVisibility",
-        json!({ "QueueUrl": url, "ReceiptHandle": first[0]["ReceiptHandle"],
-                "VisibilityTimeout": 60 }),
-    )
-    .ok();
-    // A fresh receive: a1 is in flight, so the group stays locked.
-    receive_with_attempt(&mut sqs, &url, "attempt-1").empty();
+    sqs.delete(&url, &first[0]["ReceiptHandle"]).ok();
+    assert_not_retryable(
+        &receive_with_attempt(&mut sqs, &url, "attempt-1"),
+        "attempt-1",
+    );
+    // Another attempt id receives as usual: a2 is in flight, the group locked.
+    receive_with_attempt(&mut sqs, &url, "attempt-2").empty();
+}
+
+#[test]
+fn a_receive_request_attempt_id_is_not_retryable_after_a_visibility_change() {
+    for timeout in [60, 0] {
+        let (mut sqs, url) = fifo_queue(json!({}));
+        sqs.send_fifo(&url, "a1", "a", "1");
+        let first = receive_attempt(&mut sqs, &url, "attempt-1");
+        sqs.call(
+            "ChangeMessageVisibility",
+            json!({ "QueueUrl": url, "ReceiptHandle": first[0]["ReceiptHandle"],
+                    "VisibilityTimeout": timeout }),
+        )
+        .ok();
+        assert_not_retryable(
+            &receive_with_attempt(&mut sqs, &url, "attempt-1"),
+            "attempt-1",
+        );
+    }
+}
+
+#[test]
+fn a_receive_request_attempt_id_retried_after_the_timeout_ran_out_receives_afresh() {
+    // Nothing was changed by a call: the messages came back by themselves.
+    let (mut sqs, url) = fifo_queue_with_a1_a2(json!({ "VisibilityTimeout": "10" }));
+    let first = receive_attempt(&mut sqs, &url, "attempt-1");
+    sqs.advance(10_000);
+    let again = receive_attempt(&mut sqs, &url, "attempt-1");
+    assert_eq!(bodies(&again), ["a1", "a2"]);
+    assert!(handles(&again).iter().all(|h| !handles(&first).contains(h)));
 }
 
 #[test]

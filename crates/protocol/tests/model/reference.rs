@@ -569,7 +569,7 @@ impl Model {
         spec: &ReceiveSpec,
     ) -> Answer<Result<Vec<Delivered>, usize>> {
         self.queue(slot)?;
-        if let Some(replayed) = self.replay(slot, spec) {
+        if let Some(replayed) = self.replay(slot, spec)? {
             return Ok(Ok(replayed));
         }
         let delivered = self.take(slot, spec);
@@ -750,25 +750,44 @@ impl Model {
     // ------------------------------------------------------------------
 
     /// A retry within five minutes, with nothing changed since, returns the
-    /// same messages and handles and resets their visibility.
-    fn replay(&mut self, slot: usize, spec: &ReceiveSpec) -> Option<Vec<Delivered>> {
-        let id = spec.attempt.as_ref().filter(|_| is_fifo(slot))?;
+    /// same messages and handles and resets their visibility. A message
+    /// deleted, or whose visibility a call changed, makes the attempt not
+    /// retryable (an error); messages that came back by themselves let the
+    /// retry receive afresh (`Ok(None)`).
+    fn replay(&mut self, slot: usize, spec: &ReceiveSpec) -> Answer<Option<Vec<Delivered>>> {
+        let Some(id) = spec.attempt.as_ref().filter(|_| is_fifo(slot)) else {
+            return Ok(None);
+        };
         let now = self.now;
         let queue = &mut self.queues[slot];
         queue.attempts.retain(|a| now < a.at + FIVE_MINUTES);
-        let attempt = queue.attempts.iter().find(|a| a.id == *id)?.clone();
-        let unchanged = attempt.delivered.iter().all(|(key, handle)| {
-            queue.position(*key).is_some_and(|i| {
-                let m = &queue.messages[i];
-                m.last_handle == Some(*handle)
-                    && m.state
-                        == State::InFlight {
-                            until: attempt.until,
-                        }
-            })
-        });
+        let Some(attempt) = queue.attempts.iter().find(|a| a.id == *id).cloned() else {
+            return Ok(None);
+        };
+        let mut unchanged = true;
+        for (key, handle) in &attempt.delivered {
+            let message = queue.position(*key).map(|i| &queue.messages[i]);
+            let same_handle = message.filter(|m| m.last_handle == Some(*handle));
+            let replayable = same_handle.is_some_and(|m| {
+                m.state
+                    == State::InFlight {
+                        until: attempt.until,
+                    }
+            });
+            if replayable {
+                continue;
+            }
+            unchanged = false;
+            let changed_by_a_call = message.is_none()
+                || same_handle.is_some_and(|m| {
+                    matches!(m.state, State::InFlight { .. }) || now < attempt.until
+                });
+            if changed_by_a_call {
+                return Err(ApiError(INVALID_VALUE));
+            }
+        }
         if !unchanged {
-            return None;
+            return Ok(None);
         }
         let visibility = attempt
             .visibility
@@ -776,14 +795,16 @@ impl Model {
         let until = now + visibility * 1000;
         let mut replayed = Vec::new();
         for (key, handle) in &attempt.delivered {
-            let i = queue.position(*key)?;
+            let Some(i) = queue.position(*key) else {
+                continue;
+            };
             queue.messages[i].state = State::InFlight { until };
             replayed.push(view(slot, &queue.messages[i], *handle, spec));
         }
         if let Some(stored) = queue.attempts.iter_mut().find(|a| a.id == *id) {
             stored.until = until;
         }
-        Some(replayed)
+        Ok(Some(replayed))
     }
 
     /// An attempt that delivered nothing is not remembered.
