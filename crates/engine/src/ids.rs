@@ -108,20 +108,37 @@ pub(crate) fn sequence_number(counter: u64) -> String {
     (BASE + u128::from(counter)).to_string()
 }
 
-/// A move task's handle: the task's number, sealed like a receipt.
-pub(crate) fn encode_task_handle(task: u64, secret: u64) -> String {
-    let mut raw = [0u8; 16];
-    raw[..8].copy_from_slice(&task.to_be_bytes());
-    raw[8..].copy_from_slice(&mix64(secret ^ task).to_be_bytes());
-    STANDARD.encode(raw)
+/// A move task's id: a UUID derived from its number and the engine's
+/// secret (not drawn from the PRNG, so starting a task shifts no other id).
+pub(crate) fn task_id(task: u64, secret: u64) -> MessageId {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&mix64(secret ^ task).to_be_bytes());
+    bytes[8..].copy_from_slice(&mix64(secret.rotate_left(17) ^ task).to_be_bytes());
+    MessageId::from_random(bytes)
 }
 
-pub(crate) fn decode_task_handle(text: &str, secret: u64) -> Option<u64> {
-    let raw = STANDARD.decode(text).ok()?;
-    let raw: [u8; 16] = raw.try_into().ok()?;
-    let task = u64::from_be_bytes(raw[..8].try_into().ok()?);
-    let tag = u64::from_be_bytes(raw[8..].try_into().ok()?);
-    (mix64(secret ^ task) == tag).then_some(task)
+const TASK_HANDLE_START: &str = "{\"taskId\":\"";
+const TASK_HANDLE_MIDDLE: &str = "\",\"sourceArn\":\"";
+const TASK_HANDLE_END: &str = "\"}";
+
+/// A move task's handle as SQS makes one: base64 of
+/// `{"taskId":"<uuid>","sourceArn":"<source queue ARN>"}`.
+pub(crate) fn encode_task_handle(task_id: MessageId, source_arn: &str) -> String {
+    STANDARD.encode(format!(
+        "{TASK_HANDLE_START}{task_id}{TASK_HANDLE_MIDDLE}{source_arn}{TASK_HANDLE_END}"
+    ))
+}
+
+/// The task id and source ARN a handle names, if it is one. Read by its
+/// exact shape, the one SQS writes: the engine parses no JSON.
+pub(crate) fn decode_task_handle(text: &str) -> Option<(String, String)> {
+    let raw = String::from_utf8(STANDARD.decode(text).ok()?).ok()?;
+    let inner = raw
+        .strip_prefix(TASK_HANDLE_START)?
+        .strip_suffix(TASK_HANDLE_END)?;
+    let (task, source) = inner.split_once(TASK_HANDLE_MIDDLE)?;
+    let plain = |s: &str| !s.is_empty() && !s.contains(['"', '\\']);
+    (plain(task) && plain(source)).then(|| (task.to_string(), source.to_string()))
 }
 
 /// A request id for the `x-amzn-RequestId` header. Derived from a counter
@@ -168,8 +185,14 @@ mod tests {
 
     #[test]
     fn task_handles_round_trip() {
-        let h = encode_task_handle(7, 1);
-        assert_eq!(decode_task_handle(&h, 1), Some(7));
-        assert_eq!(decode_task_handle("garbage", 1), None);
+        let id = task_id(7, 1);
+        let arn = "arn:aws:sqs:us-east-1:000000000000:dlq";
+        let h = encode_task_handle(id, arn);
+        assert_eq!(
+            decode_task_handle(&h),
+            Some((id.to_string(), arn.to_string()))
+        );
+        assert_ne!(task_id(7, 1), task_id(8, 1));
+        assert_eq!(decode_task_handle("garbage"), None);
     }
 }

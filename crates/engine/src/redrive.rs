@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::clock::later;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
-use crate::ids::{decode_task_handle, encode_task_handle, MessageId};
+use crate::ids::{decode_task_handle, encode_task_handle, task_id, MessageId};
 use crate::message::{Message, State};
 use crate::timeline::Due;
 use crate::{Engine, Millis, MoveTaskInfo};
@@ -179,22 +179,30 @@ impl Engine {
         self.tasks.tasks.push(task);
         self.queues.timeline.insert(step);
         self.emit(EventKind::MoveTaskStarted {
-            source: source_name,
+            source: source_name.clone(),
             task: id,
         });
-        Ok(encode_task_handle(id, self.secret))
+        Ok(encode_task_handle(task_id(id, self.secret), &source_name))
     }
 
     pub fn cancel_message_move_task(&mut self, handle: &str) -> SqsResult<u64> {
-        let id = decode_task_handle(handle, self.secret).ok_or_else(|| {
+        let (wanted, source_arn) = decode_task_handle(handle).ok_or_else(|| {
             SqsError::invalid_parameter("Value for parameter TaskHandle is invalid.")
         })?;
+        self.resolve_arn(&source_arn)
+            .ok_or_else(|| not_found("SourceArn"))?;
+        let secret = self.secret;
         let task = self
             .tasks
             .tasks
             .iter_mut()
-            .find(|t| t.id == id && t.status == Status::Running)
+            .find(|t| {
+                t.status == Status::Running
+                    && *t.source_arn == *source_arn
+                    && task_id(t.id, secret).to_string() == wanted
+            })
             .ok_or_else(|| SqsError::new(ErrorCode::ResourceNotFound, "Task does not exist."))?;
+        let id = task.id;
         // SQS reports CANCELLING until the task stops; here it stops one
         // step of its rate later, moving nothing more meanwhile.
         let index = id as usize - 1;
@@ -239,7 +247,7 @@ impl Engine {
             .take(max as usize)
             .map(|t| MoveTaskInfo {
                 task_handle: (t.status == Status::Running)
-                    .then(|| encode_task_handle(t.id, self.secret)),
+                    .then(|| encode_task_handle(task_id(t.id, self.secret), &t.source_arn)),
                 status: t.status.as_str(),
                 source_arn: t.source_arn.to_string(),
                 destination_arn: t.destination_arn.clone(),

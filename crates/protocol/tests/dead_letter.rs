@@ -1031,3 +1031,67 @@ fn a_move_task_arn_that_is_not_an_arn_is_invalid_parameter_value() {
     let missing = format!("{}nowhere", p.dlq_arn.trim_end_matches("dead"));
     start_task(&mut sqs, json!({ "SourceArn": missing })).err("ResourceNotFoundException");
 }
+
+/// base64 of text, as a test client would build a handle by hand.
+fn base64(text: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(text)
+}
+
+#[test]
+fn a_move_task_handle_is_base64_of_its_task_id_and_source_arn() {
+    use base64::Engine as _;
+    let (mut sqs, p) = pair();
+    dead_letter(&mut sqs, &p.source, &["a"]);
+    let handle = start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok()["TaskHandle"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(&handle)
+        .unwrap();
+    let document: Value = serde_json::from_slice(&decoded).unwrap();
+    assert_eq!(sorted_keys(&document), ["sourceArn", "taskId"]);
+    assert_eq!(document["sourceArn"], p.dlq_arn);
+    let task_id = document["taskId"].as_str().unwrap();
+    assert_eq!(task_id.len(), 36, "a UUID: {task_id}");
+    assert_eq!(&task_id[14..15], "4", "version 4: {task_id}");
+    // Written as SQS writes it, so a handle built the same way names it.
+    let rebuilt = base64(&format!(
+        r#"{{"taskId":"{task_id}","sourceArn":"{}"}}"#,
+        p.dlq_arn
+    ));
+    assert_eq!(rebuilt, handle);
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": rebuilt }))
+        .ok();
+}
+
+#[test]
+fn cancelling_with_a_handle_naming_a_missing_source_queue_is_resource_not_found() {
+    // Recorded against AWS.
+    let mut sqs = Sqs::new();
+    let handle = base64(
+        r#"{"taskId":"10f57157-fc38-4da9-a113-4de7e12d05dd","sourceArn":"arn:aws:sqs:us-east-1:000000000000:test-queue-doesnt-exist-123456"}"#,
+    );
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
+        .rejected(
+            404,
+            "ResourceNotFoundException",
+            "The resource that you specified for the SourceArn parameter doesn't exist.",
+        );
+}
+
+#[test]
+fn cancelling_with_a_handle_naming_an_unknown_task_is_task_does_not_exist() {
+    // Recorded against AWS.
+    let (mut sqs, p) = pair();
+    dead_letter(&mut sqs, &p.source, &["a"]);
+    start_task(&mut sqs, json!({ "SourceArn": p.dlq_arn })).ok();
+    let handle = base64(&format!(
+        r#"{{"taskId":"10f57157-fc38-4da9-a113-4de7e12d05dd","sourceArn":"{}"}}"#,
+        p.dlq_arn
+    ));
+    sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
+        .rejected(404, "ResourceNotFoundException", "Task does not exist.");
+    assert_eq!(latest_task(&mut sqs, &p.dlq_arn)["Status"], "RUNNING");
+}
