@@ -99,22 +99,38 @@ impl FromStr for AttributeName {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Eq)]
 pub struct RedrivePolicy {
     pub dead_letter_target_arn: String,
     pub max_receive_count: i64,
+    /// The caller's own text of the policy, which a refusal repeats as
+    /// SQS does (spaces and key order included); empty for a policy made
+    /// in code, whose refusal then writes it out.
+    pub text: String,
+}
+
+/// Two policies are the same policy whatever their texts.
+impl PartialEq for RedrivePolicy {
+    fn eq(&self, other: &Self) -> bool {
+        self.dead_letter_target_arn == other.dead_letter_target_arn
+            && self.max_receive_count == other.max_receive_count
+    }
 }
 
 impl RedrivePolicy {
-    /// A refusal of this policy in SQS's phrasing: the policy as JSON, then
-    /// why.
+    /// A refusal of this policy in SQS's phrasing: the policy, then why.
     pub(crate) fn refused(&self, reason: &str) -> SqsError {
-        SqsError::invalid_parameter(format!(
-            "Value {{\"deadLetterTargetArn\":\"{}\",\"maxReceiveCount\":{}}} for parameter \
-             RedrivePolicy is invalid. Reason: {reason}",
-            echo(&self.dead_letter_target_arn),
-            self.max_receive_count
-        ))
+        let written;
+        let text = if self.text.is_empty() {
+            written = format!(
+                "{{\"deadLetterTargetArn\":\"{}\",\"maxReceiveCount\":{}}}",
+                self.dead_letter_target_arn, self.max_receive_count
+            );
+            &written
+        } else {
+            &self.text
+        };
+        SqsError::invalid_value("RedrivePolicy", text, reason)
     }
 }
 

@@ -142,6 +142,7 @@ impl World {
             attributes.push(QueueAttribute::RedrivePolicy(Some(RedrivePolicy {
                 dead_letter_target_arn: arn(queue + 2),
                 max_receive_count: 2,
+                text: String::new(),
             })));
         }
         let _ = self

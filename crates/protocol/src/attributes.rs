@@ -116,6 +116,7 @@ fn redrive_policy(text: &str) -> SqsResult<Option<RedrivePolicy>> {
     Ok(Some(RedrivePolicy {
         dead_letter_target_arn: arn,
         max_receive_count: count,
+        text: text.to_string(),
     }))
 }
 

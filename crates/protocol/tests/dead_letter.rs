@@ -1095,3 +1095,37 @@ fn cancelling_with_a_handle_naming_an_unknown_task_is_task_does_not_exist() {
         .rejected(404, "ResourceNotFoundException", "Task does not exist.");
     assert_eq!(latest_task(&mut sqs, &p.dlq_arn)["Status"], "RUNNING");
 }
+
+#[test]
+fn a_refused_redrive_policy_repeats_the_callers_own_text() {
+    // Recorded against AWS: spaces and key order as the caller wrote them.
+    let mut sqs = Sqs::new();
+    let text = r#"{"deadLetterTargetArn": "dummy", "maxReceiveCount": 42}"#;
+    sqs.create_reply("q", json!({ "RedrivePolicy": text }))
+        .rejected(
+            400,
+            "InvalidParameterValue",
+            &format!(
+                "Value {text} for parameter RedrivePolicy is invalid. Reason: Invalid value for \
+                 deadLetterTargetArn."
+            ),
+        );
+    let (_, dlq_arn) = sqs.create_with_arn("dlq", json!({}));
+    let text = format!(r#"{{ "maxReceiveCount": "0", "deadLetterTargetArn": "{dlq_arn}" }}"#);
+    sqs.create_reply("q", json!({ "RedrivePolicy": text }))
+        .rejected(
+            400,
+            "InvalidParameterValue",
+            &format!(
+                "Value {text} for parameter RedrivePolicy is invalid. Reason: Invalid value for \
+                 maxReceiveCount: 0, valid values are from 1 to 1000 both inclusive."
+            ),
+        );
+    // Read back, the policy is written SQS's way.
+    let text = format!(r#"{{ "maxReceiveCount": "3", "deadLetterTargetArn": "{dlq_arn}" }}"#);
+    let url = sqs.create("q", json!({ "RedrivePolicy": text }));
+    assert_eq!(
+        sqs.attribute(&url, "RedrivePolicy"),
+        redrive_policy(&dlq_arn, 3)
+    );
+}

@@ -704,6 +704,7 @@ fn queue_attributes(
         out.push(QueueAttribute::RedrivePolicy(Some(RedrivePolicy {
             dead_letter_target_arn: queue_arn(engine, dlq_url)?,
             max_receive_count: redrive.max_receive_count,
+            text: String::new(),
         })));
     }
     Ok(out)
