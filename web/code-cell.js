@@ -239,7 +239,8 @@ export class CodeCell {
 function describe(e) {
   if (e == null || typeof e !== "object") return `Thrown: ${show(e)}`;
   const code = e.Code && e.Code !== e.name ? ` (${e.Code})` : "";
-  return `${e.name ?? "Error"}${code}: ${e.message}`;
+  // Some answers carry no text (an unknown operation): the name says it all.
+  return e.message ? `${e.name ?? "Error"}${code}: ${e.message}` : `${e.name ?? "Error"}${code}`;
 }
 
 /** A console argument as text: strings as they are, everything else as JSON. */

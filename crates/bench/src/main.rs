@@ -264,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "AmazonSQS.DeleteMessage answered 400")]
+    #[should_panic(expected = "AmazonSQS.DeleteMessage answered 404")]
     fn a_failed_call_stops_the_benchmark() {
         let mut e = engine();
         let url = workload::queue(&mut e, "bench", false);

@@ -168,6 +168,13 @@ impl Engine {
         if !arn.starts_with("arn:aws:sqs:") || arn.split(':').count() != 6 {
             return Err(invalid("Invalid value for deadLetterTargetArn.".into()));
         }
+        // A DLQ must be in the source's account (Developer Guide); the
+        // text is the one an emulator copied from AWS's answers.
+        if arn.split(':').nth(4) != Some(self.config.account_id.as_str()) {
+            return Err(invalid(
+                "Dead-letter target owner should be same as the source.".into(),
+            ));
+        }
         let target = self
             .resolve_arn(arn)
             .map(|id| self.queue(id))

@@ -1129,3 +1129,21 @@ fn a_refused_redrive_policy_repeats_the_callers_own_text() {
         redrive_policy(&dlq_arn, 3)
     );
 }
+
+#[test]
+fn a_dead_letter_queue_of_another_account_is_refused() {
+    let mut sqs = Sqs::new();
+    let (_, dlq_arn) = sqs.create_with_arn("dlq", json!({}));
+    let elsewhere = dlq_arn.replace(":000000000000:", ":111111111111:");
+    let url = sqs.create("work", json!({}));
+    sqs.set_attributes(&url, redrive_to(&elsewhere, 3))
+        .rejected(
+            400,
+            "InvalidParameterValue",
+            &format!(
+                "Value {} for parameter RedrivePolicy is invalid. Reason: Dead-letter target \
+                 owner should be same as the source.",
+                redrive_policy(&elsewhere, 3)
+            ),
+        );
+}
