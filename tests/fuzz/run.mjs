@@ -4,8 +4,9 @@
 // Invariants:
 // - no call ever traps (a WebAssembly.RuntimeError);
 // - every dispatch answers { status, headers, body } with a JSON body, and
-//   an error answer (status >= 400) names an SQS `__type` (or, for an
-//   unknown operation, the request framework's UnknownOperationException);
+//   an error answer (status >= 400) names an SQS `__type`, or one of AWS's
+//   request framework (`com.amazon.coral.service#…`: an unknown operation,
+//   generic validation errors);
 // - a misuse (wrong argument types) throws an Error or TypeError, or works,
 //   and the Playground still works afterwards;
 // - time never goes backwards;
@@ -19,9 +20,9 @@
 import { createHash } from "node:crypto";
 import { SPECIAL } from "./inputs.mjs";
 
-/** An error answer's `__type`: an SQS shape, or the framework's answer to an unknown operation. */
+/** An error answer's `__type`: a shape of SQS's model or of AWS's request framework. */
 function isErrorShape(type) {
-  return typeof type === "string" && (type.startsWith("com.amazonaws.sqs#") || type === "com.amazon.coral.service#UnknownOperationException");
+  return typeof type === "string" && /^com\.amazon(aws\.sqs|\.coral\.service)#[A-Za-z.]+$/.test(type);
 }
 
 /** An invariant broke (kind "invariant"), the engine trapped ("trap"), or an input hung ("hang"). */
