@@ -308,7 +308,7 @@ fn counts_roles_operations_and_defaults() {
     let sources: Array = get(&dlq, "deadLetterSources").dyn_into().unwrap();
     assert_eq!(sources.get(0).as_string().as_deref(), Some("orders"));
     let operations: Array = queuelab_wasm::operations().unwrap().dyn_into().unwrap();
-    assert_eq!(operations.length(), 21);
+    assert_eq!(operations.length(), 23);
     let defaults = queuelab_wasm::defaults().unwrap();
     assert_eq!(
         get(&get(&defaults, "queue"), "visibilityTimeoutSeconds").as_f64(),
