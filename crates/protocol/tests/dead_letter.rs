@@ -629,8 +629,9 @@ fn list_message_move_tasks_leaves_out_destination_and_rate_when_not_given() {
     assert!(task.get("MaxNumberOfMessagesPerSecond").is_none(), "{task}");
 }
 
-#[test]
-fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
+/// Five messages in the DLQ, and a task moving them back at one a second:
+/// answers the engine, the pair and the task's handle.
+fn five_dead_letters_moving_one_per_second() -> (Sqs, Pair, Value) {
     let (mut sqs, p) = pair();
     dead_letter(&mut sqs, &p.source, &["1", "2", "3", "4", "5"]);
     let handle = start_task(
@@ -639,6 +640,12 @@ fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
     )
     .ok()["TaskHandle"]
         .clone();
+    (sqs, p, handle)
+}
+
+#[test]
+fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
+    let (mut sqs, p, handle) = five_dead_letters_moving_one_per_second();
     sqs.advance(2_000);
     let body = sqs
         .call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
@@ -654,14 +661,7 @@ fn cancel_message_move_task_stops_the_task_and_answers_the_number_moved() {
 
 #[test]
 fn a_cancelled_move_task_reports_cancelling_for_one_step_of_its_rate_then_cancelled() {
-    let (mut sqs, p) = pair();
-    dead_letter(&mut sqs, &p.source, &["1", "2", "3", "4", "5"]);
-    let handle = start_task(
-        &mut sqs,
-        json!({ "SourceArn": p.dlq_arn, "MaxNumberOfMessagesPerSecond": 1 }),
-    )
-    .ok()["TaskHandle"]
-        .clone();
+    let (mut sqs, p, handle) = five_dead_letters_moving_one_per_second();
     sqs.advance(2_500);
     sqs.call("CancelMessageMoveTask", json!({ "TaskHandle": handle }))
         .ok();
