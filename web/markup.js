@@ -121,9 +121,10 @@ export function labMarkup({ controls, view, editor }) {
     <p id="narration">…</p>
   </section>
   ${STAGE}
-  ${GLOSSARY}
+  ${full ? PANELS : ""}
   ${editor ? CODE : ""}
-  ${full ? PANELS + TINKER : ""}
+  ${GLOSSARY}
+  ${full ? TINKER : ""}
   <div id="peek" class="peek" role="dialog" aria-modal="false" aria-labelledby="peek-title" hidden tabindex="-1"></div>
   <div id="announcer" class="vh" aria-live="polite" aria-atomic="true"></div>
 </div>`;

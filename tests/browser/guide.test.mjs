@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { axeViolations, open, root, runToEnd } from "./harness.mjs";
+import { artifacts, axeViolations, open, root, runToEnd } from "./harness.mjs";
 
 const stems = JSON.parse(readFileSync(`${root}/web/scenarios/index.json`, "utf8")).map((f) => f.replace(/\.json$/, ""));
 const tourShown = (page) => page.locator("#tour").isVisible();
@@ -20,6 +20,7 @@ test("the tour opens on a first visit, can be skipped, is not shown again, and t
   await page.locator("#tour-next").click();
   assert.equal(await page.locator("#tour .tour-count").textContent(), "Step 2 of 6");
   assert.ok(await page.locator("#rows .token[data-tour-target]").count(), "step 2 points at one token");
+  await page.screenshot({ path: `${artifacts}tour.png` });
   await page.locator("#tour-skip").click();
   assert.ok(!(await tourShown(page)), "Skip closes the tour");
   assert.equal(await page.evaluate(() => document.activeElement?.id), "tour-open", "focus goes back to the ? button");
@@ -59,6 +60,7 @@ test("a word on the stage explains itself by keyboard focus, and links to its gl
   assert.equal(focused, "in-flight", "Tab moves along the key");
   assert.ok(await tip.isVisible(), "keyboard focus opens the tooltip");
   assert.match(await tip.textContent(), /^in flight: .*visibility timeout/);
+  await page.screenshot({ path: `${artifacts}tooltip.png` });
   const describedBy = await page.evaluate(() => document.activeElement.getAttribute("aria-describedby"));
   const entry = page.locator(`#${describedBy}`);
   assert.match(await entry.textContent(), /visibility timeout/, "the button is described by its glossary entry");
@@ -130,3 +132,21 @@ for (const colorScheme of ["light", "dark"]) {
     await close();
   });
 }
+
+test("the code cell sits below the log and metrics, and on a phone the controls stay on screen while the page scrolls", async () => {
+  const wide = await open("?scenario=02-slow-consumer-duplicate");
+  const order = await wide.page.evaluate(() => {
+    const [log, chart, code] = [".log-panel", ".chart-panel", ".code-panel"].map((s) => document.querySelector(s).getBoundingClientRect().top);
+    return { logAboveCode: log < code, chartAboveCode: chart < code };
+  });
+  assert.deepEqual(order, { logAboveCode: true, chartAboveCode: true });
+  await wide.close();
+
+  const phone = await open("?scenario=02-slow-consumer-duplicate", { viewport: { width: 400, height: 800 } });
+  await phone.page.locator(".log-panel").scrollIntoViewIfNeeded();
+  const play = await phone.page.locator("#play").boundingBox();
+  assert.ok(play && play.y >= 0 && play.y + play.height <= 800, `Play is on screen after scrolling to the log (at y=${play?.y})`);
+  await phone.page.locator("#play").click();
+  assert.equal(await phone.page.locator("#play").getAttribute("aria-pressed"), "true", "and works from there");
+  await phone.close();
+});
