@@ -150,3 +150,26 @@ test("the code cell sits below the log and metrics, and on a phone the controls 
   assert.equal(await phone.page.locator("#play").getAttribute("aria-pressed"), "true", "and works from there");
   await phone.close();
 });
+
+test("a token gliding across the stage passes under the headings, never over them", async () => {
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&t=6000");
+  await page.waitForSelector("#tray .token");
+  // Hold the tray's token mid-glide over each heading, as flip.js moves it (a transform animation), and ask what is on top there.
+  const onTop = await page.evaluate(() => {
+    const token = document.querySelector("#tray .token");
+    return ["#tray-title", "#rows .q-head", "#rows .lanes-head", ".key"].map((sel) => {
+      const heading = document.querySelector(sel);
+      const t = token.getBoundingClientRect();
+      const hd = heading.getBoundingClientRect();
+      const [x, y] = [hd.left + Math.min(40, hd.width / 2), hd.top + hd.height / 2];
+      const glide = token.animate([{ transform: `translate(${x - t.left - 10}px, ${y - t.top - 10}px)` }, { transform: "none" }], { duration: 1000 });
+      glide.pause();
+      glide.currentTime = 0;
+      const hit = document.elementFromPoint(x, y);
+      glide.cancel();
+      return `${sel}: ${heading.contains(hit) ? "heading" : token.contains(hit) ? "token" : hit?.className}`;
+    });
+  });
+  assert.deepEqual(onTop, ["#tray-title: heading", "#rows .q-head: heading", "#rows .lanes-head: heading", ".key: heading"]);
+  await close();
+});
