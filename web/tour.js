@@ -18,8 +18,8 @@ export const STEPS = [
   { at: ["#stage"], title: "The stage", text: "Each row is a queue. Producers on the left send messages into it; consumers on the right receive, process and delete them. Hover or focus a word in the key above the queue to learn what it means." },
   { at: ["#rows .token", "#rows"], title: "One message", text: "A token is one message: its state (delayed, visible, in flight…), its receive # and a bar counting down its timer. Press it, or Enter on it, to peek inside." },
   { at: ["#lab .transport"], title: "The controls", text: "Play, Step to the next event, Restart, the speed, and the timeline: drag it to replay any moment. Space plays, N steps." },
-  { at: ["#lab .narration"], title: "The narration", text: "This line says what is happening and why, as the run goes." },
-  { at: ["#settings-panel"], title: "Settings", text: "Change the visibility timeout, the dead-letter queue or a worker's behaviour: the run restarts with your change so you can compare." },
+  { at: ["#lab .narration", "[data-narration]", "#narration"], title: "The narration", text: "This line says what is happening and why, as the run goes." },
+  { at: ["#settings-panel", "#settings"], title: "Settings", text: "Change the visibility timeout, the dead-letter queue or a worker's behaviour: the run restarts with your change so you can compare." },
   { at: ["#lab .code-panel"], title: "Your code", text: "Call this same queue yourself, with the AWS SDK's commands, and watch your calls on the stage." },
 ];
 
