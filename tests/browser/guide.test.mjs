@@ -173,3 +173,14 @@ test("a token gliding across the stage passes under the headings, never over the
   assert.deepEqual(onTop, ["#tray-title: heading", "#rows .q-head: heading", "#rows .lanes-head: heading", ".key: heading"]);
   await close();
 });
+
+test("on a touch screen a tap on a word opens its tooltip, and a tap elsewhere closes it", async () => {
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate", { hasTouch: true, viewport: { width: 400, height: 800 } });
+  const tip = page.locator(".term-tip");
+  await page.locator(".key .term[data-term='dlq']").tap();
+  assert.ok(await tip.isVisible(), "a tap opens it");
+  assert.match(await tip.textContent(), /^DLQ: .*maxReceiveCount/);
+  await page.locator("#summary").tap();
+  assert.ok(!(await tip.isVisible()), "a tap elsewhere closes it");
+  await close();
+});

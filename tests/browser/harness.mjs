@@ -51,12 +51,13 @@ after(async () => {
  * (text is served as JSON, `{ body, contentType }` as given);
  * `base` serves from another server than the repository's; `init` is a
  * function run in the page before any of its scripts. The first-visit
- * tour (web/tour.js) counts as already seen unless `tour` is true. */
+ * tour (web/tour.js) counts as already seen unless `tour` is true;
+ * `hasTouch` makes a touch screen (for `locator.tap()`). */
 export async function open(
   query = "",
-  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init, tour = false } = {},
+  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init, tour = false, hasTouch = false } = {},
 ) {
-  const context = await browser.newContext({ colorScheme, reducedMotion, viewport: viewport ?? { width: 1280, height: 800 } });
+  const context = await browser.newContext({ colorScheme, reducedMotion, hasTouch, viewport: viewport ?? { width: 1280, height: 800 } });
   context.setDefaultTimeout(scaled(30_000));
   const page = await context.newPage();
   const problems = [];
