@@ -18,6 +18,9 @@ export const SERIES = [
   ["age", "Age of oldest message (s)", "right"],
 ];
 
+/** Each line's word in glossary.js, which explains it on hover. */
+const TERM = { visible: "visible", inFlight: "in-flight", delayed: "delayed", dlq: "dlq", age: "age" };
+
 function s(tag, attrs) {
   const el = document.createElementNS(NS, tag);
   for (const k in attrs) el.setAttribute(k, attrs[k]);
@@ -52,7 +55,7 @@ export class Chart {
       const sw = s("svg", { viewBox: "0 0 28 8", class: "sw", "aria-hidden": "true" });
       sw.append(s("line", { x1: 1, y1: 4, x2: 27, y2: 4, class: `ln ln-${key}` }));
       this.values[key] = h("b", { text: "0" });
-      legend.append(h("li", null, sw, ` ${label}: `, this.values[key]));
+      legend.append(h("li", { "data-term": TERM[key] }, sw, ` ${label}: `, this.values[key]));
     }
     host.replaceChildren(h("div", { class: "chart-wrap" }, this.svg), legend);
     this.drawn = -1; // the samples' version last drawn

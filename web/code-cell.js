@@ -59,10 +59,12 @@ export class CodeCell {
     this.caller = caller;
     this.edited = code != null;
     this.running = null; // { stop() } while code runs
-    this.text = h("textarea", { id: "code-text", class: "code-text", rows: "14", spellcheck: "false", autocomplete: "off", autocapitalize: "off", "aria-describedby": "code-note" });
+    this.text = h("textarea", { id: "code-text", class: "code-text", rows: "14", spellcheck: "false", autocomplete: "off", autocapitalize: "off", "aria-describedby": "code-note code-keys" });
     this.text.value = code ?? starterCode();
     this.text.addEventListener("input", () => (this.edited = true));
     this.text.addEventListener("keydown", (e) => this.key(e));
+    // Off by default, so Tab leaves the editor as it leaves any other field (keyboard users are never trapped).
+    this.tabIndents = h("input", { type: "checkbox", id: "code-tab-indents", "aria-describedby": "code-keys" });
     this.runBtn = h("button", { type: "button", id: "code-run", class: "primary", onclick: () => this.run() }, h("span", { "aria-hidden": "true", text: "▶ " }), "Run");
     this.stopBtn = h("button", { type: "button", id: "code-stop", disabled: true, text: "Stop", onclick: () => this.running?.stop() });
     this.status = h("span", { id: "code-status", class: "muted", role: "status" });
@@ -79,9 +81,10 @@ export class CodeCell {
       this.origin,
       h("label", { for: "code-text", class: "vh", text: "Your JavaScript" }),
       this.text,
-      h("div", { class: "row" }, this.runBtn, this.stopBtn, this.status),
+      h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
       h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
     );
   }
@@ -127,13 +130,31 @@ export class CodeCell {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       this.run();
-    } else if (e.key === "Tab" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && this.text.value.length) {
-      // Indent instead of leaving the editor; Esc then Tab leaves it.
+    } else if ((e.key === "]" || e.key === "[") && (e.ctrlKey || e.metaKey) && !e.altKey) {
+      // Ctrl+] indents the selected lines, Ctrl+[ unindents them: always, whatever Tab does.
+      e.preventDefault();
+      this.indent(e.key === "]" ? 1 : -1);
+    } else if (e.key === "Tab" && this.tabIndents.checked && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      // Tab moves focus like everywhere else unless the learner ticked "Tab indents"; Esc then Tab still leaves.
       if (this.escaped) return;
       e.preventDefault();
       this.text.setRangeText("  ", this.text.selectionStart, this.text.selectionEnd, "end");
     }
     this.escaped = e.key === "Escape";
+  }
+
+  /** Adds (`dir` 1) or removes (-1) two spaces at the start of every line the selection touches. */
+  indent(dir) {
+    const t = this.text;
+    const v = t.value;
+    const from = t.selectionStart === 0 ? 0 : v.lastIndexOf("\n", t.selectionStart - 1) + 1;
+    const to = t.selectionEnd;
+    const lines = v.slice(from, to).split("\n");
+    const changed = lines.map((l) => (dir > 0 ? `  ${l}` : l.replace(/^ {1,2}/, ""))).join("\n");
+    const caretOnly = t.selectionStart === to;
+    // A selection stays selected (now indented); a bare caret stays on its line, after the new indent.
+    t.setRangeText(changed, from, to, caretOnly ? "end" : "select");
+    this.edited = true;
   }
 
   /** Runs the editor's code once. Resolves when it finishes, fails or is stopped. */

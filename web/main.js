@@ -13,12 +13,15 @@ import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
 import { askBeforeRunning, linkWork } from "./link-check.js";
 import { h, span } from "./dom.js";
+import { setUpTour } from "./tour.js";
+import { setUpSequence } from "./sequence.js";
 
 const link = readLink(location.search);
 const embed = link.embed;
 let lab = null;
 let stem = "";
 let cell = null;
+let seq = null; // "Scenario N of M" and "Next scenario →" (full page only)
 
 if (!embed && framedByOtherOrigin()) refuseFrame(document, location.href);
 else {
@@ -50,7 +53,11 @@ function mountPage() {
   lab = createLab(root, {
     host: document.body,
     keys: document,
-    onRun: () => cell?.suggestFor(lab.scenario),
+    onRun: () => {
+      cell?.suggestFor(lab.scenario);
+      seq?.started();
+    },
+    onEnd: () => seq?.ended(),
   });
   if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
@@ -82,6 +89,7 @@ async function loadStem(name) {
   const sel = document.getElementById("scenario");
   if (![...sel.options].some((o) => o.value === stem)) sel.append(h("option", { value: stem, text: stem }));
   sel.value = stem;
+  seq?.update();
   return lab.load(text, { label: `The scenario file “${stem}.json”` });
 }
 
@@ -159,6 +167,7 @@ async function start() {
   if (!embed) wireShare();
   await ready();
   const stems = await fillPicker();
+  if (!embed) seq = setUpSequence({ select: document.getElementById("scenario"), placeHost: document.querySelector(".picker"), after: document.querySelector("#lab .transport") });
   const name = link.scenario ?? stems[0];
   if (!name) return;
   let extra = {};
@@ -169,7 +178,10 @@ async function start() {
       lab.showError(e.message);
     }
   }
-  if (!(await loadStem(name))) return;
+  const loaded = await loadStem(name);
+  // The tour is the full page's, never an embed's or a course page's <queue-lab>; it points at what the first scenario drew.
+  if (!embed) setUpTour(document, document.querySelector(".picker"));
+  if (!loaded) return;
   if (extra.scenario && !lab.apply(extra.scenario)) return;
   if (link.seed != null && !lab.setSeed(link.seed)) return;
   // After loading, which clears the error box, so a bad speed's message stays.

@@ -43,6 +43,7 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
     <h2 id="stage-title" class="vh">The queues, their producers and consumers</h2>
     <p id="dup-banner" class="dup-banner" hidden></p>
     <div class="stage-head" aria-hidden="true"><span>Producers</span><span>Queue</span><span>Consumers</span></div>
+    <div id="key" class="key" role="group" aria-label="What the words on the stage mean"></div>
     <div id="rows"></div>
     <div class="aftermath">
       <section class="tray-box" aria-labelledby="tray-title">
@@ -57,6 +58,11 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
       </section>
     </div>
   </section>`;
+
+const GLOSSARY = `<details id="glossary" class="panel glossary">
+    <summary><span class="sum-title">Glossary</span><span class="sub">every word on the stage, with the AWS documentation</span></summary>
+    <div class="gl-body"></div>
+  </details>`;
 
 const PANELS = `<div class="panels">
     <section class="log-panel" aria-labelledby="log-title">
@@ -115,8 +121,10 @@ export function labMarkup({ controls, view, editor }) {
     <p id="narration">…</p>
   </section>
   ${STAGE}
+  ${full ? PANELS : ""}
   ${editor ? CODE : ""}
-  ${full ? PANELS + TINKER : ""}
+  ${GLOSSARY}
+  ${full ? TINKER : ""}
   <div id="peek" class="peek" role="dialog" aria-modal="false" aria-labelledby="peek-title" hidden tabindex="-1"></div>
   <div id="announcer" class="vh" aria-live="polite" aria-atomic="true"></div>
 </div>`;

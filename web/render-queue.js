@@ -69,7 +69,7 @@ class QueueBox {
     const cells = {};
     const el = h("div", { class: "q-row" });
     if (this.fifo) {
-      r = { el, cells, locked: null, lockText: h("span", { class: "g-state" }) };
+      r = { el, cells, locked: null, lockText: h("span", { class: "g-state", "data-term": "locked" }) };
       el.dataset.group = key;
       el.append(h("div", { class: "g-label" }, h("span", { class: "g-ic", "aria-hidden": "true" }), h("span", { class: "g-name", text: key }), r.lockText));
     } else r = { el, cells };

@@ -200,6 +200,7 @@ export class WorkersView {
       card.el.dataset.state = s;
       card.ic.textContent = ic;
       card.state.textContent = word;
+      card.state.dataset.term = word; // glossary.js explains it on hover
     });
     card.set("fx", `${w.sideEffects}|${fxDup}`, () => {
       card.el.dataset.sideEffects = String(w.sideEffects);

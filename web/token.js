@@ -14,7 +14,7 @@ export function makeToken(id, label) {
     st: h("span", { class: "tk-st" }),
     id: h("span", { class: "tk-id", text: shortId(id) }),
     grp: h("span", { class: "tk-grp" }),
-    rc: h("span", { class: "tk-rc" }),
+    rc: h("span", { class: "tk-rc", "data-term": "receive-count" }),
     label: h("span", { class: "tk-label", text: label ?? "" }),
     meta: h("span", { class: "tk-meta" }),
     dup: h("span", { class: "tk-dup" }),
@@ -37,6 +37,7 @@ function setState(t, state) {
   t.el.dataset.state = state;
   t.p.ic.textContent = STATE_ICON[state];
   t.p.st.textContent = STATE_WORD[state];
+  t.p.st.dataset.term = state; // glossary.js explains it on hover
 }
 
 function setRc(t, rc) {
@@ -108,6 +109,7 @@ export function paintLeft(t, d) {
   if (!!left?.lost !== !!t.lost) {
     t.lost = !!left?.lost;
     t.p.st.textContent = t.lost ? "lost" : STATE_WORD[t.state];
+    t.p.st.dataset.term = t.lost ? "lost" : t.state;
     t.p.ic.textContent = t.lost ? "✗" : STATE_ICON[t.state];
     if (t.lost) t.el.dataset.lost = "true";
     else delete t.el.dataset.lost;

@@ -50,12 +50,14 @@ after(async () => {
  * is ready (or for `readyWhen`). `routes` replaces files the page fetches
  * (text is served as JSON, `{ body, contentType }` as given);
  * `base` serves from another server than the repository's; `init` is a
- * function run in the page before any of its scripts. */
+ * function run in the page before any of its scripts. The first-visit
+ * tour (web/tour.js) counts as already seen unless `tour` is true;
+ * `hasTouch` makes a touch screen (for `locator.tap()`). */
 export async function open(
   query = "",
-  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init } = {},
+  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init, tour = false, hasTouch = false } = {},
 ) {
-  const context = await browser.newContext({ colorScheme, reducedMotion, viewport: viewport ?? { width: 1280, height: 800 } });
+  const context = await browser.newContext({ colorScheme, reducedMotion, hasTouch, viewport: viewport ?? { width: 1280, height: 800 } });
   context.setDefaultTimeout(scaled(30_000));
   const page = await context.newPage();
   const problems = [];
@@ -63,6 +65,13 @@ export async function open(
   page.on("dialog", (d) => {
     problems.push(`dialog: ${d.message()}`);
     d.dismiss();
+  });
+  if (!tour) await context.addInitScript(() => {
+    try {
+      localStorage.setItem("queuelab.tourSeen", "1");
+    } catch {
+      // about:blank and sandboxed frames have no storage, and no tour either
+    }
   });
   if (init) await context.addInitScript(init);
   for (const [path, body] of Object.entries(routes)) {
