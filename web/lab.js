@@ -124,6 +124,7 @@ class Lab {
       callerName: () => "you", // the manual view (if any) replaces it with its field
       say: (text) => this.announcer.say(text),
       showError: (m) => this.showError(m),
+      lastError: () => this.refusal, // why the last run asked for could not start (an Error with path, rule, line)
     };
     this.views = VIEWS.map((v) => v.mount(root, ctx)).filter(Boolean);
   }
@@ -152,7 +153,9 @@ class Lab {
     this.abandonReplay();
     try {
       this.run.start(text);
+      this.refusal = null;
     } catch (e) {
+      this.refusal = e;
       this.showError(`${fromFile ? `${label} cannot run` : "That change cannot run"}: ${e.message ?? e}`);
       return false;
     }
