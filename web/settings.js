@@ -96,7 +96,7 @@ export class Settings {
     const next = structuredClone(this.current());
     const value = readValue(input);
     if (input.type === "number" && !Number.isFinite(value) && !(OPTIONAL.has(key) && input.value.trim() === "")) {
-      this.refused(input, { message: "enter a number." });
+      this.refused(input, { message: "enter a number" });
       return;
     }
     if (input.dataset.queueIndex != null) {
@@ -119,10 +119,12 @@ export class Settings {
   refused(input, error) {
     const target = (error?.path && this.form.querySelector(`[data-path="${CSS.escape(error.path)}"]`)) || input;
     const label = (target.labels?.[0]?.textContent ?? target.dataset.setting).replace(/\s*\(.*\)$/, "");
-    const entered = input.type === "checkbox" ? (input.checked ? "on" : "off") : `“${input.value}”`;
+    // A number field holding something that is not a number reads as "".
+    const entered = input.type === "checkbox" ? (input.checked ? "on" : "off") : input.value === "" ? "no number" : `“${input.value}”`;
     restore(input);
     const back = input.type === "checkbox" ? "" : ` Back to ${input.value === "" ? "none" : input.value}, the value running now.`;
-    const why = error?.rule ? `${label} must be ${error.rule}.` : `${label}: ${plainReason(error?.message)}`;
+    const reason = plainReason(error?.message).replace(/([^.!?])$/, "$1.");
+    const why = error?.rule ? `${label} must be ${error.rule}.` : `${label}: ${reason}`;
     showFieldError(target, `${why} You entered ${entered}.${back}`);
   }
 }
