@@ -38,7 +38,7 @@ function transport(controls) {
     <button type="button" id="replay-cancel">Cancel</button>
   </div>
   <p id="replay-note" class="replay-note" hidden></p>
-  <p id="quiet-note" class="quiet-note" data-quiet-skip hidden></p>`;
+  <p id="quiet-note" class="quiet-note" data-quiet-skip role="status" hidden></p>`;
 }
 
 const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
