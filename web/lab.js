@@ -14,6 +14,7 @@ import { Announcer } from "./announce.js";
 import { SLICE_MS, Slicer, nextFrame, runSliced } from "./slicer.js";
 import { secs } from "./dom.js";
 import { lastKnownTime, watch } from "./engine.js";
+import { addSkip, quietJump } from "./quiet-time.js";
 
 const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
 
@@ -123,6 +124,7 @@ class Lab {
       callerName: () => "you", // the manual view (if any) replaces it with its field
       say: (text) => this.announcer.say(text),
       showError: (m) => this.showError(m),
+      lastError: () => this.refusal, // why the last run asked for could not start (an Error with path, rule, line)
     };
     this.views = VIEWS.map((v) => v.mount(root, ctx)).filter(Boolean);
   }
@@ -151,7 +153,9 @@ class Lab {
     this.abandonReplay();
     try {
       this.run.start(text);
+      this.refusal = null;
     } catch (e) {
+      this.refusal = e;
       this.showError(`${fromFile ? `${label} cannot run` : "That change cannot run"}: ${e.message ?? e}`);
       return false;
     }
@@ -167,6 +171,7 @@ class Lab {
   /** The run was read from its start: views start over on the next frame. */
   fresh() {
     this.vt = this.run.now;
+    this.quiet = null; // the quiet stretch skipped last (quiet-time.js), for its note
     this.next.fresh = true;
     this.announcer.clear();
     this.onRun();
@@ -344,6 +349,7 @@ class Lab {
     this.lastTs = ts;
     const run = this.run;
     const max = this.speed === "max";
+    if (!max) this.skipQuiet();
     if (!max) this.vt = Math.min(this.duration, this.vt + dt * Number(this.speed));
     const target = max ? this.duration : Math.floor(this.vt);
     try {
@@ -354,6 +360,22 @@ class Lab {
     }
     if (!max && run.now < target) this.vt = run.now;
     this.checkEnd();
+  }
+
+  /**
+   * Long quiet stretches are skipped: when the simulation says nothing is
+   * due for more than QUIET_MS, the clock jumps to just before its next
+   * event (or your next recorded action), and the note says how much.
+   */
+  skipQuiet() {
+    const run = this.run;
+    if (this.vt > run.now + 1) return; // still catching up: the clock is not idle yet
+    const to = quietJump({ now: run.now, nextEvent: run.pg.nextEventTime(), nextAction: run.journal[run.made]?.t, duration: this.duration });
+    if (to == null) return;
+    const from = run.now;
+    run.advanceTo(to); // nothing is due before `to`, so this is cheap
+    this.vt = run.now;
+    this.quiet = addSkip(this.quiet, from, run.now);
   }
 
   loop() {
@@ -379,7 +401,7 @@ class Lab {
     Object.assign(d, next, {
       changed, animate, silent,
       animMs: Math.max(140, Math.min(520, 520 / Math.max(1, Number(this.speed) || 16))),
-      samples: run.samples, playing: this.playing, speed: this.speed, duration: this.duration, journal: run.journal.length,
+      samples: run.samples, quiet: this.quiet, playing: this.playing, speed: this.speed, duration: this.duration, journal: run.journal.length,
       replay: this.replay?.shown ? { reached: this.replay.reached, target: this.replay.target } : null,
     });
     for (const v of this.views) v.update(d);

@@ -3,11 +3,13 @@
 // and a replay (the timeline) makes them again at the same moments.
 
 import { h } from "./dom.js";
+import { whyEmpty } from "./empty-receive.js";
 
 export class Manual {
   /** act(op, body, caller) -> Promise<{status, body}> (parsed body). */
-  constructor(host, { act }) {
+  constructor(host, { act, explain = () => "" }) {
     this.act = act;
+    this.explain = explain; // (queueUrl, caller) -> why a receive there came back empty
     this.queues = "";
     const id = (s) => `m-${s}`;
     const field = (key, label, input) => h("div", { class: "set" }, h("label", { for: id(key), text: label }), input);
@@ -20,9 +22,10 @@ export class Manual {
     this.delay = h("input", { id: id("delay"), type: "number", value: "0", min: "0", step: "1" });
     this.max = h("input", { id: id("max"), type: "number", value: "1", min: "1", max: "10", step: "1" });
     this.vt = h("input", { id: id("vt"), type: "number", placeholder: "queue default", min: "0", step: "1" });
-    this.handle = h("input", { id: id("handle"), placeholder: "receive first, or copy one from a peek", autocomplete: "off", spellcheck: "false" });
+    this.handle = h("input", { id: id("handle"), placeholder: "receive first, or copy one from a peek", autocomplete: "off", spellcheck: "false", oninput: () => this.syncHandle() });
     this.secs = h("input", { id: id("secs"), type: "number", value: "0", min: "0", step: "1" });
     this.out = h("pre", { class: "m-out", id: id("out"), "aria-live": "polite", text: "Responses appear here." });
+    this.why = h("p", { class: "m-why", id: id("why"), "data-empty-why": "", hidden: true });
     this.fifoOnly = [field("group", "MessageGroupId (FIFO)", this.group), field("dedup", "MessageDeduplicationId (FIFO)", this.dedup)];
     const btn = (text, fn) => h("button", { type: "button", text, onclick: fn });
     host.append(
@@ -39,9 +42,20 @@ export class Manual {
         btn("ReceiveMessage", () => this.receive())),
       h("fieldset", null, h("legend", { text: "DeleteMessage / ChangeMessageVisibility" }),
         field("handle", "ReceiptHandle", this.handle), field("secs", "New visibility timeout (s)", this.secs),
-        h("div", { class: "row" }, btn("DeleteMessage", () => this.withHandle("DeleteMessage")), btn("ChangeMessageVisibility", () => this.withHandle("ChangeMessageVisibility"))))),
+        h("div", { class: "row" }, (this.del = btn("DeleteMessage", () => this.withHandle("DeleteMessage"))), (this.chg = btn("ChangeMessageVisibility", () => this.withHandle("ChangeMessageVisibility")))),
+        h("p", { class: "muted m-hint", id: id("handle-hint"), text: "Delete and change visibility need a receipt handle: receive a message first." }))),
+      this.why,
       this.out,
     );
+    this.syncHandle();
+  }
+
+  /** Delete and ChangeMessageVisibility act on a handle: enabled only when there is one. */
+  syncHandle() {
+    const none = this.handle.value.trim() === "";
+    this.del.disabled = none;
+    this.chg.disabled = none;
+    this.handle.closest("fieldset").querySelector(".m-hint").hidden = !none;
   }
 
   /** Keeps the queue list in step with the snapshot. */
@@ -84,6 +98,10 @@ export class Manual {
     const res = await this.run("ReceiveMessage", body);
     const got = res.body.Messages?.[0];
     if (got) this.handle.value = got.ReceiptHandle;
+    this.syncHandle();
+    const empty = res.status < 400 && !got;
+    this.why.hidden = !empty;
+    this.why.textContent = empty ? this.explain(body.QueueUrl, this.callerName()) : "";
   }
 
   withHandle(op) {
@@ -98,10 +116,16 @@ export const manual = {
   mount(root, lab) {
     const host = root.getElementById("manual");
     if (!host) return null;
-    const view = new Manual(host, { act: (op, body, caller) => lab.act(op, body, caller) });
+    let last = null; // the latest derived record: what the explanation of an empty receive reads
+    const explain = (url, caller) => {
+      const queue = last?.snap.queues.find((q) => q.url === url);
+      return whyEmpty({ queue, last: queue && last.facts.lastReceived.get(queue.name), label: (id) => last.facts.label(id), scenario: last?.scenario, caller });
+    };
+    const view = new Manual(host, { act: (op, body, caller) => lab.act(op, body, caller), explain });
     lab.callerName = () => view.callerName();
     return {
       update(d) {
+        last = d;
         if (d.changed) view.render(d.snap);
       },
       destroy() {},

@@ -24,11 +24,12 @@ function transport(controls) {
   const buttons = ["play", "step", "restart", "speed"].filter((c) => controls.has(c)).map((c) => PARTS[c]).join("\n");
   // Without a timeline the clock still shows where the run is.
   const time = `<div class="time">${controls.has("timeline")
-    ? `<label for="timeline" class="vh">Virtual time (drag to replay to any moment)</label><input id="timeline" type="range" min="0" max="10000" step="1" value="0">`
+    ? `<label for="timeline" class="vh">Virtual time (drag to replay to any moment)</label><span class="tl-wrap"><input id="timeline" type="range" min="0" max="10000" step="1" value="0"><span id="timeline-marks" class="tl-marks" aria-hidden="true"></span></span>`
     : ""}<p class="clock"><output id="clock" data-time-ms="0">t = 0.0 s</output> <span class="of">of <span id="duration">–</span></span></p></div>`;
   return `<section class="transport" aria-label="Playback controls">
     ${buttons ? `<div class="buttons">${buttons}</div>` : ""}
     ${time}
+    ${controls.has("timeline") ? `<label for="moments" class="vh">Go to a narration moment</label><select id="moments" class="moments" hidden></select>` : ""}
     ${controls.has("seed") ? PARTS.seed : ""}
   </section>
   <div id="replay-progress" class="replay-progress" role="group" aria-labelledby="replay-label" hidden>
@@ -36,7 +37,8 @@ function transport(controls) {
     <progress id="replay-bar" max="1" value="0"></progress>
     <button type="button" id="replay-cancel">Cancel</button>
   </div>
-  <p id="replay-note" class="replay-note" hidden></p>`;
+  <p id="replay-note" class="replay-note" hidden></p>
+  <p id="quiet-note" class="quiet-note" data-quiet-skip role="status" hidden></p>`;
 }
 
 const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">

@@ -20,6 +20,7 @@ import { chart } from "./chart.js";
 import { settings } from "./settings.js";
 import { controls } from "./controls.js";
 import { glossary } from "./glossary.js";
+import { quietTime } from "./quiet-time.js";
 
 // The stage first: workers draw into its rows.
-export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, log, peek, chart, settings, controls, glossary];
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, log, peek, chart, settings, controls, glossary, quietTime];

@@ -241,12 +241,6 @@ impl Simulation {
         }
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
-            if !(1..=10).contains(&c.batch_size) {
-                return Err(invalid(&what, "batchSize must be between 1 and 10"));
-            }
-            if !(0..=20).contains(&c.wait_time_seconds) {
-                return Err(invalid(&what, "waitTimeSeconds must be between 0 and 20"));
-            }
             let url = url_of(&what, &c.queue)?;
             let worker = Worker::new(c.clone(), url).map_err(|e| invalid(&what, e))?;
             simulation.workers.push(worker);

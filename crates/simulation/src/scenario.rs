@@ -327,72 +327,117 @@ pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
 /// The most sends one `rate` makes.
 pub const MAX_RATE_COUNT: u64 = 10_000_000;
 
-/// One field's range: `Err` reads "consumers[0].pollIntervalMs must be a
-/// whole number of milliseconds from 1 to 31536000000 (a year), got 0".
-fn within(path: String, value: u64, lo: u64, hi: u64, unit: &str) -> Result<(), String> {
-    if (lo..=hi).contains(&value) {
-        return Ok(());
+/// A scenario field out of its range, by its path in the scenario file:
+/// "consumers[0].batchSize must be a whole number from 1 to 10, got 11".
+/// Hosts show `rule` beside the field the path names (the page's settings
+/// form), or the whole sentence (`Display`) elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's path: "consumers[0].batchSize".
+    pub path: String,
+    /// What the field must be, in words: "a whole number from 1 to 10".
+    pub rule: String,
+    /// The value given, as written.
+    pub got: String,
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} must be {}, got {}", self.path, self.rule, self.got)
     }
+}
+
+/// The range of a scenario's counted field, by its name (the last part of
+/// its path): (lowest, highest, unit). The one place these ranges live:
+/// `Scenario::validate` checks them, and `rule_for` words them for a value
+/// the JSON decoder refused (a fraction, a negative number) at that field.
+fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
+    const MS: &str = " of milliseconds";
+    Some(match field {
+        "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
+        "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
+        "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
+        "count" => (0, MAX_RATE_COUNT, ""),
+        "batchSize" => (1, 10, ""),
+        "waitTimeSeconds" => (0, 20, " of seconds"),
+        _ => return None,
+    })
+}
+
+/// The rule of the field at `path` in words ("a whole number from 1 to
+/// 10"), or None for a field this module does not range.
+pub fn rule_for(path: &str) -> Option<String> {
+    let field = path.rsplit('.').next().unwrap_or(path);
+    let (lo, hi, unit) = field_range(field)?;
     let hi_words = match hi {
         MAX_SPAN_MS => format!("{hi} (a year)"),
         MAX_VIRTUAL_MS => format!("{hi} (2^53 − 1, the last moment virtual time reaches)"),
         _ => hi.to_string(),
     };
-    Err(format!(
-        "{path} must be a whole number{unit} from {lo} to {hi_words}, got {value}"
-    ))
+    Some(format!("a whole number{unit} from {lo} to {hi_words}"))
+}
+
+/// One field's range (`field_range`, by the path's last part).
+fn within(path: String, value: i128) -> Result<(), FieldError> {
+    let field = path.rsplit('.').next().unwrap_or(&path);
+    let Some((lo, hi, _)) = field_range(field) else {
+        return Ok(());
+    };
+    if (i128::from(lo)..=i128::from(hi)).contains(&value) {
+        return Ok(());
+    }
+    Err(FieldError {
+        rule: rule_for(&path).unwrap_or_default(),
+        got: value.to_string(),
+        path,
+    })
 }
 
 impl Scenario {
     /// Holds every time, span and count to its range, so that nothing the
-    /// simulation adds or multiplies can overflow. `Err` names the field by
-    /// its path in the scenario file.
-    pub fn validate(&self) -> Result<(), String> {
-        const MS: &str = " of milliseconds";
-        let moment = |path: String, v: u64| within(path, v, 0, MAX_VIRTUAL_MS, MS);
-        let span = |path: String, v: u64, lo: u64| within(path, v, lo, MAX_SPAN_MS, MS);
-        moment("durationMs".into(), self.duration_ms)?;
+    /// simulation adds or multiplies can overflow, and each consumer's
+    /// batch size and wait to what ReceiveMessage accepts. `Err` names the
+    /// field by its path in the scenario file.
+    pub fn validate(&self) -> Result<(), FieldError> {
+        let at = |path: String, v: u64| within(path, i128::from(v));
+        at("durationMs".into(), self.duration_ms)?;
         for (i, p) in self.producers.iter().enumerate() {
             for (j, s) in p.sends.iter().enumerate() {
-                moment(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
+                at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
             }
             if let Some(rate) = &p.rate {
-                moment(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
-                span(format!("producers[{i}].rate.everyMs"), rate.every_ms, 1)?;
-                within(
-                    format!("producers[{i}].rate.count"),
-                    rate.count,
-                    0,
-                    MAX_RATE_COUNT,
-                    "",
-                )?;
+                at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
+                at(format!("producers[{i}].rate.everyMs"), rate.every_ms)?;
+                at(format!("producers[{i}].rate.count"), rate.count)?;
             }
         }
         for (i, c) in self.consumers.iter().enumerate() {
             let path = |field: &str| format!("consumers[{i}].{field}");
-            moment(path("startMs"), c.start_ms)?;
+            at(path("startMs"), c.start_ms)?;
             if let Some(stop) = c.stop_ms {
-                moment(path("stopMs"), stop)?;
+                at(path("stopMs"), stop)?;
             }
-            span(path("pollIntervalMs"), c.poll_interval_ms, 1)?;
+            within(path("batchSize"), i128::from(c.batch_size))?;
+            within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
+            at(path("pollIntervalMs"), c.poll_interval_ms)?;
             match c.processing {
-                Processing::FixedMs(ms) => span(path("processing.fixedMs"), ms, 0)?,
+                Processing::FixedMs(ms) => at(path("processing.fixedMs"), ms)?,
                 Processing::UniformMs { min, max } => {
-                    span(path("processing.uniformMs.min"), min, 0)?;
-                    span(path("processing.uniformMs.max"), max, 0)?;
+                    at(path("processing.uniformMs.min"), min)?;
+                    at(path("processing.uniformMs.max"), max)?;
                 }
                 Processing::ExponentialMs { mean } => {
-                    span(path("processing.exponentialMs.mean"), mean, 0)?
+                    at(path("processing.exponentialMs.mean"), mean)?
                 }
             }
             let b = &c.behaviour;
-            span(path("behaviour.restartMs"), b.restart_ms, 0)?;
+            at(path("behaviour.restartMs"), b.restart_ms)?;
             if let Some(every) = b.heartbeat_every_ms {
-                span(path("behaviour.heartbeatEveryMs"), every, 1)?;
+                at(path("behaviour.heartbeatEveryMs"), every)?;
             }
         }
         for (i, line) in self.narration.iter().enumerate() {
-            moment(format!("narration[{i}].atMs"), line.at_ms)?;
+            at(format!("narration[{i}].atMs"), line.at_ms)?;
         }
         Ok(())
     }

@@ -42,6 +42,35 @@ fn a_poll_interval_of_0_ms_is_refused_naming_the_field() {
     assert!(error.ends_with("got 0"), "{error}");
 }
 
+/// Issue 12: the settings form shows `rule` under the field `path` names.
+#[test]
+fn a_batch_size_out_of_range_names_its_field_and_rule_in_words() {
+    for (size, got) in [(11, "11"), (0, "0"), (-3, "-3")] {
+        let scenario: Scenario =
+            serde_json::from_value(consumer(json!({ "batchSize": size }))).unwrap();
+        let error = scenario.validate().expect_err("refused");
+        assert_eq!(error.path, "consumers[0].batchSize");
+        assert_eq!(error.rule, "a whole number from 1 to 10");
+        assert_eq!(error.got, got);
+        assert_eq!(
+            error.to_string(),
+            format!("consumers[0].batchSize must be a whole number from 1 to 10, got {got}")
+        );
+    }
+    let error = refused(consumer(json!({ "waitTimeSeconds": 21 })));
+    assert!(
+        error.contains(
+            "consumers[0].waitTimeSeconds must be a whole number of seconds from 0 to 20, got 21"
+        ),
+        "{error}"
+    );
+    assert_eq!(
+        queuelab_simulation::rule_for("consumers[3].processing.fixedMs").unwrap(),
+        "a whole number of milliseconds from 0 to 31536000000 (a year)"
+    );
+    assert_eq!(queuelab_simulation::rule_for("queues[0].name"), None);
+}
+
 /// The issue's `rate.everyMs` near 2^64 wrapped and sent a million messages
 /// in one `advance(1)`; a later start trapped.
 #[test]

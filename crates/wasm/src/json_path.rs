@@ -19,9 +19,38 @@ enum Frame {
 /// The path of the value at 1-based `line` and `column` of `text`: the
 /// keys and indices of the objects and arrays open there.
 pub fn path_at(text: &str, line: usize, column: usize) -> String {
-    let offset = offset_of(text, line, column);
+    path_before(text, offset_of(text, line, column))
+}
+
+/// The longest text `position_of` searches (its scan is quadratic; it runs
+/// only for an error, and a scenario file is a few kilobytes).
+const SEARCHED: usize = 256 * 1024;
+
+/// Where the value of `path` begins (1-based line and column), the reverse
+/// of `path_at`: for an error found after decoding (a field out of range),
+/// so the editor can point at its line. None when not found.
+pub fn position_of(text: &str, path: &str) -> Option<(usize, usize)> {
+    if text.len() > SEARCHED {
+        return None;
+    }
+    text.match_indices(':').find_map(|(colon, _)| {
+        let rest = &text[colon + 1..];
+        let start = colon + 1 + (rest.len() - rest.trim_start().len());
+        let first = text[start..].chars().next()?;
+        (path_before(text, start + first.len_utf8()) == path).then(|| {
+            let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+            (
+                text[..start].matches('\n').count() + 1,
+                start - line_start + 1,
+            )
+        })
+    })
+}
+
+/// The path of the value that the text before `offset` is inside of.
+fn path_before(text: &str, offset: usize) -> String {
     let mut frames: Vec<Frame> = Vec::new();
-    let mut chars = text[..offset].chars();
+    let mut chars = text[..offset.min(text.len())].chars();
     while let Some(c) = chars.next() {
         match c {
             '"' => {

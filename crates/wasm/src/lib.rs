@@ -19,6 +19,7 @@ use wasm_bindgen::prelude::*;
 
 mod args;
 mod json_path;
+mod scenario_error;
 
 use args::{copy_options, string_arg, whole_number_arg};
 
@@ -317,13 +318,29 @@ fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
-/// "invalid scenario: producers[0].sends[0].atMs: invalid type: ..." for a
-/// scenario serde_json refused, the path naming the field it was reading.
-fn scenario_error(text: &str, e: &serde_json::Error) -> String {
-    match json_path::path_at(text, e.line(), e.column()) {
-        path if path.is_empty() => format!("invalid scenario: {e}"),
-        path => format!("invalid scenario: {path}: {e}"),
+/// A scenario that cannot run, as a JS `Error` whose message says why in
+/// plain words ("invalid scenario: line 12: consumers[0].batchSize must be
+/// a whole number from 1 to 10, got 2.5"), with the place as properties a
+/// page puts it beside: `path`, `rule` (what the field must be), `line`
+/// and `column` (each absent when not known).
+fn scenario_js_error(placed: scenario_error::Placed) -> JsValue {
+    let e = js_sys::Error::new(&format!("invalid scenario: {}", placed.message));
+    let set = |key: &str, value: JsValue| {
+        let _ = Reflect::set(&e, &JsValue::from_str(key), &value);
+    };
+    if let Some(path) = placed.path {
+        set("path", JsValue::from_str(&path));
     }
+    if let Some(rule) = placed.rule {
+        set("rule", JsValue::from_str(&rule));
+    }
+    if let Some(line) = placed.line {
+        set("line", JsValue::from_f64(line as f64));
+    }
+    if let Some(column) = placed.column {
+        set("column", JsValue::from_f64(column as f64));
+    }
+    e.into()
 }
 
 /// Decodes an optional options object (`undefined`/`null` mean defaults)
@@ -607,11 +624,15 @@ impl Playground {
         // serde_json names missing and unknown fields and the expected
         // variants, and gives the line and column of the mistake; the path
         // in front names the field of a value of the wrong type or range.
-        let mut scenario: Scenario =
-            serde_json::from_str(text).map_err(|e| error(scenario_error(text, &e)))?;
+        let mut scenario: Scenario = serde_json::from_str(text)
+            .map_err(|e| scenario_js_error(scenario_error::from_serde(text, &e)))?;
         if let Some(seed) = seed {
             scenario.seed = seed;
         }
+        // Checked here too (Simulation::new checks again) for the field's place in the text.
+        scenario
+            .validate()
+            .map_err(|e| scenario_js_error(scenario_error::from_field(text, &e)))?;
         let simulation = Simulation::new(scenario, config).map_err(|e| error(e.message))?;
         Ok(Playground::with(simulation, true))
     }

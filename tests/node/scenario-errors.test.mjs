@@ -1,0 +1,63 @@
+// A scenario that cannot run says why in plain words, and where: the
+// Error from Playground.fromScenario carries the field's path, what the
+// field must be (rule) and its line, for the page to show it beside the
+// field or the editor line (web/settings.js). The words are the binding's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import "./load.mjs";
+import { Playground } from "../../web/engine.js";
+
+const DUP = JSON.parse(readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8"));
+const refusal = (text) => {
+  try {
+    Playground.fromScenario(text).free();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("the scenario ran");
+};
+const withConsumer = (change) => {
+  const s = structuredClone(DUP);
+  Object.assign(s.consumers[0], change);
+  return JSON.stringify(s, null, 2);
+};
+const lineOf = (text, needle) => text.slice(0, text.indexOf(needle)).split("\n").length;
+
+test("a batch size of 2.5 says it must be a whole number from 1 to 10, never serde's 'invalid type'", () => {
+  const text = withConsumer({ batchSize: 2.5 });
+  const e = refusal(text);
+  assert.equal(e.path, "consumers[0].batchSize");
+  assert.equal(e.rule, "a whole number from 1 to 10");
+  assert.equal(e.line, lineOf(text, '"batchSize"'));
+  assert.doesNotMatch(e.message, /invalid type|expected i64/);
+  assert.match(e.message, /consumers\[0\]\.batchSize must be a whole number from 1 to 10, got 2\.5/);
+});
+
+test("a batch size of 11 is refused by Scenario::validate with its path, rule and line", () => {
+  const text = withConsumer({ batchSize: 11 });
+  const e = refusal(text);
+  assert.equal(e.path, "consumers[0].batchSize");
+  assert.equal(e.rule, "a whole number from 1 to 10");
+  assert.equal(e.line, lineOf(text, '"batchSize"'));
+  assert.match(e.message, /^invalid scenario: line \d+ column \d+: consumers\[0\]\.batchSize must be a whole number from 1 to 10, got 11$/);
+});
+
+test("a negative processing time and a text wait time say what the field takes", () => {
+  const neg = refusal(withConsumer({ processing: { fixedMs: -5 } }));
+  assert.equal(neg.path, "consumers[0].processing.fixedMs");
+  assert.match(neg.rule, /^a whole number of milliseconds from 0 to /);
+  const text = refusal(withConsumer({ waitTimeSeconds: "ten" }));
+  assert.equal(text.path, "consumers[0].waitTimeSeconds");
+  assert.equal(text.rule, "a whole number of seconds from 0 to 20");
+  const flag = refusal(withConsumer({ behaviour: { idempotent: "yes" } }));
+  assert.equal(flag.path, "consumers[0].behaviour.idempotent");
+  assert.equal(flag.rule, "true or false");
+});
+
+test("bad JSON names its line and column and says it is not valid JSON", () => {
+  const e = refusal('{\n  "title": "x",\n  "queues": [\n');
+  assert.equal(e.line, 4);
+  assert.equal(e.path, undefined);
+  assert.match(e.message, /line 4 column \d+: this is not valid JSON/);
+});

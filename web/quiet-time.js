@@ -1,0 +1,115 @@
+// Quiet time and the timeline's landmarks. Playing at a fixed speed, a
+// run can hold minutes of virtual time in which nothing happens (scenario
+// 7 waits five minutes for a deduplication window to pass): watched at
+// 1× that is minutes of a still page. When the simulation's own next
+// event (Playground.nextEventTime, which knows every timer, producer,
+// worker and long poll) is more than QUIET_MS away, the lab jumps the
+// clock to just before it and this view says how much it skipped. The
+// page never works out SQS timing itself: the engine names the moment.
+//
+// The timeline also carries markers for the narration's moments, which
+// scrub there on a click, so the early seconds of a long run are one
+// click away however narrow the slider is.
+
+import { h, secs, setText } from "./dom.js";
+
+/** Nothing happening for longer than this (virtual ms) is skipped while playing. */
+export const QUIET_MS = 2000;
+/** A jump lands this long before the next event, so the learner sees it arrive. */
+export const QUIET_LEAD_MS = 500;
+
+/**
+ * Where a playing clock at `now` should jump, or null to play on:
+ * `nextEvent` is the simulation's next moment (null: nothing is due),
+ * `nextAction` the next of your recorded actions (null: none), and the
+ * run ends at `duration`. Only a stretch longer than QUIET_MS is skipped.
+ */
+export function quietJump({ now, nextEvent, nextAction, duration }) {
+  const until = Math.min(nextEvent ?? duration, nextAction ?? duration, duration);
+  if (until - now <= QUIET_MS) return null;
+  return until === duration && nextEvent == null ? duration : until - QUIET_LEAD_MS;
+}
+
+/**
+ * Adds the jump `from` → `to` to the running note: jumps separated by
+ * less than QUIET_MS of played time are one quiet stretch (scenario 7's
+ * long polls end every 20 s, and the note adds them up).
+ */
+export function addSkip(note, from, to) {
+  if (note && from - note.to < QUIET_MS) return { from: note.from, to, skipped: note.skipped + (to - from) };
+  return { from, to, skipped: to - from };
+}
+
+/** A skipped span for people: "4 min 40 s", "17.5 s". */
+export function quietWords(ms) {
+  const s = Math.round(ms / 100) / 10;
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return rest ? `${m} min ${rest} s` : `${m} min`;
+}
+
+/**
+ * The moments the timeline marks: the narration entries the page knows a
+ * time for, as { t, text }. The one place markers come from: when
+ * narration fires on events instead of times, feed the fired entries'
+ * moments here.
+ */
+export function narrationMoments(scenario) {
+  return (scenario?.narration ?? [])
+    .filter((n) => Number.isFinite(n.atMs))
+    .map((n) => ({ t: n.atMs, text: n.text }));
+}
+
+/**
+ * The view: the "quiet skipped" note (d.quiet from the lab), and the
+ * narration's moments, rebuilt when a run starts, twice: as ticks on the
+ * timeline (a pointer's shortcut; close ones may overlap on a long run)
+ * and as the "Go to" list, which reaches every moment exactly, by
+ * keyboard too.
+ */
+export const quietTime = {
+  mount(root, lab) {
+    const note = root.getElementById("quiet-note");
+    const marks = root.getElementById("timeline-marks");
+    const list = root.getElementById("moments");
+    if (!note && !marks) return null;
+    const go = (t) => lab.commands.scrub(t, false);
+    list?.addEventListener("change", () => {
+      if (list.value !== "") go(Number(list.value));
+      list.value = "";
+    });
+    return {
+      update(d) {
+        if (note) {
+          if (note.hidden !== !d.quiet) note.hidden = !d.quiet;
+          if (d.quiet) setText(note, `⏩ ${quietWords(d.quiet.skipped)} of quiet skipped (nothing happened from t = ${secs(d.quiet.from)} s to ${secs(d.quiet.to)} s)`);
+        }
+        if (!d.started) return;
+        const moments = narrationMoments(d.scenario);
+        if (marks) drawMarks(marks, moments, d.duration, go);
+        if (list) fillList(list, moments);
+      },
+      destroy() {},
+    };
+  },
+};
+
+function drawMarks(box, moments, duration, go) {
+  box.replaceChildren(
+    ...moments.map(({ t, text }) => {
+      const pct = duration > 0 ? (100 * Math.min(t, duration)) / duration : 0;
+      const mark = h("span", { class: "tl-mark", "data-marker-ms": t, title: `t = ${secs(t)} s: ${text}`, onclick: () => go(t) });
+      mark.style.left = `${pct}%`; // through the CSSOM: the page's CSP allows no inline style attributes
+      return mark;
+    }),
+  );
+}
+
+function fillList(list, moments) {
+  list.hidden = moments.length === 0;
+  list.replaceChildren(
+    h("option", { value: "", text: "Go to…" }),
+    ...moments.map(({ t, text }) => h("option", { value: t, text: `${secs(t)} s: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` })),
+  );
+}
