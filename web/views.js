@@ -19,6 +19,7 @@ import { peek } from "./peek.js";
 import { chart } from "./chart.js";
 import { settings } from "./settings.js";
 import { controls } from "./controls.js";
+import { outcome } from "./outcome.js";
 
 // The stage first: workers draw into its rows.
-export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, log, peek, chart, settings, controls];
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, outcome, log, peek, chart, settings, controls];

@@ -13,6 +13,7 @@
 
 mod behaviours;
 mod commands;
+mod explain;
 pub mod log;
 mod rng;
 pub mod scenario;
@@ -120,6 +121,11 @@ pub struct SimulationSnapshot {
     pub finished: bool,
     /// The latest narration line shown.
     pub narration: Option<String>,
+    /// The simulation's own sentence for the latest key moment (a duplicate
+    /// delivery, a DLQ move, a group lock…), unless an authored line was
+    /// shown at or after it: the message, the worker, the numbers and the
+    /// SQS rule, from the run's events.
+    pub explanation: Option<String>,
     /// What the run did so far, counted from its events (the recap at its end).
     pub outcome: Outcome,
     pub producers: Vec<ProducerSnapshot>,
@@ -280,7 +286,14 @@ impl Simulation {
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
-            story: story::Story::new(scenario.narration.clone()),
+            story: story::Story::new(
+                scenario.narration.clone(),
+                scenario
+                    .consumers
+                    .iter()
+                    .map(|c| (c.name.clone(), c.wait_time_seconds))
+                    .collect(),
+            ),
             rng: rng::SimRng::new(engine.config().seed),
             log: log::Log::new(&engine),
             engine,
@@ -382,7 +395,7 @@ impl Simulation {
             let counts: Vec<u64> = self.side_effects.iter().map(|s| s.count).collect();
             self.story.end(&counts);
         }
-        for text in self.story.take_due() {
+        for text in self.story.take_due(self.now()) {
             self.narration = Some(text.clone());
             self.log.push(&self.engine, SimEvent::Narration { text });
         }
@@ -566,6 +579,7 @@ impl Simulation {
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
+            explanation: self.story.explanation(),
             outcome: self.story.outcome(self.now()),
             producers: self
                 .producers

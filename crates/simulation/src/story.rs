@@ -13,6 +13,7 @@ use std::sync::Arc;
 use queuelab_engine::{EventKind, Millis};
 use serde::Serialize;
 
+use crate::explain;
 use crate::log::SimEvent;
 use crate::scenario::{EndCondition, Narration, Trigger, TriggerEvent};
 
@@ -68,6 +69,8 @@ struct Receipt {
     by: Option<Arc<str>>,
     receive_count: u32,
     visible_at: Millis,
+    /// The visibility timeout it was received with.
+    timeout_ms: Millis,
 }
 
 /// A message not received yet: where, since when, and its label.
@@ -103,13 +106,25 @@ pub(crate) struct Story {
     waiting_since: BTreeSet<(Millis, String)>,
     empty_by: BTreeMap<Arc<str>, u64>,
     pub(crate) outcome: Outcome,
+    /// Stored messages' labels and when they were sent, for explanations.
+    labels: BTreeMap<String, (String, Millis)>,
+    /// Each consumer's WaitTimeSeconds, to tell a short poll from a long one.
+    waits: BTreeMap<String, i64>,
+    /// The label of the message received last (a group lock follows it).
+    last_received: String,
+    /// Why the last message left flight (a group unlock follows it).
+    last_release: String,
+    /// The latest explanation, with its moment.
+    explanation: Option<(Millis, String)>,
+    /// When an authored line was last shown.
+    last_line_at: Option<Millis>,
 }
 
 /// `TriggerEvent` as a map key (its declaration order).
 type TriggerEventKey = u8;
 
 impl Story {
-    pub(crate) fn new(lines: Vec<Narration>) -> Self {
+    pub(crate) fn new(lines: Vec<Narration>, waits: BTreeMap<String, i64>) -> Self {
         let mut story = Story {
             shown: vec![false; lines.len()],
             by_event: BTreeMap::new(),
@@ -126,6 +141,12 @@ impl Story {
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
             outcome: Outcome::default(),
+            labels: BTreeMap::new(),
+            waits,
+            last_received: String::new(),
+            last_release: String::new(),
+            explanation: None,
+            last_line_at: None,
             lines,
         };
         for (i, line) in story.lines.iter().enumerate() {
@@ -143,6 +164,28 @@ impl Story {
         let lines = &story.lines;
         story.timed.sort_by_key(|i| lines[*i].at_ms);
         story
+    }
+
+    /// A message as people know it: its label (body), or its id.
+    fn label(&self, id: &str) -> String {
+        match self.labels.get(id) {
+            Some((label, _)) => format!("“{label}”"),
+            None => format!("message {id}"),
+        }
+    }
+
+    fn explain(&mut self, now: Millis, text: String) {
+        self.explanation = Some((now, text));
+    }
+
+    /// The latest explanation, unless an authored line was shown at or
+    /// after its moment (the author's words cover that moment).
+    pub(crate) fn explanation(&self) -> Option<String> {
+        let (at, text) = self.explanation.as_ref()?;
+        match self.last_line_at {
+            Some(line) if line >= *at => None,
+            _ => Some(text.clone()),
+        }
     }
 
     /// Whether the line that `line` follows (if any) has been shown.
@@ -243,7 +286,9 @@ impl Story {
                 by,
             } => {
                 let since = delayed_until.unwrap_or(now);
-                self.wait(queue, message_id.to_string(), since, label.clone());
+                let id = message_id.to_string();
+                self.labels.insert(id.clone(), (label.clone(), now));
+                self.wait(queue, id, since, label.clone());
                 let h = Happening {
                     queue: Some(queue),
                     consumer: by.as_deref(),
@@ -265,12 +310,14 @@ impl Story {
                 if let Some(by) = by {
                     self.unprocessed.insert((by.clone(), id.clone()));
                 }
+                self.last_received = self.label(&id);
                 self.receipts.insert(
                     id,
                     Receipt {
                         by: by.clone(),
                         receive_count: *receive_count,
                         visible_at: *visible_at,
+                        timeout_ms: visible_at.saturating_sub(now),
                     },
                 );
                 let h = Happening {
@@ -292,6 +339,10 @@ impl Story {
                     r.visible_at = *visible_at;
                     r.receive_count
                 });
+                if let Some(by) = by {
+                    let text = explain::visibility_changed(&self.label(&id), by, now, *visible_at);
+                    self.explain(now, text);
+                }
                 let h = Happening {
                     queue: Some(queue),
                     consumer: by.as_deref(),
@@ -307,6 +358,13 @@ impl Story {
             } => {
                 let id = message_id.to_string();
                 let rc = self.receipts.get(&id).map(|r| r.receive_count);
+                let label = self.label(&id);
+                self.last_release = format!("{label}'s visibility timeout ended");
+                if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
+                    let text =
+                        explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms);
+                    self.explain(now, text);
+                }
                 let h = Happening {
                     queue: Some(queue),
                     consumer: holder.as_deref(),
@@ -322,10 +380,15 @@ impl Story {
             } => self.deleted(now, queue, message_id.to_string(), by.as_ref()),
             EventKind::MovedToDeadLetterQueue {
                 queue,
+                dead_letter_queue,
+                message_id,
                 receive_count,
-                ..
             } => {
                 self.outcome.dead_lettered += 1;
+                let label = self.label(&message_id.to_string());
+                self.last_release = format!("{label} moved to {dead_letter_queue}");
+                let text = explain::moved_to_dlq(&label, dead_letter_queue, *receive_count);
+                self.explain(now, text);
                 let h = Happening {
                     queue: Some(queue),
                     receive_count: Some(*receive_count),
@@ -333,7 +396,16 @@ impl Story {
                 };
                 self.happened(now, T::MovedToDeadLetterQueue, h);
             }
-            EventKind::DuplicateDropped { queue, by, .. } => {
+            EventKind::DuplicateDropped {
+                queue,
+                by,
+                message_id,
+                dedup_id,
+            } => {
+                let sender = by.as_deref().unwrap_or("A producer");
+                let matched = message_id.to_string();
+                let text = explain::duplicate_dropped(sender, queue, dedup_id, &matched);
+                self.explain(now, text);
                 let h = Happening {
                     queue: Some(queue),
                     consumer: by.as_deref(),
@@ -346,6 +418,11 @@ impl Story {
                     EventKind::GroupLocked { .. } => T::GroupLocked,
                     _ => T::GroupUnlocked,
                 };
+                let text = match what {
+                    T::GroupLocked => explain::group_locked(group, queue, &self.last_received),
+                    _ => explain::group_unlocked(group, &self.last_release),
+                };
+                self.explain(now, text);
                 let h = Happening {
                     queue: Some(queue),
                     group: Some(group),
@@ -357,6 +434,8 @@ impl Story {
                 self.outcome.empty_receives += 1;
                 if let Some(by) = by {
                     *self.empty_by.entry(by.clone()).or_default() += 1;
+                    let wait = self.waits.get(&**by).copied();
+                    self.explain(now, explain::empty_receive(by, queue, wait));
                 }
                 let h = Happening {
                     queue: Some(queue),
@@ -367,7 +446,13 @@ impl Story {
             }
             EventKind::Expired { queue, message_id } => {
                 self.outcome.expired += 1;
-                self.stop_waiting(&message_id.to_string(), Some(now));
+                let id = message_id.to_string();
+                self.stop_waiting(&id, Some(now));
+                self.receipts.remove(&id);
+                if let Some((label, sent)) = self.labels.remove(&id) {
+                    let text = explain::expired(&format!("“{label}”"), queue, now - sent);
+                    self.explain(now, text);
+                }
                 let h = Happening {
                     queue: Some(queue),
                     ..Happening::default()
@@ -375,7 +460,9 @@ impl Story {
                 self.happened(now, T::Expired, h);
             }
             EventKind::Purged { message_id, .. } => {
-                self.stop_waiting(&message_id.to_string(), None);
+                let id = message_id.to_string();
+                self.stop_waiting(&id, None);
+                self.receipts.remove(&id);
             }
             EventKind::Redriven {
                 destination,
@@ -436,6 +523,13 @@ impl Story {
             ..Happening::default()
         };
         let before_work = by.is_some_and(|b| self.unprocessed.contains(&(b.clone(), id.clone())));
+        let label = self.label(&id);
+        self.last_release = format!("{label} was deleted");
+        if let (true, Some(by), Some(r)) = (stale, by, receipt) {
+            let latest = r.by.as_deref().unwrap_or("someone else");
+            let text = explain::stale_delete(&label, by, latest, r.receive_count);
+            self.explain(now, text);
+        }
         self.happened(now, T::Deleted, h());
         if stale {
             self.happened(now, T::DeletedWithStaleHandle, h());
@@ -443,6 +537,10 @@ impl Story {
         if before_work {
             self.happened(now, T::DeletedBeforeProcessing, h());
         }
+        // The message is gone: its receipt and label are no longer needed
+        // (a story keeps only what stored messages need, however long the run).
+        self.receipts.remove(&id);
+        self.labels.remove(&id);
     }
 
     fn waited(&mut self, ms: Millis, label: String) {
@@ -483,10 +581,15 @@ impl Story {
             SimEvent::DuplicateDelivery {
                 consumer,
                 queue,
+                message_id,
                 receive_count,
-                ..
+                also_held_by,
             } => {
                 self.outcome.duplicate_deliveries += 1;
+                let label = self.label(message_id);
+                let text =
+                    explain::duplicate_delivery(&label, consumer, *receive_count, also_held_by);
+                self.explain(now, text);
                 let h = Happening {
                     queue: Some(queue),
                     consumer: Some(consumer),
@@ -545,8 +648,14 @@ impl Story {
                 };
                 self.happened(now, T::WorkerCrashed, h);
             }
-            SimEvent::MessageLost { consumer, .. } => {
+            SimEvent::MessageLost {
+                consumer,
+                message_id,
+                handler_crashed,
+            } => {
                 self.outcome.lost += 1;
+                let label = self.label(message_id);
+                self.explain(now, explain::lost(&label, consumer, *handler_crashed));
                 let h = Happening {
                     consumer: Some(consumer),
                     ..Happening::default()
@@ -586,7 +695,10 @@ impl Story {
     }
 
     /// The lines that became due since the last call, in order.
-    pub(crate) fn take_due(&mut self) -> Vec<String> {
+    pub(crate) fn take_due(&mut self, now: Millis) -> Vec<String> {
+        if !self.due.is_empty() {
+            self.last_line_at = Some(now);
+        }
         self.due
             .drain(..)
             .map(|i| self.lines[i].text.clone())

@@ -122,6 +122,13 @@ export type SimulationSnapshot = { title: string, durationMs: number, finished: 
  */
 narration: string | null, 
 /**
+ * The simulation's own sentence for the latest key moment (a duplicate
+ * delivery, a DLQ move, a group lock…), unless an authored line was
+ * shown at or after it: the message, the worker, the numbers and the
+ * SQS rule, from the run's events.
+ */
+explanation: string | null, 
+/**
  * What the run did so far, counted from its events (the recap at its end).
  */
 outcome: Outcome, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, sideEffects: Array<SideEffect>, alarms: Array<AlarmSnapshot>, };
