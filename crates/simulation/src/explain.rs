@@ -30,6 +30,14 @@ pub(crate) fn visibility_expired(
     )
 }
 
+pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout_ms: Millis) -> String {
+    format!(
+        "{label} is visible again: {holder} received it, then {what} without deleting it, and its \
+         {} visibility timeout ended. A message not deleted comes back for another try.",
+        secs(timeout_ms)
+    )
+}
+
 pub(crate) fn duplicate_delivery(
     label: &str,
     consumer: &str,

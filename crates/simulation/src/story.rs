@@ -114,6 +114,9 @@ pub(crate) struct Story {
     last_received: String,
     /// Why the last message left flight (a group unlock follows it).
     last_release: String,
+    /// Messages whose holder stopped working on them without deleting
+    /// them (crashed, or its handler failed): what happened.
+    abandoned: BTreeMap<String, String>,
     /// The latest explanation, with its moment.
     explanation: Option<(Millis, String)>,
     /// When an authored line was last shown.
@@ -145,6 +148,7 @@ impl Story {
             waits,
             last_received: String::new(),
             last_release: String::new(),
+            abandoned: BTreeMap::new(),
             explanation: None,
             last_line_at: None,
             lines,
@@ -311,6 +315,7 @@ impl Story {
                     self.unprocessed.insert((by.clone(), id.clone()));
                 }
                 self.last_received = self.label(&id);
+                self.abandoned.remove(&id);
                 self.receipts.insert(
                     id,
                     Receipt {
@@ -361,8 +366,15 @@ impl Story {
                 let label = self.label(&id);
                 self.last_release = format!("{label}'s visibility timeout ended");
                 if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
-                    let text =
-                        explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms);
+                    let text = match self.abandoned.remove(&id) {
+                        Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
+                        None => explain::visibility_expired(
+                            &label,
+                            holder,
+                            r.receive_count,
+                            r.timeout_ms,
+                        ),
+                    };
                     self.explain(now, text);
                 }
                 let h = Happening {
@@ -541,6 +553,7 @@ impl Story {
         // (a story keeps only what stored messages need, however long the run).
         self.receipts.remove(&id);
         self.labels.remove(&id);
+        self.abandoned.remove(&id);
     }
 
     fn waited(&mut self, ms: Millis, label: String) {
@@ -629,6 +642,8 @@ impl Story {
                 receive_count,
             } => {
                 done(self, consumer, message_id);
+                let what = "its handler failed".to_string();
+                self.abandoned.insert(message_id.clone(), what);
                 let h = Happening {
                     consumer: Some(consumer),
                     receive_count: Some(*receive_count),
@@ -642,6 +657,8 @@ impl Story {
                 ..
             } => {
                 done(self, consumer, message_id);
+                self.abandoned
+                    .insert(message_id.clone(), "it crashed".to_string());
                 let h = Happening {
                     consumer: Some(consumer),
                     ..Happening::default()
