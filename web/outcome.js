@@ -82,7 +82,7 @@ export const outcome = {
           h("h3", { text: "Outcome of this run" }),
           compare ? h("p", { class: "compare", text: compare }) : null,
           h("ul", { class: "effects", "aria-label": "Side effects per message" }, ...effects),
-          h("dl", { class: "facts" }, ...facts(sim).flatMap(([k, v]) => [h("dt", { text: k }), h("dd", { text: String(v) })])),
+          h("dl", { class: "facts" }, ...facts(sim).map(([k, v]) => h("div", null, h("dt", { text: k }), h("dd", { text: String(v) })))),
         ].filter(Boolean));
       },
       destroy() {},
