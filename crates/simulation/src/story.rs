@@ -219,10 +219,7 @@ impl Story {
             }
         }
         // A deferred line may be freed by one shown just now, in turn.
-        loop {
-            let Some(k) = self.deferred.iter().position(|l| self.ready(*l)) else {
-                break;
-            };
+        while let Some(k) = self.deferred.iter().position(|l| self.ready(*l)) {
             let line = self.deferred.remove(k);
             self.show(line);
         }
