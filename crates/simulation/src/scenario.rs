@@ -303,7 +303,8 @@ impl Default for Behaviour {
 /// One narration line. It is shown at the first moment every condition it
 /// gives holds: `atMs` reached, the `when` event happened (at or after
 /// `atMs`), the `after` line shown; an `atEnd` line waits for the end of
-/// the run and is shown only if its condition holds for the run. A line
+/// the run and is shown only if its condition holds for the run (and, with
+/// `when`, only if that event happened). A line
 /// with none of them is shown at time 0. Each line is shown at most once.
 /// The simulation decides which lines fire, from the run's own events.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -321,7 +322,7 @@ pub struct Narration {
     #[cfg_attr(feature = "contract", ts(optional))]
     pub when: Option<Trigger>,
     /// Shown at the end of the run (`durationMs`), only if this holds for
-    /// the whole run.
+    /// the whole run (and, with `when`, only if that event happened).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub at_end: Option<EndCondition>,
@@ -366,53 +367,55 @@ pub struct Trigger {
     pub count: Option<u64>,
 }
 
-/// The kinds of event a narration line (or a checkpoint) can wait for.
+/// The kinds of event a narration line (or a checkpoint) can wait for;
+/// docs/scenario-format.md says when each happens. (Plain comments on the
+/// variants keep the schema a plain `enum` of names.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum TriggerEvent {
-    /// A message was sent and stored (not dropped as a duplicate).
+    // A message was sent and stored (not dropped as a duplicate).
     #[default]
     Sent,
-    /// A message was received by anyone.
+    // A message was received by anyone.
     Received,
-    /// A message was received while another worker still holds it.
+    // A message was received while another worker still holds it.
     DuplicateDelivery,
-    /// A worker started processing a message for longer than its
-    /// visibility timeout has left.
+    // A worker started processing a message for longer than its
+    // visibility timeout has left.
     ProcessingOutlastsVisibility,
-    /// A message's visibility timeout was changed (a heartbeat, say).
+    // A message's visibility timeout was changed (a heartbeat, say).
     VisibilityChanged,
-    /// A message's visibility timeout ended while it was in flight.
+    // A message's visibility timeout ended while it was in flight.
     VisibilityExpired,
-    /// A message was deleted.
+    // A message was deleted.
     Deleted,
-    /// A message was deleted by a worker whose receive is no longer the
-    /// latest (another worker received it since).
+    // A message was deleted by a worker whose receive is no longer the
+    // latest (another worker received it since).
     DeletedWithStaleHandle,
-    /// A worker deleted a message before doing its work.
+    // A worker deleted a message before doing its work.
     DeletedBeforeProcessing,
-    /// A handler's side effect happened.
+    // A handler's side effect happened.
     SideEffect,
-    /// An idempotent handler skipped a message it had already processed.
+    // An idempotent handler skipped a message it had already processed.
     SkippedAlreadyProcessed,
-    /// A handler failed; the message was not deleted.
+    // A handler failed; the message was not deleted.
     ProcessingFailed,
-    /// A message moved to its dead-letter queue.
+    // A message moved to its dead-letter queue.
     MovedToDeadLetterQueue,
-    /// A FIFO send was dropped as a duplicate.
+    // A FIFO send was dropped as a duplicate.
     DuplicateDropped,
-    /// A FIFO message group locked (its head went in flight).
+    // A FIFO message group locked (its head went in flight).
     GroupLocked,
-    /// A FIFO message group unlocked.
+    // A FIFO message group unlocked.
     GroupUnlocked,
-    /// A receive returned no message.
+    // A receive returned no message.
     EmptyReceive,
-    /// A message's retention period ended.
+    // A message's retention period ended.
     Expired,
-    /// A worker crashed.
+    // A worker crashed.
     WorkerCrashed,
-    /// Work was lost: deleted before processing, then the worker failed.
+    // Work was lost: deleted before processing, then the worker failed.
     MessageLost,
 }
 
@@ -523,11 +526,6 @@ impl Scenario {
         }
         for (i, line) in self.narration.iter().enumerate() {
             moment(format!("narration[{i}].atMs"), line.at_ms)?;
-            if line.when.is_some() && line.at_end.is_some() {
-                return Err(format!(
-                    "narration[{i}] gives both when and atEnd: a line waits for an event or for the end, not both"
-                ));
-            }
             if let Some(after) = &line.after {
                 if !self.narration.iter().any(|l| l.id.as_ref() == Some(after)) {
                     return Err(format!(

@@ -93,6 +93,8 @@ pub(crate) struct Story {
     /// `atEnd` lines, shown (or dropped) once the run reaches its end.
     at_end: Vec<usize>,
     ids: BTreeMap<String, usize>,
+    /// `atEnd` lines whose `when` event has happened.
+    happened_for_end: BTreeSet<usize>,
     /// Lines matched, in order, not yet logged.
     due: Vec<usize>,
     /// The engine's number of the next engine event to read.
@@ -137,6 +139,7 @@ impl Story {
             at_end: Vec::new(),
             ids: BTreeMap::new(),
             due: Vec::new(),
+            happened_for_end: BTreeSet::new(),
             engine_next: 1,
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
@@ -157,10 +160,13 @@ impl Story {
             if let Some(id) = &line.id {
                 story.ids.entry(id.clone()).or_insert(i);
             }
+            if let Some(t) = &line.when {
+                story.by_event.entry(t.event as u8).or_default().push(i);
+            }
             match (&line.when, &line.at_end) {
-                (Some(t), _) => story.by_event.entry(t.event as u8).or_default().push(i),
-                (None, Some(_)) => story.at_end.push(i),
+                (_, Some(_)) => story.at_end.push(i),
                 (None, None) => story.timed.push(i),
+                (Some(_), None) => {}
             }
         }
         // Lines are shown as time reaches them; a stable sort keeps
@@ -269,7 +275,12 @@ impl Story {
             if let Some(list) = self.by_event.get_mut(&(what as u8)) {
                 list.retain(|l| *l != line);
             }
-            self.show(line);
+            // An `atEnd` line with `when` only notes that its event happened.
+            if self.lines[line].at_end.is_some() {
+                self.happened_for_end.insert(line);
+            } else {
+                self.show(line);
+            }
         }
     }
 
@@ -684,10 +695,12 @@ impl Story {
     pub(crate) fn end(&mut self, side_effect_counts: &[u64]) {
         let lines: Vec<usize> = self.at_end.drain(..).collect();
         for line in lines {
-            let holds = self.lines[line]
-                .at_end
-                .as_ref()
-                .is_some_and(|c| self.holds(c, side_effect_counts));
+            let happened = self.lines[line].when.is_none() || self.happened_for_end.contains(&line);
+            let holds = happened
+                && self.lines[line]
+                    .at_end
+                    .as_ref()
+                    .is_some_and(|c| self.holds(c, side_effect_counts));
             if holds && self.ready(line) {
                 self.show(line);
             }

@@ -214,15 +214,11 @@ fn a_line_naming_an_unknown_line_to_follow_is_refused() {
 }
 
 #[test]
-fn a_line_waiting_for_both_an_event_and_the_end_is_refused() {
-    let s = slow_pair(
-        2,
-        json!([{ "when": { "event": "received" }, "atEnd": {}, "text": "x" }]),
+fn a_line_with_an_event_and_an_end_condition_is_shown_at_the_end_only_if_the_event_happened() {
+    let lines = json!([{ "when": { "event": "duplicateDelivery" }, "atEnd": {}, "text": "there was a duplicate" }]);
+    assert_eq!(
+        story(slow_pair(2, lines.clone())),
+        [(10_000, "there was a duplicate".to_string())]
     );
-    let error = Simulation::new(s, Config::default()).err().unwrap();
-    assert!(
-        error.message.contains("both when and atEnd"),
-        "{}",
-        error.message
-    );
+    assert_eq!(story(slow_pair(5, lines)), []);
 }

@@ -435,7 +435,8 @@ reportBatchItemFailures: boolean, };
  * One narration line. It is shown at the first moment every condition it
  * gives holds: `atMs` reached, the `when` event happened (at or after
  * `atMs`), the `after` line shown; an `atEnd` line waits for the end of
- * the run and is shown only if its condition holds for the run. A line
+ * the run and is shown only if its condition holds for the run (and, with
+ * `when`, only if that event happened). A line
  * with none of them is shown at time 0. Each line is shown at most once.
  * The simulation decides which lines fire, from the run's own events.
  */
@@ -452,7 +453,7 @@ atMs: number,
 when?: Trigger, 
 /**
  * Shown at the end of the run (`durationMs`), only if this holds for
- * the whole run.
+ * the whole run (and, with `when`, only if that event happened).
  */
 atEnd?: EndCondition, 
 /**
@@ -492,7 +493,9 @@ receiveCount?: number,
 count?: number, };
 
 /**
- * The kinds of event a narration line (or a checkpoint) can wait for.
+ * The kinds of event a narration line (or a checkpoint) can wait for;
+ * docs/scenario-format.md says when each happens. (Plain comments on the
+ * variants keep the schema a plain `enum` of names.)
  */
 export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost";
 
