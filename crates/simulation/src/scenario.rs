@@ -323,7 +323,12 @@ pub struct Narration {
     pub when: Option<Trigger>,
     /// Shown at the end of the run (`durationMs`), only if this holds for
     /// the whole run (and, with `when`, only if that event happened).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "object_only"
+    )]
+    #[cfg_attr(feature = "contract", schemars(with = "Option<EndCondition>"))]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub at_end: Option<EndCondition>,
     /// A name other lines' `after` can refer to.
@@ -335,6 +340,23 @@ pub struct Narration {
     #[cfg_attr(feature = "contract", ts(optional))]
     pub after: Option<String>,
     pub text: String,
+}
+
+/// An `atEnd` condition written as an object, never as an array: serde
+/// would read `[]` as a struct whose fields all have defaults, and the
+/// schema says object.
+fn object_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<EndCondition>, D::Error> {
+    struct Object;
+    impl<'de> serde::de::Visitor<'de> for Object {
+        type Value = EndCondition;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<EndCondition, A::Error> {
+            EndCondition::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(Object).map(Some)
 }
 
 /// An event of the run, with optional filters; every filter given must match.

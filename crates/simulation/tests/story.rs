@@ -222,3 +222,13 @@ fn a_line_with_an_event_and_an_end_condition_is_shown_at_the_end_only_if_the_eve
     );
     assert_eq!(story(slow_pair(5, lines)), []);
 }
+
+#[test]
+fn an_end_condition_written_as_an_array_is_refused() {
+    let parsed: Result<Scenario, _> = serde_json::from_value(json!({
+        "title": "t", "durationMs": 1000, "queues": [],
+        "narration": [{ "atEnd": [], "text": "x" }],
+    }));
+    let error = parsed.err().expect("an array is not an end condition").to_string();
+    assert!(error.contains("expected an object"), "{error}");
+}
