@@ -229,6 +229,8 @@ fn an_end_condition_written_as_an_array_is_refused() {
         "title": "t", "durationMs": 1000, "queues": [],
         "narration": [{ "atEnd": [], "text": "x" }],
     }));
-    let error = parsed.err().expect("an array is not an end condition").to_string();
+    let error = parsed
+        .expect_err("an array is not an end condition")
+        .to_string();
     assert!(error.contains("expected an object"), "{error}");
 }
