@@ -120,6 +120,7 @@ class Lab {
       scenario: () => this.run.scenario,
       apply: (s) => this.apply(s),
       resetToFile: () => this.apply(this.run.fileText, { fromFile: true }),
+      fileText: () => this.run.fileText,
       act: (op, body, caller) => this.act(op, body, caller),
       callerName: () => "you", // the manual view (if any) replaces it with its field
       say: (text) => this.announcer.say(text),

@@ -115,13 +115,18 @@ export function labMarkup({ controls, view, editor }) {
   <section class="intro" aria-labelledby="title">
     <h2 id="title">Loading the simulator…</h2>
     <p id="summary"></p>
+    <p id="changed" class="changed" data-changed hidden></p>
   </section>
   <div id="error" role="alert" hidden><p id="error-text"></p><button type="button" id="error-close" class="quiet">Dismiss</button></div>
   ${transport(controls)}
   <section class="narration" aria-label="Narration">
     <svg class="nar-ic" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>
-    <p id="narration">…</p>
+    <div class="nar-text">
+      <p id="narration" data-narration>…</p>
+      <p id="explanation" class="explanation" data-explanation hidden></p>
+    </div>
   </section>
+  <section id="outcome" class="outcome" data-outcome aria-label="Outcome of this run" hidden></section>
   ${STAGE}
   ${full ? PANELS : ""}
   ${editor ? CODE : ""}

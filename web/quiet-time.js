@@ -12,6 +12,7 @@
 // click away however narrow the slider is.
 
 import { h, secs, setText } from "./dom.js";
+import { runCopyToEnd } from "./outcome.js";
 
 /** Nothing happening for longer than this (virtual ms) is skipped while playing. */
 export const QUIET_MS = 2000;
@@ -50,14 +51,25 @@ export function quietWords(ms) {
 }
 
 /**
- * The moments the timeline marks: the narration entries the page knows a
- * time for, as { t, text }. The one place markers come from: when
- * narration fires on events instead of times, feed the fired entries'
- * moments here.
+ * The moments the timeline marks, as { t, text }: when each narration line
+ * fires in this run. Lines fire on what happens (story.rs), so the moments
+ * come from a copy of the run played to its end (same seed, same story);
+ * when that is too much work to do unasked, only the scene-setting lines,
+ * whose moments are known beforehand, are marked.
  */
 export function narrationMoments(scenario) {
+  const fired = scenario ? runCopyToEnd(JSON.stringify(scenario), firedNarration) : null;
+  return fired ?? sceneSetting(scenario);
+}
+
+function firedNarration(pg) {
+  return [...pg.events(0)].filter((e) => e.type === "narration").map((e) => ({ t: e.timeMs, text: e.text }));
+}
+
+/** Lines with no trigger (`when`, `after`, `atEnd`): their `atMs` is their moment. */
+function sceneSetting(scenario) {
   return (scenario?.narration ?? [])
-    .filter((n) => Number.isFinite(n.atMs))
+    .filter((n) => Number.isFinite(n.atMs) && !n.when && !n.after && !n.atEnd)
     .map((n) => ({ t: n.atMs, text: n.text }));
 }
 

@@ -21,6 +21,7 @@ import { settings } from "./settings.js";
 import { controls } from "./controls.js";
 import { glossary } from "./glossary.js";
 import { quietTime } from "./quiet-time.js";
+import { outcome } from "./outcome.js";
 
 // The stage first: workers draw into its rows.
-export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, log, peek, chart, settings, controls, glossary, quietTime];
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, outcome, log, peek, chart, settings, controls, glossary, quietTime];

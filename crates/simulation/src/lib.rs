@@ -13,9 +13,11 @@
 
 mod behaviours;
 mod commands;
+mod explain;
 pub mod log;
 mod rng;
 pub mod scenario;
+mod story;
 mod work;
 mod worker;
 
@@ -27,6 +29,7 @@ use serde::Serialize;
 pub use behaviours::behaviour_names;
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
+pub use story::Outcome;
 pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
 use worker::{State, Worker};
@@ -116,7 +119,15 @@ pub struct SimulationSnapshot {
     pub title: String,
     pub duration_ms: Millis,
     pub finished: bool,
+    /// The latest narration line shown.
     pub narration: Option<String>,
+    /// The simulation's own sentence for the latest key moment (a duplicate
+    /// delivery, a DLQ move, a group lock…), unless an authored line was
+    /// shown at or after it: the message, the worker, the numbers and the
+    /// SQS rule, from the run's events.
+    pub explanation: Option<String>,
+    /// What the run did so far, counted from its events (the recap at its end).
+    pub outcome: Outcome,
     pub producers: Vec<ProducerSnapshot>,
     pub workers: Vec<WorkerSnapshot>,
     pub side_effects: Vec<SideEffect>,
@@ -164,7 +175,8 @@ pub struct Simulation {
     side_effects: Vec<SideEffect>,
     /// Where each message's entry is in `side_effects`.
     side_effect_index: BTreeMap<String, usize>,
-    next_narration: usize,
+    /// Which narration lines apply, decided from the run's events.
+    story: story::Story,
     narration: Option<String>,
     alarms: Vec<(Alarm, String, bool)>,
     /// Long polls answered for callers other than the workers.
@@ -266,11 +278,16 @@ impl Simulation {
         Ok(simulation)
     }
 
-    fn start(engine: Engine, mut scenario: Scenario) -> Self {
-        // Lines are shown as time reaches them, so they are kept in time
-        // order; a stable sort keeps same-moment lines as the author wrote them.
-        scenario.narration.sort_by_key(|line| line.at_ms);
+    fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
+            story: story::Story::new(
+                scenario.narration.clone(),
+                scenario
+                    .consumers
+                    .iter()
+                    .map(|c| (c.name.clone(), c.wait_time_seconds))
+                    .collect(),
+            ),
             rng: rng::SimRng::new(engine.config().seed),
             log: log::Log::new(&engine),
             engine,
@@ -280,7 +297,6 @@ impl Simulation {
             processed: BTreeSet::new(),
             side_effects: Vec::new(),
             side_effect_index: BTreeMap::new(),
-            next_narration: 0,
             narration: None,
             alarms: Vec::new(),
             external_answers: Vec::new(),
@@ -342,17 +358,47 @@ impl Simulation {
 
     /// Logs a simulation event at this moment, after the engine's so far.
     fn emit(&mut self, event: SimEvent) {
+        // The story reads every event once, in log order: the engine's
+        // so far, then this one.
+        self.read_engine_events();
+        self.story.observe_sim(self.now(), &event);
         self.log.push(&self.engine, event);
+    }
+
+    /// Hands the engine's events not read yet to the story.
+    fn read_engine_events(&mut self) {
+        let since = self.story.engine_next() - 1;
+        if self.engine.next_event_seq() <= since + 1 {
+            return;
+        }
+        let events: Vec<_> = self
+            .engine
+            .events(since)
+            .map(|e| (e.seq, e.time_ms, e.kind.clone()))
+            .collect();
+        for (seq, at, kind) in events {
+            self.story.observe_sqs(seq, at, &kind);
+        }
+    }
+
+    /// Logs the narration lines the story found due, in order.
+    fn tell(&mut self) {
+        self.read_engine_events();
+        self.story.reach(self.now());
+        if self.now() >= self.scenario.duration_ms {
+            let counts: Vec<u64> = self.side_effects.iter().map(|s| s.count).collect();
+            self.story.end(&counts);
+        }
+        for text in self.story.take_due(self.now()) {
+            self.narration = Some(text.clone());
+            self.log.push(&self.engine, SimEvent::Narration { text });
+        }
     }
 
     /// The next moment anything happens by itself (for "step to the next event").
     pub fn next_event_time(&self) -> Option<Millis> {
         let now = self.now();
-        let narration = self
-            .scenario
-            .narration
-            .get(self.next_narration)
-            .map(|n| n.at_ms);
+        let narration = self.story.next_moment(self.scenario.duration_ms);
         [self.engine.next_deadline(), narration]
             .into_iter()
             .chain(self.producers.iter().map(ProducerState::wake_at))
@@ -374,15 +420,8 @@ impl Simulation {
     /// while anything acted (a worker that finishes may receive at once).
     fn act(&mut self) {
         let now = self.now();
-        while let Some(line) = self.scenario.narration.get(self.next_narration) {
-            if line.at_ms > now {
-                break;
-            }
-            let text = line.text.clone();
-            self.narration = Some(text.clone());
-            self.emit(SimEvent::Narration { text });
-            self.next_narration += 1;
-        }
+        // Scene-setting lines come first, as before anything acts now.
+        self.tell();
         for index in 0..self.producers.len() {
             self.run_producer(index, now);
         }
@@ -400,6 +439,8 @@ impl Simulation {
             }
         }
         self.check_alarms();
+        // Then the lines that what just happened triggered.
+        self.tell();
     }
 
     fn run_producer(&mut self, index: usize, now: Millis) {
@@ -532,6 +573,8 @@ impl Simulation {
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
+            explanation: self.story.explanation(),
+            outcome: self.story.outcome(self.now()),
             producers: self
                 .producers
                 .iter()

@@ -160,8 +160,7 @@ impl Simulation {
             sum.saturating_add((q.visible + q.in_flight + q.delayed) as u64)
         });
         let messages = sends.saturating_add(stored);
-        let narration = &self.scenario.narration[self.next_narration..];
-        let lines = narration.partition_point(|n| n.at_ms <= until) as u64;
+        let lines = self.story.timed_until(until);
         let workers = self.workers.iter().fold(0u64, |sum, w| {
             sum.saturating_add(worker_work(w, now, until, messages))
         });

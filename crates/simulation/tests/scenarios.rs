@@ -313,6 +313,7 @@ fn narration_listed_out_of_time_order_is_shown_in_time_order() {
     let line = |at_ms, text: &str| Narration {
         at_ms,
         text: text.to_string(),
+        ..Narration::default()
     };
     scenario.narration = vec![line(500, "third"), line(100, "first"), line(100, "second")];
     let mut sim = Simulation::new(scenario, Config::default()).expect("scenario loads");

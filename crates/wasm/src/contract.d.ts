@@ -116,7 +116,56 @@ export type QueueCounts = { name: string, visible: number, inFlight: number, del
 /**
  * The simulation's part of a snapshot.
  */
-export type SimulationSnapshot = { title: string, durationMs: number, finished: boolean, narration: string | null, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, sideEffects: Array<SideEffect>, alarms: Array<AlarmSnapshot>, };
+export type SimulationSnapshot = { title: string, durationMs: number, finished: boolean, 
+/**
+ * The latest narration line shown.
+ */
+narration: string | null, 
+/**
+ * The simulation's own sentence for the latest key moment (a duplicate
+ * delivery, a DLQ move, a group lock…), unless an authored line was
+ * shown at or after it: the message, the worker, the numbers and the
+ * SQS rule, from the run's events.
+ */
+explanation: string | null, 
+/**
+ * What the run did so far, counted from its events (the recap at its end).
+ */
+outcome: Outcome, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, sideEffects: Array<SideEffect>, alarms: Array<AlarmSnapshot>, };
+
+/**
+ * What the run did, counted from its events: the end-of-run recap.
+ */
+export type Outcome = { 
+/**
+ * Receives of a message another worker still held.
+ */
+duplicateDeliveries: number, 
+/**
+ * Work lost: deleted before processing, then the worker failed.
+ */
+lost: number, 
+/**
+ * Messages whose retention period ended before anyone deleted them.
+ */
+expired: number, 
+/**
+ * Messages moved to a dead-letter queue.
+ */
+deadLettered: number, 
+/**
+ * Receives that returned no message.
+ */
+emptyReceives: number, 
+/**
+ * The longest a message waited between being sent (or its delay
+ * ending) and its first receive, or until now if it is still waiting.
+ */
+longestWaitMs: number, 
+/**
+ * The body of the message that waited longest (its label).
+ */
+longestWaitLabel: string | null, };
 
 /**
  * What one scenario producer has done so far.
@@ -382,7 +431,96 @@ lambdaBatch: boolean,
  */
 reportBatchItemFailures: boolean, };
 
-export type Narration = { atMs: number, text: string, };
+/**
+ * One narration line. It is shown at the first moment every condition it
+ * gives holds: `atMs` reached, the `when` event happened (at or after
+ * `atMs`), the `after` line shown; an `atEnd` line waits for the end of
+ * the run and is shown only if its condition holds for the run (and, with
+ * `when`, only if that event happened). A line
+ * with none of them is shown at time 0. Each line is shown at most once.
+ * The simulation decides which lines fire, from the run's own events.
+ */
+export type Narration = { 
+/**
+ * Alone: the moment a scene-setting line is shown. With `when`: the
+ * earliest moment its event counts. Default 0.
+ */
+atMs: number, 
+/**
+ * What must happen in the run for the line to apply: the first event
+ * matching this trigger shows it.
+ */
+when?: Trigger, 
+/**
+ * Shown at the end of the run (`durationMs`), only if this holds for
+ * the whole run (and, with `when`, only if that event happened).
+ */
+atEnd?: EndCondition, 
+/**
+ * A name other lines' `after` can refer to.
+ */
+id?: string, 
+/**
+ * Shown only after the line with this `id` was shown.
+ */
+after?: string, text: string, };
+
+/**
+ * An event of the run, with optional filters; every filter given must match.
+ * A filter that the event does not carry (a group on a delete) never matches.
+ */
+export type Trigger = { event: TriggerEvent, 
+/**
+ * The queue it happened on.
+ */
+queue?: string, 
+/**
+ * The consumer (or producer, for `sent`) that did it.
+ */
+consumer?: string, 
+/**
+ * The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`).
+ */
+group?: string, 
+/**
+ * The message's receive count at that moment (1 = its first receive).
+ */
+receiveCount?: number, 
+/**
+ * `sideEffect` only: how many times, in total, the side effect has now
+ * happened to this message (2 = the second time).
+ */
+count?: number, };
+
+/**
+ * The kinds of event a narration line (or a checkpoint) can wait for;
+ * docs/scenario-format.md says when each happens. (Plain comments on the
+ * variants keep the schema a plain `enum` of names.)
+ */
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost";
+
+/**
+ * What must hold for a whole run for an `atEnd` line to be shown. Every
+ * condition given must hold; none given always holds.
+ */
+export type EndCondition = { 
+/**
+ * Every message that had a side effect had it exactly this many times
+ * (1: "every order was charged exactly once"), and at least one had one.
+ */
+sideEffectsEach?: number, 
+/**
+ * No message was received while another worker still held it.
+ */
+noDuplicateDelivery?: boolean, 
+/**
+ * No message was lost, expired or dead-lettered.
+ */
+noneLost?: boolean, 
+/**
+ * This consumer made more empty receives than any other consumer.
+ */
+mostEmptyReceives?: string, };
 
 export type Alarm = { name: string, queue: string, 
 /**

@@ -22,8 +22,8 @@ use queuelab_engine::{
 };
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
-    Alarm, Behaviour, Consumer, Narration, Processing, Producer, QueueSpec, Rate, Redrive,
-    Scenario, ScheduledSend,
+    Alarm, Behaviour, Consumer, EndCondition, Narration, Outcome, Processing, Producer, QueueSpec,
+    Rate, Redrive, Scenario, ScheduledSend, Trigger, TriggerEvent,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
@@ -87,6 +87,7 @@ fn typescript() -> String {
         Counts,
         QueueCounts,
         SimulationSnapshot,
+        Outcome,
         ProducerSnapshot,
         WorkerSnapshot,
         HeldSnapshot,
@@ -106,6 +107,9 @@ fn typescript() -> String {
         Processing,
         Behaviour,
         Narration,
+        Trigger,
+        TriggerEvent,
+        EndCondition,
         Alarm,
         Defaults,
         QueueDefaults,

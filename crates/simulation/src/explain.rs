@@ -1,0 +1,133 @@
+//! Sentences the simulation writes itself for the key moments of any run,
+//! from the same events the log shows (never from a script): each names
+//! the message, the worker, the numbers and the rule of SQS that made it
+//! happen. `Story` calls these with what it remembers of the run; the page
+//! shows the latest one when no authored narration line covers its moment.
+
+use queuelab_engine::Millis;
+
+/// "2 s", "3.5 s", "0.25 s".
+pub(crate) fn secs(ms: Millis) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        format!("{} s", s.trim_end_matches('0'))
+    }
+}
+
+pub(crate) fn visibility_expired(
+    label: &str,
+    holder: &str,
+    receive_count: u32,
+    timeout_ms: Millis,
+) -> String {
+    format!(
+        "{label}: its {} visibility timeout (receive #{receive_count}) ended while {holder} was \
+         still working on it, so SQS made it visible again. SQS does not know a worker is busy: \
+         a message not deleted within its visibility timeout is delivered again.",
+        secs(timeout_ms)
+    )
+}
+
+pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout_ms: Millis) -> String {
+    format!(
+        "{label} is visible again: {holder} received it, then {what} without deleting it, and its \
+         {} visibility timeout ended. A message not deleted comes back for another try.",
+        secs(timeout_ms)
+    )
+}
+
+pub(crate) fn duplicate_delivery(
+    label: &str,
+    consumer: &str,
+    receive_count: u32,
+    also_held_by: &str,
+) -> String {
+    format!(
+        "{consumer} received {label} (receive #{receive_count}) while {also_held_by} still \
+         holds it: a duplicate delivery. SQS delivers at least once, so a handler must expect \
+         to see a message twice."
+    )
+}
+
+pub(crate) fn moved_to_dlq(label: &str, dlq: &str, receive_count: u32) -> String {
+    format!(
+        "{label} moved to {dlq} after {receive_count} receives: when a receive finds a visible \
+         message whose receive count has reached maxReceiveCount, SQS moves it to the \
+         dead-letter queue instead of returning it. The move is lazy: it waits for that receive."
+    )
+}
+
+pub(crate) fn group_locked(group: &str, queue: &str, label: &str) -> String {
+    format!(
+        "Group {group} of {queue} is locked: {label} is in flight, and FIFO delivers no other \
+         message of a group until that one is deleted or its visibility timeout ends."
+    )
+}
+
+pub(crate) fn group_unlocked(group: &str, why: &str) -> String {
+    format!(
+        "Group {group} unlocked: {why}, so the group's next message can be delivered, in order."
+    )
+}
+
+pub(crate) fn duplicate_dropped(by: &str, queue: &str, dedup_id: &str, matched: &str) -> String {
+    format!(
+        "{by}'s send to {queue} was dropped: its deduplication id {dedup_id} matched message \
+         {matched}, sent less than 5 minutes before. SQS answers such a send with success and \
+         the original MessageId, and stores nothing."
+    )
+}
+
+pub(crate) fn empty_receive(by: &str, queue: &str, wait_seconds: Option<i64>) -> String {
+    match wait_seconds {
+        Some(0) => format!(
+            "{by}'s receive from {queue} came back empty at once: a short poll (WaitTimeSeconds=0) \
+             answers immediately, and asks only some of SQS's servers, so it can even miss a \
+             message that is there."
+        ),
+        Some(wait) => format!(
+            "{by}'s long poll of {queue} waited its {wait} s and no message arrived: a long poll \
+             answers as soon as a message is there, or empty when WaitTimeSeconds runs out."
+        ),
+        None => format!("{by}'s receive from {queue} returned no message."),
+    }
+}
+
+pub(crate) fn expired(label: &str, queue: &str, stored_ms: Millis) -> String {
+    format!(
+        "{label} expired after {} in {queue}: nobody deleted it within the queue's retention \
+         period (MessageRetentionPeriod), so SQS deleted it. Retention counts from the send.",
+        secs(stored_ms)
+    )
+}
+
+pub(crate) fn lost(label: &str, consumer: &str, handler_crashed: bool) -> String {
+    let what = if handler_crashed {
+        "crashed"
+    } else {
+        "its handler failed"
+    };
+    format!(
+        "{label} is lost: {consumer} deleted it before doing the work, then {what}. A deleted \
+         message is never delivered again, so no retry can happen."
+    )
+}
+
+pub(crate) fn visibility_changed(label: &str, by: &str, now: Millis, visible_at: Millis) -> String {
+    format!(
+        "{by} extended {label}'s visibility: it stays invisible until {} ({} from now). \
+         ChangeMessageVisibility counts the new timeout from now, not from the receive.",
+        secs(visible_at),
+        secs(visible_at.saturating_sub(now))
+    )
+}
+
+pub(crate) fn stale_delete(label: &str, by: &str, latest: &str, receive_count: u32) -> String {
+    format!(
+        "{by} deleted {label} with an older receipt handle, though {latest} has received it \
+         since (receive #{receive_count}). On a standard queue an older handle still deletes \
+         the message; the other worker's work goes on."
+    )
+}

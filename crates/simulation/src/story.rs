@@ -1,0 +1,748 @@
+//! The story of a run: which narration lines apply, decided from what
+//! happened. Every event of the run (the engine's SQS events and the
+//! simulation's own) passes through [`Story::observe`] once, in log order;
+//! it keeps the few facts triggers need (who holds a message, which
+//! receives are not yet acted on) and the run's tallies for the outcome,
+//! and marks the lines whose trigger matched. The lines' text is logged by
+//! the simulation as `narration` events, so the same seed tells the same
+//! story, and a line whose trigger never happens is never shown.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use queuelab_engine::{EventKind, Millis};
+use serde::Serialize;
+
+use crate::explain;
+use crate::log::SimEvent;
+use crate::scenario::{EndCondition, Narration, Trigger, TriggerEvent};
+
+/// What the run did, counted from its events: the end-of-run recap.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Receives of a message another worker still held.
+    pub duplicate_deliveries: u64,
+    /// Work lost: deleted before processing, then the worker failed.
+    pub lost: u64,
+    /// Messages whose retention period ended before anyone deleted them.
+    pub expired: u64,
+    /// Messages moved to a dead-letter queue.
+    pub dead_lettered: u64,
+    /// Receives that returned no message.
+    pub empty_receives: u64,
+    /// The longest a message waited between being sent (or its delay
+    /// ending) and its first receive, or until now if it is still waiting.
+    pub longest_wait_ms: Millis,
+    /// The body of the message that waited longest (its label).
+    pub longest_wait_label: Option<String>,
+}
+
+/// One event, as triggers see it: its kind and what it names.
+#[derive(Default)]
+struct Happening<'a> {
+    queue: Option<&'a str>,
+    consumer: Option<&'a str>,
+    group: Option<&'a str>,
+    receive_count: Option<u32>,
+    count: Option<u64>,
+}
+
+impl Trigger {
+    /// Whether every filter this trigger gives matches what happened.
+    fn matches(&self, what: TriggerEvent, h: &Happening) -> bool {
+        fn same<T: PartialEq + ?Sized>(want: Option<&T>, got: Option<&T>) -> bool {
+            want.is_none_or(|w| got == Some(w))
+        }
+        self.event == what
+            && same(self.queue.as_deref(), h.queue)
+            && same(self.consumer.as_deref(), h.consumer)
+            && same(self.group.as_deref(), h.group)
+            && same(self.receive_count.as_ref(), h.receive_count.as_ref())
+            && same(self.count.as_ref(), h.count.as_ref())
+    }
+}
+
+/// The latest receive of a message.
+struct Receipt {
+    by: Option<Arc<str>>,
+    receive_count: u32,
+    visible_at: Millis,
+    /// The visibility timeout it was received with.
+    timeout_ms: Millis,
+}
+
+/// A message not received yet: where, since when, and its label.
+struct Waiting {
+    queue: Arc<str>,
+    since: Millis,
+    label: String,
+}
+
+pub(crate) struct Story {
+    lines: Vec<Narration>,
+    shown: Vec<bool>,
+    /// Lines waiting for an event, by the kind of event they wait for.
+    by_event: BTreeMap<TriggerEventKey, Vec<usize>>,
+    /// Lines that wait only for time (and perhaps another line), in time order.
+    timed: Vec<usize>,
+    next_timed: usize,
+    /// Timed lines whose moment came before the line they follow was shown.
+    deferred: Vec<usize>,
+    /// `atEnd` lines, shown (or dropped) once the run reaches its end.
+    at_end: Vec<usize>,
+    ids: BTreeMap<String, usize>,
+    /// `atEnd` lines whose `when` event has happened.
+    happened_for_end: BTreeSet<usize>,
+    /// Lines matched, in order, not yet logged.
+    due: Vec<usize>,
+    /// The engine's number of the next engine event to read.
+    engine_next: u64,
+    receipts: BTreeMap<String, Receipt>,
+    /// (consumer, message): received, and the work not done yet.
+    unprocessed: BTreeSet<(Arc<str>, String)>,
+    waiting: BTreeMap<String, Waiting>,
+    /// The same messages in the order they began waiting: the first has
+    /// waited longest, so the outcome never scans them all.
+    waiting_since: BTreeSet<(Millis, String)>,
+    empty_by: BTreeMap<Arc<str>, u64>,
+    pub(crate) outcome: Outcome,
+    /// Stored messages' labels and when they were sent, for explanations.
+    labels: BTreeMap<String, (String, Millis)>,
+    /// Each consumer's WaitTimeSeconds, to tell a short poll from a long one.
+    waits: BTreeMap<String, i64>,
+    /// The label of the message received last (a group lock follows it).
+    last_received: String,
+    /// Why the last message left flight (a group unlock follows it).
+    last_release: String,
+    /// Messages whose holder stopped working on them without deleting
+    /// them (crashed, or its handler failed): what happened.
+    abandoned: BTreeMap<String, String>,
+    /// The latest explanation, with its moment.
+    explanation: Option<(Millis, String)>,
+    /// When an authored line was last shown.
+    last_line_at: Option<Millis>,
+}
+
+/// `TriggerEvent` as a map key (its declaration order).
+type TriggerEventKey = u8;
+
+impl Story {
+    pub(crate) fn new(lines: Vec<Narration>, waits: BTreeMap<String, i64>) -> Self {
+        let mut story = Story {
+            shown: vec![false; lines.len()],
+            by_event: BTreeMap::new(),
+            timed: Vec::new(),
+            next_timed: 0,
+            deferred: Vec::new(),
+            at_end: Vec::new(),
+            ids: BTreeMap::new(),
+            due: Vec::new(),
+            happened_for_end: BTreeSet::new(),
+            engine_next: 1,
+            receipts: BTreeMap::new(),
+            unprocessed: BTreeSet::new(),
+            waiting: BTreeMap::new(),
+            waiting_since: BTreeSet::new(),
+            empty_by: BTreeMap::new(),
+            outcome: Outcome::default(),
+            labels: BTreeMap::new(),
+            waits,
+            last_received: String::new(),
+            last_release: String::new(),
+            abandoned: BTreeMap::new(),
+            explanation: None,
+            last_line_at: None,
+            lines,
+        };
+        for (i, line) in story.lines.iter().enumerate() {
+            if let Some(id) = &line.id {
+                story.ids.entry(id.clone()).or_insert(i);
+            }
+            if let Some(t) = &line.when {
+                story.by_event.entry(t.event as u8).or_default().push(i);
+            }
+            match (&line.when, &line.at_end) {
+                (_, Some(_)) => story.at_end.push(i),
+                (None, None) => story.timed.push(i),
+                (Some(_), None) => {}
+            }
+        }
+        // Lines are shown as time reaches them; a stable sort keeps
+        // same-moment lines as the author wrote them.
+        let lines = &story.lines;
+        story.timed.sort_by_key(|i| lines[*i].at_ms);
+        story
+    }
+
+    /// A message as people know it: its label (body), or its id.
+    fn label(&self, id: &str) -> String {
+        match self.labels.get(id) {
+            Some((label, _)) => format!("“{label}”"),
+            None => format!("message {id}"),
+        }
+    }
+
+    fn explain(&mut self, now: Millis, text: String) {
+        self.explanation = Some((now, text));
+    }
+
+    /// The latest explanation, unless an authored line was shown at or
+    /// after its moment (the author's words cover that moment).
+    pub(crate) fn explanation(&self) -> Option<String> {
+        let (at, text) = self.explanation.as_ref()?;
+        match self.last_line_at {
+            Some(line) if line >= *at => None,
+            _ => Some(text.clone()),
+        }
+    }
+
+    /// Whether the line that `line` follows (if any) has been shown.
+    fn ready(&self, line: usize) -> bool {
+        match &self.lines[line].after {
+            None => true,
+            Some(id) => self.ids.get(id).is_some_and(|i| self.shown[*i]),
+        }
+    }
+
+    fn show(&mut self, line: usize) {
+        self.shown[line] = true;
+        self.due.push(line);
+    }
+
+    /// Timed lines whose moment has come (and whose `after` line was shown).
+    pub(crate) fn reach(&mut self, now: Millis) {
+        while let Some(&line) = self.timed.get(self.next_timed) {
+            if self.lines[line].at_ms > now {
+                break;
+            }
+            self.next_timed += 1;
+            if self.ready(line) {
+                self.show(line);
+            } else {
+                self.deferred.push(line);
+            }
+        }
+        // A deferred line may be freed by one shown just now, in turn.
+        while let Some(k) = self.deferred.iter().position(|l| self.ready(*l)) {
+            let line = self.deferred.remove(k);
+            self.show(line);
+        }
+    }
+
+    /// The next moment a timed line is due, if any.
+    pub(crate) fn next_moment(&self, duration: Millis) -> Option<Millis> {
+        let timed = self
+            .timed
+            .get(self.next_timed)
+            .map(|i| self.lines[*i].at_ms);
+        let end = self
+            .at_end
+            .iter()
+            .any(|i| !self.shown[*i])
+            .then_some(duration);
+        [timed, end].into_iter().flatten().min()
+    }
+
+    /// Timed lines due by `until` (for the work estimate).
+    pub(crate) fn timed_until(&self, until: Millis) -> u64 {
+        let rest = &self.timed[self.next_timed..];
+        rest.partition_point(|i| self.lines[*i].at_ms <= until) as u64
+    }
+
+    /// The engine's number of the next engine event [`Self::observe_sqs`] reads.
+    pub(crate) fn engine_next(&self) -> u64 {
+        self.engine_next
+    }
+
+    /// An event happened now: the lines it triggers become due.
+    fn happened(&mut self, now: Millis, what: TriggerEvent, h: Happening) {
+        let Some(waiting) = self.by_event.get(&(what as u8)) else {
+            return;
+        };
+        let matched: Vec<usize> = waiting
+            .iter()
+            .copied()
+            .filter(|i| {
+                let line = &self.lines[*i];
+                line.at_ms <= now
+                    && line.when.as_ref().is_some_and(|t| t.matches(what, &h))
+                    && self.ready(*i)
+            })
+            .collect();
+        for line in matched {
+            if let Some(list) = self.by_event.get_mut(&(what as u8)) {
+                list.retain(|l| *l != line);
+            }
+            // An `atEnd` line with `when` only notes that its event happened.
+            if self.lines[line].at_end.is_some() {
+                self.happened_for_end.insert(line);
+            } else {
+                self.show(line);
+            }
+        }
+    }
+
+    /// One of the engine's SQS events.
+    pub(crate) fn observe_sqs(&mut self, seq: u64, now: Millis, kind: &EventKind) {
+        self.engine_next = seq + 1;
+        use TriggerEvent as T;
+        match kind {
+            EventKind::Sent {
+                queue,
+                message_id,
+                label,
+                group,
+                delayed_until,
+                by,
+            } => {
+                let since = delayed_until.unwrap_or(now);
+                let id = message_id.to_string();
+                self.labels.insert(id.clone(), (label.clone(), now));
+                self.wait(queue, id, since, label.clone());
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    group: group.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Sent, h);
+            }
+            EventKind::Received {
+                queue,
+                message_id,
+                by,
+                receive_count,
+                visible_at,
+                ..
+            } => {
+                let id = message_id.to_string();
+                self.stop_waiting(&id, Some(now));
+                if let Some(by) = by {
+                    self.unprocessed.insert((by.clone(), id.clone()));
+                }
+                self.last_received = self.label(&id);
+                self.abandoned.remove(&id);
+                self.receipts.insert(
+                    id,
+                    Receipt {
+                        by: by.clone(),
+                        receive_count: *receive_count,
+                        visible_at: *visible_at,
+                        timeout_ms: visible_at.saturating_sub(now),
+                    },
+                );
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    receive_count: Some(*receive_count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Received, h);
+            }
+            EventKind::VisibilityChanged {
+                queue,
+                message_id,
+                by,
+                visible_at,
+            } => {
+                let id = message_id.to_string();
+                let rc = self.receipts.get_mut(&id).map(|r| {
+                    r.visible_at = *visible_at;
+                    r.receive_count
+                });
+                if let Some(by) = by {
+                    let text = explain::visibility_changed(&self.label(&id), by, now, *visible_at);
+                    self.explain(now, text);
+                }
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    receive_count: rc,
+                    ..Happening::default()
+                };
+                self.happened(now, T::VisibilityChanged, h);
+            }
+            EventKind::VisibilityExpired {
+                queue,
+                message_id,
+                holder,
+            } => {
+                let id = message_id.to_string();
+                let rc = self.receipts.get(&id).map(|r| r.receive_count);
+                let label = self.label(&id);
+                self.last_release = format!("{label}'s visibility timeout ended");
+                if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
+                    let text = match self.abandoned.remove(&id) {
+                        Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
+                        None => explain::visibility_expired(
+                            &label,
+                            holder,
+                            r.receive_count,
+                            r.timeout_ms,
+                        ),
+                    };
+                    self.explain(now, text);
+                }
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: holder.as_deref(),
+                    receive_count: rc,
+                    ..Happening::default()
+                };
+                self.happened(now, T::VisibilityExpired, h);
+            }
+            EventKind::Deleted {
+                queue,
+                message_id,
+                by,
+            } => self.deleted(now, queue, message_id.to_string(), by.as_ref()),
+            EventKind::MovedToDeadLetterQueue {
+                queue,
+                dead_letter_queue,
+                message_id,
+                receive_count,
+            } => {
+                self.outcome.dead_lettered += 1;
+                let label = self.label(&message_id.to_string());
+                self.last_release = format!("{label} moved to {dead_letter_queue}");
+                let text = explain::moved_to_dlq(&label, dead_letter_queue, *receive_count);
+                self.explain(now, text);
+                let h = Happening {
+                    queue: Some(queue),
+                    receive_count: Some(*receive_count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::MovedToDeadLetterQueue, h);
+            }
+            EventKind::DuplicateDropped {
+                queue,
+                by,
+                message_id,
+                dedup_id,
+            } => {
+                let sender = by.as_deref().unwrap_or("A producer");
+                let matched = message_id.to_string();
+                let text = explain::duplicate_dropped(sender, queue, dedup_id, &matched);
+                self.explain(now, text);
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, T::DuplicateDropped, h);
+            }
+            EventKind::GroupLocked { queue, group } | EventKind::GroupUnlocked { queue, group } => {
+                let what = match kind {
+                    EventKind::GroupLocked { .. } => T::GroupLocked,
+                    _ => T::GroupUnlocked,
+                };
+                let text = match what {
+                    T::GroupLocked => explain::group_locked(group, queue, &self.last_received),
+                    _ => explain::group_unlocked(group, &self.last_release),
+                };
+                self.explain(now, text);
+                let h = Happening {
+                    queue: Some(queue),
+                    group: Some(group),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::EmptyReceive { queue, by } => {
+                self.outcome.empty_receives += 1;
+                if let Some(by) = by {
+                    *self.empty_by.entry(by.clone()).or_default() += 1;
+                    let wait = self.waits.get(&**by).copied();
+                    self.explain(now, explain::empty_receive(by, queue, wait));
+                }
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, T::EmptyReceive, h);
+            }
+            EventKind::Expired { queue, message_id } => {
+                self.outcome.expired += 1;
+                let id = message_id.to_string();
+                self.stop_waiting(&id, Some(now));
+                self.receipts.remove(&id);
+                if let Some((label, sent)) = self.labels.remove(&id) {
+                    let text = explain::expired(&format!("“{label}”"), queue, now - sent);
+                    self.explain(now, text);
+                }
+                let h = Happening {
+                    queue: Some(queue),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Expired, h);
+            }
+            EventKind::Purged { message_id, .. } => {
+                let id = message_id.to_string();
+                self.stop_waiting(&id, None);
+                self.receipts.remove(&id);
+            }
+            EventKind::Redriven {
+                destination,
+                new_message_id,
+                ..
+            } => {
+                let id = new_message_id.to_string();
+                self.wait(destination, id, now, "a redriven message".into());
+            }
+            EventKind::QueueDeleted { queue } => {
+                let gone: Vec<String> = self
+                    .waiting
+                    .iter()
+                    .filter(|(_, w)| w.queue == *queue)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                for id in gone {
+                    self.stop_waiting(&id, None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn wait(&mut self, queue: &Arc<str>, id: String, since: Millis, label: String) {
+        self.waiting_since.insert((since, id.clone()));
+        let queue = queue.clone();
+        self.waiting.insert(
+            id,
+            Waiting {
+                queue,
+                since,
+                label,
+            },
+        );
+    }
+
+    /// A message stopped waiting; with `at`, its wait counts for the outcome.
+    fn stop_waiting(&mut self, id: &str, at: Option<Millis>) {
+        if let Some(w) = self.waiting.remove(id) {
+            self.waiting_since.remove(&(w.since, id.to_string()));
+            if let Some(at) = at {
+                self.waited(at.saturating_sub(w.since), w.label);
+            }
+        }
+    }
+
+    fn deleted(&mut self, now: Millis, queue: &str, id: String, by: Option<&Arc<str>>) {
+        use TriggerEvent as T;
+        self.stop_waiting(&id, None);
+        let receipt = self.receipts.get(&id);
+        let rc = receipt.map(|r| r.receive_count);
+        let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
+        let h = || Happening {
+            queue: Some(queue),
+            consumer: by.map(|b| &**b),
+            receive_count: rc,
+            ..Happening::default()
+        };
+        let before_work = by.is_some_and(|b| self.unprocessed.contains(&(b.clone(), id.clone())));
+        let label = self.label(&id);
+        self.last_release = format!("{label} was deleted");
+        if let (true, Some(by), Some(r)) = (stale, by, receipt) {
+            let latest = r.by.as_deref().unwrap_or("someone else");
+            let text = explain::stale_delete(&label, by, latest, r.receive_count);
+            self.explain(now, text);
+        }
+        self.happened(now, T::Deleted, h());
+        if stale {
+            self.happened(now, T::DeletedWithStaleHandle, h());
+        }
+        if before_work {
+            self.happened(now, T::DeletedBeforeProcessing, h());
+        }
+        // The message is gone: its receipt and label are no longer needed
+        // (a story keeps only what stored messages need, however long the run).
+        self.receipts.remove(&id);
+        self.labels.remove(&id);
+        self.abandoned.remove(&id);
+    }
+
+    fn waited(&mut self, ms: Millis, label: String) {
+        if ms > self.outcome.longest_wait_ms || self.outcome.longest_wait_label.is_none() {
+            self.outcome.longest_wait_ms = ms;
+            self.outcome.longest_wait_label = Some(label);
+        }
+    }
+
+    /// One of the simulation's own events.
+    pub(crate) fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let done = |s: &mut Self, consumer: &Arc<str>, id: &str| {
+            s.unprocessed.remove(&(consumer.clone(), id.to_string()));
+        };
+        match event {
+            SimEvent::ProcessingStarted {
+                consumer,
+                queue,
+                message_id,
+                receive_count,
+                until,
+            } => {
+                let outlasts = self
+                    .receipts
+                    .get(message_id)
+                    .is_some_and(|r| *until > r.visible_at);
+                if outlasts {
+                    let h = Happening {
+                        queue: Some(queue),
+                        consumer: Some(consumer),
+                        receive_count: Some(*receive_count),
+                        ..Happening::default()
+                    };
+                    self.happened(now, T::ProcessingOutlastsVisibility, h);
+                }
+            }
+            SimEvent::DuplicateDelivery {
+                consumer,
+                queue,
+                message_id,
+                receive_count,
+                also_held_by,
+            } => {
+                self.outcome.duplicate_deliveries += 1;
+                let label = self.label(message_id);
+                let text =
+                    explain::duplicate_delivery(&label, consumer, *receive_count, also_held_by);
+                self.explain(now, text);
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: Some(consumer),
+                    receive_count: Some(*receive_count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::DuplicateDelivery, h);
+            }
+            SimEvent::SideEffectPerformed {
+                consumer,
+                message_id,
+                count,
+                ..
+            } => {
+                done(self, consumer, message_id);
+                let h = Happening {
+                    consumer: Some(consumer),
+                    count: Some(*count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::SideEffect, h);
+            }
+            SimEvent::SkippedAlreadyProcessed {
+                consumer,
+                message_id,
+            } => {
+                done(self, consumer, message_id);
+                let h = Happening {
+                    consumer: Some(consumer),
+                    ..Happening::default()
+                };
+                self.happened(now, T::SkippedAlreadyProcessed, h);
+            }
+            SimEvent::ProcessingFailed {
+                consumer,
+                message_id,
+                receive_count,
+            } => {
+                done(self, consumer, message_id);
+                let what = "its handler failed".to_string();
+                self.abandoned.insert(message_id.clone(), what);
+                let h = Happening {
+                    consumer: Some(consumer),
+                    receive_count: Some(*receive_count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::ProcessingFailed, h);
+            }
+            SimEvent::WorkerCrashed {
+                consumer,
+                message_id,
+                ..
+            } => {
+                done(self, consumer, message_id);
+                self.abandoned
+                    .insert(message_id.clone(), "it crashed".to_string());
+                let h = Happening {
+                    consumer: Some(consumer),
+                    ..Happening::default()
+                };
+                self.happened(now, T::WorkerCrashed, h);
+            }
+            SimEvent::MessageLost {
+                consumer,
+                message_id,
+                handler_crashed,
+            } => {
+                self.outcome.lost += 1;
+                let label = self.label(message_id);
+                self.explain(now, explain::lost(&label, consumer, *handler_crashed));
+                let h = Happening {
+                    consumer: Some(consumer),
+                    ..Happening::default()
+                };
+                self.happened(now, T::MessageLost, h);
+            }
+            _ => {}
+        }
+    }
+
+    /// The run reached its end: `atEnd` lines whose condition held are due.
+    pub(crate) fn end(&mut self, side_effect_counts: &[u64]) {
+        let lines: Vec<usize> = self.at_end.drain(..).collect();
+        for line in lines {
+            let happened = self.lines[line].when.is_none() || self.happened_for_end.contains(&line);
+            let holds = happened
+                && self.lines[line]
+                    .at_end
+                    .as_ref()
+                    .is_some_and(|c| self.holds(c, side_effect_counts));
+            if holds && self.ready(line) {
+                self.show(line);
+            }
+        }
+    }
+
+    fn holds(&self, c: &EndCondition, side_effect_counts: &[u64]) -> bool {
+        let each = c.side_effects_each.is_none_or(|n| {
+            !side_effect_counts.is_empty() && side_effect_counts.iter().all(|k| *k == n)
+        });
+        let o = &self.outcome;
+        let no_dup = !c.no_duplicate_delivery || o.duplicate_deliveries == 0;
+        let none_lost = !c.none_lost || o.lost + o.expired + o.dead_lettered == 0;
+        let most = c.most_empty_receives.as_deref().is_none_or(|name| {
+            let mine = self.empty_by.get(name).copied().unwrap_or(0);
+            mine > 0 && self.empty_by.iter().all(|(k, v)| &**k == name || *v < mine)
+        });
+        each && no_dup && none_lost && most
+    }
+
+    /// The lines that became due since the last call, in order.
+    pub(crate) fn take_due(&mut self, now: Millis) -> Vec<String> {
+        if !self.due.is_empty() {
+            self.last_line_at = Some(now);
+        }
+        self.due
+            .drain(..)
+            .map(|i| self.lines[i].text.clone())
+            .collect()
+    }
+
+    /// The run so far, with messages still waiting counted up to `now`.
+    pub(crate) fn outcome(&self, now: Millis) -> Outcome {
+        let mut outcome = self.outcome.clone();
+        let first = self.waiting_since.first();
+        if let Some(w) = first.and_then(|(_, id)| self.waiting.get(id)) {
+            let ms = now.saturating_sub(w.since);
+            if ms > outcome.longest_wait_ms {
+                outcome.longest_wait_ms = ms;
+                outcome.longest_wait_label = Some(w.label.clone());
+            }
+        }
+        outcome
+    }
+}

@@ -1,0 +1,167 @@
+//! The simulation's own explanations of a run's key moments (src/explain.rs):
+//! written from the run's events, naming the message, the worker, the
+//! numbers and the SQS rule; shown when no authored line covers the moment.
+
+use queuelab_engine::Config;
+use queuelab_simulation::{Scenario, Simulation};
+use serde_json::json;
+
+fn load(name: &str) -> Scenario {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The explanation shown at `at` in a run of `scenario`.
+fn explained_at(scenario: Scenario, at: u64) -> String {
+    let mut sim = Simulation::new(scenario, Config::default()).unwrap();
+    sim.advance(at);
+    sim.snapshot().explanation.unwrap_or_default()
+}
+
+/// A shipped scenario without its authored lines.
+fn bare(name: &str) -> Scenario {
+    let mut s = load(name);
+    s.narration.clear();
+    s
+}
+
+fn one_slow_worker(workers: usize) -> Scenario {
+    let consumers: Vec<_> = (1..=workers)
+        .map(|i| json!({ "name": format!("worker-{i}"), "queue": "orders", "waitTimeSeconds": 20, "processing": { "fixedMs": 3500 } }))
+        .collect();
+    serde_json::from_value(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": 2 }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "order A" }] }],
+        "consumers": consumers,
+    }))
+    .unwrap()
+}
+
+#[test]
+fn visibility_expiry_while_the_worker_is_busy_names_the_timeout_receive_and_worker() {
+    let text = explained_at(one_slow_worker(1), 2000);
+    assert!(
+        text.starts_with("“order A”: its 2 s visibility timeout (receive #1) ended while worker-1 was still working on it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_duplicate_delivery_names_both_workers_and_the_receive_number() {
+    let text = explained_at(one_slow_worker(2), 2000);
+    assert!(
+        text.starts_with("worker-2 received “order A” (receive #2) while worker-1 still holds it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_delete_with_a_stale_handle_names_who_received_it_since() {
+    let text = explained_at(one_slow_worker(2), 3500);
+    assert!(
+        text.starts_with("worker-1 deleted “order A” with an older receipt handle, though worker-2 has received it since (receive #2)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_lazy_dead_letter_move_names_the_queue_and_the_receive_count() {
+    let text = explained_at(bare("05-poison-message.json"), 6300);
+    assert!(
+        text.contains("moved to orders-dlq after 3 receives"),
+        "{text}"
+    );
+    assert!(text.contains("The move is lazy"), "{text}");
+}
+
+#[test]
+fn an_authored_line_at_the_same_moment_covers_the_explanation() {
+    assert_eq!(explained_at(load("05-poison-message.json"), 6300), "");
+}
+
+#[test]
+fn a_group_lock_and_unlock_say_which_message_and_why() {
+    let text = explained_at(bare("06-fifo-message-groups.json"), 600);
+    assert!(
+        text.starts_with("Group customer-B of orders.fifo is locked: “B-1"),
+        "{text}"
+    );
+    let one: Scenario = serde_json::from_value(json!({
+        "title": "t", "durationMs": 5_000,
+        "queues": [{ "name": "jobs.fifo", "contentBasedDeduplication": true }],
+        "producers": [{ "name": "p", "queue": "jobs.fifo", "sends": [{ "atMs": 0, "body": "job 1", "groupId": "g" }] }],
+        "consumers": [{ "name": "w", "queue": "jobs.fifo", "waitTimeSeconds": 20, "processing": { "fixedMs": 500 } }],
+    }))
+    .unwrap();
+    let text = explained_at(one, 500);
+    assert!(
+        text.starts_with(
+            "Group g unlocked: “job 1” was deleted, so the group's next message can be delivered"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_dedup_drop_names_the_id_it_matched() {
+    let text = explained_at(bare("07-fifo-deduplication.json"), 3000);
+    assert!(
+        text.starts_with("payment-service's send to payments.fifo was dropped: its deduplication id pay-A-1001 matched message "),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_empty_short_poll_is_told_apart_from_an_empty_long_poll() {
+    let mut s = bare("08-long-vs-short-polling.json");
+    s.consumers.retain(|c| c.name == "short-poller");
+    let text = explained_at(s, 30_000);
+    assert!(
+        text.contains("a short poll (WaitTimeSeconds=0) answers immediately"),
+        "{text}"
+    );
+    let mut s = bare("08-long-vs-short-polling.json");
+    s.consumers.retain(|c| c.name == "long-poller");
+    s.producers.clear();
+    let text = explained_at(s, 20_000);
+    assert!(
+        text.starts_with("long-poller's long poll of long-polled waited its 20 s"),
+        "{text}"
+    );
+}
+
+#[test]
+fn retention_expiry_says_how_long_the_message_was_stored() {
+    let text = explained_at(bare("10-delay-and-retention.json"), 60_500);
+    assert!(text.contains("expired after 60 s in unwatched"), "{text}");
+}
+
+#[test]
+fn a_message_lost_after_delete_before_process_names_the_worker_and_the_crash() {
+    let text = explained_at(bare("09-delete-before-process.json"), 3000);
+    assert!(
+        text.contains("is lost: worker-1 deleted it before doing the work, then crashed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_extended_visibility_says_until_when_and_how_long_from_now() {
+    let text = explained_at(bare("04-heartbeat.json"), 1000);
+    assert!(
+        text.starts_with("worker-1 extended “order A-1001"),
+        "{text}"
+    );
+    assert!(text.contains("until 3 s (2 s from now)"), "{text}");
+}
+
+#[test]
+fn a_message_whose_worker_crashed_comes_back_without_claiming_the_worker_is_busy() {
+    let mut s = bare("09-delete-before-process.json");
+    s.consumers[0].behaviour.deletes_before_processing = false;
+    // A-1002 is received at 1.5 s (5 s timeout) and its worker crashes at 3 s.
+    let text = explained_at(s, 6500);
+    assert!(text.starts_with("“order A-1002"), "{text}");
+    assert!(text.contains("worker-1 received it, then it crashed without deleting it, and its 5 s visibility timeout ended"), "{text}");
+}

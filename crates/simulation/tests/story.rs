@@ -1,0 +1,236 @@
+//! Narration triggered by the run (src/story.rs): which lines of a scenario
+//! are shown, and when, is decided from the run's events.
+
+use queuelab_engine::Config;
+use queuelab_simulation::{Kind, Scenario, SimEvent, Simulation};
+use serde_json::json;
+
+fn load(name: &str) -> Scenario {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The narration shown in a run to its end: (moment, first words).
+fn story(scenario: Scenario) -> Vec<(u64, String)> {
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).unwrap();
+    sim.advance(duration);
+    sim.events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::Narration { text }) => {
+                Some((e.time_ms, text.chars().take(40).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn texts(scenario: Scenario) -> Vec<String> {
+    story(scenario).into_iter().map(|(_, t)| t).collect()
+}
+
+fn scenario(value: serde_json::Value) -> Scenario {
+    serde_json::from_value(value).unwrap()
+}
+
+/// One standard queue, one order sent at 0, two workers that take 3.5 s,
+/// with the given visibility timeout and narration.
+fn slow_pair(visibility: i64, narration: serde_json::Value) -> Scenario {
+    scenario(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": visibility }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "A" }] }],
+        "consumers": [
+            { "name": "worker-1", "queue": "orders", "processing": { "fixedMs": 3500 } },
+            { "name": "worker-2", "queue": "orders", "processing": { "fixedMs": 3500 } }
+        ],
+        "narration": narration,
+    }))
+}
+
+#[test]
+fn every_shipped_scenario_tells_its_whole_story_as_written() {
+    // Each shipped line applies to the file's own run: all are shown.
+    for f in std::fs::read_dir(format!(
+        "{}/../../web/scenarios",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    {
+        let name = f.unwrap().file_name().into_string().unwrap();
+        if !name.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let s = load(&name);
+        let written = s.narration.len();
+        assert_eq!(story(s).len(), written, "{name}: every line is shown once");
+    }
+}
+
+#[test]
+fn the_same_seed_tells_the_same_story() {
+    let s = load("06-fifo-message-groups.json");
+    assert_eq!(story(s.clone()), story(s));
+}
+
+#[test]
+fn scenario_2_with_a_5_s_timeout_shows_no_line_about_a_duplicate() {
+    let mut s = load("02-slow-consumer-duplicate.json");
+    s.queues[0].visibility_timeout_seconds = Some(5);
+    assert_eq!(
+        texts(s),
+        Vec::<String>::new(),
+        "no duplicate, no second charge, no stale handle"
+    );
+}
+
+#[test]
+fn scenario_4_with_heartbeat_off_shows_neither_heartbeat_nor_never_visible_again() {
+    let mut s = load("04-heartbeat.json");
+    s.consumers[0].behaviour.heartbeat_every_ms = None;
+    let shown = texts(s);
+    assert_eq!(shown.len(), 1, "only the opening line applies: {shown:?}");
+    assert!(shown[0].starts_with("worker-1 receives the order"));
+}
+
+#[test]
+fn scenario_9_with_delete_before_process_off_shows_no_lost_order() {
+    let mut s = load("09-delete-before-process.json");
+    s.consumers[0].behaviour.deletes_before_processing = false;
+    assert_eq!(texts(s), Vec::<String>::new());
+}
+
+#[test]
+fn a_line_waiting_for_an_event_is_shown_the_moment_it_happens() {
+    let s = slow_pair(
+        2,
+        json!([{ "when": { "event": "duplicateDelivery" }, "text": "dup" }]),
+    );
+    assert_eq!(story(s), [(2000, "dup".to_string())]);
+}
+
+#[test]
+fn an_event_before_at_ms_does_not_count() {
+    let s = slow_pair(
+        2,
+        json!([
+            { "atMs": 1, "when": { "event": "received" }, "text": "late receive" },
+            { "when": { "event": "received", "receiveCount": 1 }, "text": "first receive" }
+        ]),
+    );
+    assert_eq!(
+        story(s),
+        [
+            (0, "first receive".to_string()),
+            (2000, "late receive".to_string())
+        ]
+    );
+}
+
+#[test]
+fn filters_pick_the_side_effect_that_happens_a_second_time() {
+    let s = slow_pair(
+        2,
+        json!([{ "when": { "event": "sideEffect", "count": 2 }, "text": "twice" }]),
+    );
+    assert_eq!(story(s), [(5500, "twice".to_string())]);
+    let s = slow_pair(
+        5,
+        json!([{ "when": { "event": "sideEffect", "count": 2 }, "text": "twice" }]),
+    );
+    assert_eq!(story(s), []);
+}
+
+#[test]
+fn a_delete_by_a_worker_that_is_no_longer_the_latest_receiver_uses_a_stale_handle() {
+    let line = json!([{ "when": { "event": "deletedWithStaleHandle", "consumer": "worker-1" }, "text": "stale" }]);
+    assert_eq!(
+        story(slow_pair(2, line.clone())),
+        [(3500, "stale".to_string())]
+    );
+    assert_eq!(story(slow_pair(5, line)), []);
+}
+
+#[test]
+fn work_longer_than_the_visibility_left_is_noticed_when_it_starts() {
+    let line = json!([{ "when": { "event": "processingOutlastsVisibility" }, "text": "too slow" }]);
+    assert_eq!(
+        story(slow_pair(3, line.clone())),
+        [(0, "too slow".to_string())]
+    );
+    assert_eq!(story(slow_pair(4, line)), []);
+}
+
+#[test]
+fn a_line_after_another_waits_for_it() {
+    let s = slow_pair(
+        5,
+        json!([
+            { "atMs": 100, "after": "dup", "text": "after the duplicate" },
+            { "id": "dup", "when": { "event": "duplicateDelivery" }, "text": "dup" }
+        ]),
+    );
+    assert_eq!(story(s), [], "the line it follows never came");
+    let s = slow_pair(
+        2,
+        json!([
+            { "atMs": 100, "after": "dup", "text": "after the duplicate" },
+            { "id": "dup", "when": { "event": "duplicateDelivery" }, "text": "dup" }
+        ]),
+    );
+    assert_eq!(
+        story(s),
+        [
+            (2000, "dup".to_string()),
+            (2000, "after the duplicate".to_string())
+        ]
+    );
+}
+
+#[test]
+fn an_end_line_is_shown_at_the_end_only_if_its_condition_held() {
+    let lines = json!([
+        { "atEnd": { "sideEffectsEach": 1 }, "text": "charged once" },
+        { "atEnd": { "noDuplicateDelivery": true }, "text": "no duplicate" },
+        { "atEnd": {}, "text": "the end" }
+    ]);
+    let end = |t: &str| (10_000, t.to_string());
+    assert_eq!(story(slow_pair(2, lines.clone())), [end("the end")]);
+    assert_eq!(
+        story(slow_pair(5, lines)),
+        [end("charged once"), end("no duplicate"), end("the end")]
+    );
+}
+
+#[test]
+fn a_line_naming_an_unknown_line_to_follow_is_refused() {
+    let s = slow_pair(2, json!([{ "after": "nope", "text": "x" }]));
+    let error = Simulation::new(s, Config::default()).err().unwrap();
+    assert!(
+        error.message.contains("narration[0].after names \"nope\""),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_line_with_an_event_and_an_end_condition_is_shown_at_the_end_only_if_the_event_happened() {
+    let lines = json!([{ "when": { "event": "duplicateDelivery" }, "atEnd": {}, "text": "there was a duplicate" }]);
+    assert_eq!(
+        story(slow_pair(2, lines.clone())),
+        [(10_000, "there was a duplicate".to_string())]
+    );
+    assert_eq!(story(slow_pair(5, lines)), []);
+}
+
+#[test]
+fn an_end_condition_written_as_an_array_is_refused() {
+    let parsed: Result<Scenario, _> = serde_json::from_value(json!({
+        "title": "t", "durationMs": 1000, "queues": [],
+        "narration": [{ "atEnd": [], "text": "x" }],
+    }));
+    let error = parsed
+        .expect_err("an array is not an end condition")
+        .to_string();
+    assert!(error.contains("expected an object"), "{error}");
+}

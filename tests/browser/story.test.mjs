@@ -1,0 +1,89 @@
+// The story follows the run: a learner's change that stops something from
+// happening also stops the narration about it (the simulation fires a line
+// only when its trigger happens), the recap counts the run on screen and
+// says how it differs from the file's run, and "you changed" lists the change.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { open, runToEnd } from "./harness.mjs";
+
+/** Plays the run to its end; returns what the page said along the way. */
+async function playToEnd(page) {
+  await page.locator("#play").click();
+  await runToEnd(page);
+  return {
+    narration: await page.locator("[data-narration]").textContent(),
+    log: await page.locator("#log").textContent(),
+    outcome: page.locator("[data-outcome]"),
+    changed: page.locator("[data-changed]"),
+  };
+}
+
+/** Neither the narration now nor any narration line in the log matches these. */
+function neverSaid(said, patterns) {
+  for (const p of patterns) {
+    assert.doesNotMatch(said.narration, p, `the narration does not say ${p}`);
+    assert.doesNotMatch(said.log, p, `no narration line in the log says ${p}`);
+  }
+}
+
+async function setting(page, key, value) {
+  const input = page.locator(`#settings [data-setting='${key}']`).first();
+  if (typeof value === "boolean") await input.setChecked(value);
+  else await input.fill(String(value));
+  await input.dispatchEvent("change");
+}
+
+test("scenario 2 with the visibility timeout at 5 s: no line about a duplicate or a second charge, and the recap says charged once", async () => {
+  const { page, problems, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  await setting(page, "visibilityTimeoutSeconds", 5);
+  const said = await playToEnd(page);
+  neverSaid(said, [/receives it \(receive #2\)/, /charges the card again/, /older receipt handle still works/, /charging takes 3\.5 s/]);
+  assert.equal(await said.outcome.isVisible(), true, "the recap shows at the end");
+  assert.equal(await said.outcome.getAttribute("data-side-effects"), "1", "charged once");
+  assert.match(await said.outcome.textContent(), /You raised orders' visibility timeout to 5 s: .*no duplicate delivery this time/);
+  assert.match(await said.changed.textContent(), /You changed: orders' visibility timeout 2 s → 5 s/);
+  assert.match(await page.locator("#summary").textContent(), /./, "the file's summary stays");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("scenario 4 with heartbeat off: no heartbeat line and no 'never visible again'; the recap counts the second charge", async () => {
+  const { page, problems, close } = await open("?scenario=04-heartbeat&speed=max");
+  await setting(page, "heartbeat", false);
+  const said = await playToEnd(page);
+  neverSaid(said, [/Heartbeat: worker-1 calls ChangeMessageVisibility/, /never became visible again/]);
+  assert.equal(await said.outcome.getAttribute("data-side-effects"), "2", "charged twice without the heartbeat");
+  assert.match(await said.changed.textContent(), /worker-1's heartbeat 1 s → off/);
+  assert.match(
+    await page.locator("[data-explanation]").textContent(),
+    /^worker-1 deleted “order A-1001[^”]*” with an older receipt handle, though worker-2 has received it since \(receive #2\)/,
+    "the simulation explains the moment no authored line covers",
+  );
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("scenario 9 with delete-before-process off: no line about deleting first or a lost order", async () => {
+  const { page, problems, close } = await open("?scenario=09-delete-before-process&speed=max");
+  await page.locator("#json-panel summary").click();
+  const editor = page.locator("#json-text");
+  const scenario = JSON.parse(await editor.inputValue());
+  scenario.consumers[0].behaviour.deletesBeforeProcessing = false;
+  await editor.fill(JSON.stringify(scenario, null, 2));
+  await page.getByRole("button", { name: "Run this scenario" }).click();
+  const said = await playToEnd(page);
+  neverSaid(said, [/deletes each message right after receiving it/, /happens to work out/, /the order is lost/, /Process first, delete last/]);
+  assert.match(await said.changed.textContent(), /worker-1's delete before processing on → off/);
+  assert.match(await said.outcome.textContent(), /no message lost this time/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the file's own run has no you-changed line and its recap counts its outcome", async () => {
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  const said = await playToEnd(page);
+  assert.equal(await said.changed.isVisible(), false, "nothing changed: no line");
+  assert.equal(await said.outcome.getAttribute("data-side-effects"), "2", "charged twice, as the file teaches");
+  assert.match(said.narration, /charges the card again/, "the file's lines all apply to its own run");
+  await close();
+});

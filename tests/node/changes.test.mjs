@@ -1,0 +1,47 @@
+// web/changes.js: the "you changed" list and how a run's outcome differs
+// from the file's run, from scenario objects and simulation snapshots.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { changes, changeSentence, differences, mostSideEffects } from "../../web/changes.js";
+
+const file = (stem) => JSON.parse(readFileSync(new URL(`../../web/scenarios/${stem}.json`, import.meta.url), "utf8"));
+
+test("the you-changed list names each changed setting with its old and new value", () => {
+  const before = file("02-slow-consumer-duplicate");
+  const after = structuredClone(before);
+  after.queues[0].visibilityTimeoutSeconds = 5;
+  const list = changes(before, after);
+  assert.deepEqual(list.map((c) => c.text), ["orders' visibility timeout 2 s → 5 s"]);
+  assert.equal(changeSentence(list), "You raised orders' visibility timeout to 5 s");
+});
+
+test("turning heartbeat off is one change, not one per field it drops", () => {
+  const before = file("04-heartbeat");
+  const after = structuredClone(before);
+  delete after.consumers[0].behaviour.heartbeatEveryMs;
+  delete after.consumers[0].behaviour.heartbeatVisibilitySeconds;
+  const list = changes(before, after);
+  assert.deepEqual(list.map((c) => c.text), ["worker-1's heartbeat 1 s → off"]);
+  assert.equal(changeSentence(list), "You turned off worker-1's heartbeat");
+});
+
+test("a queue field the file leaves out is compared with the engine's default", () => {
+  const before = file("02-slow-consumer-duplicate");
+  const after = structuredClone(before);
+  after.queues[0].delaySeconds = 3;
+  assert.deepEqual(changes(before, after, { delaySeconds: 0 }).map((c) => c.text), ["orders' delay 0 s → 3 s"]);
+  assert.deepEqual(changes(before, structuredClone(before), { delaySeconds: 0 }), [], "nothing changed: nothing listed");
+});
+
+test("the outcome's differences say what changed in the run, and nothing when it is the same", () => {
+  const sim = (counts, o = {}) => ({
+    sideEffects: counts.map((count) => ({ effect: "charged", count })),
+    outcome: { duplicateDeliveries: 0, lost: 0, expired: 0, deadLettered: 0, emptyReceives: 0, ...o },
+  });
+  const original = sim([2], { duplicateDeliveries: 1 });
+  assert.deepEqual(differences(original, sim([1])), ["charged exactly once per message this time (the file's run: up to ×2)", "no duplicate delivery this time (the file's run: 1)"]);
+  assert.deepEqual(differences(original, original), []);
+  assert.equal(mostSideEffects(sim([1, 3, 2])), 3);
+  assert.equal(mostSideEffects(sim([])), 0);
+});
