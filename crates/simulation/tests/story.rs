@@ -207,7 +207,9 @@ fn a_line_naming_an_unknown_line_to_follow_is_refused() {
     let s = slow_pair(2, json!([{ "after": "nope", "text": "x" }]));
     let error = Simulation::new(s, Config::default()).err().unwrap();
     assert!(
-        error.message.contains("narration[0].after names \"nope\""),
+        error
+            .message
+            .contains("narration[0].after must be the id of another narration line, got \"nope\""),
         "{}",
         error.message
     );
