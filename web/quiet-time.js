@@ -87,6 +87,7 @@ export const quietTime = {
     const list = root.getElementById("moments");
     if (!note && !marks) return null;
     const go = (t) => lab.commands.scrub(t, false);
+    let known = { text: null, moments: [] }; // the last scenario's moments
     list?.addEventListener("change", () => {
       if (list.value !== "") go(Number(list.value));
       list.value = "";
@@ -98,7 +99,10 @@ export const quietTime = {
           if (d.quiet) setText(note, `⏩ ${quietWords(d.quiet.skipped)} of quiet skipped (nothing happened from t = ${secs(d.quiet.from)} s to ${secs(d.quiet.to)} s)`);
         }
         if (!d.started) return;
-        const moments = narrationMoments(d.scenario);
+        // A restart runs the same scenario again: its moments are known.
+        const text = JSON.stringify(d.scenario);
+        if (text !== known.text) known = { text, moments: narrationMoments(d.scenario) };
+        const { moments } = known;
         if (marks) drawMarks(marks, moments, d.duration, go);
         if (list) fillList(list, moments);
       },

@@ -164,30 +164,27 @@ impl Engine {
         policy: &RedrivePolicy,
     ) -> SqsResult<()> {
         let arn = &policy.dead_letter_target_arn;
-        let invalid = |reason: String| policy.refused(&reason);
         if !arn.starts_with("arn:aws:sqs:") || arn.split(':').count() != 6 {
-            return Err(invalid("Invalid value for deadLetterTargetArn.".into()));
+            return Err(policy.refused("Invalid value for deadLetterTargetArn."));
         }
         // A DLQ must be in the source's account (Developer Guide); the
         // text is the one an emulator copied from AWS's answers.
         if arn.split(':').nth(4) != Some(self.config.account_id.as_str()) {
-            return Err(invalid(
-                "Dead-letter target owner should be same as the source.".into(),
-            ));
+            return Err(policy.refused("Dead-letter target owner should be same as the source."));
         }
         let target = self
             .resolve_arn(arn)
             .map(|id| self.queue(id))
-            .ok_or_else(|| invalid("Dead letter target does not exist.".into()))?;
+            .ok_or_else(|| policy.refused("Dead letter target does not exist."))?;
         // A target that is the queue itself, or a chain that leads back
         // here, is accepted, as AWS accepts it; delivery never moves a
         // message to the queue it is in (see `move_if_exhausted`), and the
         // delivery loop ends any cycle (delivery.rs).
         if target.fifo != fifo {
-            return Err(invalid(
-                // Two periods: AWS's text.
-                "Dead-letter queue must be same type of queue as the source..".into(),
-            ));
+            // Two periods: AWS's text.
+            return Err(
+                policy.refused("Dead-letter queue must be same type of queue as the source..")
+            );
         }
         if let Some(allow) = &target.settings.redrive_allow_policy {
             let source_arn = self.queue_arn(source);
@@ -197,7 +194,7 @@ impl Engine {
                 RedrivePermission::ByQueue => allow.source_queue_arns.contains(&source_arn),
             };
             if !allowed {
-                return Err(invalid(format!(
+                return Err(policy.refused(&format!(
                     "Queue {} does not allow {source_arn} as a dead-letter source (its \
                      RedriveAllowPolicy is {}).",
                     target.arn,

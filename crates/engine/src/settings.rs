@@ -120,15 +120,13 @@ impl PartialEq for RedrivePolicy {
 impl RedrivePolicy {
     /// A refusal of this policy in SQS's phrasing: the policy, then why.
     pub(crate) fn refused(&self, reason: &str) -> SqsError {
-        let written;
         let text = if self.text.is_empty() {
-            written = format!(
+            format!(
                 "{{\"deadLetterTargetArn\":\"{}\",\"maxReceiveCount\":{}}}",
                 self.dead_letter_target_arn, self.max_receive_count
-            );
-            &written
+            )
         } else {
-            &self.text
+            self.text.clone()
         };
         SqsError::invalid_value("RedrivePolicy", text, reason)
     }
