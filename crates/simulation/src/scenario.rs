@@ -482,6 +482,12 @@ pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
 /// The most sends one `rate` makes.
 pub const MAX_RATE_COUNT: u64 = 10_000_000;
 
+/// The most narration lines a scenario has. A story is a handful of lines
+/// (the shipped ones have at most 5); the bound keeps every check of one
+/// line against the others (`after`, triggers per event) small, so that a
+/// hostile file with 50,000 chained lines cannot freeze the tab.
+pub const MAX_NARRATION_LINES: usize = 200;
+
 /// A scenario field out of its range, by its path in the scenario file:
 /// "consumers[0].batchSize must be a whole number from 1 to 10, got 11".
 /// Hosts show `rule` beside the field the path names (the page's settings
@@ -591,10 +597,22 @@ impl Scenario {
                 at(path("behaviour.heartbeatEveryMs"), every)?;
             }
         }
+        if self.narration.len() > MAX_NARRATION_LINES {
+            return Err(FieldError {
+                path: "narration".into(),
+                rule: format!("a list of at most {MAX_NARRATION_LINES} lines"),
+                got: format!("{} lines", self.narration.len()),
+            });
+        }
+        let ids: std::collections::BTreeSet<&String> = self
+            .narration
+            .iter()
+            .filter_map(|l| l.id.as_ref())
+            .collect();
         for (i, line) in self.narration.iter().enumerate() {
             at(format!("narration[{i}].atMs"), line.at_ms)?;
             if let Some(after) = &line.after {
-                if !self.narration.iter().any(|l| l.id.as_ref() == Some(after)) {
+                if !ids.contains(after) {
                     return Err(FieldError {
                         path: format!("narration[{i}].after"),
                         rule: "the id of another narration line".into(),

@@ -236,3 +236,27 @@ fn an_end_condition_written_as_an_array_is_refused() {
         .to_string();
     assert!(error.contains("expected an object"), "{error}");
 }
+
+#[test]
+fn a_story_of_more_than_200_lines_is_refused_in_plain_words() {
+    // 50,000 lines, each after the last: checked one against another, they
+    // froze the tab for half a minute before the bound.
+    let n = 50_000;
+    let lines: Vec<_> = (0..n)
+        .map(|i| json!({ "id": format!("l{i}"), "after": format!("l{}", n - 1), "text": "x" }))
+        .collect();
+    let error = Simulation::new(slow_pair(2, json!(lines)), Config::default())
+        .err()
+        .unwrap();
+    assert!(
+        error
+            .message
+            .contains("narration must be a list of at most 200 lines, got 50000 lines"),
+        "{}",
+        error.message
+    );
+    let lines: Vec<_> = (0..200)
+        .map(|i| json!({ "atMs": i, "text": "x" }))
+        .collect();
+    assert_eq!(story(slow_pair(2, json!(lines))).len(), 200);
+}
