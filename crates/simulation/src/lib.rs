@@ -15,6 +15,7 @@ mod behaviours;
 mod commands;
 mod explain;
 pub mod log;
+mod placeholders;
 mod rng;
 pub mod scenario;
 mod story;
@@ -177,6 +178,11 @@ pub struct Simulation {
     side_effect_index: BTreeMap<String, usize>,
     /// Which narration lines apply, decided from the run's events.
     story: story::Story,
+    /// Whether `advance` stops at the moment a checkpoint is asked (a page
+    /// pausing for the learner's answer).
+    pause_at_checkpoints: bool,
+    /// A checkpoint was asked since `advance` began.
+    asked: bool,
     narration: Option<String>,
     alarms: Vec<(Alarm, String, bool)>,
     /// Long polls answered for callers other than the workers.
@@ -204,6 +210,7 @@ impl Simulation {
             producers: Vec::new(),
             consumers: Vec::new(),
             narration: Vec::new(),
+            checkpoints: Vec::new(),
             alarms: Vec::new(),
         };
         Self::start(Engine::new(config), scenario)
@@ -280,14 +287,9 @@ impl Simulation {
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
-            story: story::Story::new(
-                scenario.narration.clone(),
-                scenario
-                    .consumers
-                    .iter()
-                    .map(|c| (c.name.clone(), c.wait_time_seconds))
-                    .collect(),
-            ),
+            story: story::Story::new(&scenario),
+            pause_at_checkpoints: false,
+            asked: false,
             rng: rng::SimRng::new(engine.config().seed),
             log: log::Log::new(&engine),
             engine,
@@ -325,9 +327,14 @@ impl Simulation {
     /// workers all act at their own moments, in time order.
     pub fn advance(&mut self, ms: Millis) -> Millis {
         let target = self.now().saturating_add(ms).min(MAX_VIRTUAL_MS);
+        self.asked = false;
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
             self.engine.advance(t - self.now());
             self.act();
+            if self.asked && self.pause_at_checkpoints {
+                self.log.sync(&self.engine);
+                return self.now();
+            }
         }
         self.engine.advance(target - self.now());
         self.act();
@@ -335,6 +342,14 @@ impl Simulation {
         // frames clones only what came after.
         self.log.sync(&self.engine);
         self.now()
+    }
+
+    /// Makes [`Self::advance`] stop at the end of the moment a checkpoint
+    /// is asked (its `CheckpointAsked` event is the last of that moment),
+    /// so a page can pause there for the learner's answer; advancing again
+    /// goes on. Off by default: the run is the same either way.
+    pub fn pause_at_checkpoints(&mut self, on: bool) {
+        self.pause_at_checkpoints = on;
     }
 
     /// [`Simulation::advance`], refused when it would pass the last moment
@@ -385,13 +400,23 @@ impl Simulation {
     fn tell(&mut self) {
         self.read_engine_events();
         self.story.reach(self.now());
-        if self.now() >= self.scenario.duration_ms {
-            let counts: Vec<u64> = self.side_effects.iter().map(|s| s.count).collect();
+        let ended = self.now() >= self.scenario.duration_ms;
+        let counts: Vec<u64> = match ended {
+            true => self.side_effects.iter().map(|s| s.count).collect(),
+            false => Vec::new(),
+        };
+        if ended {
             self.story.end(&counts);
         }
         for text in self.story.take_due(self.now()) {
             self.narration = Some(text.clone());
             self.log.push(&self.engine, SimEvent::Narration { text });
+        }
+        // Checkpoints follow the lines: one asked `after` a line comes once
+        // it is shown, and answers come after the lines about the same event.
+        self.asked |= self.story.ask(self.now(), ended.then_some(&counts[..]));
+        for event in self.story.take_told() {
+            self.log.push(&self.engine, event);
         }
     }
 

@@ -112,6 +112,26 @@ pub enum SimEvent {
         in_alarm: bool,
         visible: u64,
     },
+    /// A checkpoint's question is asked: a page playing the run pauses
+    /// here for the learner's prediction.
+    CheckpointAsked {
+        id: String,
+        question: String,
+        choices: Vec<String>,
+    },
+    /// The run decided a checkpoint's answer: the index of the choice that
+    /// happened (none: no choice did), its text and why.
+    CheckpointAnswered {
+        id: String,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        choice: Option<u32>,
+        /// The choice's text, or words saying none of them happened.
+        answer: String,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        because: Option<String>,
+    },
 }
 
 pub(crate) struct Log {

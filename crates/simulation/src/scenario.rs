@@ -37,6 +37,10 @@ pub struct Scenario {
     /// Lines shown and announced at given moments.
     #[serde(default)]
     pub narration: Vec<Narration>,
+    /// Questions the run pauses on ("predict, then see"): the learner
+    /// answers, then the run shows what happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checkpoints: Vec<Checkpoint>,
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
     #[serde(default)]
     pub alarms: Vec<Alarm>,
@@ -342,6 +346,67 @@ pub struct Narration {
     pub text: String,
 }
 
+/// A question asked before the moment it is about ("predict, then see").
+/// It is asked at the first moment `atMs` has come, the `when` event (if
+/// any) has happened and the `after` line (if any) was shown, once that
+/// moment's events have happened; a page
+/// playing the run pauses there for the learner's answer. The answer is
+/// decided by the run, never by the file: the first choice whose `when`
+/// event happens after the question is the truth, at once; if none has by
+/// the end of the run, the first choice whose `atEnd` condition holds, or
+/// else the choice that gives neither ("anything else"). When no choice
+/// matches, the page says none of them happened.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Checkpoint {
+    /// A name unique among the scenario's checkpoints (a page remembers
+    /// the learner's answer by it).
+    pub id: String,
+    /// The earliest moment it is asked. Default 0.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub at_ms: u64,
+    /// Asked only once the narration line with this `id` was shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub after: Option<String>,
+    /// Asked only once this event has happened (at or after `atMs`): at
+    /// the end of its moment, before anything later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub when: Option<Trigger>,
+    pub question: String,
+    /// From 2 to 6 possible answers.
+    pub choices: Vec<Choice>,
+}
+
+/// One possible answer to a checkpoint, and what in the run makes it true.
+/// Give `when`, or `atEnd`, or neither (true when no other choice is).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Choice {
+    pub text: String,
+    /// True at once if this event happens after the question is asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub when: Option<Trigger>,
+    /// True if this holds for the whole run, at its end.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "object_only"
+    )]
+    #[cfg_attr(feature = "contract", schemars(with = "Option<EndCondition>"))]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub at_end: Option<EndCondition>,
+    /// Said with the answer when this choice is what happened: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub because: Option<String>,
+}
+
 /// An `atEnd` condition written as an object, never as an array: serde
 /// would read `[]` as a struct whose fields all have defaults, and the
 /// schema says object.
@@ -374,7 +439,7 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub consumer: Option<String>,
-    /// The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`).
+    /// The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`, `received`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub group: Option<String>,
@@ -487,6 +552,11 @@ pub const MAX_RATE_COUNT: u64 = 10_000_000;
 /// line against the others (`after`, triggers per event) small, so that a
 /// hostile file with 50,000 chained lines cannot freeze the tab.
 pub const MAX_NARRATION_LINES: usize = 200;
+
+/// The most checkpoints a scenario has (each pauses the run for an answer;
+/// the shipped scenarios have one or two), and the most answers one offers.
+pub const MAX_CHECKPOINTS: usize = 20;
+pub const MAX_CHOICES: usize = 6;
 
 /// A scenario field out of its range, by its path in the scenario file:
 /// "consumers[0].batchSize must be a whole number from 1 to 10, got 11".
@@ -619,6 +689,101 @@ impl Scenario {
                         got: format!("\"{after}\""),
                     });
                 }
+            }
+        }
+        self.validate_checkpoints(&ids)?;
+        self.validate_words()
+    }
+
+    /// Each checkpoint: a unique id, a moment in range, an `after` naming a
+    /// narration line, 2 to 6 choices, each decided one way.
+    fn validate_checkpoints(
+        &self,
+        line_ids: &std::collections::BTreeSet<&String>,
+    ) -> Result<(), FieldError> {
+        let err = |path: String, rule: &str, got: String| {
+            Err(FieldError {
+                path,
+                rule: rule.into(),
+                got,
+            })
+        };
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            let rule = format!("a list of at most {MAX_CHECKPOINTS} checkpoints");
+            return err(
+                "checkpoints".into(),
+                &rule,
+                format!("{}", self.checkpoints.len()),
+            );
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, c) in self.checkpoints.iter().enumerate() {
+            let path = |field: &str| format!("checkpoints[{i}].{field}");
+            if c.id.is_empty() || !seen.insert(&c.id) {
+                let rule = "a name no other checkpoint has";
+                return err(path("id"), rule, format!("\"{}\"", c.id));
+            }
+            within(path("atMs"), i128::from(c.at_ms))?;
+            if let Some(after) = c.after.as_ref().filter(|a| !line_ids.contains(a)) {
+                return err(
+                    path("after"),
+                    "the id of a narration line",
+                    format!("\"{after}\""),
+                );
+            }
+            if !(2..=MAX_CHOICES).contains(&c.choices.len()) {
+                let rule = format!("a list of 2 to {MAX_CHOICES} answers");
+                return err(path("choices"), &rule, format!("{}", c.choices.len()));
+            }
+            let mut otherwise = 0;
+            for (j, choice) in c.choices.iter().enumerate() {
+                match (&choice.when, &choice.at_end) {
+                    (Some(_), Some(_)) => {
+                        let rule = "an answer with `when` or `atEnd`, not both";
+                        return err(path(&format!("choices[{j}]")), rule, "both".into());
+                    }
+                    (None, None) => otherwise += 1,
+                    _ => {}
+                }
+            }
+            if otherwise > 1 {
+                let rule = "a list with at most one answer that gives neither `when` nor `atEnd` \
+                            (the answer when no other is true)";
+                return err(path("choices"), rule, format!("{otherwise} such answers"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every text a learner reads: its `{queue.property}` placeholders
+    /// name this scenario's queues and consumers.
+    fn validate_words(&self) -> Result<(), FieldError> {
+        let narration = self
+            .narration
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (format!("narration[{i}].text"), &l.text));
+        let checkpoints = self.checkpoints.iter().enumerate().flat_map(|(i, c)| {
+            let question = std::iter::once((format!("checkpoints[{i}].question"), &c.question));
+            let choices = c.choices.iter().enumerate().flat_map(move |(j, choice)| {
+                let text = (format!("checkpoints[{i}].choices[{j}].text"), &choice.text);
+                let because = choice
+                    .because
+                    .as_ref()
+                    .map(|b| (format!("checkpoints[{i}].choices[{j}].because"), b));
+                std::iter::once(text).chain(because)
+            });
+            question.chain(choices)
+        });
+        for (path, text) in narration.chain(checkpoints) {
+            if let Err(got) = crate::placeholders::fill(text, self) {
+                return Err(FieldError {
+                    path,
+                    rule: "text whose {placeholders} each name one of the scenario's queues or \
+                           consumers and one of its properties"
+                        .into(),
+                    got,
+                });
             }
         }
         Ok(())

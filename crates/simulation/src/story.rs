@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use crate::explain;
 use crate::log::SimEvent;
-use crate::scenario::{EndCondition, Narration, Trigger, TriggerEvent};
+use crate::log::SimEvent as Told;
+use crate::scenario::{Checkpoint, EndCondition, Narration, Scenario, Trigger, TriggerEvent};
 
 /// What the run did, counted from its events: the end-of-run recap.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -42,6 +43,10 @@ pub struct Outcome {
 /// One event, as triggers see it: its kind and what it names.
 #[derive(Default)]
 struct Happening<'a> {
+    /// About a message someone other than the scenario's producers sent
+    /// (the learner's): authored lines, written about the scenario's own
+    /// messages, never fire for it.
+    learners: bool,
     queue: Option<&'a str>,
     consumer: Option<&'a str>,
     group: Option<&'a str>,
@@ -80,8 +85,29 @@ struct Waiting {
     label: String,
 }
 
+/// Where a checkpoint is: not asked yet, asked and open, or answered.
+#[derive(Clone, Copy, PartialEq)]
+enum Asked {
+    Not,
+    Open,
+    Answered,
+}
+
 pub(crate) struct Story {
     lines: Vec<Narration>,
+    checkpoints: Vec<Checkpoint>,
+    /// Each checkpoint's progress.
+    asked: Vec<Asked>,
+    /// Checkpoint events (asked, answered) not yet logged, in order.
+    told: Vec<Told>,
+    /// The scenario's producers: a message any other sender sent is the learner's.
+    producers: BTreeSet<String>,
+    /// Stored messages the learner sent.
+    learners: BTreeSet<String>,
+    /// Stored FIFO messages' groups (a `received` trigger may name one).
+    groups: BTreeMap<String, Arc<str>>,
+    /// Checkpoints whose `when` event has happened (at or after `atMs`).
+    checkpoint_events: BTreeSet<usize>,
     shown: Vec<bool>,
     /// Lines waiting for an event, by the kind of event they wait for.
     by_event: BTreeMap<TriggerEventKey, Vec<usize>>,
@@ -129,9 +155,48 @@ pub(crate) struct Story {
 type TriggerEventKey = u8;
 
 impl Story {
-    pub(crate) fn new(lines: Vec<Narration>, waits: BTreeMap<String, i64>) -> Self {
+    /// The story of `scenario`: its lines and checkpoints, their
+    /// `{placeholders}` filled from the scenario as it runs (validated
+    /// already; a text that cannot be filled keeps its placeholders).
+    pub(crate) fn new(scenario: &Scenario) -> Self {
+        let fill = |text: &String| {
+            crate::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
+        };
+        let lines: Vec<Narration> = scenario
+            .narration
+            .iter()
+            .map(|l| Narration {
+                text: fill(&l.text),
+                ..l.clone()
+            })
+            .collect();
+        let checkpoints: Vec<Checkpoint> = scenario
+            .checkpoints
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                c.question = fill(&c.question);
+                for choice in &mut c.choices {
+                    choice.text = fill(&choice.text);
+                    choice.because = choice.because.as_ref().map(fill);
+                }
+                c
+            })
+            .collect();
+        let waits = scenario
+            .consumers
+            .iter()
+            .map(|c| (c.name.clone(), c.wait_time_seconds))
+            .collect();
         let mut story = Story {
             shown: vec![false; lines.len()],
+            asked: vec![Asked::Not; checkpoints.len()],
+            checkpoints,
+            told: Vec::new(),
+            producers: scenario.producers.iter().map(|p| p.name.clone()).collect(),
+            learners: BTreeSet::new(),
+            groups: BTreeMap::new(),
+            checkpoint_events: BTreeSet::new(),
             by_event: BTreeMap::new(),
             timed: Vec::new(),
             next_timed: 0,
@@ -231,12 +296,21 @@ impl Story {
         }
     }
 
-    /// The next moment a timed line is due, if any.
+    /// The next moment a timed line or a checkpoint is due, if any.
     pub(crate) fn next_moment(&self, duration: Millis) -> Option<Millis> {
-        let timed = self
+        let line = self
             .timed
             .get(self.next_timed)
             .map(|i| self.lines[*i].at_ms);
+        // Few (at most MAX_CHECKPOINTS), so a scan costs nothing.
+        let checkpoint = self
+            .checkpoints
+            .iter()
+            .zip(&self.asked)
+            .filter(|(c, a)| **a == Asked::Not && c.when.is_none())
+            .map(|(c, _)| c.at_ms)
+            .min();
+        let timed = [line, checkpoint].into_iter().flatten().min();
         let end = self
             .at_end
             .iter()
@@ -256,8 +330,19 @@ impl Story {
         self.engine_next
     }
 
-    /// An event happened now: the lines it triggers become due.
+    /// An event happened now: the lines it triggers become due, and an
+    /// open checkpoint whose choice it is gets its answer.
     fn happened(&mut self, now: Millis, what: TriggerEvent, h: Happening) {
+        if h.learners {
+            return;
+        }
+        self.answer_open(what, &h);
+        for (i, c) in self.checkpoints.iter().enumerate() {
+            let asks = c.when.as_ref().is_some_and(|t| t.matches(what, &h));
+            if asks && c.at_ms <= now && self.asked[i] == Asked::Not {
+                self.checkpoint_events.insert(i);
+            }
+        }
         let Some(waiting) = self.by_event.get(&(what as u8)) else {
             return;
         };
@@ -299,9 +384,17 @@ impl Story {
             } => {
                 let since = delayed_until.unwrap_or(now);
                 let id = message_id.to_string();
+                let learners = by.as_deref().is_none_or(|b| !self.producers.contains(b));
+                if learners {
+                    self.learners.insert(id.clone());
+                }
+                if let Some(group) = group {
+                    self.groups.insert(id.clone(), group.clone());
+                }
                 self.labels.insert(id.clone(), (label.clone(), now));
                 self.wait(queue, id, since, label.clone());
                 let h = Happening {
+                    learners,
                     queue: Some(queue),
                     consumer: by.as_deref(),
                     group: group.as_deref(),
@@ -333,9 +426,13 @@ impl Story {
                         timeout_ms: visible_at.saturating_sub(now),
                     },
                 );
+                let id = message_id.to_string();
+                let group = self.groups.get(&id).cloned();
                 let h = Happening {
+                    learners: self.learners.contains(&id),
                     queue: Some(queue),
                     consumer: by.as_deref(),
+                    group: group.as_deref(),
                     receive_count: Some(*receive_count),
                     ..Happening::default()
                 };
@@ -357,6 +454,7 @@ impl Story {
                     self.explain(now, text);
                 }
                 let h = Happening {
+                    learners: self.learners.contains(&id),
                     queue: Some(queue),
                     consumer: by.as_deref(),
                     receive_count: rc,
@@ -386,6 +484,7 @@ impl Story {
                     self.explain(now, text);
                 }
                 let h = Happening {
+                    learners: self.learners.contains(&id),
                     queue: Some(queue),
                     consumer: holder.as_deref(),
                     receive_count: rc,
@@ -405,11 +504,14 @@ impl Story {
                 receive_count,
             } => {
                 self.outcome.dead_lettered += 1;
-                let label = self.label(&message_id.to_string());
+                let id = message_id.to_string();
+                let learners = self.learners.remove(&id);
+                let label = self.label(&id);
                 self.last_release = format!("{label} moved to {dead_letter_queue}");
                 let text = explain::moved_to_dlq(&label, dead_letter_queue, *receive_count);
                 self.explain(now, text);
                 let h = Happening {
+                    learners,
                     queue: Some(queue),
                     receive_count: Some(*receive_count),
                     ..Happening::default()
@@ -427,6 +529,7 @@ impl Story {
                 let text = explain::duplicate_dropped(sender, queue, dedup_id, &matched);
                 self.explain(now, text);
                 let h = Happening {
+                    learners: by.as_deref().is_none_or(|b| !self.producers.contains(b)),
                     queue: Some(queue),
                     consumer: by.as_deref(),
                     ..Happening::default()
@@ -458,6 +561,8 @@ impl Story {
                     self.explain(now, explain::empty_receive(by, queue, wait));
                 }
                 let h = Happening {
+                    // Someone other than the scenario's consumers: the learner.
+                    learners: by.as_deref().is_none_or(|b| !self.waits.contains_key(b)),
                     queue: Some(queue),
                     consumer: by.as_deref(),
                     ..Happening::default()
@@ -469,11 +574,14 @@ impl Story {
                 let id = message_id.to_string();
                 self.stop_waiting(&id, Some(now));
                 self.receipts.remove(&id);
+                let learners = self.learners.remove(&id);
+                self.groups.remove(&id);
                 if let Some((label, sent)) = self.labels.remove(&id) {
                     let text = explain::expired(&format!("“{label}”"), queue, now - sent);
                     self.explain(now, text);
                 }
                 let h = Happening {
+                    learners,
                     queue: Some(queue),
                     ..Happening::default()
                 };
@@ -483,6 +591,8 @@ impl Story {
                 let id = message_id.to_string();
                 self.stop_waiting(&id, None);
                 self.receipts.remove(&id);
+                self.learners.remove(&id);
+                self.groups.remove(&id);
             }
             EventKind::Redriven {
                 destination,
@@ -536,7 +646,9 @@ impl Story {
         let receipt = self.receipts.get(&id);
         let rc = receipt.map(|r| r.receive_count);
         let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
+        let learners = self.learners.contains(&id);
         let h = || Happening {
+            learners,
             queue: Some(queue),
             consumer: by.map(|b| &**b),
             receive_count: rc,
@@ -562,6 +674,9 @@ impl Story {
         self.receipts.remove(&id);
         self.labels.remove(&id);
         self.abandoned.remove(&id);
+        self.groups.remove(&id);
+        // `learners` keeps the id: a worker that deleted first still
+        // processes the message afterwards.
     }
 
     fn waited(&mut self, ms: Millis, label: String) {
@@ -591,6 +706,7 @@ impl Story {
                     .is_some_and(|r| *until > r.visible_at);
                 if outlasts {
                     let h = Happening {
+                        learners: self.learners.contains(message_id.as_str()),
                         queue: Some(queue),
                         consumer: Some(consumer),
                         receive_count: Some(*receive_count),
@@ -612,6 +728,7 @@ impl Story {
                     explain::duplicate_delivery(&label, consumer, *receive_count, also_held_by);
                 self.explain(now, text);
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     queue: Some(queue),
                     consumer: Some(consumer),
                     receive_count: Some(*receive_count),
@@ -627,6 +744,7 @@ impl Story {
             } => {
                 done(self, consumer, message_id);
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     consumer: Some(consumer),
                     count: Some(*count),
                     ..Happening::default()
@@ -639,6 +757,7 @@ impl Story {
             } => {
                 done(self, consumer, message_id);
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     consumer: Some(consumer),
                     ..Happening::default()
                 };
@@ -653,6 +772,7 @@ impl Story {
                 let what = "its handler failed".to_string();
                 self.abandoned.insert(message_id.clone(), what);
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     consumer: Some(consumer),
                     receive_count: Some(*receive_count),
                     ..Happening::default()
@@ -668,6 +788,7 @@ impl Story {
                 self.abandoned
                     .insert(message_id.clone(), "it crashed".to_string());
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     consumer: Some(consumer),
                     ..Happening::default()
                 };
@@ -682,6 +803,7 @@ impl Story {
                 let label = self.label(message_id);
                 self.explain(now, explain::lost(&label, consumer, *handler_crashed));
                 let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
                     consumer: Some(consumer),
                     ..Happening::default()
                 };
@@ -719,6 +841,82 @@ impl Story {
             mine > 0 && self.empty_by.iter().all(|(k, v)| &**k == name || *v < mine)
         });
         each && no_dup && none_lost && most
+    }
+
+    /// Open checkpoints whose `when` choice this event is: answered now.
+    fn answer_open(&mut self, what: TriggerEvent, h: &Happening) {
+        for i in 0..self.checkpoints.len() {
+            if self.asked[i] != Asked::Open {
+                continue;
+            }
+            let choices = &self.checkpoints[i].choices;
+            let hit = choices
+                .iter()
+                .position(|c| c.when.as_ref().is_some_and(|t| t.matches(what, h)));
+            if let Some(choice) = hit {
+                self.answer(i, Some(choice));
+            }
+        }
+    }
+
+    fn answer(&mut self, i: usize, choice: Option<usize>) {
+        self.asked[i] = Asked::Answered;
+        let checkpoint = &self.checkpoints[i];
+        let picked = choice.map(|j| &checkpoint.choices[j]);
+        self.told.push(Told::CheckpointAnswered {
+            id: checkpoint.id.clone(),
+            choice: choice.map(|j| j as u32),
+            answer: picked.map_or_else(
+                || "None of these happened in this run.".to_string(),
+                |c| c.text.clone(),
+            ),
+            because: picked.and_then(|c| c.because.clone()),
+        });
+    }
+
+    /// Asks the checkpoints whose moment has come and whose `after` line
+    /// was shown; at the run's end, answers those still open from the run
+    /// as a whole. Returns whether a checkpoint was asked.
+    pub(crate) fn ask(&mut self, now: Millis, end: Option<&[u64]>) -> bool {
+        let mut asked = false;
+        for i in 0..self.checkpoints.len() {
+            let c = &self.checkpoints[i];
+            let ready = match &c.after {
+                None => true,
+                Some(id) => self.ids.get(id).is_some_and(|l| self.shown[*l]),
+            } && (c.when.is_none() || self.checkpoint_events.contains(&i));
+            if self.asked[i] == Asked::Not && c.at_ms <= now && ready {
+                self.asked[i] = Asked::Open;
+                asked = true;
+                self.told.push(Told::CheckpointAsked {
+                    id: c.id.clone(),
+                    question: c.question.clone(),
+                    choices: c.choices.iter().map(|c| c.text.clone()).collect(),
+                });
+            }
+        }
+        if let Some(counts) = end {
+            for i in 0..self.checkpoints.len() {
+                if self.asked[i] == Asked::Open {
+                    let choices = &self.checkpoints[i].choices;
+                    let holds = choices
+                        .iter()
+                        .position(|c| c.at_end.as_ref().is_some_and(|e| self.holds(e, counts)));
+                    let otherwise = || {
+                        choices
+                            .iter()
+                            .position(|c| c.when.is_none() && c.at_end.is_none())
+                    };
+                    self.answer(i, holds.or_else(otherwise));
+                }
+            }
+        }
+        asked
+    }
+
+    /// The checkpoint events due since the last call, in order.
+    pub(crate) fn take_told(&mut self) -> Vec<Told> {
+        std::mem::take(&mut self.told)
     }
 
     /// The lines that became due since the last call, in order.

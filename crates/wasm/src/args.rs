@@ -78,6 +78,16 @@ pub(crate) fn string_arg(
     })
 }
 
+/// A boolean argument: `pauseAtCheckpoints: on must be true or false, got string`.
+pub(crate) fn bool_arg(method: &str, name: &str, value: &JsValue) -> Result<bool, JsValue> {
+    value.as_bool().ok_or_else(|| {
+        type_error(format!(
+            "{method}: {name} must be true or false, got {}",
+            kind(value)
+        ))
+    })
+}
+
 /// The largest whole number JavaScript counts exactly (2^53 - 1).
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 

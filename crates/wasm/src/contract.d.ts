@@ -30,7 +30,11 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, };
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+/**
+ * The choice's text, or words saying none of them happened.
+ */
+answer: string, because?: string, };
 
 /**
  * A message id: 16 random bytes shown as a version-4 UUID.
@@ -278,6 +282,11 @@ queues: Array<QueueSpec>, producers: Array<Producer>, consumers: Array<Consumer>
  */
 narration: Array<Narration>, 
 /**
+ * Questions the run pauses on ("predict, then see"): the learner
+ * answers, then the run shows what happened.
+ */
+checkpoints?: Array<Checkpoint>, 
+/**
  * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
  */
 alarms: Array<Alarm>, };
@@ -466,6 +475,60 @@ id?: string,
 after?: string, text: string, };
 
 /**
+ * A question asked before the moment it is about ("predict, then see").
+ * It is asked at the first moment `atMs` has come, the `when` event (if
+ * any) has happened and the `after` line (if any) was shown, once that
+ * moment's events have happened; a page
+ * playing the run pauses there for the learner's answer. The answer is
+ * decided by the run, never by the file: the first choice whose `when`
+ * event happens after the question is the truth, at once; if none has by
+ * the end of the run, the first choice whose `atEnd` condition holds, or
+ * else the choice that gives neither ("anything else"). When no choice
+ * matches, the page says none of them happened.
+ */
+export type Checkpoint = { 
+/**
+ * A name unique among the scenario's checkpoints (a page remembers
+ * the learner's answer by it).
+ */
+id: string, 
+/**
+ * The earliest moment it is asked. Default 0.
+ */
+atMs: number, 
+/**
+ * Asked only once the narration line with this `id` was shown.
+ */
+after?: string, 
+/**
+ * Asked only once this event has happened (at or after `atMs`): at
+ * the end of its moment, before anything later.
+ */
+when?: Trigger, question: string, 
+/**
+ * From 2 to 6 possible answers.
+ */
+choices: Array<Choice>, };
+
+/**
+ * One possible answer to a checkpoint, and what in the run makes it true.
+ * Give `when`, or `atEnd`, or neither (true when no other choice is).
+ */
+export type Choice = { text: string, 
+/**
+ * True at once if this event happens after the question is asked.
+ */
+when?: Trigger, 
+/**
+ * True if this holds for the whole run, at its end.
+ */
+atEnd?: EndCondition, 
+/**
+ * Said with the answer when this choice is what happened: why.
+ */
+because?: string, };
+
+/**
  * An event of the run, with optional filters; every filter given must match.
  * A filter that the event does not carry (a group on a delete) never matches.
  */
@@ -479,7 +542,7 @@ queue?: string,
  */
 consumer?: string, 
 /**
- * The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`).
+ * The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`, `received`).
  */
 group?: string, 
 /**

@@ -701,6 +701,20 @@ impl Playground {
         Ok(now as f64)
     }
 
+    /// With `true`, `advance` stops at the end of the moment a scenario's
+    /// checkpoint is asked (the last event of that moment is its
+    /// `checkpointAsked`), so a page can pause for the learner's answer;
+    /// calling `advance` again goes on. The run is the same either way.
+    #[wasm_bindgen(js_name = pauseAtCheckpoints)]
+    pub fn pause_at_checkpoints(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] on: JsValue,
+    ) -> Result<(), JsValue> {
+        let on = args::bool_arg("pauseAtCheckpoints", "on", &on)?;
+        self.sim.pause_at_checkpoints(on);
+        Ok(())
+    }
+
     /// Virtual milliseconds since the playground started.
     pub fn now(&self) -> f64 {
         self.sim.now() as f64

@@ -22,8 +22,8 @@ use queuelab_engine::{
 };
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
-    Alarm, Behaviour, Consumer, EndCondition, Narration, Outcome, Processing, Producer, QueueSpec,
-    Rate, Redrive, Scenario, ScheduledSend, Trigger, TriggerEvent,
+    Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
+    Producer, QueueSpec, Rate, Redrive, Scenario, ScheduledSend, Trigger, TriggerEvent,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
@@ -107,6 +107,8 @@ fn typescript() -> String {
         Processing,
         Behaviour,
         Narration,
+        Checkpoint,
+        Choice,
         Trigger,
         TriggerEvent,
         EndCondition,

@@ -1,0 +1,165 @@
+//! Numbers in a scenario's words, read from the scenario being run.
+//!
+//! A narration line or checkpoint that says "the visibility timeout is 2 s"
+//! is wrong the moment a learner sets it to 5 s. Authors write
+//! `{orders.visibilityTimeout}` instead, and the simulation fills it in
+//! from the scenario it runs (the file with the learner's settings), so
+//! the words always quote the run on screen. A placeholder is a queue's or
+//! consumer's name, a dot, and one of the properties below; a name may
+//! itself hold dots ("receipts.fifo"), so the property is after the last.
+
+use queuelab_engine::Settings;
+
+use crate::explain::secs;
+use crate::scenario::{Processing, Scenario};
+
+/// The properties a placeholder can name, for the error that lists them.
+const QUEUE_PROPERTIES: &str =
+    "visibilityTimeout, delay, retention, receiveWaitTime, maxReceiveCount, deadLetterQueue";
+const CONSUMER_PROPERTIES: &str =
+    "processing, waitTime, pollInterval, batchSize, heartbeatEvery, heartbeatVisibility";
+
+/// `text` with every `{name.property}` replaced by its value in `scenario`;
+/// `Err` says which placeholder is wrong and why, in words. `{{` and `}}` write
+/// a brace.
+pub(crate) fn fill(text: &str, scenario: &Scenario) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let brace = &rest[i..i + 1];
+        rest = &rest[i + 1..];
+        if rest.starts_with(brace) {
+            out.push_str(brace);
+            rest = &rest[1..];
+            continue;
+        }
+        if brace == "}" {
+            return Err("a \"}\" with no \"{\" before it (write \"}}\" for a brace)".into());
+        }
+        let Some(end) = rest.find('}') else {
+            return Err("a \"{\" with no \"}\" after it (write \"{{\" for a brace)".into());
+        };
+        out.push_str(&value(&rest[..end], scenario)?);
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The value of one placeholder (its text between the braces).
+fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
+    let unknown = |why: String| Err(format!("{{{name}}}: {why}"));
+    let Some((owner, property)) = name.rsplit_once('.') else {
+        return unknown("no property after a dot ({queue.property} or {consumer.property})".into());
+    };
+    if let Some(q) = scenario.queues.iter().find(|q| q.name == owner) {
+        let defaults = Settings::default();
+        let seconds = |given: Option<i64>, default: u32| {
+            secs(given.unwrap_or(i64::from(default)).max(0) as u64 * 1000)
+        };
+        return Ok(match property {
+            "visibilityTimeout" => {
+                seconds(q.visibility_timeout_seconds, defaults.visibility_timeout)
+            }
+            "delay" => seconds(q.delay_seconds, defaults.delay_seconds),
+            "retention" => seconds(
+                q.message_retention_period_seconds,
+                defaults.message_retention_period,
+            ),
+            "receiveWaitTime" => seconds(
+                q.receive_message_wait_time_seconds,
+                defaults.receive_wait_seconds,
+            ),
+            "maxReceiveCount" | "deadLetterQueue" => {
+                let Some(r) = &q.redrive else {
+                    return unknown(format!("queue \"{owner}\" has no redrive"));
+                };
+                match property {
+                    "maxReceiveCount" => r.max_receive_count.to_string(),
+                    _ => r.dead_letter_queue.clone(),
+                }
+            }
+            _ => {
+                return unknown(format!(
+                    "a queue has no property \"{property}\" (it has {QUEUE_PROPERTIES})"
+                ))
+            }
+        });
+    }
+    if let Some(c) = scenario.consumers.iter().find(|c| c.name == owner) {
+        return Ok(match property {
+            "processing" => match c.processing {
+                Processing::FixedMs(ms) => secs(ms),
+                Processing::UniformMs { min, max } => format!("{} to {}", secs(min), secs(max)),
+                Processing::ExponentialMs { mean } => format!("{} on average", secs(mean)),
+            },
+            "waitTime" => secs(c.wait_time_seconds.max(0) as u64 * 1000),
+            "pollInterval" => secs(c.poll_interval_ms),
+            "batchSize" => c.batch_size.to_string(),
+            "heartbeatEvery" | "heartbeatVisibility" => {
+                let Some(every) = c.behaviour.heartbeat_every_ms else {
+                    return unknown(format!("consumer \"{owner}\" has no heartbeat"));
+                };
+                match c.behaviour.heartbeat_visibility_seconds {
+                    _ if property == "heartbeatEvery" => secs(every),
+                    Some(s) => secs(s.max(0) as u64 * 1000),
+                    // A heartbeat without its own timeout sets the queue's.
+                    None => value(&format!("{}.visibilityTimeout", c.queue), scenario)?,
+                }
+            }
+            _ => {
+                return unknown(format!(
+                    "a consumer has no property \"{property}\" (it has {CONSUMER_PROPERTIES})"
+                ))
+            }
+        });
+    }
+    unknown(format!(
+        "\"{owner}\" is not one of the scenario's queues or consumers"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario() -> Scenario {
+        serde_json::from_str(
+            r#"{"title": "t", "durationMs": 1000,
+                "queues": [{"name": "dlq"}, {"name": "receipts.fifo", "visibilityTimeoutSeconds": 2,
+                            "redrive": {"deadLetterQueue": "dlq", "maxReceiveCount": 3}}],
+                "consumers": [{"name": "worker-1", "queue": "dlq", "processing": {"fixedMs": 3500}}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn placeholders_quote_the_scenario_being_run() {
+        let s = scenario();
+        let text = "{receipts.fifo.visibilityTimeout} < {worker-1.processing}; \
+                    {dlq.visibilityTimeout} by default; {receipts.fifo.maxReceiveCount} \
+                    receives, then {receipts.fifo.deadLetterQueue}; {{braces}}";
+        assert_eq!(
+            fill(text, &s).unwrap(),
+            "2 s < 3.5 s; 30 s by default; 3 receives, then dlq; {braces}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_refused_in_words() {
+        let s = scenario();
+        let e = fill("{orders.visibilityTimeout}", &s).unwrap_err();
+        assert_eq!(e, "{orders.visibilityTimeout}: \"orders\" is not one of the scenario's queues or consumers");
+        let e = fill("{worker-1.speed}", &s).unwrap_err();
+        assert!(
+            e.starts_with("{worker-1.speed}: a consumer has no property \"speed\""),
+            "{e}"
+        );
+        let e = fill("{dlq.maxReceiveCount}", &s).unwrap_err();
+        assert_eq!(e, "{dlq.maxReceiveCount}: queue \"dlq\" has no redrive");
+        assert!(fill("a { b", &s).unwrap_err().contains("no \"}\""));
+        assert!(fill("a } b", &s).unwrap_err().contains("no \"{\""));
+        assert!(fill("{nodot}", &s).unwrap_err().contains("no property"));
+    }
+}

@@ -1,0 +1,317 @@
+//! Checkpoints ("predict, then see"): a question asked before the moment it
+//! is about, whose answer the run decides (src/story.rs), and advance
+//! stopping there when a page asks it to.
+
+use queuelab_engine::Config;
+use queuelab_simulation::{Kind, Scenario, SimEvent, Simulation};
+use serde_json::{json, Value};
+
+fn scenario(value: Value) -> Scenario {
+    serde_json::from_value(value).unwrap()
+}
+
+fn load(name: &str) -> Scenario {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// One order sent at 0 and two workers that take 3.5 s, with the given
+/// visibility timeout, narration and checkpoints.
+fn slow_pair(visibility: i64, narration: Value, checkpoints: Value) -> Scenario {
+    scenario(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": visibility }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "A" }] }],
+        "consumers": [
+            { "name": "worker-1", "queue": "orders", "waitTimeSeconds": 20, "processing": { "fixedMs": 3500 } },
+            { "name": "worker-2", "queue": "orders", "waitTimeSeconds": 20, "processing": { "fixedMs": 3500 } }
+        ],
+        "narration": narration,
+        "checkpoints": checkpoints,
+    }))
+}
+
+/// "How many times is A charged?", asked at 1 s, decided at the end.
+fn charges() -> Value {
+    json!([{
+        "id": "charges", "atMs": 1000, "question": "How many times is A charged?",
+        "choices": [
+            { "text": "Once", "atEnd": { "sideEffectsEach": 1 }, "because": "{orders.visibilityTimeout} is enough" },
+            { "text": "Twice", "atEnd": { "sideEffectsEach": 2 } },
+            { "text": "Something else" }
+        ]
+    }])
+}
+
+/// The checkpoint events of a run to its end: (moment, event).
+fn checkpoint_events(scenario: Scenario) -> Vec<(u64, SimEvent)> {
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).unwrap();
+    sim.advance(duration);
+    sim.events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(
+                ev @ (SimEvent::CheckpointAsked { .. } | SimEvent::CheckpointAnswered { .. }),
+            ) => Some((e.time_ms, ev)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn answer(events: &[(u64, SimEvent)], id: &str) -> (u64, Option<u32>, String) {
+    events
+        .iter()
+        .find_map(|(t, e)| match e {
+            SimEvent::CheckpointAnswered {
+                id: i,
+                choice,
+                answer,
+                ..
+            } if i == id => Some((*t, *choice, answer.clone())),
+            _ => None,
+        })
+        .expect("answered")
+}
+
+#[test]
+fn a_checkpoint_is_asked_at_its_moment_and_answered_by_the_run_at_its_end() {
+    let events = checkpoint_events(slow_pair(2, json!([]), charges()));
+    assert!(
+        matches!(&events[0], (1000, SimEvent::CheckpointAsked { id, choices, .. })
+        if id == "charges" && choices == &["Once", "Twice", "Something else"])
+    );
+    assert_eq!(
+        answer(&events, "charges"),
+        (10_000, Some(1), "Twice".into())
+    );
+}
+
+#[test]
+fn a_checkpoint_answer_follows_the_learners_change_not_the_file() {
+    // With a 5 s timeout the order is charged once: the run says "Once",
+    // and its `because` quotes the timeout of this run.
+    let events = checkpoint_events(slow_pair(5, json!([]), charges()));
+    assert_eq!(answer(&events, "charges"), (10_000, Some(0), "Once".into()));
+    let because = events.iter().find_map(|(_, e)| match e {
+        SimEvent::CheckpointAnswered { because, .. } => because.clone(),
+        _ => None,
+    });
+    assert_eq!(because.as_deref(), Some("5 s is enough"));
+}
+
+#[test]
+fn a_checkpoint_choice_with_when_is_the_answer_the_moment_its_event_happens() {
+    let checkpoint = json!([{
+        "id": "next", "atMs": 1000, "question": "What does worker-2 get next?",
+        "choices": [
+            { "text": "Nothing", "when": { "event": "emptyReceive", "consumer": "worker-2" } },
+            { "text": "The same order", "when": { "event": "duplicateDelivery", "consumer": "worker-2" } },
+            { "text": "Nothing during this run" }
+        ]
+    }]);
+    let events = checkpoint_events(slow_pair(2, json!([]), checkpoint.clone()));
+    assert_eq!(
+        answer(&events, "next"),
+        (2000, Some(1), "The same order".into())
+    );
+    // With 5 s, worker-2's long poll is still waiting when the run ends.
+    let events = checkpoint_events(slow_pair(5, json!([]), checkpoint));
+    assert_eq!(
+        answer(&events, "next"),
+        (10_000, Some(2), "Nothing during this run".into())
+    );
+}
+
+#[test]
+fn a_checkpoint_no_choice_of_which_happened_says_so() {
+    let checkpoint = json!([{
+        "id": "dlq", "question": "Where does A end up?",
+        "choices": [
+            { "text": "In the DLQ", "when": { "event": "movedToDeadLetterQueue" } },
+            { "text": "Expired", "when": { "event": "expired" } }
+        ]
+    }]);
+    let events = checkpoint_events(slow_pair(2, json!([]), checkpoint));
+    let (t, choice, text) = answer(&events, "dlq");
+    assert_eq!((t, choice), (10_000, None));
+    assert_eq!(text, "None of these happened in this run.");
+}
+
+#[test]
+fn a_checkpoint_after_a_line_is_asked_once_that_line_is_shown() {
+    let narration = json!([{ "id": "slow", "when": { "event": "processingOutlastsVisibility" }, "text": "slow" }]);
+    let checkpoint = json!([{
+        "id": "c", "after": "slow", "question": "q",
+        "choices": [{ "text": "a" }, { "text": "b", "when": { "event": "deleted" } }]
+    }]);
+    let events = checkpoint_events(slow_pair(2, narration, checkpoint));
+    // worker-1 receives and starts at 0 (the send and the receive are at 0).
+    assert!(matches!(events[0], (0, SimEvent::CheckpointAsked { .. })));
+    let never =
+        json!([{ "id": "slow", "when": { "event": "movedToDeadLetterQueue" }, "text": "x" }]);
+    let checkpoint = json!([{ "id": "c", "after": "slow", "question": "q",
+        "choices": [{ "text": "a" }, { "text": "b", "when": { "event": "deleted" } }] }]);
+    assert!(checkpoint_events(slow_pair(2, never, checkpoint)).is_empty());
+}
+
+#[test]
+fn advance_stops_at_the_moment_a_checkpoint_is_asked_only_when_asked_to() {
+    let mut sim = Simulation::new(slow_pair(2, json!([]), charges()), Config::default()).unwrap();
+    sim.pause_at_checkpoints(true);
+    assert_eq!(sim.advance(10_000), 1000);
+    let last = sim.events(0).last().unwrap();
+    assert!(matches!(
+        last.kind,
+        Kind::Simulation(SimEvent::CheckpointAsked { .. })
+    ));
+    assert_eq!(sim.advance(9000), 10_000, "advancing again goes on");
+
+    // The run is the same whether it paused or not.
+    let mut paused =
+        Simulation::new(slow_pair(2, json!([]), charges()), Config::default()).unwrap();
+    paused.pause_at_checkpoints(true);
+    while paused.now() < 10_000 {
+        let to = 10_000 - paused.now();
+        paused.advance(to);
+    }
+    let mut straight =
+        Simulation::new(slow_pair(2, json!([]), charges()), Config::default()).unwrap();
+    straight.advance(10_000);
+    let log = |s: &Simulation| serde_json::to_string(&s.events(0).collect::<Vec<_>>()).unwrap();
+    assert_eq!(log(&paused), log(&straight));
+}
+
+#[test]
+fn a_learners_own_message_never_triggers_lines_written_about_the_scenarios() {
+    use queuelab_engine::{NewMessage, SendMessage};
+    // One worker, processing longer than the timeout; the line is about
+    // the scenario's order. The scenario sends nothing until 5 s.
+    let s = scenario(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": 1 }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 5000, "body": "order" }] }],
+        "consumers": [{ "name": "worker-1", "queue": "orders", "waitTimeSeconds": 20, "processing": { "fixedMs": 500 } }],
+        "narration": [{ "when": { "event": "sideEffect" }, "text": "the order is charged" }],
+        "checkpoints": [{ "id": "c", "question": "q", "choices": [
+            { "text": "charged", "when": { "event": "sideEffect" } }, { "text": "b" } ] }]
+    }));
+    let mut sim = Simulation::new(s, Config::default()).unwrap();
+    let url = sim.engine().get_queue_url("orders", None).unwrap();
+    let request = SendMessage {
+        queue_url: url,
+        message: NewMessage {
+            body: "mine".into(),
+            ..NewMessage::default()
+        },
+    };
+    sim.engine_mut()
+        .send_message(&request, Some("you"))
+        .unwrap();
+    sim.advance(4000);
+    let said = |sim: &Simulation| -> Vec<String> {
+        sim.events(0)
+            .filter_map(|e| match e.kind {
+                Kind::Simulation(SimEvent::Narration { text }) => Some(text),
+                Kind::Simulation(SimEvent::CheckpointAnswered { answer, .. }) => Some(answer),
+                _ => None,
+            })
+            .collect()
+    };
+    let charged = sim.snapshot().side_effects.len();
+    assert_eq!(charged, 1, "worker-1 processed the learner's message");
+    assert!(said(&sim).is_empty(), "{:?}", said(&sim));
+    sim.advance(6000);
+    assert_eq!(said(&sim), ["the order is charged", "charged"]);
+}
+
+#[test]
+fn the_shipped_checkpoints_are_answered_as_their_files_run() {
+    // Scenarios 2, 5, 6 and 7 carry checkpoints; in each file's own run
+    // every one is asked and answered by one of its choices.
+    for name in [
+        "02-slow-consumer-duplicate.json",
+        "05-poison-message.json",
+        "06-fifo-message-groups.json",
+        "07-fifo-deduplication.json",
+    ] {
+        let s = load(name);
+        let ids: Vec<String> = s.checkpoints.iter().map(|c| c.id.clone()).collect();
+        assert!(!ids.is_empty(), "{name} has a checkpoint");
+        let events = checkpoint_events(s);
+        for id in ids {
+            let (_, choice, text) = answer(&events, &id);
+            assert!(choice.is_some(), "{name} {id}: {text}");
+        }
+    }
+}
+
+#[test]
+fn checkpoint_files_are_refused_in_plain_words_naming_the_field() {
+    let refused = |checkpoints: Value| {
+        let e = slow_pair(2, json!([]), checkpoints).validate().unwrap_err();
+        e.to_string()
+    };
+    let two = json!([{ "text": "a" }, { "text": "b", "when": { "event": "deleted" } }]);
+    assert_eq!(
+        refused(
+            json!([{ "id": "x", "question": "q", "choices": two }, { "id": "x", "question": "q", "choices": two }])
+        ),
+        "checkpoints[1].id must be a name no other checkpoint has, got \"x\""
+    );
+    assert_eq!(
+        refused(json!([{ "id": "x", "question": "q", "choices": [{ "text": "a" }] }])),
+        "checkpoints[0].choices must be a list of 2 to 6 answers, got 1"
+    );
+    assert_eq!(
+        refused(
+            json!([{ "id": "x", "question": "q", "choices": [{ "text": "a" }, { "text": "b" }] }])
+        ),
+        "checkpoints[0].choices must be a list with at most one answer that gives neither \
+         `when` nor `atEnd` (the answer when no other is true), got 2 such answers"
+    );
+    assert_eq!(
+        refused(json!([{ "id": "x", "after": "nope", "question": "q", "choices": two }])),
+        "checkpoints[0].after must be the id of a narration line, got \"nope\""
+    );
+    let both =
+        json!([{ "text": "a", "when": { "event": "deleted" }, "atEnd": {} }, { "text": "b" }]);
+    assert_eq!(
+        refused(json!([{ "id": "x", "question": "q", "choices": both }])),
+        "checkpoints[0].choices[0] must be an answer with `when` or `atEnd`, not both, got both"
+    );
+    assert!(
+        refused(json!([{ "id": "x", "question": "{orders.speed}?", "choices": two }]))
+            .starts_with("checkpoints[0].question must be text whose {placeholders}")
+    );
+    let many: Vec<Value> = (0..21)
+        .map(|i| json!({ "id": format!("c{i}"), "question": "q", "choices": two }))
+        .collect();
+    assert_eq!(
+        refused(Value::Array(many)),
+        "checkpoints must be a list of at most 20 checkpoints, got 21"
+    );
+}
+
+#[test]
+fn narration_placeholders_quote_the_run_and_unknown_ones_are_refused() {
+    let narration = json!([{ "when": { "event": "processingOutlastsVisibility" },
+        "text": "The timeout is {orders.visibilityTimeout}; work takes {worker-1.processing}." }]);
+    let s = slow_pair(3, narration, json!([]));
+    let mut sim = Simulation::new(s, Config::default()).unwrap();
+    sim.advance(10_000);
+    assert_eq!(
+        sim.snapshot().narration.as_deref(),
+        Some("The timeout is 3 s; work takes 3.5 s.")
+    );
+    let bad = json!([{ "text": "{order.visibilityTimeout}" }]);
+    let e = slow_pair(3, bad, json!([]))
+        .validate()
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "narration[0].text must be text whose {placeholders} each name one of the scenario's \
+         queues or consumers and one of its properties, got {order.visibilityTimeout}: \
+         \"order\" is not one of the scenario's queues or consumers"
+    );
+}
