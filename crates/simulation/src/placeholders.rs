@@ -71,15 +71,14 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
                 q.receive_message_wait_time_seconds,
                 defaults.receive_wait_seconds,
             ),
-            "maxReceiveCount" | "deadLetterQueue" => {
-                let Some(r) = &q.redrive else {
-                    return unknown(format!("queue \"{owner}\" has no redrive"));
-                };
-                match property {
-                    "maxReceiveCount" => r.max_receive_count.to_string(),
-                    _ => r.dead_letter_queue.clone(),
-                }
-            }
+            // A learner may take a redrive or heartbeat away: the words then
+            // say so rather than the scenario being refused (a line about
+            // a DLQ move or a heartbeat is not shown in a run without one).
+            "maxReceiveCount" | "deadLetterQueue" => match (&q.redrive, property) {
+                (Some(r), "maxReceiveCount") => r.max_receive_count.to_string(),
+                (Some(r), _) => r.dead_letter_queue.clone(),
+                (None, _) => "no dead-letter queue".into(),
+            },
             _ => {
                 return unknown(format!(
                     "a queue has no property \"{property}\" (it has {QUEUE_PROPERTIES})"
@@ -99,7 +98,7 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
             "batchSize" => c.batch_size.to_string(),
             "heartbeatEvery" | "heartbeatVisibility" => {
                 let Some(every) = c.behaviour.heartbeat_every_ms else {
-                    return unknown(format!("consumer \"{owner}\" has no heartbeat"));
+                    return Ok("no heartbeat".into());
                 };
                 match c.behaviour.heartbeat_visibility_seconds {
                     _ if property == "heartbeatEvery" => secs(every),
@@ -156,8 +155,14 @@ mod tests {
             e.starts_with("{worker-1.speed}: a consumer has no property \"speed\""),
             "{e}"
         );
-        let e = fill("{dlq.maxReceiveCount}", &s).unwrap_err();
-        assert_eq!(e, "{dlq.maxReceiveCount}: queue \"dlq\" has no redrive");
+        assert_eq!(
+            fill("{dlq.maxReceiveCount}", &s).unwrap(),
+            "no dead-letter queue"
+        );
+        assert_eq!(
+            fill("{worker-1.heartbeatEvery}", &s).unwrap(),
+            "no heartbeat"
+        );
         assert!(fill("a { b", &s).unwrap_err().contains("no \"}\""));
         assert!(fill("a } b", &s).unwrap_err().contains("no \"{\""));
         assert!(fill("{nodot}", &s).unwrap_err().contains("no property"));
