@@ -86,7 +86,7 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
 }
 
 /** What the controls (and hosts) can ask of a lab. */
-const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek", "cancelReplay"];
+const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek", "cancelReplay", "answerCheckpoint"];
 
 class Lab {
   constructor(root, { host, keys, onEvent, onEnd, onRun, onError }) {
@@ -97,9 +97,15 @@ class Lab {
     this.suspended = null; // { t, playing } while the engine restarts after a trap elsewhere
     this.broken = false; // this lab's own engine call trapped; Restart starts it again
     this.unwatch = watch({ trapped: (t) => this.trapped(t), restarted: () => this.restarted(), restartFailed: (e) => this.restartFailed(e) });
-    this.run = new Run({ sample: !!this.$("chart"), onEvent });
+    // The learner's predictions at checkpoints (checkpoint.js): id -> the
+    // choice's index, or null when skipped; and the checkpoints whose
+    // answer the learner has seen. Playing halts at a question not
+    // answered yet, and where the run answers a prediction.
+    this.checkpointAnswers = new Map();
+    this.checkpointSeen = new Set();
+    this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: (e) => this.haltsAt(e) });
     // All simulation work goes through one slicer, in chunks that fit a frame.
-    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to) });
+    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to), halted: () => this.run.halted != null });
     this.replay = null; // the replay running in slices (runSliced's job), if any
     // The clock: virtual time as a float (for slow speeds) and the frame loop.
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null, dead: false });
@@ -152,10 +158,15 @@ class Lab {
   /** Starts `text` at time 0; false (and the engine's message shown) when it cannot run. */
   start(text, { fromFile = false, reload = fromFile, keepPlaying = false, label = "The scenario" } = {}) {
     this.abandonReplay();
+    // A new run (a file, a changed setting): its answers may differ, so predict again.
+    const [answers, seen] = [this.checkpointAnswers, this.checkpointSeen];
+    this.checkpointAnswers = new Map();
+    this.checkpointSeen = new Set();
     try {
       this.run.start(text);
       this.refusal = null;
     } catch (e) {
+      [this.checkpointAnswers, this.checkpointSeen] = [answers, seen]; // the run on screen goes on
       this.refusal = e;
       this.showError(`${fromFile ? `${label} cannot run` : "That change cannot run"}: ${e.message ?? e}`);
       return false;
@@ -360,7 +371,26 @@ class Lab {
       this.showError(`The run stopped at t = ${secs(run.now)} s: ${e.message}`);
     }
     if (!max && run.now < target) this.vt = run.now;
+    if (run.halted) {
+      // A checkpoint's question: the clock waits for the learner's answer.
+      this.playing = false;
+      this.vt = run.now;
+    }
     this.checkEnd();
+  }
+
+  /**
+   * The learner's prediction at checkpoint `id`: a choice's index, or null
+   * to skip it. The run goes on from where it halted, playing.
+   */
+  answerCheckpoint(id, choice) {
+    if (!this.run.pg) return;
+    this.checkpointAnswers.set(id, Number.isInteger(choice) ? choice : null);
+    const halted = this.run.halted?.id === id;
+    if (halted) this.run.resume();
+    if ((halted || !this.playing) && this.run.now < this.duration) {
+      if (!this.playing) this.togglePlay();
+    } else this.draw({ animate: false, silent: true });
   }
 
   /**
@@ -402,7 +432,7 @@ class Lab {
     Object.assign(d, next, {
       changed, animate, silent,
       animMs: Math.max(140, Math.min(520, 520 / Math.max(1, Number(this.speed) || 16))),
-      samples: run.samples, quiet: this.quiet, playing: this.playing, speed: this.speed, duration: this.duration, journal: run.journal.length,
+      samples: run.samples, quiet: this.quiet, checkpointAnswers: this.checkpointAnswers, halted: run.halted, playing: this.playing, speed: this.speed, duration: this.duration, journal: run.journal.length,
       replay: this.replay?.shown ? { reached: this.replay.reached, target: this.replay.target } : null,
     });
     for (const v of this.views) v.update(d);
@@ -415,6 +445,7 @@ class Lab {
     if (!this.run.pg) return;
     if (this.playing) this.playing = false;
     else {
+      this.skipCheckpoint();
       if (this.run.now >= this.duration) this.replayTo(0);
       this.playing = true;
       this.lastTs = performance.now();
@@ -424,9 +455,29 @@ class Lab {
     this.draw({ animate: false, silent: true });
   }
 
+  /** Whether the run stops at checkpoint event `e`: a question not answered, or the run's answer to a prediction not yet seen. */
+  haltsAt(e) {
+    if (e.type === "checkpointAsked") return !this.checkpointAnswers.has(e.id);
+    return Number.isInteger(this.checkpointAnswers.get(e.id)) && !this.checkpointSeen.has(e.id);
+  }
+
+  /**
+   * Play, Step or Continue where the run waits at a checkpoint: an
+   * unanswered question is skipped (the run still shows its answer), an
+   * answer counts as seen. The run goes on.
+   */
+  skipCheckpoint() {
+    const halted = this.run.halted;
+    if (!halted) return;
+    if (halted.type === "checkpointAsked") this.checkpointAnswers.set(halted.id, null);
+    else this.checkpointSeen.add(halted.id);
+    this.run.resume();
+  }
+
   step() {
     if (!this.run.pg || this.replay) return;
     this.playing = false;
+    this.skipCheckpoint();
     if (this.run.now >= this.duration) return this.draw({ animate: false, silent: true });
     this.run.step();
     this.vt = this.run.now;

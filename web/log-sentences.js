@@ -15,6 +15,10 @@ function describe(e, ctx, duplicateOf) {
   switch (e.type) {
     case "narration":
       return line("narrator", e.text, "narration");
+    case "checkpointAsked":
+      return line("checkpoint", `asked: ${e.question}`, "narration");
+    case "checkpointAnswered":
+      return line("checkpoint", `the run's answer: ${e.answer}`, "narration");
     case "queueCreated":
       return line("setup", `queue ${e.queue} created (${e.fifo ? "FIFO" : "standard"})`, "routine");
     case "queueDeleted":

@@ -126,6 +126,7 @@ export function labMarkup({ controls, view, editor }) {
       <p id="explanation" class="explanation" data-explanation hidden></p>
     </div>
   </section>
+  <section id="checkpoint" class="checkpoint" aria-label="Checkpoint: predict, then see" hidden></section>
   <section id="outcome" class="outcome" data-outcome aria-label="Outcome of this run" hidden></section>
   ${STAGE}
   ${full ? PANELS : ""}

@@ -13,6 +13,8 @@
 
 import { h, secs, setText } from "./dom.js";
 import { runCopyToEnd } from "./outcome.js";
+import { Playground } from "./engine.js";
+import { askedMoments } from "./checkpoint.js";
 
 /** Nothing happening for longer than this (virtual ms) is skipped while playing. */
 export const QUIET_MS = 2000;
@@ -51,26 +53,36 @@ export function quietWords(ms) {
 }
 
 /**
- * The moments the timeline marks, as { t, text }: when each narration line
- * fires in this run. Lines fire on what happens (story.rs), so the moments
- * come from a copy of the run played to its end (same seed, same story);
- * when that is too much work to do unasked, only the scene-setting lines,
- * whose moments are known beforehand, are marked.
+ * The moments the timeline marks, as { t, text, checkpoint? }: when each
+ * narration line fires and each checkpoint is asked in this run. Both
+ * fire on what happens (story.rs), so the moments come from a copy of the
+ * run played to its end (same seed, same story); when that is too much
+ * work to do unasked, only those that wait for time alone, whose moments
+ * are known beforehand, are marked.
  */
 export function narrationMoments(scenario) {
-  const fired = scenario ? runCopyToEnd(JSON.stringify(scenario), firedNarration) : null;
-  return fired ?? sceneSetting(scenario);
+  if (!scenario) return [];
+  return runCopyToEnd(JSON.stringify(scenario), firedNarration) ?? sceneSetting(scenario);
 }
 
 function firedNarration(pg) {
-  return [...pg.events(0)].filter((e) => e.type === "narration").map((e) => ({ t: e.timeMs, text: e.text }));
+  const events = [...pg.events(0)];
+  const lines = events.filter((e) => e.type === "narration").map((e) => ({ t: e.timeMs, text: e.text }));
+  // Stable: a checkpoint asked at a line's moment comes after it, as in the run.
+  return [...lines, ...askedMoments(events)].sort((a, b) => a.t - b.t);
 }
 
-/** Lines with no trigger (`when`, `after`, `atEnd`): their `atMs` is their moment. */
+/** Lines and checkpoints that wait only for time: their moments are known before the run (the engine fills in their words). */
 function sceneSetting(scenario) {
-  return (scenario?.narration ?? [])
-    .filter((n) => Number.isFinite(n.atMs) && !n.when && !n.after && !n.atEnd)
-    .map((n) => ({ t: n.atMs, text: n.text }));
+  let pg;
+  try {
+    pg = Playground.fromScenario(JSON.stringify(scenario), undefined);
+    return pg.plannedMoments().map((m) => (m.checkpoint ? { ...m, text: `Checkpoint: ${m.text}` } : m));
+  } catch {
+    return [];
+  } finally {
+    pg?.free();
+  }
 }
 
 /**
@@ -113,9 +125,9 @@ export const quietTime = {
 
 function drawMarks(box, moments, duration, go) {
   box.replaceChildren(
-    ...moments.map(({ t, text }) => {
+    ...moments.map(({ t, text, checkpoint }) => {
       const pct = duration > 0 ? (100 * Math.min(t, duration)) / duration : 0;
-      const mark = h("span", { class: "tl-mark", "data-marker-ms": t, title: `t = ${secs(t)} s: ${text}`, onclick: () => go(t) });
+      const mark = h("span", { class: checkpoint ? "tl-mark tl-checkpoint" : "tl-mark", "data-marker-ms": t, title: `t = ${secs(t)} s: ${text}`, onclick: () => go(t) });
       mark.style.left = `${pct}%`; // through the CSSOM: the page's CSP allows no inline style attributes
       return mark;
     }),

@@ -43,10 +43,16 @@ export class Samples {
 export class Run {
   /**
    * `sample`: keep the chart's samples (stopping at each sampling moment);
-   * `onEvent(event, { replay })`: each engine event as it is read.
+   * `onEvent(event, { replay })`: each engine event as it is read;
+   * `haltsAt(event)`: true for a checkpoint event (`checkpointAsked`,
+   * `checkpointAnswered`) the run should stop at: playing, the run then
+   * stops at the end of that moment (`halted`) until `resume()`. A replay
+   * does not stop on the way, only when it lands on such a moment.
    */
-  constructor({ sample = false, onEvent = () => {} } = {}) {
+  constructor({ sample = false, onEvent = () => {}, haltsAt = null } = {}) {
     this.onEvent = onEvent;
+    this.haltsAt = haltsAt;
+    this.halted = null; // the checkpoint event the run waits at, if any
     this.fileText = ""; // the scenario as loaded (its settings are the reset point)
     this.text = ""; // the scenario running now (file + settings + seed)
     this.scenario = null;
@@ -74,7 +80,7 @@ export class Run {
 
   /** Starts `text` at time 0 with no actions; throws the engine's error (and changes nothing) when it cannot run. */
   start(text) {
-    const pg = Playground.fromScenario(text, undefined);
+    const pg = this.open(text);
     this.replace(pg);
     this.text = text;
     this.scenario = JSON.parse(text);
@@ -106,7 +112,7 @@ export class Run {
 
   /** Starts a replay: a new engine from the same text at time 0, read afresh. */
   beginReplay() {
-    this.replace(Playground.fromScenario(this.text, undefined));
+    this.replace(this.open(this.text));
     this.replaying = true;
     this.fresh();
   }
@@ -115,8 +121,24 @@ export class Run {
   endReplay() {
     this.replaying = false;
     if (!this.pg) return;
+    // Landing where a checkpoint was asked or answered (a timeline marker's
+    // moment): the run waits there as if it had played to it.
+    const last = this.lastCheckpoint;
+    if (last && last.timeMs === this.now && this.haltsAt?.(last)) this.halted = last;
     this.samples?.add(metrics(this.snap, this.now));
     if (this.now >= this.duration) this.ended = true;
+  }
+
+  /** A new engine for `text`; with `haltsAt`, its advance stops where a checkpoint is asked or answered. */
+  open(text) {
+    const pg = Playground.fromScenario(text, undefined);
+    if (this.haltsAt) pg.pauseAtCheckpoints(true);
+    return pg;
+  }
+
+  /** Goes on from the checkpoint the run halted at. */
+  resume() {
+    this.halted = null;
   }
 
   /** Frees the old engine; requests still waiting on it can never be answered, so they fail now. */
@@ -128,6 +150,8 @@ export class Run {
   }
 
   clear() {
+    this.halted = null;
+    this.lastCheckpoint = null; // the last checkpoint event read
     this.seq = 0;
     this.snap = null;
     this.batch = []; // events read but not yet handed out by take()
@@ -153,6 +177,10 @@ export class Run {
       for (const e of evs) {
         this.batch.push(e);
         this.onEvent(e, { replay: this.replaying });
+        if (e.type === "checkpointAsked" || e.type === "checkpointAnswered") {
+          this.lastCheckpoint = e;
+          if (!this.replaying && this.haltsAt?.(e)) this.halted = e;
+        }
       }
       for (const id of this.facts.ingest(evs)) this.leftNow.push(id);
     }
@@ -172,21 +200,22 @@ export class Run {
 
   /** Advances to `target` in one go (see advanceChunk). */
   advanceTo(target) {
-    while (this.now < target) this.advanceChunk(target);
+    while (this.now < target && !this.halted) this.advanceChunk(target);
     return this.now;
   }
 
   /**
    * Advances toward `to`, stopping at the chart's sampling moments and at
    * the moments of journal actions not yet made in this engine (so a
-   * replay, or playing on after a scrub back, makes them again). Returns
-   * the moment reached; throws if the engine's clock does not move, rather
-   * than spinning. The slicer calls it with chunks of virtual time.
+   * replay, or playing on after a scrub back, makes them again), and at a
+   * checkpoint it halts at (`halted`). Returns the moment reached; throws
+   * if the engine's clock does not move, rather than spinning. The slicer
+   * calls it with chunks of virtual time.
    */
   advanceChunk(to) {
     const pg = this.pg;
     this.makeDue();
-    while (pg.now() < to) {
+    while (pg.now() < to && !this.halted) {
       const now = pg.now();
       pg.advance(Math.min(to, this.samples?.nextAt(now) ?? Infinity, this.journal[this.made]?.t ?? Infinity) - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);

@@ -34,11 +34,13 @@ export class Stalled extends Error {
  * - `estimate(to)` (optional): the engine's estimate of the steps from
  *   now to `to`, so a chunk never strays into a much busier stretch than
  *   the last one measured;
- * - `clock()`: wall-clock ms (performance.now in a page).
+ * - `clock()`: wall-clock ms (performance.now in a page);
+ * - `halted()` (optional): true when the work must stop where it is (a
+ *   run waiting at a checkpoint for the learner's answer).
  */
 export class Slicer {
-  constructor({ advance, estimate = null, clock = () => performance.now() }) {
-    Object.assign(this, { advance, estimate, clock });
+  constructor({ advance, estimate = null, clock = () => performance.now(), halted = () => false }) {
+    Object.assign(this, { advance, estimate, clock, halted });
     this.chunk = 1; // virtual ms in the next chunk; grows while chunks are cheap
     this.steps = 64; // estimated steps a chunk may hold; learned from measured cost
     this.cost = 0; // wall ms the last chunk took
@@ -52,12 +54,12 @@ export class Slicer {
   slice(from, target, budgetMs = SLICE_MS) {
     const began = this.clock();
     let now = from;
-    while (now < target) {
+    while (now < target && !this.halted()) {
       const to = this.pick(now, target);
       const t0 = this.clock();
       const reached = this.advance(to.at);
       this.learn(this.clock() - t0, reached - now, to.steps);
-      if (!(reached > now)) throw new Stalled(now, to.at);
+      if (!(reached > now) && !this.halted()) throw new Stalled(now, to.at);
       now = reached;
       // Stop before a chunk like the last one would pass the budget.
       if (this.clock() - began + this.cost > budgetMs) break;

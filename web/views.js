@@ -22,6 +22,7 @@ import { controls } from "./controls.js";
 import { glossary } from "./glossary.js";
 import { quietTime } from "./quiet-time.js";
 import { outcome } from "./outcome.js";
+import { checkpoint } from "./checkpoint.js";
 
 // The stage first: workers draw into its rows.
-export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, outcome, log, peek, chart, settings, controls, glossary, quietTime];
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];

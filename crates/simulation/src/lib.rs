@@ -178,11 +178,12 @@ pub struct Simulation {
     side_effect_index: BTreeMap<String, usize>,
     /// Which narration lines apply, decided from the run's events.
     story: story::Story,
-    /// Whether `advance` stops at the moment a checkpoint is asked (a page
-    /// pausing for the learner's answer).
+    /// Whether `advance` stops at the moment a checkpoint is asked or
+    /// answered (a page pausing for the learner's prediction, then for the
+    /// run's answer).
     pause_at_checkpoints: bool,
-    /// A checkpoint was asked since `advance` began.
-    asked: bool,
+    /// A checkpoint was asked or answered since `advance` began.
+    checkpointed: bool,
     narration: Option<String>,
     alarms: Vec<(Alarm, String, bool)>,
     /// Long polls answered for callers other than the workers.
@@ -289,7 +290,7 @@ impl Simulation {
         Simulation {
             story: story::Story::new(&scenario),
             pause_at_checkpoints: false,
-            asked: false,
+            checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
             log: log::Log::new(&engine),
             engine,
@@ -327,11 +328,11 @@ impl Simulation {
     /// workers all act at their own moments, in time order.
     pub fn advance(&mut self, ms: Millis) -> Millis {
         let target = self.now().saturating_add(ms).min(MAX_VIRTUAL_MS);
-        self.asked = false;
+        self.checkpointed = false;
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
             self.engine.advance(t - self.now());
             self.act();
-            if self.asked && self.pause_at_checkpoints {
+            if self.checkpointed && self.pause_at_checkpoints {
                 self.log.sync(&self.engine);
                 return self.now();
             }
@@ -344,10 +345,18 @@ impl Simulation {
         self.now()
     }
 
-    /// Makes [`Self::advance`] stop at the end of the moment a checkpoint
-    /// is asked (its `CheckpointAsked` event is the last of that moment),
-    /// so a page can pause there for the learner's answer; advancing again
-    /// goes on. Off by default: the run is the same either way.
+    /// The narration lines and checkpoint questions whose moments are known
+    /// before the run (they wait only for time), with their words filled
+    /// in: (moment, text, is a checkpoint), in time order.
+    pub fn planned_moments(&self) -> Vec<(Millis, String, bool)> {
+        self.story.planned()
+    }
+
+    /// Makes [`Self::advance`] stop at the end of a moment a checkpoint is
+    /// asked or answered in (its event is among the last of that moment),
+    /// so a page can pause there for the learner's prediction, and again
+    /// to show the run's answer; advancing again goes on. Off by default:
+    /// the run is the same either way.
     pub fn pause_at_checkpoints(&mut self, on: bool) {
         self.pause_at_checkpoints = on;
     }
@@ -414,8 +423,9 @@ impl Simulation {
         }
         // Checkpoints follow the lines: one asked `after` a line comes once
         // it is shown, and answers come after the lines about the same event.
-        self.asked |= self.story.ask(self.now(), ended.then_some(&counts[..]));
+        self.story.ask(self.now(), ended.then_some(&counts[..]));
         for event in self.story.take_told() {
+            self.checkpointed = true;
             self.log.push(&self.engine, event);
         }
     }

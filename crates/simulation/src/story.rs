@@ -876,9 +876,8 @@ impl Story {
 
     /// Asks the checkpoints whose moment has come and whose `after` line
     /// was shown; at the run's end, answers those still open from the run
-    /// as a whole. Returns whether a checkpoint was asked.
-    pub(crate) fn ask(&mut self, now: Millis, end: Option<&[u64]>) -> bool {
-        let mut asked = false;
+    /// as a whole.
+    pub(crate) fn ask(&mut self, now: Millis, end: Option<&[u64]>) {
         for i in 0..self.checkpoints.len() {
             let c = &self.checkpoints[i];
             let ready = match &c.after {
@@ -887,7 +886,6 @@ impl Story {
             } && (c.when.is_none() || self.checkpoint_events.contains(&i));
             if self.asked[i] == Asked::Not && c.at_ms <= now && ready {
                 self.asked[i] = Asked::Open;
-                asked = true;
                 self.told.push(Told::CheckpointAsked {
                     id: c.id.clone(),
                     question: c.question.clone(),
@@ -911,12 +909,33 @@ impl Story {
                 }
             }
         }
-        asked
     }
 
     /// The checkpoint events due since the last call, in order.
     pub(crate) fn take_told(&mut self) -> Vec<Told> {
         std::mem::take(&mut self.told)
+    }
+
+    /// The moments known before the run, with their filled words: lines
+    /// and checkpoints that wait only for time (no `when`, `after` or
+    /// `atEnd`), in time order; `true` marks a checkpoint's question.
+    pub(crate) fn planned(&self) -> Vec<(Millis, String, bool)> {
+        let timed = |at: Millis, when: bool, after: bool| (!when && !after).then_some(at);
+        let lines = self.lines.iter().filter_map(|l| {
+            let at = timed(
+                l.at_ms,
+                l.when.is_some() || l.at_end.is_some(),
+                l.after.is_some(),
+            );
+            at.map(|t| (t, l.text.clone(), false))
+        });
+        let checkpoints = self.checkpoints.iter().filter_map(|c| {
+            let at = timed(c.at_ms, c.when.is_some(), c.after.is_some());
+            at.map(|t| (t, c.question.clone(), true))
+        });
+        let mut all: Vec<_> = lines.chain(checkpoints).collect();
+        all.sort_by_key(|(t, _, _)| *t);
+        all
     }
 
     /// The lines that became due since the last call, in order.

@@ -155,7 +155,7 @@ fn a_checkpoint_after_a_line_is_asked_once_that_line_is_shown() {
 }
 
 #[test]
-fn advance_stops_at_the_moment_a_checkpoint_is_asked_only_when_asked_to() {
+fn advance_stops_where_a_checkpoint_is_asked_or_answered_only_when_asked_to() {
     let mut sim = Simulation::new(slow_pair(2, json!([]), charges()), Config::default()).unwrap();
     sim.pause_at_checkpoints(true);
     assert_eq!(sim.advance(10_000), 1000);
@@ -164,7 +164,21 @@ fn advance_stops_at_the_moment_a_checkpoint_is_asked_only_when_asked_to() {
         last.kind,
         Kind::Simulation(SimEvent::CheckpointAsked { .. })
     ));
+    // It stops again where the run answers it (the end), and goes on.
     assert_eq!(sim.advance(9000), 10_000, "advancing again goes on");
+    let last = sim.events(0).last().unwrap();
+    assert!(matches!(
+        last.kind,
+        Kind::Simulation(SimEvent::CheckpointAnswered { .. })
+    ));
+
+    // A `when` choice answers mid-run: advance stops at that moment too.
+    let next = json!([{ "id": "next", "atMs": 1000, "question": "q", "choices": [
+        { "text": "dup", "when": { "event": "duplicateDelivery" } }, { "text": "no" } ] }]);
+    let mut sim = Simulation::new(slow_pair(2, json!([]), next), Config::default()).unwrap();
+    sim.pause_at_checkpoints(true);
+    assert_eq!(sim.advance(10_000), 1000);
+    assert_eq!(sim.advance(9000), 2000, "stops where the run answers it");
 
     // The run is the same whether it paused or not.
     let mut paused =

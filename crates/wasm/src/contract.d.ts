@@ -613,6 +613,12 @@ producer: Producer, };
 export type QueueDefaults = { visibilityTimeoutSeconds: number, delaySeconds: number, messageRetentionPeriodSeconds: number, receiveMessageWaitTimeSeconds: number, maximumMessageSize: number, };
 
 /**
+ * A moment a timeline marks before the run: a scene-setting narration
+ * line, or a checkpoint's question (`checkpoint`).
+ */
+export type PlannedMoment = { t: number, text: string, checkpoint: boolean, };
+
+/**
  * Bounds a host needs before it runs anything, read from where they are
  * decided (the page keeps no copy). Units of work are those of
  * `Playground.workEstimate`: one engine call, one timer firing, or one

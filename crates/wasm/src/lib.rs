@@ -167,6 +167,16 @@ pub struct Defaults {
     producer: Producer,
 }
 
+/// A moment a timeline marks before the run: a scene-setting narration
+/// line, or a checkpoint's question (`checkpoint`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct PlannedMoment {
+    t: f64,
+    text: String,
+    checkpoint: bool,
+}
+
 /// SQS's queue attribute defaults, named as in a scenario's queue.
 #[derive(Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -701,10 +711,11 @@ impl Playground {
         Ok(now as f64)
     }
 
-    /// With `true`, `advance` stops at the end of the moment a scenario's
-    /// checkpoint is asked (the last event of that moment is its
-    /// `checkpointAsked`), so a page can pause for the learner's answer;
-    /// calling `advance` again goes on. The run is the same either way.
+    /// With `true`, `advance` stops at the end of a moment a scenario's
+    /// checkpoint is asked or answered in (`checkpointAsked`,
+    /// `checkpointAnswered`), so a page can pause for the learner's
+    /// prediction and to show the run's answer; calling `advance` again
+    /// goes on. The run is the same either way.
     #[wasm_bindgen(js_name = pauseAtCheckpoints)]
     pub fn pause_at_checkpoints(
         &mut self,
@@ -713,6 +724,24 @@ impl Playground {
         let on = args::bool_arg("pauseAtCheckpoints", "on", &on)?;
         self.sim.pause_at_checkpoints(on);
         Ok(())
+    }
+
+    /// The narration lines and checkpoints whose moments are known before
+    /// the run (they wait only for time), words filled in, in time order:
+    /// a timeline's landmarks when playing a copy to its end is too much work.
+    #[wasm_bindgen(js_name = plannedMoments, unchecked_return_type = "PlannedMoment[]")]
+    pub fn planned_moments(&self) -> Result<JsValue, JsError> {
+        let moments: Vec<PlannedMoment> = self
+            .sim
+            .planned_moments()
+            .into_iter()
+            .map(|(t, text, checkpoint)| PlannedMoment {
+                t: t as f64,
+                text,
+                checkpoint,
+            })
+            .collect();
+        to_js(&moments)
     }
 
     /// Virtual milliseconds since the playground started.

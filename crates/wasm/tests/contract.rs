@@ -29,7 +29,7 @@ use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
     SimulationSnapshot, WorkerSnapshot,
 };
-use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, QueueDefaults};
+use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -115,6 +115,7 @@ fn typescript() -> String {
         Alarm,
         Defaults,
         QueueDefaults,
+        PlannedMoment,
         Limits,
         Budgets,
     );
