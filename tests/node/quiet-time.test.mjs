@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import "./load.mjs";
+import { Playground } from "./load.mjs";
 import { Run } from "../../web/run.js";
 import { QUIET_LEAD_MS, QUIET_MS, addSkip, narrationMoments, quietJump, quietWords } from "../../web/quiet-time.js";
 
@@ -51,7 +51,27 @@ test("skips close together are one quiet stretch; a later one starts a new note"
   assert.equal(quietWords(17500), "17.5 s");
 });
 
-test("the timeline's markers are the narration's moments", () => {
+test("the timeline's markers are the narration's moments and the checkpoints'", () => {
   const s = JSON.parse(text("07-fifo-deduplication"));
-  assert.deepEqual(narrationMoments(s).map((m) => m.t), [0, 2000, 3000, 301000]);
+  const moments = narrationMoments(s);
+  assert.deepEqual(moments.filter((m) => !m.checkpoint).map((m) => m.t), [0, 2000, 3000, 301000]);
+  assert.deepEqual(moments.filter((m) => m.checkpoint).map((m) => m.t), [2500, 300500]);
+  assert.match(moments.find((m) => m.checkpoint).text, /^Checkpoint: At 3 s the payment service resends/);
+});
+
+test("the moments known before a run are its time-only lines and checkpoints, words filled in", () => {
+  const pg = Playground.fromScenario(text("07-fifo-deduplication"), undefined);
+  try {
+    assert.deepEqual(pg.plannedMoments().map((m) => [m.t, m.checkpoint]), [[0, false], [2500, true], [300500, true]]);
+  } finally {
+    pg.free();
+  }
+  const s = JSON.parse(text("02-slow-consumer-duplicate"));
+  s.narration.push({ atMs: 1000, text: "The timeout is {orders.visibilityTimeout}." });
+  const two = Playground.fromScenario(JSON.stringify(s), undefined);
+  try {
+    assert.deepEqual(two.plannedMoments(), [{ t: 1000, text: "The timeout is 2 s.", checkpoint: false }]);
+  } finally {
+    two.free();
+  }
 });

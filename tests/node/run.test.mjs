@@ -112,3 +112,37 @@ test("with sampling on, the chart's samples sit at fixed steps and a replay rebu
   run.replayTo(run.duration);
   assert.equal(JSON.stringify(run.samples.list), played);
 });
+
+test("a run halts where a checkpoint is asked and where the run answers it, and a replay halts only where it lands", () => {
+  const answers = new Map();
+  const seen = new Set();
+  const haltsAt = (e) => (e.type === "checkpointAsked" ? !answers.has(e.id) : Number.isInteger(answers.get(e.id)) && !seen.has(e.id));
+  const run = started(DUP, { haltsAt });
+  // Scenario 2 asks its first question at 0, when worker-1 receives the order.
+  assert.equal(run.halted?.type, "checkpointAsked");
+  assert.equal(run.halted.id, "worker-2-gets");
+  assert.equal(run.advanceTo(10000), 0, "halted: the clock waits for the answer");
+  answers.set("worker-2-gets", 1);
+  run.resume();
+  assert.equal(run.advanceTo(10000), 2000, "the run answers it at 2 s (worker-2's duplicate delivery)");
+  assert.deepEqual([run.halted.type, run.halted.choice], ["checkpointAnswered", 0]);
+  seen.add("worker-2-gets");
+  run.resume();
+  assert.equal(run.advanceTo(10000), 3500, "the next question: the card was charged once");
+  assert.equal(run.halted.id, "charges");
+  answers.set("charges", null); // skipped: no halt at its answer
+  run.resume();
+  assert.equal(run.advanceTo(10000), 10000);
+  // The same run without halting is the same run.
+  const straight = started(DUP);
+  straight.advanceTo(10000);
+  assert.deepEqual(run.pg.events(0), straight.pg.events(0));
+  // A replay passes every checkpoint, and halts where it lands on one not answered.
+  answers.clear();
+  seen.clear();
+  run.replayTo(3500);
+  assert.equal(run.now, 3500);
+  assert.equal(run.halted?.id, "charges", "landing on a question's moment");
+  run.replayTo(3000);
+  assert.equal(run.halted, null, "no question at 3 s");
+});

@@ -36,7 +36,7 @@ function sample(node, branch) {
       if (typeof node.additionalProperties === "object") value.key = sample(node.additionalProperties, branch);
       return value;
     }
-    case "array": return [sample(node.items, branch)];
+    case "array": return Array.from({ length: Math.max(1, node.minItems ?? 0) }, () => sample(node.items, branch));
     case "integer": return node.minimum ?? 0;
     case "string": return "x".repeat(Math.max(1, node.minLength ?? 1));
     case "boolean": return false;
@@ -47,9 +47,12 @@ function sample(node, branch) {
 /**
  * What the schema cannot say: names that must refer to queues. The one
  * queue becomes a FIFO queue (its FIFO-only attributes are sampled) whose
- * dead-letter queue is listed before it, and everyone uses it.
+ * dead-letter queue is listed before it, and everyone uses it. A
+ * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
+ * one answer gives neither.
  */
 function wire(scenario) {
+  for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
   const [work] = scenario.queues;
   work.name = "work.fifo";
   work.redrive.deadLetterQueue = "dead.fifo";

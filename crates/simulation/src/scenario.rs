@@ -40,6 +40,7 @@ pub struct Scenario {
     /// Questions the run pauses on ("predict, then see"): the learner
     /// answers, then the run shows what happened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CHECKPOINTS)))]
     pub checkpoints: Vec<Checkpoint>,
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
     #[serde(default)]
@@ -378,6 +379,7 @@ pub struct Checkpoint {
     pub when: Option<Trigger>,
     pub question: String,
     /// From 2 to 6 possible answers.
+    #[cfg_attr(feature = "contract", schemars(length(min = 2, max = MAX_CHOICES)))]
     pub choices: Vec<Choice>,
 }
 
