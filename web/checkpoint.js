@@ -15,7 +15,7 @@ import { h } from "./dom.js";
 export const checkpoint = {
   mount(root, lab) {
     const box = root.getElementById("checkpoint");
-    if (!box) return null;
+    if (!box || !lab.asksCheckpoints) return null;
     let asked = new Map(); // id -> the checkpointAsked event
     let answered = new Map(); // id -> the checkpointAnswered event
     let current = null; // the id of the checkpoint asked last

@@ -57,7 +57,9 @@ export const log = {
       update(d) {
         if (d.fresh) view.reset();
         if (!d.changed) return;
-        const lines = view.append(d.events, d);
+        // Checkpoints played without asking (checkpoints=off) are not part of the story told.
+        const events = lab.asksCheckpoints ? d.events : d.events.filter((e) => !e.type.startsWith("checkpoint"));
+        const lines = view.append(events, d);
         if (!d.silent) for (const l of lines) if (isKey(l.e) || (l.e.type === "received" && l.kind === "warn")) lab.say(l.kind === "narration" ? l.text : `${l.who} ${l.text}.`);
       },
       destroy() {},

@@ -38,10 +38,12 @@ const PROGRESS_AFTER_MS = 250;
  * - `onEnd()`: the run reached the scenario's end;
  * - `onRun()`: a new run started (load, setting, seed, restart, scrub);
  * - `onError(message, detail)`: this lab's engine broke (detail: { trap: true,
- *   during }) or could not be restarted; the message is already in its box.
+ *   during }) or could not be restarted; the message is already in its box;
+ * - `checkpoints`: false plays a scenario's checkpoints without asking
+ *   them (a demo that just plays; `checkpoints=off`).
  */
-export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {}, onError = () => {} } = {}) {
-  const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun, onError });
+export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {}, onError = () => {}, checkpoints = true } = {}) {
+  const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun, onError, checkpoints });
   return {
     ...lab.commands,
     /** The engine running now (a new one after every replay). */
@@ -65,7 +67,7 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
     /** The run as a host can share it: what is running, your actions, and the moment. */
     state() {
       const run = lab.run;
-      return { fileText: run.fileText, text: run.text, scenario: run.scenario, journal: run.journal.map((a) => ({ ...a })), now: run.now, speed: lab.speed };
+      return { fileText: run.fileText, text: run.text, scenario: run.scenario, journal: run.journal.map((a) => ({ ...a })), now: run.now, speed: lab.speed, checkpoints: lab.asks };
     },
     /** Replays `journal` into the current run up to `t` (a shared link's moment). */
     restore({ journal = [], t = 0 }) {
@@ -89,8 +91,9 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
 const COMMANDS = ["togglePlay", "step", "restart", "setSpeed", "scrub", "setSeed", "closePeek", "cancelReplay", "answerCheckpoint"];
 
 class Lab {
-  constructor(root, { host, keys, onEvent, onEnd, onRun, onError }) {
+  constructor(root, { host, keys, onEvent, onEnd, onRun, onError, checkpoints }) {
     this.$ = (id) => root.getElementById(id);
+    this.asks = checkpoints !== false; // whether the run stops to ask a scenario's checkpoints
     this.onEnd = onEnd;
     this.onRun = onRun;
     this.onError = onError;
@@ -103,7 +106,7 @@ class Lab {
     // answered yet, and where the run answers a prediction.
     this.checkpointAnswers = new Map();
     this.checkpointSeen = new Set();
-    this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: (e) => this.haltsAt(e) });
+    this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: this.asks ? (e) => this.haltsAt(e) : null });
     // All simulation work goes through one slicer, in chunks that fit a frame.
     this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to), halted: () => this.run.halted != null });
     this.replay = null; // the replay running in slices (runSliced's job), if any
@@ -129,6 +132,7 @@ class Lab {
       fileText: () => this.run.fileText,
       act: (op, body, caller) => this.act(op, body, caller),
       callerName: () => "you", // the manual view (if any) replaces it with its field
+      asksCheckpoints: this.asks,
       say: (text) => this.announcer.say(text),
       showError: (m) => this.showError(m),
       lastError: () => this.refusal, // why the last run asked for could not start (an Error with path, rule, line)

@@ -53,6 +53,7 @@ function mountPage() {
   lab = createLab(root, {
     host: document.body,
     keys: document,
+    checkpoints: link.checkpoints,
     onRun: () => {
       cell?.suggestFor(lab.scenario);
       seq?.started();

@@ -45,10 +45,10 @@ const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 syste
 .boot.failed{border:2px solid light-dark(#b42323,#ff8a8a);background:light-dark(#ffe7e7,#3b1818);color:light-dark(#7a1212,#ffd0d0);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
 /** Attributes that rebuild the playground when they change; others apply live. */
-const REBUILD = new Set(["scenario", "src", "controls", "view", "editor"]);
+const REBUILD = new Set(["scenario", "src", "controls", "view", "editor", "checkpoints"]);
 
 export class QueueLabElement extends HTMLElement {
-  static observedAttributes = ["scenario", "src", "seed", "speed", "autoplay", "controls", "view", "editor", "code"];
+  static observedAttributes = ["scenario", "src", "seed", "speed", "autoplay", "controls", "view", "editor", "code", "checkpoints"];
 
   #lab = null;
   #cell = null;
@@ -176,6 +176,7 @@ export class QueueLabElement extends HTMLElement {
     const lab = createLab(root, {
       host: this,
       keys: root,
+      checkpoints: config.checkpoints,
       onEvent: (event, { replay }) => this.dispatchEvent(new CustomEvent("queuelab-event", { detail: { event, replay }, bubbles: true })),
       onEnd: () => this.dispatchEvent(new CustomEvent("queuelab-end", { detail: { time: lab.playground?.now() ?? 0 }, bubbles: true })),
       onRun: () => this.#cell?.suggestFor(lab.scenario),
@@ -205,7 +206,9 @@ export class QueueLabElement extends HTMLElement {
     const controls = parseControls(this.getAttribute("controls"), ELEMENT_CONTROLS);
     const view = this.getAttribute("view") ?? "compact";
     if (!VIEWS.includes(view)) throw new Error(`view="${view}" is not a view. Use "compact" (the queues only) or "full" (with the log, chart and settings).`);
-    return { controls, view, editor: this.hasAttribute("editor") };
+    const checkpoints = this.getAttribute("checkpoints") ?? "on";
+    if (!["on", "off"].includes(checkpoints)) throw new Error(`checkpoints="${checkpoints}" is not a choice. Use "on" (the run stops to ask the scenario's questions, the default) or "off" (it plays without asking).`);
+    return { controls, view, editor: this.hasAttribute("editor"), checkpoints: checkpoints === "on" };
   }
 
   /** Where the scenario comes from, for error messages. */

@@ -113,7 +113,11 @@ export const quietTime = {
         if (!d.started) return;
         // A restart runs the same scenario again: its moments are known.
         const text = JSON.stringify(d.scenario);
-        if (text !== known.text) known = { text, moments: narrationMoments(d.scenario) };
+        if (text !== known.text) {
+          const all = narrationMoments(d.scenario);
+          // Checkpoints played without asking (checkpoints=off) are not landmarks.
+          known = { text, moments: lab.asksCheckpoints ? all : all.filter((m) => !m.checkpoint) };
+        }
         const { moments } = known;
         if (marks) drawMarks(marks, moments, d.duration, go);
         if (list) fillList(list, moments);

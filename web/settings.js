@@ -92,6 +92,9 @@ export class Settings {
   changed(input) {
     const key = input.dataset.setting;
     if (!key) return;
+    // The value the run already uses (a field left after a change already
+    // applied): nothing to restart, and the learner's run goes on.
+    if (input.dataset.applied === appliedOf(input)) return;
     clearFieldError(input);
     const next = structuredClone(this.current());
     const value = readValue(input);

@@ -29,8 +29,9 @@ export async function unpack(text) {
 
 /**
  * What a link asks for: { scenario, seed, speed, t, autoplay, embed,
- * packed } where packed is the `run` parameter still compressed (read it
- * with unpack). Absent parameters are null.
+ * checkpoints, packed } where packed is the `run` parameter still
+ * compressed (read it with unpack) and checkpoints is false for
+ * `checkpoints=off` (the run plays without asking). Absent parameters are null.
  */
 export function readLink(search) {
   const p = new URLSearchParams(search);
@@ -42,6 +43,7 @@ export function readLink(search) {
     t: num("t"),
     autoplay: p.get("autoplay") === "1",
     embed: p.get("embed") === "1",
+    checkpoints: p.get("checkpoints") !== "off",
     packed: p.get(PACKED),
   };
 }
@@ -60,6 +62,7 @@ export async function makeLink(base, { stem, state, code, embed = false }) {
   url.searchParams.set("t", String(state.now));
   url.searchParams.set("speed", state.speed);
   if (embed) url.searchParams.set("embed", "1");
+  if (state.checkpoints === false) url.searchParams.set("checkpoints", "off");
   const extra = {};
   if (withoutSeed(state.text) !== withoutSeed(state.fileText)) extra.scenario = JSON.parse(state.text);
   if (state.journal.length) extra.actions = state.journal;
@@ -102,6 +105,7 @@ export function elementSnippet(scriptUrl, { stem, state }) {
     !changed && stem ? `scenario="${attr(stem)}"` : null,
     `seed="${state.scenario?.seed ?? 0}"`,
     state.speed !== "1" ? `speed="${attr(state.speed)}"` : null,
+    state.checkpoints === false ? `checkpoints="off"` : null,
     `controls="play step restart speed timeline"`,
   ].filter(Boolean);
   const lines = [`<script type="module" src="${attr(scriptUrl)}"></script>`];

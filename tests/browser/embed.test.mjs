@@ -225,7 +225,7 @@ test("attribute changes take effect: controls and scenario", async () => {
 
 test("view=full gives an element a working log, metrics chart, settings form and manual actions", async () => {
   const { page, close } = await openCourse();
-  const id = await addElement(page, `<queue-lab id="full-view" scenario="poison-message" view="full" controls="play step seed"></queue-lab>`);
+  const id = await addElement(page, `<queue-lab id="full-view" scenario="poison-message" view="full" checkpoints="off" controls="play step seed"></queue-lab>`);
   await start(page, id);
   assert.equal(await page.locator(`#${id} #seed`).count(), 1, "the seed control was asked for");
   assert.equal(await page.locator(`#${id} #restart`).count(), 0, "restart was not");

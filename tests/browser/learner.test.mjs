@@ -9,7 +9,7 @@ import { open } from "./harness.mjs";
 const clockMs = (page) => page.locator("#clock").getAttribute("data-time-ms").then(Number);
 
 test("scenario 7's quiet minutes are skipped at 1× and the page says so", async () => {
-  const { page, problems, close } = await open("?scenario=07-fifo-deduplication");
+  const { page, problems, close } = await open("?scenario=07-fifo-deduplication&checkpoints=off");
   assert.equal(await page.locator("#speed").inputValue(), "1");
   await page.click("#play");
   // At 1× the first quiet stretch (3 s → 20.5 s) would take 17 real seconds; skipped, it takes none.
@@ -25,7 +25,7 @@ test("scenario 7's quiet minutes are skipped at 1× and the page says so", async
 });
 
 test("the early moments of scenario 7 are reachable from the timeline's narration moments", async () => {
-  const { page, close } = await open("?scenario=07-fifo-deduplication");
+  const { page, close } = await open("?scenario=07-fifo-deduplication&checkpoints=off");
   const ticks = await page.locator("#timeline-marks [data-marker-ms]").evaluateAll((els) => els.map((e) => Number(e.dataset.markerMs)));
   assert.deepEqual(ticks, [0, 2000, 3000, 301000], "a tick for each narration entry");
   await page.locator("#moments").selectOption("301000");

@@ -12,7 +12,7 @@ const scenarioText = (stem) => readFileSync(`${root}/web/scenarios/${stem}.json`
 
 test("stepping and scrubbing give the same state as playing, and every step draws what the engine holds", async () => {
   const stem = "02-slow-consumer-duplicate";
-  const played = await open(`?scenario=${stem}&speed=max&autoplay=1`);
+  const played = await open(`?scenario=${stem}&speed=max&autoplay=1&checkpoints=off`);
   await runToEnd(played.page);
   const end = await hookState(played.page);
 
@@ -63,6 +63,13 @@ test("everything works by keyboard: Tab reaches the controls and Space plays", a
 for (const colorScheme of ["light", "dark"]) {
   test(`axe-core finds no serious or critical violations (${colorScheme})`, async () => {
     const { page, close } = await open("?scenario=06-fifo-message-groups&speed=1&autoplay=1", { colorScheme });
+    // The run stops at 0.6 s to ask its checkpoint: the question, then the run's answer, are checked too.
+    await page.waitForSelector("[data-checkpoint]");
+    assert.deepEqual(await axeViolations(page), [], "with the checkpoint's question open");
+    await page.locator("[data-checkpoint] .cp-choice").first().click();
+    await page.waitForSelector("#checkpoint[data-checkpoint-result]");
+    assert.deepEqual(await axeViolations(page), [], "with the run's answer shown");
+    await page.locator("#checkpoint .cp-continue").click();
     await page.waitForFunction(() => Number(document.querySelector("[data-time-ms]").dataset.timeMs) > 1500);
     await page.locator("#play").click();
     assert.deepEqual(await axeViolations(page), []);
@@ -94,7 +101,7 @@ test("an invalid setting shows the SQS error text", async () => {
 });
 
 test("changing the visibility timeout to 5 s makes the duplicate disappear", async () => {
-  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max&checkpoints=off");
   const input = page.locator("[data-setting='visibilityTimeoutSeconds']").first();
   await input.fill("5");
   await input.dispatchEvent("change");

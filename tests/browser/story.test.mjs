@@ -34,7 +34,7 @@ async function setting(page, key, value) {
 }
 
 test("scenario 2 with the visibility timeout at 5 s: no line about a duplicate or a second charge, and the recap says charged once", async () => {
-  const { page, problems, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  const { page, problems, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max&checkpoints=off");
   await setting(page, "visibilityTimeoutSeconds", 5);
   const said = await playToEnd(page);
   neverSaid(said, [/receives it \(receive #2\)/, /charges the card again/, /older receipt handle still works/, /charging takes 3\.5 s/]);
@@ -80,10 +80,46 @@ test("scenario 9 with delete-before-process off: no line about deleting first or
 });
 
 test("the file's own run has no you-changed line and its recap counts its outcome", async () => {
-  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max&checkpoints=off");
   const said = await playToEnd(page);
   assert.equal(await said.changed.isVisible(), false, "nothing changed: no line");
   assert.equal(await said.outcome.getAttribute("data-side-effects"), "2", "charged twice, as the file teaches");
   assert.match(said.narration, /charges the card again/, "the file's lines all apply to its own run");
+  await close();
+});
+
+test("predict, then see: scenario 2 pauses at its checkpoints, and the run says whether a prediction was right or wrong", async () => {
+  const { page, problems, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max");
+  const box = page.locator("#checkpoint");
+  const clock = () => page.locator("#clock").getAttribute("data-time-ms");
+  // The first question is asked at 0, when worker-1 receives the order: the run waits for an answer.
+  await page.waitForSelector("[data-checkpoint='worker-2-gets']");
+  assert.equal(await clock(), "0");
+  assert.match(await box.textContent(), /charging takes 3\.5 s, and the visibility timeout is 2 s\. .*What will worker-2 get\?/);
+  const ticks = await page.locator("#timeline-marks .tl-checkpoint").evaluateAll((els) => els.map((e) => Number(e.dataset.markerMs)));
+  assert.deepEqual(ticks, [0, 3500], "the timeline marks where each question is asked");
+  // Right: worker-2 gets the same order; the run stops where it happens to say so.
+  await page.getByRole("button", { name: /Order A-1001 again/ }).click();
+  await page.waitForSelector("#checkpoint[data-checkpoint-result='right']");
+  assert.equal(await clock(), "2000", "answered at the duplicate delivery");
+  assert.match(await box.textContent(), /✔ You were right: Order A-1001 again.*its 2 s visibility timeout ended/);
+  await page.getByRole("button", { name: "Continue ▶" }).click();
+  // Wrong: "once" for a card the run charges twice.
+  await page.waitForSelector("[data-checkpoint='charges']");
+  assert.equal(await clock(), "3500");
+  await page.getByRole("button", { name: "Once", exact: true }).click();
+  await page.waitForSelector("#checkpoint[data-checkpoint-result='wrong']");
+  assert.match(await box.textContent(), /✘ Not this time\. You predicted: Once\. What happened: Twice/);
+  assert.equal(await clock(), "10000", "decided at the end of the run");
+  // The answer is the run's, not the file's: at 5 s the same prediction is right.
+  await setting(page, "visibilityTimeoutSeconds", 5);
+  await page.waitForSelector("[data-checkpoint='worker-2-gets']");
+  assert.match(await box.textContent(), /the visibility timeout is 5 s/, "the question quotes the run's setting");
+  await page.getByRole("button", { name: "Skip this question" }).click();
+  await page.waitForSelector("[data-checkpoint='charges']");
+  await page.getByRole("button", { name: "Once", exact: true }).click();
+  await page.waitForSelector("#checkpoint[data-checkpoint-result='right']");
+  assert.match(await box.textContent(), /✔ You were right: Once/);
+  assert.deepEqual(problems, []);
   await close();
 });
