@@ -5,7 +5,7 @@
 //! generated from them (the `contract` feature; see crates/wasm/tests/contract.rs):
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
-use queuelab_engine::MAX_VIRTUAL_MS;
+use queuelab_engine::{AttributeName, DedupScope, RedrivePolicy, MAX_VIRTUAL_MS};
 use serde::{Deserialize, Serialize};
 
 /// Queues, producers, simulated consumers and narration, replayed
@@ -512,15 +512,26 @@ impl std::fmt::Display for FieldError {
 /// its path): (lowest, highest, unit). The one place these ranges live:
 /// `Scenario::validate` checks them, and `rule_for` words them for a value
 /// the JSON decoder refused (a fraction, a negative number) at that field.
+/// A queue field's range is the engine's own (`AttributeName::range`,
+/// `RedrivePolicy::MAX_RECEIVE_COUNT_RANGE`): the scenario words SQS's
+/// rule, it does not keep a copy of it.
 fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
+    let engine =
+        |(lo, hi): (i64, i64), unit| Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
+    let seconds = |attribute: AttributeName| engine(attribute.range()?, SECONDS);
     Some(match field {
+        "visibilityTimeoutSeconds" => seconds(AttributeName::VisibilityTimeout)?,
+        "delaySeconds" => seconds(AttributeName::DelaySeconds)?,
+        "messageRetentionPeriodSeconds" => seconds(AttributeName::MessageRetentionPeriod)?,
+        "receiveMessageWaitTimeSeconds" => seconds(AttributeName::ReceiveMessageWaitTimeSeconds)?,
+        "maxReceiveCount" => engine(RedrivePolicy::MAX_RECEIVE_COUNT_RANGE, "")?,
         "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "batchSize" => (1, 10, ""),
-        "waitTimeSeconds" => (0, 20, " of seconds"),
+        "waitTimeSeconds" => (0, 20, SECONDS),
         _ => return None,
     })
 }
@@ -533,9 +544,28 @@ pub fn rule_for(path: &str) -> Option<String> {
     let hi_words = match hi {
         MAX_SPAN_MS => format!("{hi} (a year)"),
         MAX_VIRTUAL_MS => format!("{hi} (2^53 − 1, the last moment virtual time reaches)"),
-        _ => hi.to_string(),
+        _ => in_words(hi, unit),
     };
-    Some(format!("a whole number{unit} from {lo} to {hi_words}"))
+    let lo_words = in_words(lo, unit);
+    Some(format!(
+        "a whole number{unit} from {lo_words} to {hi_words}"
+    ))
+}
+
+const SECONDS: &str = " of seconds";
+
+/// A count of seconds of a minute or more, also in the unit SQS's
+/// documentation gives it in: "43200 (12 hours)", "900 (15 minutes)".
+fn in_words(n: u64, unit: &str) -> String {
+    let units = [(86_400, "day"), (3_600, "hour"), (60, "minute")];
+    match units.iter().find(|(size, _)| n >= *size && n % size == 0) {
+        Some((size, name)) if unit == SECONDS => {
+            let count = n / size;
+            let s = if count == 1 { "" } else { "s" };
+            format!("{n} ({count} {name}{s})")
+        }
+        _ => n.to_string(),
+    }
 }
 
 /// One field's range (`field_range`, by the path's last part).
@@ -562,6 +592,9 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
+        for (i, queue) in self.queues.iter().enumerate() {
+            queue.validate(i, &self.queues[..i])?;
+        }
         for (i, p) in self.producers.iter().enumerate() {
             for (j, s) in p.sends.iter().enumerate() {
                 at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
@@ -623,4 +656,117 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+impl QueueSpec {
+    /// What CreateQueue would refuse in this queue, said in the scenario's
+    /// words and placed at its field ("queues[0].visibilityTimeoutSeconds
+    /// must be a whole number of seconds from 0 to 43200 (12 hours), got
+    /// 50000"), rather than as SQS's "Invalid value for the parameter
+    /// VisibilityTimeout.": each attribute within the engine's range, the
+    /// FIFO-only attributes only on a FIFO queue, and a dead-letter queue
+    /// listed `earlier`, of the same type. `i` is its place in `queues`.
+    fn validate(&self, i: usize, earlier: &[QueueSpec]) -> Result<(), FieldError> {
+        let path = |field: &str| format!("queues[{i}].{field}");
+        let seconds = [
+            ("visibilityTimeoutSeconds", self.visibility_timeout_seconds),
+            ("delaySeconds", self.delay_seconds),
+            (
+                "messageRetentionPeriodSeconds",
+                self.message_retention_period_seconds,
+            ),
+            (
+                "receiveMessageWaitTimeSeconds",
+                self.receive_message_wait_time_seconds,
+            ),
+        ];
+        for (field, value) in seconds {
+            if let Some(v) = value {
+                within(path(field), i128::from(v))?;
+            }
+        }
+        let fifo = is_fifo(&self.name);
+        let fifo_fields = [
+            (
+                "contentBasedDeduplication",
+                AttributeName::ContentBasedDeduplication,
+                self.content_based_deduplication.map(|v| v.to_string()),
+            ),
+            (
+                "deduplicationScope",
+                AttributeName::DeduplicationScope,
+                self.deduplication_scope
+                    .as_ref()
+                    .map(|s| format!("\"{s}\"")),
+            ),
+        ];
+        for (field, attribute, given) in fifo_fields {
+            if let Some(got) = given.filter(|_| !fifo && attribute.fifo_only()) {
+                return Err(FieldError {
+                    path: path(field),
+                    rule: "left out on a standard queue (it is for FIFO queues, whose names end \
+                           in .fifo)"
+                        .into(),
+                    got,
+                });
+            }
+        }
+        if let Some(scope) = &self.deduplication_scope {
+            if dedup_scope(scope).is_none() {
+                return Err(FieldError {
+                    path: path("deduplicationScope"),
+                    rule: "\"queue\" or \"messageGroup\"".into(),
+                    got: format!("\"{scope}\""),
+                });
+            }
+        }
+        if let Some(redrive) = &self.redrive {
+            within(
+                path("redrive.maxReceiveCount"),
+                i128::from(redrive.max_receive_count),
+            )?;
+            let dlq = &redrive.dead_letter_queue;
+            let kind = if fifo {
+                "a FIFO queue"
+            } else {
+                "a standard queue"
+            };
+            let refused = |rule: String| FieldError {
+                path: path("redrive.deadLetterQueue"),
+                rule,
+                got: format!("\"{dlq}\""),
+            };
+            match earlier.iter().find(|q| &q.name == dlq) {
+                None => {
+                    return Err(refused(
+                        "the name of a queue listed before this one (queues are created in order)"
+                            .into(),
+                    ))
+                }
+                Some(target) if is_fifo(&target.name) != fifo => {
+                    return Err(refused(format!(
+                        "the name of {kind} listed before this one (SQS moves messages only \
+                         between queues of the same type)"
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `deduplicationScope`'s text as the engine types it, or None for a text
+/// that is neither value: checked by `validate`, used to create the queue.
+pub(crate) fn dedup_scope(text: &str) -> Option<DedupScope> {
+    match text {
+        "queue" => Some(DedupScope::Queue),
+        "messageGroup" => Some(DedupScope::MessageGroup),
+        _ => None,
+    }
+}
+
+/// A name ending in .fifo makes a FIFO queue, as CreateQueue decides.
+fn is_fifo(name: &str) -> bool {
+    name.ends_with(".fifo")
 }
