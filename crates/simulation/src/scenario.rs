@@ -55,16 +55,16 @@ pub struct QueueSpec {
     )]
     pub name: String,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
     pub visibility_timeout_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 900)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = DELAY.0, max = DELAY.1)))]
     pub delay_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 60, max = 1209600)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RETENTION.0, max = RETENTION.1)))]
     pub message_retention_period_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RECEIVE_WAIT.0, max = RECEIVE_WAIT.1)))]
     pub receive_message_wait_time_seconds: Option<i64>,
     /// FIFO only.
     #[serde(default)]
@@ -88,7 +88,7 @@ pub struct QueueSpec {
 pub struct Redrive {
     /// Name of a queue listed earlier.
     pub dead_letter_queue: String,
-    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 1000)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.0, max = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.1)))]
     pub max_receive_count: i64,
 }
 
@@ -102,6 +102,26 @@ enum DeduplicationScope {
     Queue,
     MessageGroup,
 }
+
+/// SQS's range of a numeric queue attribute, from the engine, for the
+/// schema's `minimum` and `maximum` (the contract build only): the schema
+/// and `Scenario::validate` say the engine's ranges, never copies of them.
+#[cfg(feature = "contract")]
+const fn sqs_range(name: AttributeName) -> (i64, i64) {
+    match name.range() {
+        Some(range) => range,
+        // Evaluated in the constants below, at compile time.
+        None => panic!("not a numeric attribute"),
+    }
+}
+#[cfg(feature = "contract")]
+const VISIBILITY: (i64, i64) = sqs_range(AttributeName::VisibilityTimeout);
+#[cfg(feature = "contract")]
+const DELAY: (i64, i64) = sqs_range(AttributeName::DelaySeconds);
+#[cfg(feature = "contract")]
+const RETENTION: (i64, i64) = sqs_range(AttributeName::MessageRetentionPeriod);
+#[cfg(feature = "contract")]
+const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTimeSeconds);
 
 /// Something that sends messages: at fixed moments, or at a steady rate.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -264,7 +284,7 @@ pub struct Behaviour {
     /// The new visibility timeout each heartbeat sets, in seconds
     /// (default: the queue's).
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
     pub heartbeat_visibility_seconds: Option<i64>,
     /// Lambda-style: the batch is handled as one invocation; with
     /// `reportBatchItemFailures` only failed records return to the queue,

@@ -118,7 +118,9 @@ fn the_scenario_and_create_queue_agree_at_both_ends_of_every_range() {
     for (field, name) in fields {
         let (lo, hi) = name.range().expect("a numeric attribute");
         for v in [lo - 1, lo, hi, hi + 1] {
-            let in_scenario = scenario(json!([{ "name": "q", field: v }])).validate().is_ok();
+            let in_scenario = scenario(json!([{ "name": "q", field: v }]))
+                .validate()
+                .is_ok();
             let mut engine = Engine::new(Config::default());
             let in_engine = engine
                 .create_queue("q", &[attribute(name, v)], &Tags::new())
@@ -160,7 +162,11 @@ fn the_scenario_and_create_queue_agree_at_both_ends_of_every_range() {
 fn a_fifo_only_field_on_a_standard_queue_is_refused_in_plain_words_naming_the_field() {
     for (field, value, got) in [
         ("contentBasedDeduplication", json!(false), "false"),
-        ("deduplicationScope", json!("messageGroup"), "\"messageGroup\""),
+        (
+            "deduplicationScope",
+            json!("messageGroup"),
+            "\"messageGroup\"",
+        ),
     ] {
         let queues = json!([{ "name": "orders", field: value }]);
         let error = refusal(queues.clone());
@@ -215,7 +221,10 @@ fn a_dead_letter_queue_of_the_other_type_is_refused_naming_the_field() {
         { "name": "dlq.fifo" },
         { "name": "work", "redrive": { "deadLetterQueue": "dlq.fifo", "maxReceiveCount": 3 } }
     ]));
-    assert!(error.rule.starts_with("the name of a standard queue"), "{error}");
+    assert!(
+        error.rule.starts_with("the name of a standard queue"),
+        "{error}"
+    );
 }
 
 /// A value the JSON decoder refuses (a fraction) at a queue field is worded
