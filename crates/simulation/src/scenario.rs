@@ -5,7 +5,9 @@
 //! generated from them (the `contract` feature; see crates/wasm/tests/contract.rs):
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
-use queuelab_engine::{AttributeName, DedupScope, RedrivePolicy, MAX_VIRTUAL_MS};
+use queuelab_engine::{
+    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_VIRTUAL_MS,
+};
 use serde::{Deserialize, Serialize};
 
 /// Queues, producers, simulated consumers and narration, replayed
@@ -688,6 +690,15 @@ impl QueueSpec {
     /// listed `earlier`, of the same type. `i` is its place in `queues`.
     fn validate(&self, i: usize, earlier: &[QueueSpec]) -> Result<(), FieldError> {
         let path = |field: &str| format!("queues[{i}].{field}");
+        if !is_queue_name(&self.name) {
+            return Err(FieldError {
+                path: path("name"),
+                rule: "1 to 80 letters, digits, hyphens or underscores (a FIFO queue's: 1 to 75 \
+                       of them, then .fifo)"
+                    .into(),
+                got: format!("\"{}\"", echo(&self.name)),
+            });
+        }
         let seconds = [
             ("visibilityTimeoutSeconds", self.visibility_timeout_seconds),
             ("delaySeconds", self.delay_seconds),
@@ -717,7 +728,7 @@ impl QueueSpec {
                 AttributeName::DeduplicationScope,
                 self.deduplication_scope
                     .as_ref()
-                    .map(|s| format!("\"{s}\"")),
+                    .map(|s| format!("\"{}\"", echo(s))),
             ),
         ];
         for (field, attribute, given) in fifo_fields {
@@ -736,7 +747,7 @@ impl QueueSpec {
                 return Err(FieldError {
                     path: path("deduplicationScope"),
                     rule: "\"queue\" or \"messageGroup\"".into(),
-                    got: format!("\"{scope}\""),
+                    got: format!("\"{}\"", echo(scope)),
                 });
             }
         }
@@ -754,7 +765,7 @@ impl QueueSpec {
             let refused = |rule: String| FieldError {
                 path: path("redrive.deadLetterQueue"),
                 rule,
-                got: format!("\"{dlq}\""),
+                got: format!("\"{}\"", echo(dlq)),
             };
             match earlier.iter().find(|q| &q.name == dlq) {
                 None => {

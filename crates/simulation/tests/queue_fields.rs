@@ -248,3 +248,34 @@ fn a_queue_fields_rule_is_worded_for_any_refusal_at_its_path() {
         "to {MAX_VIRTUAL_MS} (2^53 − 1, the last moment virtual time reaches)"
     )));
 }
+
+#[test]
+fn a_queue_name_sqs_refuses_is_refused_in_plain_words_naming_the_field() {
+    let error = refusal(json!([{ "name": "my orders" }]));
+    assert_eq!(
+        error.to_string(),
+        "queues[0].name must be 1 to 80 letters, digits, hyphens or underscores (a FIFO \
+         queue's: 1 to 75 of them, then .fifo), got \"my orders\""
+    );
+    for name in [
+        "a".repeat(81),
+        format!("{}.fifo", "a".repeat(76)),
+        String::new(),
+    ] {
+        assert_eq!(refusal(json!([{ "name": name }])).path, "queues[0].name");
+    }
+    for name in ["a".repeat(80), format!("{}.fifo", "a".repeat(75))] {
+        Simulation::new(scenario(json!([{ "name": name }])), Config::default()).expect("loads");
+    }
+}
+
+/// A hostile file's megabyte of text is not copied into its refusal.
+#[test]
+fn a_refused_queue_text_is_repeated_only_in_part() {
+    let long = "x".repeat(1_000_000);
+    let error = refusal(json!([{ "name": format!("{long} y") }]));
+    assert!(error.got.len() < 5_000, "{} bytes", error.got.len());
+    let error = refusal(json!([{ "name": "q.fifo", "deduplicationScope": long }]));
+    assert!(error.got.ends_with("…\""), "{}", &error.got[..20]);
+    assert!(error.got.len() < 5_000, "{} bytes", error.got.len());
+}
