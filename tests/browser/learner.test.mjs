@@ -63,7 +63,7 @@ test("a queue setting out of range shows its plain-word error under its field an
   await timeout.dispatchEvent("change");
   const note = page.locator("#settings [data-field-error='visibilityTimeoutSeconds']");
   await note.waitFor({ state: "visible" });
-  assert.equal(await note.textContent(), "Visibility timeout must be a whole number of seconds from 0 to 43200 (12 hours). You entered “50000”. Back to 2, the value running now.");
+  assert.equal(await note.textContent(), "Visibility timeout must be a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for VisibilityTimeout. You entered “50000”. Back to 2, the value running now.");
   assert.equal(await timeout.inputValue(), "2", "the form shows what the run uses");
   assert.equal(await timeout.getAttribute("aria-describedby"), await note.getAttribute("id"));
   await close();

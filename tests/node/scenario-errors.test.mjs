@@ -65,10 +65,10 @@ test("a queue setting out of range, or a fraction, says the engine's range in wo
     const text = withQueue({ visibilityTimeoutSeconds: value });
     const e = refusal(text);
     assert.equal(e.path, "queues[0].visibilityTimeoutSeconds");
-    assert.equal(e.rule, "a whole number of seconds from 0 to 43200 (12 hours)");
+    assert.equal(e.rule, "a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for VisibilityTimeout");
     assert.equal(e.line, lineOf(text, '"visibilityTimeoutSeconds"'));
     assert.doesNotMatch(e.message, /Invalid value for the parameter|invalid type/);
-    assert.match(e.message, new RegExp(`queues\\[0\\]\\.visibilityTimeoutSeconds must be a whole number of seconds from 0 to 43200 \\(12 hours\\), got ${value}`));
+    assert.match(e.message, new RegExp(`queues\\[0\\]\\.visibilityTimeoutSeconds must be a whole number of seconds from 0 to 43200 \\(12 hours\\), the range SQS allows for VisibilityTimeout, got ${value}`));
   }
 });
 

@@ -534,20 +534,13 @@ impl std::fmt::Display for FieldError {
 /// its path): (lowest, highest, unit). The one place these ranges live:
 /// `Scenario::validate` checks them, and `rule_for` words them for a value
 /// the JSON decoder refused (a fraction, a negative number) at that field.
-/// A queue field's range is the engine's own (`AttributeName::range`,
-/// `RedrivePolicy::MAX_RECEIVE_COUNT_RANGE`): the scenario words SQS's
-/// rule, it does not keep a copy of it.
+/// A queue field's range is the engine's own (`queue_attribute`).
 fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
-    let engine =
-        |(lo, hi): (i64, i64), unit| Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
-    let seconds = |attribute: AttributeName| engine(attribute.range()?, SECONDS);
+    if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
+        return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
+    }
     Some(match field {
-        "visibilityTimeoutSeconds" => seconds(AttributeName::VisibilityTimeout)?,
-        "delaySeconds" => seconds(AttributeName::DelaySeconds)?,
-        "messageRetentionPeriodSeconds" => seconds(AttributeName::MessageRetentionPeriod)?,
-        "receiveMessageWaitTimeSeconds" => seconds(AttributeName::ReceiveMessageWaitTimeSeconds)?,
-        "maxReceiveCount" => engine(RedrivePolicy::MAX_RECEIVE_COUNT_RANGE, "")?,
         "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
@@ -569,9 +562,37 @@ pub fn rule_for(path: &str) -> Option<String> {
         _ => in_words(hi, unit),
     };
     let lo_words = in_words(lo, unit);
+    // A queue field also names the SQS attribute it sets, the name a
+    // learner meets again in SQS's documentation and SDKs.
+    let sqs = queue_attribute(field).map_or(String::new(), |(name, ..)| {
+        format!(", the range SQS allows for {name}")
+    });
     Some(format!(
-        "a whole number{unit} from {lo_words} to {hi_words}"
+        "a whole number{unit} from {lo_words} to {hi_words}{sqs}"
     ))
+}
+
+/// The SQS attribute (or redrive policy member) a queue field sets, by the
+/// field's name, its range and unit. The range is the engine's own
+/// (`AttributeName::range`, `RedrivePolicy::MAX_RECEIVE_COUNT_RANGE`,
+/// which CreateQueue checks): the scenario words SQS's rule without
+/// keeping a copy of it.
+fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static str)> {
+    let attribute = match field {
+        "visibilityTimeoutSeconds" => AttributeName::VisibilityTimeout,
+        "delaySeconds" => AttributeName::DelaySeconds,
+        "messageRetentionPeriodSeconds" => AttributeName::MessageRetentionPeriod,
+        "receiveMessageWaitTimeSeconds" => AttributeName::ReceiveMessageWaitTimeSeconds,
+        "maxReceiveCount" => {
+            return Some((
+                "maxReceiveCount",
+                RedrivePolicy::MAX_RECEIVE_COUNT_RANGE,
+                "",
+            ))
+        }
+        _ => return None,
+    };
+    Some((attribute.as_str(), attribute.range()?, SECONDS))
 }
 
 const SECONDS: &str = " of seconds";

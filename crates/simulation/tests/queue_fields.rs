@@ -35,14 +35,15 @@ fn a_queue_visibility_timeout_over_12_hours_is_refused_in_plain_words_naming_the
     assert_eq!(error.path, "queues[0].visibilityTimeoutSeconds");
     assert_eq!(
         error.rule,
-        "a whole number of seconds from 0 to 43200 (12 hours)"
+        "a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for \
+         VisibilityTimeout"
     );
     assert_eq!(error.got, "50000");
     let said = load_error(queues);
     assert!(
         said.contains(
             "queues[0].visibilityTimeoutSeconds must be a whole number of seconds from 0 to \
-             43200 (12 hours), got 50000"
+             43200 (12 hours), the range SQS allows for VisibilityTimeout, got 50000"
         ),
         "{said}"
     );
@@ -54,31 +55,31 @@ fn every_queue_attribute_out_of_range_is_refused_in_plain_words_naming_the_field
     let cases = [
         (
             json!({ "visibilityTimeoutSeconds": -1 }),
-            "queues[1].visibilityTimeoutSeconds must be a whole number of seconds from 0 to 43200 (12 hours), got -1",
+            "queues[1].visibilityTimeoutSeconds must be a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for VisibilityTimeout, got -1",
         ),
         (
             json!({ "delaySeconds": 901 }),
-            "queues[1].delaySeconds must be a whole number of seconds from 0 to 900 (15 minutes), got 901",
+            "queues[1].delaySeconds must be a whole number of seconds from 0 to 900 (15 minutes), the range SQS allows for DelaySeconds, got 901",
         ),
         (
             json!({ "messageRetentionPeriodSeconds": 30 }),
-            "queues[1].messageRetentionPeriodSeconds must be a whole number of seconds from 60 (1 minute) to 1209600 (14 days), got 30",
+            "queues[1].messageRetentionPeriodSeconds must be a whole number of seconds from 60 (1 minute) to 1209600 (14 days), the range SQS allows for MessageRetentionPeriod, got 30",
         ),
         (
             json!({ "messageRetentionPeriodSeconds": 1_209_601 }),
-            "queues[1].messageRetentionPeriodSeconds must be a whole number of seconds from 60 (1 minute) to 1209600 (14 days), got 1209601",
+            "queues[1].messageRetentionPeriodSeconds must be a whole number of seconds from 60 (1 minute) to 1209600 (14 days), the range SQS allows for MessageRetentionPeriod, got 1209601",
         ),
         (
             json!({ "receiveMessageWaitTimeSeconds": 21 }),
-            "queues[1].receiveMessageWaitTimeSeconds must be a whole number of seconds from 0 to 20, got 21",
+            "queues[1].receiveMessageWaitTimeSeconds must be a whole number of seconds from 0 to 20, the range SQS allows for ReceiveMessageWaitTimeSeconds, got 21",
         ),
         (
             json!({ "redrive": { "deadLetterQueue": "dlq", "maxReceiveCount": 0 } }),
-            "queues[1].redrive.maxReceiveCount must be a whole number from 1 to 1000, got 0",
+            "queues[1].redrive.maxReceiveCount must be a whole number from 1 to 1000, the range SQS allows for maxReceiveCount, got 0",
         ),
         (
             json!({ "redrive": { "deadLetterQueue": "dlq", "maxReceiveCount": 1001 } }),
-            "queues[1].redrive.maxReceiveCount must be a whole number from 1 to 1000, got 1001",
+            "queues[1].redrive.maxReceiveCount must be a whole number from 1 to 1000, the range SQS allows for maxReceiveCount, got 1001",
         ),
     ];
     for (fields, sentence) in cases {
@@ -233,11 +234,11 @@ fn a_dead_letter_queue_of_the_other_type_is_refused_naming_the_field() {
 fn a_queue_fields_rule_is_worded_for_any_refusal_at_its_path() {
     assert_eq!(
         rule_for("queues[2].delaySeconds").unwrap(),
-        "a whole number of seconds from 0 to 900 (15 minutes)"
+        "a whole number of seconds from 0 to 900 (15 minutes), the range SQS allows for DelaySeconds"
     );
     assert_eq!(
         rule_for("queues[0].redrive.maxReceiveCount").unwrap(),
-        "a whole number from 1 to 1000"
+        "a whole number from 1 to 1000, the range SQS allows for maxReceiveCount"
     );
     // Consumers' wording is unchanged.
     assert_eq!(
