@@ -56,6 +56,19 @@ test("a bad setting shows under its field in plain words, and the field gets bac
   await close();
 });
 
+test("a queue setting out of range shows its plain-word error under its field and the value is restored", async () => {
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate");
+  const timeout = page.locator("#settings [data-path='queues[0].visibilityTimeoutSeconds']");
+  await timeout.fill("50000");
+  await timeout.dispatchEvent("change");
+  const note = page.locator("#settings [data-field-error='visibilityTimeoutSeconds']");
+  await note.waitFor({ state: "visible" });
+  assert.equal(await note.textContent(), "Visibility timeout must be a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for VisibilityTimeout. You entered “50000”. Back to 2, the value running now.");
+  assert.equal(await timeout.inputValue(), "2", "the form shows what the run uses");
+  assert.equal(await timeout.getAttribute("aria-describedby"), await note.getAttribute("id"));
+  await close();
+});
+
 test("every worker behaviour is a setting: deletes before processing, switched off, runs without losing messages", async () => {
   const { page, close } = await open("?scenario=09-delete-before-process");
   const box = page.locator("#settings [data-setting='deletesBeforeProcessing']").first();

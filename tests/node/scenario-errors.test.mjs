@@ -55,6 +55,23 @@ test("a negative processing time and a text wait time say what the field takes",
   assert.equal(flag.rule, "true or false");
 });
 
+test("a queue setting out of range, or a fraction, says the engine's range in words with its path and line", () => {
+  const withQueue = (change) => {
+    const s = structuredClone(DUP);
+    Object.assign(s.queues[0], change);
+    return JSON.stringify(s, null, 2);
+  };
+  for (const value of [50000, 2.5]) {
+    const text = withQueue({ visibilityTimeoutSeconds: value });
+    const e = refusal(text);
+    assert.equal(e.path, "queues[0].visibilityTimeoutSeconds");
+    assert.equal(e.rule, "a whole number of seconds from 0 to 43200 (12 hours), the range SQS allows for VisibilityTimeout");
+    assert.equal(e.line, lineOf(text, '"visibilityTimeoutSeconds"'));
+    assert.doesNotMatch(e.message, /Invalid value for the parameter|invalid type/);
+    assert.match(e.message, new RegExp(`queues\\[0\\]\\.visibilityTimeoutSeconds must be a whole number of seconds from 0 to 43200 \\(12 hours\\), the range SQS allows for VisibilityTimeout, got ${value}`));
+  }
+});
+
 test("bad JSON names its line and column and says it is not valid JSON", () => {
   const e = refusal('{\n  "title": "x",\n  "queues": [\n');
   assert.equal(e.line, 4);

@@ -56,7 +56,7 @@ pub use snapshot::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
     QueueSnapshot, Snapshot,
 };
-pub use validate::attribute_base_type;
+pub use validate::{attribute_base_type, is_queue_name};
 
 /// Virtual milliseconds since the engine started.
 pub type Millis = u64;

@@ -66,6 +66,24 @@ impl AttributeName {
         )
     }
 
+    /// The whole numbers SQS accepts for a numeric attribute, lowest and
+    /// highest included; `None` for an attribute that is not a number.
+    /// The one place these ranges live: `Settings::apply` checks them, and
+    /// hosts word them for their own fields (the simulation's
+    /// `Scenario::validate`), so the two can never disagree.
+    pub const fn range(self) -> Option<(i64, i64)> {
+        use AttributeName::*;
+        Some(match self {
+            DelaySeconds => (0, 900),
+            MaximumMessageSize => (1_024, 1_048_576),
+            MessageRetentionPeriod => (60, 1_209_600),
+            ReceiveMessageWaitTimeSeconds => (0, 20),
+            VisibilityTimeout => (0, MAX_VISIBILITY_TIMEOUT),
+            KmsDataKeyReusePeriodSeconds => (60, 86_400),
+            _ => return None,
+        })
+    }
+
     /// Attributes SQS computes; they can be read but never set.
     pub fn read_only(self) -> bool {
         use AttributeName::*;
@@ -118,6 +136,10 @@ impl PartialEq for RedrivePolicy {
 }
 
 impl RedrivePolicy {
+    /// The `maxReceiveCount` values SQS accepts, both included; checked by
+    /// `Settings::apply`, and worded by hosts for their own fields.
+    pub const MAX_RECEIVE_COUNT_RANGE: (i64, i64) = (1, 1_000);
+
     /// A refusal of this policy in SQS's phrasing: the policy, then why.
     pub(crate) fn refused(&self, reason: &str) -> SqsError {
         let text = if self.text.is_empty() {
@@ -285,11 +307,11 @@ pub fn invalid_attribute_value(name: &str) -> SqsError {
     )
 }
 
-fn in_range(name: AttributeName, value: i64, lo: i64, hi: i64) -> SqsResult<u32> {
-    if (lo..=hi).contains(&value) {
-        Ok(value as u32)
-    } else {
-        Err(invalid_attribute_value(name.as_str()))
+/// `value` if it is within the attribute's range (`AttributeName::range`).
+fn in_range(name: AttributeName, value: i64) -> SqsResult<u32> {
+    match name.range() {
+        Some((lo, hi)) if (lo..=hi).contains(&value) => Ok(value as u32),
+        _ => Err(invalid_attribute_value(name.as_str())),
     }
 }
 
@@ -300,29 +322,22 @@ impl Settings {
         use QueueAttribute as A;
         let name = attribute.name();
         match attribute {
-            A::DelaySeconds(v) => self.delay_seconds = in_range(name, *v, 0, 900)?,
-            A::MaximumMessageSize(v) => {
-                self.maximum_message_size = in_range(name, *v, 1_024, 1_048_576)?
-            }
-            A::MessageRetentionPeriod(v) => {
-                self.message_retention_period = in_range(name, *v, 60, 1_209_600)?
-            }
-            A::ReceiveMessageWaitTimeSeconds(v) => {
-                self.receive_wait_seconds = in_range(name, *v, 0, 20)?
-            }
-            A::VisibilityTimeout(v) => {
-                self.visibility_timeout = in_range(name, *v, 0, MAX_VISIBILITY_TIMEOUT)?
-            }
+            A::DelaySeconds(v) => self.delay_seconds = in_range(name, *v)?,
+            A::MaximumMessageSize(v) => self.maximum_message_size = in_range(name, *v)?,
+            A::MessageRetentionPeriod(v) => self.message_retention_period = in_range(name, *v)?,
+            A::ReceiveMessageWaitTimeSeconds(v) => self.receive_wait_seconds = in_range(name, *v)?,
+            A::VisibilityTimeout(v) => self.visibility_timeout = in_range(name, *v)?,
             A::KmsDataKeyReusePeriodSeconds(v) => {
-                self.kms_data_key_reuse_period = Some(in_range(name, *v, 60, 86_400)?)
+                self.kms_data_key_reuse_period = Some(in_range(name, *v)?)
             }
             A::RedrivePolicy(p) => {
                 if let Some(p) = p {
                     let count = p.max_receive_count;
-                    if !(1..=1_000).contains(&count) {
+                    let (lo, hi) = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE;
+                    if !(lo..=hi).contains(&count) {
                         return Err(p.refused(&format!(
-                            "Invalid value for maxReceiveCount: {count}, valid values are from 1 \
-                             to 1000 both inclusive."
+                            "Invalid value for maxReceiveCount: {count}, valid values are from {lo} \
+                             to {hi} both inclusive."
                         )));
                     }
                 }

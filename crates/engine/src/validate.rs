@@ -5,8 +5,10 @@ use crate::message::{AttributeValue, MessageAttribute};
 
 pub(crate) const MAX_MESSAGE_ATTRIBUTES: usize = 10;
 
-/// 1-80 characters of `[A-Za-z0-9_-]`, with `.fifo` allowed (and counted) at the end.
-pub(crate) fn is_queue_name(name: &str) -> bool {
+/// 1-80 characters of `[A-Za-z0-9_-]`, with `.fifo` allowed (and counted)
+/// at the end. Public so hosts check a name before CreateQueue by the
+/// engine's rule (the simulation's `Scenario::validate`).
+pub fn is_queue_name(name: &str) -> bool {
     let stem = name.strip_suffix(".fifo").unwrap_or(name);
     !stem.is_empty()
         && name.len() <= 80

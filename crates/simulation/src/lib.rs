@@ -36,9 +36,9 @@ pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 use worker::{State, Worker};
 
 use queuelab_engine::{
-    AttributeName, AttributeSelection, AttributeValue, Config, DedupScope, Engine, EventKind,
-    MessageAttribute, Millis, NewMessage, PollId, QueueAttribute, ReceivedMessage, RedrivePolicy,
-    SendMessage, SqsError, SqsResult, Tags, TimeLimit, MAX_VIRTUAL_MS,
+    AttributeName, AttributeSelection, AttributeValue, Config, Engine, EventKind, MessageAttribute,
+    Millis, NewMessage, PollId, QueueAttribute, ReceivedMessage, RedrivePolicy, SendMessage,
+    SqsError, SqsResult, Tags, TimeLimit, MAX_VIRTUAL_MS,
 };
 
 /// How often a side effect happened to one message.
@@ -750,18 +750,14 @@ fn queue_attributes(
         out.push(QueueAttribute::ContentBasedDeduplication(v));
     }
     if let Some(scope) = &spec.deduplication_scope {
-        out.push(QueueAttribute::DeduplicationScope(match scope.as_str() {
-            "queue" => DedupScope::Queue,
-            "messageGroup" => DedupScope::MessageGroup,
-            other => {
-                return Err(invalid(
-                    &format!("queue \"{}\"", spec.name),
-                    format!(
-                        "deduplicationScope must be \"queue\" or \"messageGroup\", not \"{other}\""
-                    ),
-                ))
-            }
-        }));
+        // `Scenario::validate` refused any other text before this.
+        let scope = scenario::dedup_scope(scope).ok_or_else(|| {
+            invalid(
+                &format!("queue \"{}\"", spec.name),
+                format!("deduplicationScope \"{scope}\""),
+            )
+        })?;
+        out.push(QueueAttribute::DeduplicationScope(scope));
     }
     if let Some(redrive) = &spec.redrive {
         let Some(dlq_url) = urls.get(&redrive.dead_letter_queue) else {

@@ -5,7 +5,9 @@
 //! generated from them (the `contract` feature; see crates/wasm/tests/contract.rs):
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
-use queuelab_engine::MAX_VIRTUAL_MS;
+use queuelab_engine::{
+    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_VIRTUAL_MS,
+};
 use serde::{Deserialize, Serialize};
 
 /// Queues, producers, simulated consumers and narration, replayed
@@ -60,16 +62,16 @@ pub struct QueueSpec {
     )]
     pub name: String,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
     pub visibility_timeout_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 900)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = DELAY.0, max = DELAY.1)))]
     pub delay_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 60, max = 1209600)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RETENTION.0, max = RETENTION.1)))]
     pub message_retention_period_seconds: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RECEIVE_WAIT.0, max = RECEIVE_WAIT.1)))]
     pub receive_message_wait_time_seconds: Option<i64>,
     /// FIFO only.
     #[serde(default)]
@@ -93,7 +95,7 @@ pub struct QueueSpec {
 pub struct Redrive {
     /// Name of a queue listed earlier.
     pub dead_letter_queue: String,
-    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 1000)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.0, max = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.1)))]
     pub max_receive_count: i64,
 }
 
@@ -107,6 +109,26 @@ enum DeduplicationScope {
     Queue,
     MessageGroup,
 }
+
+/// SQS's range of a numeric queue attribute, from the engine, for the
+/// schema's `minimum` and `maximum` (the contract build only): the schema
+/// and `Scenario::validate` say the engine's ranges, never copies of them.
+#[cfg(feature = "contract")]
+const fn sqs_range(name: AttributeName) -> (i64, i64) {
+    match name.range() {
+        Some(range) => range,
+        // Evaluated in the constants below, at compile time.
+        None => panic!("not a numeric attribute"),
+    }
+}
+#[cfg(feature = "contract")]
+const VISIBILITY: (i64, i64) = sqs_range(AttributeName::VisibilityTimeout);
+#[cfg(feature = "contract")]
+const DELAY: (i64, i64) = sqs_range(AttributeName::DelaySeconds);
+#[cfg(feature = "contract")]
+const RETENTION: (i64, i64) = sqs_range(AttributeName::MessageRetentionPeriod);
+#[cfg(feature = "contract")]
+const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTimeSeconds);
 
 /// Something that sends messages: at fixed moments, or at a steady rate.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -269,7 +291,7 @@ pub struct Behaviour {
     /// The new visibility timeout each heartbeat sets, in seconds
     /// (default: the queue's).
     #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 43200)))]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
     pub heartbeat_visibility_seconds: Option<i64>,
     /// Lambda-style: the batch is handled as one invocation; with
     /// `reportBatchItemFailures` only failed records return to the queue,
@@ -584,15 +606,19 @@ impl std::fmt::Display for FieldError {
 /// its path): (lowest, highest, unit). The one place these ranges live:
 /// `Scenario::validate` checks them, and `rule_for` words them for a value
 /// the JSON decoder refused (a fraction, a negative number) at that field.
+/// A queue field's range is the engine's own (`queue_attribute`).
 fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
+    if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
+        return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
+    }
     Some(match field {
         "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "batchSize" => (1, 10, ""),
-        "waitTimeSeconds" => (0, 20, " of seconds"),
+        "waitTimeSeconds" => (0, 20, SECONDS),
         _ => return None,
     })
 }
@@ -605,9 +631,56 @@ pub fn rule_for(path: &str) -> Option<String> {
     let hi_words = match hi {
         MAX_SPAN_MS => format!("{hi} (a year)"),
         MAX_VIRTUAL_MS => format!("{hi} (2^53 − 1, the last moment virtual time reaches)"),
-        _ => hi.to_string(),
+        _ => in_words(hi, unit),
     };
-    Some(format!("a whole number{unit} from {lo} to {hi_words}"))
+    let lo_words = in_words(lo, unit);
+    // A queue field also names the SQS attribute it sets, the name a
+    // learner meets again in SQS's documentation and SDKs.
+    let sqs = queue_attribute(field).map_or(String::new(), |(name, ..)| {
+        format!(", the range SQS allows for {name}")
+    });
+    Some(format!(
+        "a whole number{unit} from {lo_words} to {hi_words}{sqs}"
+    ))
+}
+
+/// The SQS attribute (or redrive policy member) a queue field sets, by the
+/// field's name, its range and unit. The range is the engine's own
+/// (`AttributeName::range`, `RedrivePolicy::MAX_RECEIVE_COUNT_RANGE`,
+/// which CreateQueue checks): the scenario words SQS's rule without
+/// keeping a copy of it.
+fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static str)> {
+    let attribute = match field {
+        "visibilityTimeoutSeconds" => AttributeName::VisibilityTimeout,
+        "delaySeconds" => AttributeName::DelaySeconds,
+        "messageRetentionPeriodSeconds" => AttributeName::MessageRetentionPeriod,
+        "receiveMessageWaitTimeSeconds" => AttributeName::ReceiveMessageWaitTimeSeconds,
+        "maxReceiveCount" => {
+            return Some((
+                "maxReceiveCount",
+                RedrivePolicy::MAX_RECEIVE_COUNT_RANGE,
+                "",
+            ))
+        }
+        _ => return None,
+    };
+    Some((attribute.as_str(), attribute.range()?, SECONDS))
+}
+
+const SECONDS: &str = " of seconds";
+
+/// A count of seconds of a minute or more, also in the unit SQS's
+/// documentation gives it in: "43200 (12 hours)", "900 (15 minutes)".
+fn in_words(n: u64, unit: &str) -> String {
+    let units = [(86_400, "day"), (3_600, "hour"), (60, "minute")];
+    match units.iter().find(|(size, _)| n >= *size && n % size == 0) {
+        Some((size, name)) if unit == SECONDS => {
+            let count = n / size;
+            let s = if count == 1 { "" } else { "s" };
+            format!("{n} ({count} {name}{s})")
+        }
+        _ => n.to_string(),
+    }
 }
 
 /// One field's range (`field_range`, by the path's last part).
@@ -634,6 +707,9 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
+        for (i, queue) in self.queues.iter().enumerate() {
+            queue.validate(i, &self.queues[..i])?;
+        }
         for (i, p) in self.producers.iter().enumerate() {
             for (j, s) in p.sends.iter().enumerate() {
                 at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
@@ -790,4 +866,126 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+impl QueueSpec {
+    /// What CreateQueue would refuse in this queue, said in the scenario's
+    /// words and placed at its field ("queues[0].visibilityTimeoutSeconds
+    /// must be a whole number of seconds from 0 to 43200 (12 hours), got
+    /// 50000"), rather than as SQS's "Invalid value for the parameter
+    /// VisibilityTimeout.": each attribute within the engine's range, the
+    /// FIFO-only attributes only on a FIFO queue, and a dead-letter queue
+    /// listed `earlier`, of the same type. `i` is its place in `queues`.
+    fn validate(&self, i: usize, earlier: &[QueueSpec]) -> Result<(), FieldError> {
+        let path = |field: &str| format!("queues[{i}].{field}");
+        if !is_queue_name(&self.name) {
+            return Err(FieldError {
+                path: path("name"),
+                rule: "1 to 80 letters, digits, hyphens or underscores (a FIFO queue's: 1 to 75 \
+                       of them, then .fifo)"
+                    .into(),
+                got: format!("\"{}\"", echo(&self.name)),
+            });
+        }
+        let seconds = [
+            ("visibilityTimeoutSeconds", self.visibility_timeout_seconds),
+            ("delaySeconds", self.delay_seconds),
+            (
+                "messageRetentionPeriodSeconds",
+                self.message_retention_period_seconds,
+            ),
+            (
+                "receiveMessageWaitTimeSeconds",
+                self.receive_message_wait_time_seconds,
+            ),
+        ];
+        for (field, value) in seconds {
+            if let Some(v) = value {
+                within(path(field), i128::from(v))?;
+            }
+        }
+        let fifo = is_fifo(&self.name);
+        let fifo_fields = [
+            (
+                "contentBasedDeduplication",
+                AttributeName::ContentBasedDeduplication,
+                self.content_based_deduplication.map(|v| v.to_string()),
+            ),
+            (
+                "deduplicationScope",
+                AttributeName::DeduplicationScope,
+                self.deduplication_scope
+                    .as_ref()
+                    .map(|s| format!("\"{}\"", echo(s))),
+            ),
+        ];
+        for (field, attribute, given) in fifo_fields {
+            if let Some(got) = given.filter(|_| !fifo && attribute.fifo_only()) {
+                return Err(FieldError {
+                    path: path(field),
+                    rule: "left out on a standard queue (it is for FIFO queues, whose names end \
+                           in .fifo)"
+                        .into(),
+                    got,
+                });
+            }
+        }
+        if let Some(scope) = &self.deduplication_scope {
+            if dedup_scope(scope).is_none() {
+                return Err(FieldError {
+                    path: path("deduplicationScope"),
+                    rule: "\"queue\" or \"messageGroup\"".into(),
+                    got: format!("\"{}\"", echo(scope)),
+                });
+            }
+        }
+        if let Some(redrive) = &self.redrive {
+            within(
+                path("redrive.maxReceiveCount"),
+                i128::from(redrive.max_receive_count),
+            )?;
+            let dlq = &redrive.dead_letter_queue;
+            let kind = if fifo {
+                "a FIFO queue"
+            } else {
+                "a standard queue"
+            };
+            let refused = |rule: String| FieldError {
+                path: path("redrive.deadLetterQueue"),
+                rule,
+                got: format!("\"{}\"", echo(dlq)),
+            };
+            match earlier.iter().find(|q| &q.name == dlq) {
+                None => {
+                    return Err(refused(
+                        "the name of a queue listed before this one (queues are created in order)"
+                            .into(),
+                    ))
+                }
+                Some(target) if is_fifo(&target.name) != fifo => {
+                    return Err(refused(format!(
+                        "the name of {kind} listed before this one (SQS moves messages only \
+                         between queues of the same type)"
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `deduplicationScope`'s text as the engine types it, or None for a text
+/// that is neither value: checked by `validate`, used to create the queue.
+pub(crate) fn dedup_scope(text: &str) -> Option<DedupScope> {
+    match text {
+        "queue" => Some(DedupScope::Queue),
+        "messageGroup" => Some(DedupScope::MessageGroup),
+        _ => None,
+    }
+}
+
+/// A name ending in .fifo makes a FIFO queue, as CreateQueue decides.
+fn is_fifo(name: &str) -> bool {
+    name.ends_with(".fifo")
 }
