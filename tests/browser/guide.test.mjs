@@ -221,3 +221,24 @@ test("at 1280x800 the stage, narration, event log and metrics are all in view wh
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("Act yourself opens beside the stage: at 1280 wide the log and metrics move below the stage, at 1920 they keep their column between the stage and the drawer", async () => {
+  const boxes = (page) => page.evaluate(() => Object.fromEntries(["#stage", "#manual-panel", ".log-panel", ".chart-panel"].map((sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [sel, { left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY }];
+  })));
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1000 }]) {
+    const { page, close } = await open("?scenario=02-slow-consumer-duplicate", { viewport });
+    await page.locator("#manual-panel summary").click();
+    const b = await boxes(page);
+    assert.ok(b["#stage"].right <= b["#manual-panel"].left, `${viewport.width}: the drawer is beside the stage`);
+    if (viewport.width === 1280) {
+      assert.ok(b[".log-panel"].top >= b["#stage"].bottom && b[".chart-panel"].top >= b["#stage"].bottom, "1280: log and metrics below the stage");
+    } else {
+      for (const sel of [".log-panel", ".chart-panel"]) {
+        assert.ok(b[sel].left >= b["#stage"].right && b[sel].right <= b["#manual-panel"].left, `1920: ${sel} between the stage and the drawer`);
+      }
+    }
+    await close();
+  }
+});
