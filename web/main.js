@@ -15,6 +15,7 @@ import { askBeforeRunning, linkWork } from "./link-check.js";
 import { h, span } from "./dom.js";
 import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
+import { followPlay } from "./follow-play.js";
 
 const link = readLink(location.search);
 const embed = link.embed;
@@ -60,6 +61,7 @@ function mountPage() {
     },
     onEnd: () => seq?.ended(),
   });
+  if (!embed) followPlay(document, lab);
   if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.

@@ -159,6 +159,7 @@ test("a token gliding across the stage passes under the headings, never over the
     const token = document.querySelector("#tray .token");
     return ["#tray-title", "#rows .q-head", "#rows .lanes-head", ".key"].map((sel) => {
       const heading = document.querySelector(sel);
+      heading.scrollIntoView({ block: "center" }); // elementFromPoint sees only the viewport, and the stage may be taller than it
       const t = token.getBoundingClientRect();
       const hd = heading.getBoundingClientRect();
       const [x, y] = [hd.left + Math.min(40, hd.width / 2), hd.top + hd.height / 2];
@@ -183,4 +184,61 @@ test("on a touch screen a tap on a word opens its tooltip, and a tap elsewhere c
   await page.locator("#summary").tap();
   assert.ok(!(await tip.isVisible()), "a tap elsewhere closes it");
   await close();
+});
+
+test("at 1280x800 the stage, narration, event log and metrics are all in view while a scenario plays", async () => {
+  const { page, problems, close } = await open(`?scenario=${stems[0]}`);
+  const missing = [];
+  for (const stem of stems) {
+    const { title } = JSON.parse(readFileSync(`${root}/web/scenarios/${stem}.json`, "utf8"));
+    await page.locator("#scenario").selectOption(stem);
+    await page.waitForFunction((t) => document.getElementById("title").textContent === t, title);
+    // A learner who just picked a scenario, at the top of the page, presses Play.
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.locator("#play").click();
+    // Wait until the page stops scrolling (it may bring the stage into view), then look.
+    await page.evaluate(() => new Promise((done) => {
+      let last = -1;
+      let still = 0;
+      const look = () => ((still = scrollY === last ? still + 1 : 0), (last = scrollY), still >= 5 ? done() : requestAnimationFrame(look));
+      requestAnimationFrame(look);
+    }));
+    const boxes = await page.evaluate(() => Object.fromEntries(Object.entries({
+      stage: "#stage", narration: "[data-narration]", log: "#log-scroll", metrics: "#chart",
+    }).map(([name, sel]) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return [name, { top: r.top, height: r.height, left: r.left, right: r.right, shown: Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) }];
+    })));
+    assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "true", `${stem} plays`);
+    // Each part's top is on screen and at least 150 px of it (or all of a shorter part) is in view, side by side within the width.
+    for (const [name, b] of Object.entries(boxes)) {
+      const ok = b.top >= 0 && b.top < 800 && b.shown >= Math.min(b.height, 150) && b.left >= 0 && b.right <= 1280;
+      if (!ok) missing.push(`${stem} ${name}: top at ${Math.round(b.top)} px, ${Math.round(b.shown)} of its ${Math.round(b.height)} px on screen`);
+    }
+    await page.locator("#play").click(); // pause before the next pick
+  }
+  assert.deepEqual(missing, [], "every part in view for every scenario");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("Act yourself opens beside the stage: at 1280 wide the log and metrics move below the stage, at 1920 they keep their column between the stage and the drawer", async () => {
+  const boxes = (page) => page.evaluate(() => Object.fromEntries(["#stage", "#manual-panel", ".log-panel", ".chart-panel"].map((sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [sel, { left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY }];
+  })));
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1000 }]) {
+    const { page, close } = await open("?scenario=02-slow-consumer-duplicate", { viewport });
+    await page.locator("#manual-panel summary").click();
+    const b = await boxes(page);
+    assert.ok(b["#stage"].right <= b["#manual-panel"].left, `${viewport.width}: the drawer is beside the stage`);
+    if (viewport.width === 1280) {
+      assert.ok(b[".log-panel"].top >= b["#stage"].bottom && b[".chart-panel"].top >= b["#stage"].bottom, "1280: log and metrics below the stage");
+    } else {
+      for (const sel of [".log-panel", ".chart-panel"]) {
+        assert.ok(b[sel].left >= b["#stage"].right && b[sel].right <= b["#manual-panel"].left, `1920: ${sel} between the stage and the drawer`);
+      }
+    }
+    await close();
+  }
 });
