@@ -4,10 +4,25 @@
 // - script time per animation frame (p50/p95) with about 1,000 messages on
 //   screen while four workers consume them (events every frame);
 // - time to replay a 1-hour scenario to its end (what a scrub costs at most).
-// Figures only: nothing here passes or fails. Usage: node scripts/bench-page.mjs
+// Figures only: nothing here passes or fails.
+// Usage: node scripts/bench-page.mjs [--throttle N]
+// Every page runs with Chromium's CPU throttled N times (default 4, a school
+// laptop; --throttle 1 for this machine's own speed).
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "./static-server.mjs";
+
+const flag = process.argv.indexOf("--throttle");
+const throttle = flag > 0 ? Number(process.argv[flag + 1]) : 4;
+if (!(throttle >= 1)) throw new Error("--throttle needs a number of at least 1 (1: no throttling)");
+
+/** A new page with the CPU throttled `throttle` times (DevTools' "CPU: N× slowdown"). */
+async function newPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+  return page;
+}
 
 const { server, url } = await startServer(new URL("..", import.meta.url).pathname);
 const browser = await chromium.launch({
@@ -37,7 +52,8 @@ const hour = JSON.stringify({
 
 try {
   // Size: everything the page fetched that is wasm, JS or CSS.
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  console.log(`CPU throttled ${throttle}×`);
+  const page = await newPage(browser);
   const sizes = {};
   page.on("response", async (res) => {
     const path = new URL(res.url()).pathname;
@@ -62,7 +78,7 @@ try {
   console.log(`first frame of a scenario after navigation: ${firstFrame.toFixed(0)} ms`);
 
   // Frame script time with 1,000 messages on screen.
-  const busy = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const busy = await newPage(browser);
   await busy.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(1200), contentType: "application/json" }));
   await busy.addInitScript(() => {
     const raf = window.requestAnimationFrame.bind(window);
@@ -74,7 +90,7 @@ try {
     });
   });
   await busy.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
-  await busy.waitForFunction(() => document.querySelectorAll("[data-message-id][data-state]").length >= 1150, null, { timeout: 30_000 });
+  await busy.waitForFunction(() => document.querySelectorAll("[data-message-id][data-state]").length >= 1150, null, { timeout: 30_000 * throttle });
   await busy.evaluate(() => (window.__frames = []));
   await busy.waitForTimeout(3000);
   const frames = await busy.evaluate(() => window.__frames);

@@ -251,8 +251,9 @@ test("view=full gives an element a working log, metrics chart, settings form and
     const snap = el.playground.snapshot();
     const dlq = snap.queues.find((q) => q.name === "orders-dlq");
     return {
-      // A duplicate delivery folds into its receive's sentence.
-      eventTypes: events.map((e) => e.type).filter((t) => t !== "duplicateDelivery"),
+      // A duplicate delivery folds into its receive's sentence; checkpoints
+      // played without asking (checkpoints="off") are not told.
+      eventTypes: events.map((e) => e.type).filter((t) => t !== "duplicateDelivery" && !t.startsWith("checkpoint")),
       logTypes: [...root.querySelectorAll("#log li")].map((li) => li.dataset.type),
       logByHand: [...root.querySelectorAll("#log li[data-type='sent']")].some((li) => li.textContent.includes("you ") && li.textContent.includes("Z-1")),
       points: root.querySelector("#chart .ln-dlq").getAttribute("points").trim().split(/\s+/).length,
