@@ -42,7 +42,8 @@ export const checkpoint = {
       if (state === "answered") box.dataset.checkpointResult = pick === null ? "skipped" : pick === truth.choice ? "right" : "wrong";
       else delete box.dataset.checkpointResult;
       const qid = `checkpoint-q-${id}`;
-      const head = h("p", { class: "cp-kicker", text: state === "open" ? "Predict, then see: the run is paused here." : "Your prediction" });
+      const kicker = state === "open" ? "Predict, then see: the run is paused here (Play skips the question)." : pick === null ? "Skipped" : "Your prediction";
+      const head = h("p", { class: "cp-kicker", text: kicker });
       const question = h("p", { class: "cp-question", id: qid, text: q.question });
       if (state === "open") {
         const choices = q.choices.map((text, i) => h("button", { type: "button", class: "cp-choice", "data-choice": i, text, onclick: () => lab.commands.answerCheckpoint(id, i) }));
@@ -52,7 +53,8 @@ export const checkpoint = {
       }
       const said = pick === null ? null : q.choices[pick];
       if (state === "predicted") {
-        box.replaceChildren(head, question, h("p", { class: "cp-verdict", text: `You predicted: ${said ?? "(skipped)"}. Play on to see what happens.` }));
+        const text = said == null ? "The run will answer it: play on to see what happens." : `You predicted: ${said}. Play on to see what happens.`;
+        box.replaceChildren(head, question, h("p", { class: "cp-verdict", text }));
         return;
       }
       const result = box.dataset.checkpointResult;
@@ -91,7 +93,8 @@ export const checkpoint = {
         const truth = answered.get(current);
         // The run waits here to show its answer (lab.js halts there).
         const waiting = d.halted?.type === "checkpointAnswered" && d.halted.id === current;
-        const key = JSON.stringify([current, pick, truth?.seq, waiting]);
+        // (undefined, "not answered", would stringify like null, "skipped")
+        const key = JSON.stringify([current, pick === undefined ? "open" : pick, truth?.seq, waiting]);
         if (key === drawn) return;
         drawn = key;
         const wasOpen = box.dataset.state === "open";

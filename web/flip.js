@@ -3,12 +3,18 @@
 // written, animate each from its old place to its new one with the Web
 // Animations API. Measuring is a forced layout, so it is bounded: beyond
 // FLIP_MAX elements to measure or FLIP_CROWD tokens on the stage, tokens
-// change place without gliding.
+// change place without gliding; and when a measure costs more than
+// FLIP_BUDGET_MS (a big page on a slow laptop: the layout, not the token
+// count, is what costs), gliding rests for FLIP_REST frames, then tries again.
 
 const FLIP_MAX = 120; // elements measured for one frame's animation
 // Beyond this many tokens a forced layout costs more than a frame can
 // spare: tokens then change place without gliding (new ones still slide in).
 const FLIP_CROWD = 300;
+// A frame has about 16 ms; a forced layout dearer than this leaves too little of it.
+const FLIP_BUDGET_MS = 4;
+const FLIP_REST = 60; // about a second of frames
+let resting = 0; // frames left before measuring again, after a dear measure
 
 /**
  * First: the rectangles of what is about to move, before any write.
@@ -20,11 +26,17 @@ const FLIP_CROWD = 300;
 export function measureFirst(moving, cells, crowd) {
   const first = new Map();
   if (!moving.length || moving.length > FLIP_MAX || crowd > FLIP_CROWD) return first;
+  if (resting > 0) {
+    resting--;
+    return first;
+  }
+  const began = performance.now();
   let n = 0;
   for (const c of cells) n += c.childElementCount;
   if (n <= FLIP_MAX) {
     for (const c of cells) for (const el of c.children) first.set(el, el.getBoundingClientRect());
   } else for (const t of moving) first.set(t.el, t.el.getBoundingClientRect());
+  if (performance.now() - began > FLIP_BUDGET_MS) resting = FLIP_REST;
   return first;
 }
 
