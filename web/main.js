@@ -168,8 +168,10 @@ function wireShare() {
 
 async function start() {
   if (!embed) wireShare();
+  // The scenario list needs no engine: it loads while the engine compiles.
+  const picker = fillPicker();
   await ready();
-  const stems = await fillPicker();
+  const stems = await picker;
   if (!embed) seq = setUpSequence({ select: document.getElementById("scenario"), placeHost: document.querySelector(".picker"), after: document.querySelector("#lab .transport") });
   const name = link.scenario ?? stems[0];
   if (!name) return;
