@@ -23,6 +23,10 @@ const CONSUMER_PROPERTIES: &str =
 /// `Err` says which placeholder is wrong and why, in words. `{{` and `}}` write
 /// a brace.
 pub(crate) fn fill(text: &str, scenario: &Scenario) -> Result<String, String> {
+    // Most words hold no placeholder: a byte scan, and no work.
+    if !text.bytes().any(|b| b == b'{' || b == b'}') {
+        return Ok(text.to_string());
+    }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find(['{', '}']) {
