@@ -70,13 +70,14 @@ export const checkpoint = {
         h("p", { class: "cp-verdict", text: verdict }),
         truth.because ? h("p", { class: "cp-because", text: truth.because }) : null,
         waiting
-          ? h("button", { type: "button", class: "cp-continue", text: "Continue ▶", onclick: () => lab.commands.togglePlay() })
+          ? h("button", { type: "button", class: "primary cp-continue", text: "Continue ▶", onclick: () => lab.commands.togglePlay() })
           : h("button", { type: "button", class: "quiet cp-close", text: "Close", onclick: () => ((dismissed = id), (box.hidden = true)) }),
       );
     }
 
     return {
       update(d) {
+        if (d.started) dismissed = null; // a new run asks its questions again
         if (d.fresh) {
           asked = new Map();
           answered = new Map();

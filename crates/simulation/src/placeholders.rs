@@ -8,7 +8,7 @@
 //! consumer's name, a dot, and one of the properties below; a name may
 //! itself hold dots ("receipts.fifo"), so the property is after the last.
 
-use queuelab_engine::Settings;
+use queuelab_engine::{echo, Settings};
 
 use crate::explain::secs;
 use crate::scenario::{Processing, Scenario};
@@ -53,7 +53,8 @@ pub(crate) fn fill(text: &str, scenario: &Scenario) -> Result<String, String> {
 
 /// The value of one placeholder (its text between the braces).
 fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
-    let unknown = |why: String| Err(format!("{{{name}}}: {why}"));
+    // A refusal repeats the placeholder cut short: a file may hold a megabyte of it.
+    let unknown = |why: String| Err(format!("{{{}}}: {why}", echo(name)));
     let Some((owner, property)) = name.rsplit_once('.') else {
         return unknown("no property after a dot ({queue.property} or {consumer.property})".into());
     };
@@ -85,7 +86,8 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
             },
             _ => {
                 return unknown(format!(
-                    "a queue has no property \"{property}\" (it has {QUEUE_PROPERTIES})"
+                    "a queue has no property \"{}\" (it has {QUEUE_PROPERTIES})",
+                    echo(property)
                 ))
             }
         });
@@ -113,13 +115,15 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
             }
             _ => {
                 return unknown(format!(
-                    "a consumer has no property \"{property}\" (it has {CONSUMER_PROPERTIES})"
+                    "a consumer has no property \"{}\" (it has {CONSUMER_PROPERTIES})",
+                    echo(property)
                 ))
             }
         });
     }
     unknown(format!(
-        "\"{owner}\" is not one of the scenario's queues or consumers"
+        "\"{}\" is not one of the scenario's queues or consumers",
+        echo(owner)
     ))
 }
 

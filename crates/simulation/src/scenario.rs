@@ -683,6 +683,12 @@ fn in_words(n: u64, unit: &str) -> String {
     }
 }
 
+/// A text value as a refusal repeats it: quoted, and cut short (`echo`),
+/// so a hostile file's megabyte is not copied into its own error.
+fn quoted(value: &str) -> String {
+    format!("\"{}\"", echo(value))
+}
+
 /// One field's range (`field_range`, by the path's last part).
 fn within(path: String, value: i128) -> Result<(), FieldError> {
     let field = path.rsplit('.').next().unwrap_or(&path);
@@ -764,7 +770,7 @@ impl Scenario {
                     return Err(FieldError {
                         path: format!("narration[{i}].after"),
                         rule: "the id of another narration line".into(),
-                        got: format!("\"{after}\""),
+                        got: quoted(after),
                     });
                 }
             }
@@ -799,15 +805,11 @@ impl Scenario {
             let path = |field: &str| format!("checkpoints[{i}].{field}");
             if c.id.is_empty() || !seen.insert(&c.id) {
                 let rule = "a name no other checkpoint has";
-                return err(path("id"), rule, format!("\"{}\"", c.id));
+                return err(path("id"), rule, quoted(&c.id));
             }
             within(path("atMs"), i128::from(c.at_ms))?;
             if let Some(after) = c.after.as_ref().filter(|a| !line_ids.contains(a)) {
-                return err(
-                    path("after"),
-                    "the id of a narration line",
-                    format!("\"{after}\""),
-                );
+                return err(path("after"), "the id of a narration line", quoted(after));
             }
             if !(2..=MAX_CHOICES).contains(&c.choices.len()) {
                 let rule = format!("a list of 2 to {MAX_CHOICES} answers");
@@ -884,7 +886,7 @@ impl QueueSpec {
                 rule: "1 to 80 letters, digits, hyphens or underscores (a FIFO queue's: 1 to 75 \
                        of them, then .fifo)"
                     .into(),
-                got: format!("\"{}\"", echo(&self.name)),
+                got: quoted(&self.name),
             });
         }
         let seconds = [
@@ -914,9 +916,7 @@ impl QueueSpec {
             (
                 "deduplicationScope",
                 AttributeName::DeduplicationScope,
-                self.deduplication_scope
-                    .as_ref()
-                    .map(|s| format!("\"{}\"", echo(s))),
+                self.deduplication_scope.as_ref().map(|s| quoted(s)),
             ),
         ];
         for (field, attribute, given) in fifo_fields {
@@ -935,7 +935,7 @@ impl QueueSpec {
                 return Err(FieldError {
                     path: path("deduplicationScope"),
                     rule: "\"queue\" or \"messageGroup\"".into(),
-                    got: format!("\"{}\"", echo(scope)),
+                    got: quoted(scope),
                 });
             }
         }
@@ -953,7 +953,7 @@ impl QueueSpec {
             let refused = |rule: String| FieldError {
                 path: path("redrive.deadLetterQueue"),
                 rule,
-                got: format!("\"{}\"", echo(dlq)),
+                got: quoted(dlq),
             };
             match earlier.iter().find(|q| &q.name == dlq) {
                 None => {

@@ -311,11 +311,10 @@ impl Story {
             .map(|(c, _)| c.at_ms)
             .min();
         let timed = [line, checkpoint].into_iter().flatten().min();
-        let end = self
-            .at_end
-            .iter()
-            .any(|i| !self.shown[*i])
-            .then_some(duration);
+        // The end answers open checkpoints and shows `atEnd` lines: a moment to wake.
+        let end = (self.at_end.iter().any(|i| !self.shown[*i])
+            || self.asked.contains(&Asked::Open))
+        .then_some(duration);
         [timed, end].into_iter().flatten().min()
     }
 

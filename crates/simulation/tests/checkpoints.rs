@@ -329,3 +329,32 @@ fn narration_placeholders_quote_the_run_and_unknown_ones_are_refused() {
          \"order\" is not one of the scenario's queues or consumers"
     );
 }
+
+#[test]
+fn a_refusal_repeats_a_megabyte_id_or_placeholder_cut_short() {
+    let big = "x".repeat(1 << 20);
+    let two = json!([{ "text": "a" }, { "text": "b", "when": { "event": "deleted" } }]);
+    let dup = json!([{ "id": big, "question": "q", "choices": two }, { "id": big, "question": "q", "choices": two }]);
+    let after = json!([{ "id": "a", "after": big, "question": "q", "choices": two }]);
+    let placeholder = json!([{ "id": "a", "question": format!("{{{big}.x}}"), "choices": two }]);
+    for checkpoints in [dup, after, placeholder] {
+        let e = slow_pair(2, json!([]), checkpoints)
+            .validate()
+            .unwrap_err()
+            .to_string();
+        // The rule's words and at most 1,024 repeated characters.
+        assert!(e.len() < 3_000, "{} characters", e.len());
+        assert!(e.contains("xxx…"), "cut short, and says so: {}", &e[..200]);
+    }
+}
+
+#[test]
+fn an_open_checkpoint_is_answered_at_the_runs_end_even_when_advanced_past_it() {
+    let mut sim = Simulation::new(slow_pair(2, json!([]), charges()), Config::default()).unwrap();
+    sim.advance(25_000);
+    let answered = sim.events(0).find_map(|e| match e.kind {
+        Kind::Simulation(SimEvent::CheckpointAnswered { .. }) => Some(e.time_ms),
+        _ => None,
+    });
+    assert_eq!(answered, Some(10_000));
+}

@@ -22,39 +22,51 @@ pub fn path_at(text: &str, line: usize, column: usize) -> String {
     path_before(text, offset_of(text, line, column))
 }
 
-/// The longest text `position_of` searches (its scan is quadratic; it runs
-/// only for an error, and a scenario file is a few kilobytes).
-const SEARCHED: usize = 256 * 1024;
-
 /// Where the value of `path` begins (1-based line and column), the reverse
 /// of `path_at`: for an error found after decoding (a field out of range),
-/// so the editor can point at its line. None when not found.
+/// so the editor can point at its line. None when not found. One pass over
+/// the text: a hostile file of 10,000 lines must not cost 10,000 passes.
 pub fn position_of(text: &str, path: &str) -> Option<(usize, usize)> {
-    if text.len() > SEARCHED {
-        return None;
+    let mut frames = Frames::default();
+    let mut chars = text.char_indices();
+    let mut after_colon = false;
+    while let Some((at, c)) = chars.next() {
+        // An object's value begins at the first character after its colon.
+        let value_starts = after_colon && !c.is_whitespace();
+        if !c.is_whitespace() {
+            after_colon = c == ':';
+        }
+        frames.read(c, &mut chars.by_ref().map(|(_, c)| c));
+        if value_starts && frames.path() == path {
+            let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+            return Some((text[..at].matches('\n').count() + 1, at - line_start + 1));
+        }
     }
-    text.match_indices(':').find_map(|(colon, _)| {
-        let rest = &text[colon + 1..];
-        let start = colon + 1 + (rest.len() - rest.trim_start().len());
-        let first = text[start..].chars().next()?;
-        (path_before(text, start + first.len_utf8()) == path).then(|| {
-            let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
-            (
-                text[..start].matches('\n').count() + 1,
-                start - line_start + 1,
-            )
-        })
-    })
+    None
 }
 
 /// The path of the value that the text before `offset` is inside of.
 fn path_before(text: &str, offset: usize) -> String {
-    let mut frames: Vec<Frame> = Vec::new();
+    let mut frames = Frames::default();
     let mut chars = text[..offset.min(text.len())].chars();
     while let Some(c) = chars.next() {
+        frames.read(c, &mut chars);
+    }
+    frames.path()
+}
+
+/// The objects and arrays open so far, reading a JSON text left to right.
+#[derive(Default)]
+struct Frames(Vec<Frame>);
+
+impl Frames {
+    /// Takes in character `c`; a string's opening quote reads the rest of
+    /// the string from `rest`.
+    fn read(&mut self, c: char, rest: &mut dyn Iterator<Item = char>) {
+        let frames = &mut self.0;
         match c {
             '"' => {
-                let string = read_string(&mut chars);
+                let string = read_string(rest);
                 // A string read where a key is due is the next key.
                 if let Some(Frame::Object(key @ None)) = frames.last_mut() {
                     *key = Some(string);
@@ -73,23 +85,27 @@ fn path_before(text: &str, offset: usize) -> String {
             _ => {}
         }
     }
-    let mut path = String::new();
-    for frame in &frames {
-        match frame {
-            Frame::Object(Some(key)) if path.is_empty() => path.push_str(key),
-            Frame::Object(Some(key)) => {
-                path.push('.');
-                path.push_str(key);
+
+    /// "producers[0].sends[0].atMs": the keys and indices open now.
+    fn path(&self) -> String {
+        let mut path = String::new();
+        for frame in &self.0 {
+            match frame {
+                Frame::Object(Some(key)) if path.is_empty() => path.push_str(key),
+                Frame::Object(Some(key)) => {
+                    path.push('.');
+                    path.push_str(key);
+                }
+                Frame::Object(None) => break,
+                Frame::Array(index) => path.push_str(&format!("[{index}]")),
             }
-            Frame::Object(None) => break,
-            Frame::Array(index) => path.push_str(&format!("[{index}]")),
         }
+        path
     }
-    path
 }
 
 /// Reads the rest of a string whose opening quote was read.
-fn read_string(chars: &mut std::str::Chars) -> String {
+fn read_string(chars: &mut dyn Iterator<Item = char>) -> String {
     let mut out = String::new();
     while let Some(c) = chars.next() {
         match c {
