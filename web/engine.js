@@ -146,6 +146,9 @@ export function ready({ module } = {}) {
 async function compile() {
   const response = await fetch(WASM_URL);
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  // Compiling while the bytes arrive needs the wasm MIME type; a host
+  // serving the file as anything else still works, a little later.
+  if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
@@ -195,7 +198,8 @@ function died(gen, trap) {
 async function restart(number) {
   try {
     // A query string makes the browser (and Node) load a separate copy of the glue, with its own instance.
-    const glue = await import(`./pkg/queuelab.js?instance=${number}`);
+    // A URL object, not a literal: the page's bundler (scripts/build-page.mjs) leaves it to the browser.
+    const glue = await import(new URL(`./pkg/queuelab.js?instance=${number}`, import.meta.url).href);
     await glue.default({ module_or_path: await (compiled ??= compile()) });
     current = new Generation(glue, number);
   } catch (e) {
