@@ -8,11 +8,12 @@
 // their own URL (engine.js the wasm in ./pkg/, scenarios.js ./scenarios/).
 // The wasm glue (./pkg/queuelab.js) stays a file of its own: engine.js
 // imports a second copy of it under another URL after a trap.
-// Usage: node scripts/build-page.mjs   (scripts/test.sh and serve.sh run it)
+// Usage: node scripts/build-page.mjs [--no-minify]   (scripts/test.sh and
+// serve.sh run it; --no-minify keeps names, for reading CPU profiles)
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-const common = { absWorkingDir: root, bundle: true, minify: true, logLevel: "warning", legalComments: "none", target: ["chrome111", "firefox114", "safari16.4"] };
+const common = { absWorkingDir: root, bundle: true, minify: !process.argv.includes("--no-minify"), logLevel: "warning", legalComments: "none", target: ["chrome111", "firefox114", "safari16.4"] };
 
 const results = await Promise.all([
   build({ ...common, entryPoints: ["web/main.js"], outfile: "web/main.min.js", format: "esm", external: ["./pkg/queuelab.js"], metafile: true }),

@@ -17,6 +17,7 @@ export const LANES = [
 ];
 const TRAY_MAX = 20;
 const DENSE = 40; // a cell with more tokens shows their ids only
+const WHOLE = new Intl.NumberFormat("en-US"); // made once: toLocaleString builds a formatter per call
 
 /** One queue's card: header, lane heads, and its rows (one, or one per group). */
 class QueueBox {
@@ -56,8 +57,11 @@ class QueueBox {
   /** The "+ N more" marks, from derive's notDrawn (null: everything is drawn). */
   showMore(counts) {
     this.more.hidden = !counts;
-    if (!counts) return;
-    const fmt = (n) => n.toLocaleString("en-US");
+    // Every frame of a busy queue comes here: write only when a count moved.
+    const key = counts ? LANES.map(([lane]) => counts[lane]).join() : "";
+    if (!counts || key === this.moreKey) return;
+    this.moreKey = key;
+    const fmt = (n) => WHOLE.format(n);
     for (const [lane] of LANES) setText(this.moreLanes[lane], counts[lane] > 0 ? `+ ${fmt(counts[lane])} more` : "");
     const parts = LANES.filter(([lane]) => counts[lane] > 0).map(([lane, label]) => `${fmt(counts[lane])} ${label.toLowerCase()}`);
     this.more.setAttribute("aria-label", `Not drawn: ${parts.join(", ")}. The stage draws the first ${STAGE_WINDOW} messages of each queue; the counts above cover them all.`);

@@ -125,7 +125,7 @@ export class Run {
     // moment): the run waits there as if it had played to it.
     const last = this.lastCheckpoint;
     if (last && last.timeMs === this.now && this.haltsAt?.(last)) this.halted = last;
-    this.samples?.add(metrics(this.snap, this.now));
+    this.sample();
     if (this.now >= this.duration) this.ended = true;
   }
 
@@ -153,7 +153,8 @@ export class Run {
     this.halted = null;
     this.lastCheckpoint = null; // the last checkpoint event read
     this.seq = 0;
-    this.snap = null;
+    this.snapshot = null; // what `snap` last read
+    this.stale = true; // something happened since: the next read of `snap` asks the engine
     this.batch = []; // events read but not yet handed out by take()
     this.leftNow = []; // ids that left in those events
     this.ended = false;
@@ -166,10 +167,10 @@ export class Run {
     this.facts.reset();
     this.samples?.reset(this.duration);
     this.collect();
-    this.samples?.add(metrics(this.snap, this.now));
+    this.sample();
   }
 
-  /** Reads new events (and a snapshot when anything happened); returns how many. */
+  /** Reads new events (marking the snapshot stale when anything happened); returns how many. */
   collect() {
     const evs = this.pg.events(this.seq);
     if (evs.length) {
@@ -184,10 +185,28 @@ export class Run {
       }
       for (const id of this.facts.ingest(evs)) this.leftNow.push(id);
     }
-    // Only the messages the stage draws: a snapshot of every message of a
-    // huge queue would cost more than the frame (and could not be handed over).
-    if (evs.length || !this.snap) this.snap = this.pg.snapshot({ messagesPerQueue: STAGE_WINDOW });
+    if (evs.length) this.stale = true;
     return evs.length;
+  }
+
+  /**
+   * The engine's snapshot for the views, read when first asked for after
+   * anything happened: a frame or a replay that advances in many steps
+   * reads it once, not once a step. Only the messages the stage draws: a
+   * snapshot of every message of a huge queue would cost more than the
+   * frame (and could not be handed over).
+   */
+  get snap() {
+    if (this.stale && this.pg) {
+      this.snapshot = this.pg.snapshot({ messagesPerQueue: STAGE_WINDOW });
+      this.stale = false;
+    }
+    return this.snapshot;
+  }
+
+  /** The chart's sample of this moment: queue counts only, so no messages are read for it. */
+  sample() {
+    this.samples?.add(metrics(this.stale ? this.pg.snapshot({ messagesPerQueue: 0 }) : this.snapshot, this.now));
   }
 
   /** The events read since the last take() and the ids that left in them. */
@@ -220,10 +239,10 @@ export class Run {
       pg.advance(Math.min(to, this.samples?.nextAt(now) ?? Infinity, this.journal[this.made]?.t ?? Infinity) - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
       this.collect();
-      if (this.samples && pg.now() % this.samples.step === 0) this.samples.add(metrics(this.snap, pg.now()));
+      if (this.samples && pg.now() % this.samples.step === 0) this.sample();
       this.makeDue();
     }
-    if (pg.now() >= this.duration) this.samples?.add(metrics(this.snap, pg.now()));
+    if (pg.now() >= this.duration) this.sample();
     return pg.now();
   }
 
