@@ -142,6 +142,15 @@ export function stageOrder(snap, scenarioOrder, sources) {
  * taken those events), `leftNow` (ids that left in them, oldest first) and
  * the scenario running.
  */
+const byIdOf = new WeakMap(); // a side-effect list (the same array while nothing changed, run.js) -> its Map
+
+/** Message id -> its side effect, made once per list. */
+function sideEffectsById(list) {
+  let byId = byIdOf.get(list);
+  if (!byId) byIdOf.set(list, (byId = new Map(list.map((s) => [s.messageId, s]))));
+  return byId;
+}
+
 export function derive({ snap, now, events, facts, leftNow, scenario }) {
   const sources = deadLetterSources(snap);
   const holders = holdersOf(snap);
@@ -164,7 +173,7 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     /** When message `id`'s current invisibility began (a receive or a visibility change). */
     inFlightSince: (id) => facts.windowFrom.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),
-    fx: new Map(snap.simulation.sideEffects.map((s) => [s.messageId, s])),
+    fx: sideEffectsById(snap.simulation.sideEffects),
     /** Queue name -> messages per lane the stage does not draw (notDrawn), for queues past the window. */
     notDrawn: new Map(snap.queues.map((q) => [q.name, notDrawn(q)]).filter(([, n]) => n)),
     metrics: metrics(snap, now, sources),

@@ -9,14 +9,13 @@ export const ledger = {
   mount(root) {
     const list = root.getElementById("ledger");
     const empty = root.getElementById("ledger-empty");
-    let key = "";
+    let shown = null; // the side-effect list drawn (run.js keeps the same array while nothing changes)
     return {
       update(d) {
         if (!d.changed) return;
         const fx = d.snap.simulation.sideEffects;
-        const k = fx.map((s) => `${s.messageId}${s.count}`).join();
-        if (k === key) return;
-        key = k;
+        if (fx === shown) return;
+        shown = fx;
         list.replaceChildren(
           ...fx.slice(-SHOWN).map((s) =>
             h("li", { class: s.count > 1 ? "fx-dup" : null },

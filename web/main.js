@@ -62,6 +62,11 @@ function mountPage() {
     onEnd: () => seq?.ended(),
   });
   if (!embed) followPlay(document, lab);
+  // Act yourself, open, takes a side of the page (styles.css). A class, not
+  // body:has(): a :has() on <body> is re-checked at every change under it,
+  // which while playing is every frame.
+  const manualPanel = root.getElementById("manual-panel");
+  manualPanel?.addEventListener("toggle", () => document.body.classList.toggle("manual-open", manualPanel.open));
   if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.

@@ -142,6 +142,15 @@ export class WorkersView {
     return p;
   }
 
+  /** Worker -> the highest count of a side effect it performed, when above 1; worked out once per list (run.js keeps the same array while nothing changes). */
+  duplicatedEffects(list) {
+    if (list === this.fxList) return this.dupFx;
+    const dupFx = new Map();
+    for (const s of list) if (s.count > 1) for (const b of s.by) dupFx.set(b, Math.max(dupFx.get(b) ?? 0, s.count));
+    this.fxList = list;
+    return (this.dupFx = dupFx);
+  }
+
   /** Draws a derived record (derive.js). */
   render(v) {
     const { snap } = v;
@@ -150,8 +159,7 @@ export class WorkersView {
     // Consumers: simulated workers, then whoever holds a message by hand.
     const present = new Set();
     const consumerSpecs = new Map((v.scenario?.consumers ?? []).map((c) => [c.name, c]));
-    const dupFx = new Map(); // worker -> highest count of a message it touched, when > 1
-    for (const s of snap.simulation.sideEffects) if (s.count > 1) for (const b of s.by) dupFx.set(b, Math.max(dupFx.get(b) ?? 0, s.count));
+    const dupFx = this.duplicatedEffects(snap.simulation.sideEffects);
     for (const w of snap.simulation.workers) {
       present.add(w.name);
       const card = this.card(w.name, w.queue, consumerSpecs.get(w.name), false);

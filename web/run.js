@@ -154,6 +154,7 @@ export class Run {
     this.lastCheckpoint = null; // the last checkpoint event read
     this.seq = 0;
     this.snapshot = null; // what `snap` last read
+    this.sideEffects = new SideEffects();
     this.stale = true; // something happened since: the next read of `snap` asks the engine
     this.batch = []; // events read but not yet handed out by take()
     this.leftNow = []; // ids that left in those events
@@ -198,15 +199,15 @@ export class Run {
    */
   get snap() {
     if (this.stale && this.pg) {
-      this.snapshot = this.pg.snapshot({ messagesPerQueue: STAGE_WINDOW });
+      this.snapshot = this.sideEffects.merge(this.pg.snapshot({ messagesPerQueue: STAGE_WINDOW, sideEffectsSince: this.sideEffects.since }));
       this.stale = false;
     }
     return this.snapshot;
   }
 
-  /** The chart's sample of this moment: queue counts only, so no messages are read for it. */
+  /** The chart's sample of this moment: queue counts only, so no messages or side effects are read for it. */
   sample() {
-    this.samples?.add(metrics(this.stale ? this.pg.snapshot({ messagesPerQueue: 0 }) : this.snapshot, this.now));
+    this.samples?.add(metrics(this.stale ? this.pg.snapshot({ messagesPerQueue: 0, sideEffectsSince: Number.MAX_SAFE_INTEGER }) : this.snapshot, this.now));
   }
 
   /** The events read since the last take() and the ids that left in them. */
@@ -325,5 +326,33 @@ export class Run {
     while (i > 0 && this.journal[i - 1].t > t) i--;
     this.journal.splice(i, 0, { t, op, body, caller });
     this.made = this.journal.length; // every action up to now happened in this engine, this one included
+  }
+}
+
+/**
+ * The run's side-effect ledger, kept across snapshots: each snapshot lists
+ * only the entries changed since the previous one (`sideEffectsSince`), so
+ * a long run does not hand its whole ledger over every frame. The merged
+ * list is the engine's, in its order (new entries arrive in the order they
+ * first happened; a Map keeps a known entry where it was), and stays the
+ * same array while nothing changed, so views can skip their work.
+ */
+class SideEffects {
+  constructor() {
+    this.byId = new Map();
+    this.list = [];
+    this.since = 0; // the event number the next snapshot asks from
+  }
+
+  /** Puts the snapshot's changed entries in, and the whole list in their place; returns the snapshot. */
+  merge(snap) {
+    const changed = snap.simulation.sideEffects;
+    if (changed.length) {
+      for (const s of changed) this.byId.set(s.messageId, s);
+      this.list = [...this.byId.values()];
+    }
+    this.since = snap.nextEventSeq;
+    snap.simulation.sideEffects = this.list;
+    return snap;
   }
 }

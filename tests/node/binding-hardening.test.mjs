@@ -5,6 +5,7 @@
 // snapshots of big queues come in windows and pages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { call, Playground } from "./load.mjs";
 import { Run } from "../../web/run.js";
 import { STAGE_WINDOW } from "../../web/derive.js";
@@ -248,4 +249,28 @@ test("the page's run asks the engine only for the messages the stage draws", () 
   assert.equal(q.messages.length, STAGE_WINDOW);
   assert.equal(q.messagesOmitted, 2500 - STAGE_WINDOW);
   assert.deepEqual(q.messages, run.pg.snapshot().queues[0].messages.slice(0, STAGE_WINDOW));
+});
+
+test("snapshot({ sideEffectsSince }) lists only the side effects performed since that event number", () => {
+  const text = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
+  const pg = Playground.fromScenario(text);
+  let since = 0;
+  let seen = 0;
+  while (pg.now() < 10_000) {
+    const before = pg.snapshot().simulation.sideEffects;
+    const next = pg.nextEventTime();
+    pg.advance(Math.max(1, (next ?? 10_000) - pg.now()));
+    // `since` is the number the first event after the last snapshot got.
+    const performed = pg.events(0).filter((e) => e.seq >= since && e.type === "sideEffectPerformed").map((e) => e.messageId);
+    const snap = pg.snapshot({ sideEffectsSince: since });
+    const all = pg.snapshot().simulation.sideEffects;
+    // Exactly the entries of the messages performed since, each whole and as the full ledger has it.
+    assert.deepEqual(snap.simulation.sideEffects, all.filter((s) => performed.includes(s.messageId)));
+    assert.ok(all.length >= before.length);
+    seen += snap.simulation.sideEffects.length;
+    since = snap.nextEventSeq;
+  }
+  assert.ok(seen >= 2, "the run performed side effects, one of them twice");
+  throwsError(() => pg.snapshot({ sideEffectsSince: "0" }), TypeError, /^snapshot: sideEffectsSince must be a whole number, got string$/);
+  for (const bad of [-1, 2.5, NaN]) throwsError(() => pg.snapshot({ sideEffectsSince: bad }), RangeError, /sideEffectsSince must be a whole number from 0/);
 });

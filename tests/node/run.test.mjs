@@ -146,3 +146,45 @@ test("a run halts where a checkpoint is asked and where the run answers it, and 
   run.replayTo(3000);
   assert.equal(run.halted, null, "no question at 3 s");
 });
+
+test("the run's side-effect ledger, read in changes, equals the engine's whole ledger at every moment", () => {
+  // Scenario 2 performs a side effect twice for one message (its count and
+  // performers change in place); the crowd performs hundreds.
+  const crowd = JSON.stringify({
+    title: "crowd", seed: 1, durationMs: 20_000,
+    queues: [{ name: "crowd", visibilityTimeoutSeconds: 1 }],
+    producers: [{ name: "flood", queue: "crowd", rate: { everyMs: 5, count: 600, body: "m {n}" } }],
+    consumers: ["w1", "w2", "w3"].map((name) => ({ name, queue: "crowd", processing: { uniformMs: { min: 40, max: 1500 } } })),
+  });
+  for (const text of [DUP, crowd]) {
+    const run = started(text);
+    let checked = 0;
+    while (run.now < run.duration) {
+      run.step();
+      const kept = run.snap.simulation.sideEffects;
+      assert.deepEqual(kept, run.pg.snapshot().simulation.sideEffects, `at t=${run.now}`);
+      checked += kept.length > 0;
+    }
+    assert.ok(checked > 0, "side effects happened");
+    // A replay starts a new ledger.
+    run.replayTo(0);
+    assert.deepEqual(run.snap.simulation.sideEffects, []);
+  }
+});
+
+test("the side-effect list stays the same array while events happen but no side effect", () => {
+  const run = started(DUP);
+  let before = run.snap.simulation.sideEffects;
+  let kept = 0;
+  while (run.now < run.duration) {
+    run.step();
+    const { events } = run.take();
+    const list = run.snap.simulation.sideEffects;
+    if (events.length && !events.some((e) => e.type === "sideEffectPerformed")) {
+      assert.equal(list, before, `at t=${run.now}`);
+      kept++;
+    }
+    before = list;
+  }
+  assert.ok(kept >= 2, `steps with events but no side effect: ${kept}`);
+});

@@ -121,7 +121,10 @@ impl Simulation {
             .side_effect_index
             .entry(held.message_id.clone())
             .or_insert(next);
+        // The event about to be logged gets this number or a later one.
+        let seq = self.next_event_seq();
         if position == next {
+            self.side_effect_seqs.push(seq);
             self.side_effects.push(SideEffect {
                 message_id: held.message_id.clone(),
                 // Bounded: the ledger names the message, it does not keep
@@ -132,6 +135,7 @@ impl Simulation {
                 by: Vec::new(),
             });
         }
+        self.side_effect_seqs[position] = seq;
         let entry = &mut self.side_effects[position];
         entry.count += 1;
         entry.by.push(consumer.to_string());

@@ -174,6 +174,10 @@ pub struct Simulation {
     /// Message ids every idempotent handler has recorded (a shared table).
     processed: BTreeSet<String>,
     side_effects: Vec<SideEffect>,
+    /// For each entry of `side_effects`, the event number the log had when
+    /// it last changed: `snapshot_since` lists only entries changed since a
+    /// page's last read.
+    side_effect_seqs: Vec<u64>,
     /// Where each message's entry is in `side_effects`.
     side_effect_index: BTreeMap<String, usize>,
     /// Which narration lines apply, decided from the run's events.
@@ -299,6 +303,7 @@ impl Simulation {
             workers: Vec::new(),
             processed: BTreeSet::new(),
             side_effects: Vec::new(),
+            side_effect_seqs: Vec::new(),
             side_effect_index: BTreeMap::new(),
             narration: None,
             alarms: Vec::new(),
@@ -603,6 +608,14 @@ impl Simulation {
     }
 
     pub fn snapshot(&self) -> SimulationSnapshot {
+        self.snapshot_since(0)
+    }
+
+    /// [`Self::snapshot`], with only the side effects performed at or after
+    /// event number `since` (a previous snapshot's `nextEventSeq`): a page
+    /// that keeps the ledger itself reads only what changed, so a long run
+    /// does not hand over its whole ledger every frame.
+    pub fn snapshot_since(&self, since: u64) -> SimulationSnapshot {
         SimulationSnapshot {
             title: self.scenario.title.clone(),
             duration_ms: self.scenario.duration_ms,
@@ -622,7 +635,13 @@ impl Simulation {
                 })
                 .collect(),
             workers: self.workers.iter().map(worker_snapshot).collect(),
-            side_effects: self.side_effects.clone(),
+            side_effects: self
+                .side_effects
+                .iter()
+                .zip(&self.side_effect_seqs)
+                .filter(|(_, &seq)| seq >= since)
+                .map(|(s, _)| s.clone())
+                .collect(),
             alarms: self
                 .alarms
                 .iter()

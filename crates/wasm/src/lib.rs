@@ -91,6 +91,12 @@ export interface SnapshotOptions {
    * messages, or more than 256 MiB of JSON, is refused with an Error that
    * says to ask for a window. (For counts alone, `counts()` is cheaper.) */
   messagesPerQueue?: number;
+  /** List in `simulation.sideEffects` only the side effects performed at or
+   * after event number N: pass the `nextEventSeq` of your previous snapshot
+   * and merge the entries by `messageId` into the list you keep (each entry
+   * is whole: its count and performers so far; new ones come in the order
+   * they first happened). A whole number; default 0: every side effect. */
+  sideEffectsSince?: number;
 }
 
 /** Options for `queueMessages(queueUrl, ...)`: which page of the queue. */
@@ -769,20 +775,18 @@ impl Playground {
             &options.map_or(JsValue::UNDEFINED, JsValue::from),
             "snapshot",
             "snapshot option",
-            &["messagesPerQueue"],
+            &["messagesPerQueue", "sideEffectsSince"],
             &[],
         )?;
-        let window = match copy {
-            Some(copy) => {
-                let n = Reflect::get(&copy, &"messagesPerQueue".into())?;
-                let per_queue = usize::MAX as u64;
-                (!n.is_undefined())
-                    .then(|| whole_number_arg("snapshot", "messagesPerQueue", &n, 0, per_queue))
-                    .transpose()?
-                    .map(|n| n as usize)
-            }
-            None => None,
+        let option = |name: &str, max: u64| -> Result<Option<u64>, JsValue> {
+            let Some(copy) = &copy else { return Ok(None) };
+            let n = Reflect::get(copy, &name.into())?;
+            (!n.is_undefined())
+                .then(|| whole_number_arg("snapshot", name, &n, 0, max))
+                .transpose()
         };
+        let window = option("messagesPerQueue", usize::MAX as u64)?.map(|n| n as usize);
+        let side_effects_since = option("sideEffectsSince", u64::MAX)?.unwrap_or(0);
         let listed = self.sim.engine().messages_listed(window);
         if listed > MAX_SNAPSHOT_MESSAGES {
             return Err(error(too_big(listed, window, false)).into());
@@ -793,7 +797,7 @@ impl Playground {
         engine.next_event_seq = self.sim.next_event_seq();
         let full = FullSnapshot {
             engine,
-            simulation: self.sim.snapshot(),
+            simulation: self.sim.snapshot_since(side_effects_since),
         };
         to_js_within(&full, MAX_JSON_BYTES)
             .map_err(|_| error(too_big(listed, window, true)).into())
