@@ -4,11 +4,15 @@
 // - script time per animation frame (p50/p95) with about 1,000 messages
 //   queued while four workers consume them (events every frame); the stage
 //   draws at most 200 tokens a queue (and a "+ N more" mark);
-// - time to replay a 1-hour scenario to its end (what a scrub costs at most).
+// - time to replay a 1-hour scenario to its end (what a scrub costs at most);
+// - for every shipped scenario: script time per frame while it plays at 1×,
+//   and per move while the timeline is dragged (p95 of each);
+// - frames per second of a generated 5,000-message scenario.
 // Figures only: nothing here passes or fails.
-// Usage: node scripts/bench-page.mjs [--throttle N]
+// Usage: node scripts/bench-page.mjs [--throttle N] [--no-scenarios]
 // Every page runs with Chromium's CPU throttled N times (default 4, a school
 // laptop; --throttle 1 for this machine's own speed).
+import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "./static-server.mjs";
@@ -26,6 +30,32 @@ async function newPage(browser) {
   await page.addInitScript(() => localStorage.setItem("queuelab.tourSeen", "1"));
   return page;
 }
+
+/** Records how long each animation-frame callback runs (window.__frames, ms). */
+const timeFrames = () => {
+  const raf = window.requestAnimationFrame.bind(window);
+  window.__frames = [];
+  window.requestAnimationFrame = (cb) => raf((t) => {
+    const start = performance.now();
+    cb(t);
+    window.__frames.push(performance.now() - start);
+  });
+};
+
+/** Drags the timeline of the page's lab over `moves` moments, back and forth; the script time of the frame that draws each. */
+const dragTimeline = (moves) => (async () => {
+  const tl = document.getElementById("timeline");
+  const max = Number(tl.max);
+  const times = [];
+  for (let i = 1; i <= moves; i++) {
+    const before = window.__frames.length;
+    tl.value = String(Math.round((max * ((i * 7) % moves)) / moves));
+    tl.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    times.push(Math.max(0, ...window.__frames.slice(before)));
+  }
+  return times;
+})();
 
 const { server, url } = await startServer(new URL("..", import.meta.url).pathname);
 const browser = await chromium.launch({
@@ -83,15 +113,7 @@ try {
   // Frame script time with 1,000 messages on screen.
   const busy = await newPage(browser);
   await busy.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(1200), contentType: "application/json" }));
-  await busy.addInitScript(() => {
-    const raf = window.requestAnimationFrame.bind(window);
-    window.__frames = [];
-    window.requestAnimationFrame = (cb) => raf((t) => {
-      const start = performance.now();
-      cb(t);
-      window.__frames.push(performance.now() - start);
-    });
-  });
+  await busy.addInitScript(timeFrames);
   await busy.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
   // Every message sent (one a millisecond from 0) and the workers started at 1.5 s.
   await busy.waitForFunction(() => Number(document.querySelector("[data-time-ms]")?.dataset.timeMs) >= 1600, null, { timeout: 30_000 * throttle });
@@ -119,6 +141,43 @@ try {
     return times.sort((a, b) => a - b)[2];
   }, hour);
   console.log(`replay of a 1-hour scenario to its end: ${replay.toFixed(1)} ms (median of 5)`);
+  await busy.close();
+
+  if (!process.argv.includes("--no-scenarios")) {
+    // Every shipped scenario: 2 s of playing at 1×, then 20 moves of the timeline.
+    const scenarios = JSON.parse(readFileSync(new URL("../web/scenarios/index.json", import.meta.url), "utf8"));
+    const play = [];
+    const drag = [];
+    const p = await newPage(browser);
+    await p.addInitScript(timeFrames);
+    for (const file of scenarios) {
+      const stem = file.replace(/\.json$/, "");
+      await p.goto(`${url}?scenario=${stem}&speed=1&autoplay=1&checkpoints=off`);
+      await p.waitForFunction(() => document.body.dataset.ready === "true");
+      await p.waitForTimeout(500);
+      await p.evaluate(() => (window.__frames = []));
+      await p.waitForTimeout(2000);
+      const frames = await p.evaluate(() => window.__frames);
+      await p.locator("#play").click(); // pause, then drag
+      const moves = await p.evaluate(dragTimeline, 20);
+      play.push(percentile(frames, 95));
+      drag.push(percentile(moves, 95));
+      console.log(`  ${stem}: playing p95 ${percentile(frames, 95).toFixed(1)} ms (${frames.length} frames), timeline move p95 ${percentile(moves, 95).toFixed(1)} ms`);
+    }
+    console.log(`every shipped scenario: playing p95 at most ${Math.max(...play).toFixed(1)} ms, timeline move p95 at most ${Math.max(...drag).toFixed(1)} ms`);
+    await p.close();
+
+    // A generated 5,000-message scenario: frames per second while it plays.
+    const big = await newPage(browser);
+    await big.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(5000), contentType: "application/json" }));
+    await big.addInitScript(timeFrames);
+    await big.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
+    await big.waitForFunction(() => Number(document.querySelector("[data-time-ms]")?.dataset.timeMs) >= 1600, null, { timeout: 30_000 * throttle });
+    await big.evaluate(() => (window.__frames = []));
+    await big.waitForTimeout(3000);
+    const n = await big.evaluate(() => window.__frames.length);
+    console.log(`5,000-message scenario: ${(n / 3).toFixed(0)} frames per second while playing`);
+  }
 } finally {
   await browser.close();
   server.close();
