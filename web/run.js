@@ -205,9 +205,33 @@ export class Run {
     return this.snapshot;
   }
 
-  /** The chart's sample of this moment: queue counts only, so no messages or side effects are read for it. */
-  sample() {
-    this.samples?.add(metrics(this.stale ? this.pg.snapshot({ messagesPerQueue: 0, sideEffectsSince: Number.MAX_SAFE_INTEGER }) : this.snapshot, this.now));
+  /**
+   * The chart's sample of this moment: queue counts only, so no messages or
+   * side effects are read for it. A sample at a sampling step is kept for
+   * the next replay of the same run: a run is fixed by its text and journal,
+   * so dragging the timeline back and forth reads each step from the engine
+   * once (300 snapshots a replay cost more than the replay itself).
+   */
+  sample({ atStep = false } = {}) {
+    if (!this.samples) return;
+    const known = this.knownSamples();
+    const t = this.now;
+    let m = atStep ? known.get(t) : undefined;
+    if (!m) {
+      m = metrics(this.stale ? this.pg.snapshot({ messagesPerQueue: 0, sideEffectsSince: Number.MAX_SAFE_INTEGER }) : this.snapshot, t);
+      if (atStep) known.set(t, m);
+    }
+    this.samples.add(m);
+  }
+
+  /** Samples taken at steps of this run (its text and journal); any change of either forgets them. */
+  knownSamples() {
+    const k = this.sampleKey;
+    // The journal changes by a new array (a filter, a restore) or a longer one (record's splice).
+    if (!k || k.text !== this.text || k.journal !== this.journal || k.actions !== this.journal.length) {
+      this.sampleKey = { text: this.text, journal: this.journal, actions: this.journal.length, byTime: new Map() };
+    }
+    return this.sampleKey.byTime;
   }
 
   /** The events read since the last take() and the ids that left in them. */
@@ -240,7 +264,7 @@ export class Run {
       pg.advance(Math.min(to, this.samples?.nextAt(now) ?? Infinity, this.journal[this.made]?.t ?? Infinity) - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
       this.collect();
-      if (this.samples && pg.now() % this.samples.step === 0) this.sample();
+      if (this.samples && pg.now() % this.samples.step === 0) this.sample({ atStep: true });
       this.makeDue();
     }
     if (pg.now() >= this.duration) this.sample();

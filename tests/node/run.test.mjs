@@ -188,3 +188,27 @@ test("the side-effect list stays the same array while events happen but no side 
   }
   assert.ok(kept >= 2, `steps with events but no side effect: ${kept}`);
 });
+
+test("the chart's samples kept across replays are the ones a fresh run takes, and an action of yours replaces them", async () => {
+  const fresh = (journal) => {
+    const run = started(DUP, { sample: true });
+    run.journal = journal;
+    run.replayTo(run.duration);
+    return JSON.stringify(run.samples.list);
+  };
+  const run = started(DUP, { sample: true });
+  run.advanceTo(run.duration);
+  for (const t of [8000, 2000, 9000, 500]) run.replayTo(t);
+  run.replayTo(run.duration);
+  assert.equal(JSON.stringify(run.samples.list), fresh([]), "back and forth over the timeline");
+  // Scrub back, act: every sample after the action must show it.
+  run.replayTo(1000);
+  const url = run.pg.snapshot().queues.find((q) => q.name === "orders").url;
+  for (let i = 0; i < 5; i++) await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: `mine ${i}` }), { caller: "you" });
+  run.advanceTo(4000);
+  run.replayTo(3000);
+  run.replayTo(run.duration);
+  const mine = JSON.stringify(run.samples.list);
+  assert.equal(mine, fresh(run.journal), "after an action");
+  assert.notEqual(mine, fresh([]), "the action shows in the chart");
+});
