@@ -18,9 +18,7 @@
 // rebuild their runs by replay (lab.js); a run is deterministic, so it
 // comes back exactly where it was.
 
-import init, * as firstGlue from "./pkg/queuelab.js";
-
-const WASM_URL = new URL("./pkg/queuelab_bg.wasm", import.meta.url);
+import { compileEngine, firstGlue, freshGlue } from "./files.js";
 
 /** Thrown by a call that trapped: its message is for a learner, `during` names the call. */
 export class EngineTrap extends Error {
@@ -133,23 +131,14 @@ const hosts = new Set();
  */
 export function ready({ module } = {}) {
   loading ??= (async () => {
-    compiled = module ? Promise.resolve(module) : compile();
-    await init({ module_or_path: await compiled });
+    compiled = module ? Promise.resolve(module) : compileEngine();
+    await firstGlue.default({ module_or_path: await compiled });
   })().catch((e) => {
     loading = null; // a later element may retry (e.g. after a network blip)
     compiled = null;
     throw new Error(`Could not load the Queuelab engine (web/pkg/queuelab_bg.wasm): ${e.message ?? e}`);
   });
   return loading;
-}
-
-async function compile() {
-  const response = await fetch(WASM_URL);
-  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-  // Compiling while the bytes arrive needs the wasm MIME type; a host
-  // serving the file as anything else still works, a little later.
-  if (response.headers.get("content-type")?.startsWith("application/wasm")) return WebAssembly.compileStreaming(response);
-  return WebAssembly.compile(await response.arrayBuffer());
 }
 
 /**
@@ -197,10 +186,8 @@ function died(gen, trap) {
 
 async function restart(number) {
   try {
-    // A query string makes the browser (and Node) load a separate copy of the glue, with its own instance.
-    // A URL object, not a literal: the page's bundler (scripts/build-page.mjs) leaves it to the browser.
-    const glue = await import(new URL(`./pkg/queuelab.js?instance=${number}`, import.meta.url).href);
-    await glue.default({ module_or_path: await (compiled ??= compile()) });
+    const glue = await freshGlue(number);
+    await glue.default({ module_or_path: await (compiled ??= compileEngine()) });
     current = new Generation(glue, number);
   } catch (e) {
     const error = new Error(`The engine could not be restarted after an internal error (${e.message ?? e}); reload the page.`);

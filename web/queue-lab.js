@@ -14,6 +14,7 @@ import { ready } from "./engine.js";
 import { createLab, parseSeed } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, fetchText, resolveScenario } from "./scenarios.js";
+import { styleText } from "./files.js";
 import { SqsClient } from "./sqs-client.js";
 import { CodeCell } from "./code-cell.js";
 import { h } from "./dom.js";
@@ -28,7 +29,7 @@ function styleSheets() {
   sheets ??= Promise.all(
     STYLE_FILES.map(async (f) => {
       const sheet = new CSSStyleSheet();
-      await sheet.replace(await fetchText(new URL(f, import.meta.url), `Queuelab's styles (${f})`));
+      await sheet.replace(await styleText(f));
       return sheet;
     }),
   ).catch((e) => {

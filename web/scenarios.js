@@ -1,13 +1,15 @@
-// The scenarios that ship with Queuelab (web/scenarios/), found relative
-// to this module so any host page can use them without configuration.
+// The scenarios that ship with Queuelab (web/scenarios/), read through
+// files.js so any host page can use them without configuration.
 
-const BASE = new URL("./scenarios/", import.meta.url);
+import { fetchText, scenarioFile } from "./files.js";
+
+export { fetchText };
 
 let listing = null;
 
 /** The shipped scenarios' stems ("02-slow-consumer-duplicate", ...), fetched once. */
 export function listScenarios() {
-  listing ??= fetchText(new URL("index.json", BASE), "the list of scenarios")
+  listing ??= scenarioFile("index.json")
     .then((text) => JSON.parse(text).map((f) => f.replace(/\.json$/, "")))
     .catch((e) => {
       listing = null;
@@ -38,18 +40,4 @@ export async function resolveScenario(name) {
 }
 
 /** A shipped scenario's JSON text. */
-export function fetchScenario(stem) {
-  return fetchText(new URL(`${stem}.json`, BASE), `the scenario “${stem}”`);
-}
-
-/** Fetches text, turning network and HTTP failures into one readable error. */
-export async function fetchText(url, what) {
-  let res;
-  try {
-    res = await fetch(url);
-  } catch (e) {
-    throw new Error(`Could not load ${what} from ${url}: ${e.message}`);
-  }
-  if (!res.ok) throw new Error(`Could not load ${what} from ${url}: HTTP ${res.status} ${res.statusText}`.trim());
-  return res.text();
-}
+export const fetchScenario = (stem) => scenarioFile(`${stem}.json`);
