@@ -41,9 +41,10 @@ cargo test --quiet -p queuelab-wasm --features contract --test contract
 # The contract feature's derives must stay lint-clean too.
 cargo clippy --quiet -p queuelab-wasm --features contract --all-targets -- -D warnings
 
-step "build the wasm package (web/pkg) and the page's bundle"
+step "build the wasm package (web/pkg), the page's bundle and dist/queuelab.js"
 ./scripts/build-wasm.sh
 node scripts/build-page.mjs
+node scripts/build-dist.mjs
 
 step "wasm contract in Node"
 node --test tests/node/

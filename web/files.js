@@ -4,9 +4,13 @@
 // with no configuration. The one-file build (scripts/build-dist.mjs) swaps
 // this module for files-inline.js, which carries them all inside
 // dist/queuelab.js: no fetches, so it works from file:// and from another
-// origin without CORS. Both export the same five names.
+// origin without CORS. Both export the same names.
 
 import * as firstGlue from "./pkg/queuelab.js";
+import { fetchText } from "./fetch-text.js";
+
+/** For a host's own files (a scenario's src="…"), which are fetched in both builds. */
+export { fetchText };
 
 /** The glue module the page starts with (a namespace: `default` is its init, plus `Playground` etc.). */
 export { firstGlue };
@@ -35,15 +39,3 @@ export const styleText = (file) => fetchText(new URL(file, import.meta.url), `Qu
 
 /** A file of web/scenarios/ ("index.json", "02-slow-consumer-duplicate.json") as text. */
 export const scenarioFile = (file) => fetchText(new URL(`./scenarios/${file}`, import.meta.url), file === "index.json" ? "the list of scenarios" : `the scenario “${file.replace(/\.json$/, "")}”`);
-
-/** Fetches text, turning network and HTTP failures into one readable error. */
-export async function fetchText(url, what) {
-  let res;
-  try {
-    res = await fetch(url);
-  } catch (e) {
-    throw new Error(`Could not load ${what} from ${url}: ${e.message}`);
-  }
-  if (!res.ok) throw new Error(`Could not load ${what} from ${url}: HTTP ${res.status} ${res.statusText}`.trim());
-  return res.text();
-}
