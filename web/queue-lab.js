@@ -42,6 +42,7 @@ function styleSheets() {
 // Enough style for the loading and error boxes before the sheets arrive.
 const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 system-ui,sans-serif;color-scheme:light dark;color:light-dark(#172033,#e7ecf3)}
 :host([theme="light"]){color-scheme:light}:host([theme="dark"]){color-scheme:dark}
+.fallback{display:block;margin-bottom:8px}
 .boot{border:1px dashed #9aa6b8;border-radius:12px;padding:16px;background:light-dark(#f7f8fb,#1b222d);color:light-dark(#515d72,#a7b2c4);min-height:4em}
 .boot.failed{border:2px solid light-dark(#b42323,#ff8a8a);background:light-dark(#ffe7e7,#3b1818);color:light-dark(#7a1212,#ffd0d0);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
@@ -142,11 +143,23 @@ export class QueueLabElement extends HTMLElement {
     this.#cell = null;
   }
 
+  /**
+   * The box shown before the playground starts, or instead of it when it
+   * cannot: "Loading…" or the error, in words. The author's fallback
+   * content (whatever is inside <queue-lab>…</queue-lab> besides an inline
+   * scenario) shows above it through a slot, so a screenshot or a sentence
+   * stands in until the element starts, and stays if it cannot.
+   */
   #showBoot(text, failed = false) {
     const style = h("style", { text: BOOT_CSS });
     const box = h("div", { class: failed ? "boot failed" : "boot", role: failed ? "alert" : "status", text });
     this.shadowRoot.adoptedStyleSheets = [];
-    this.shadowRoot.replaceChildren(style, box);
+    this.shadowRoot.replaceChildren(style, ...(this.#hasFallback() ? [h("slot", { class: "fallback" })] : []), box);
+  }
+
+  /** Whether the author put fallback content inside the element (an inline scenario's <script> is not). */
+  #hasFallback() {
+    return [...this.childNodes].some((n) => (n.nodeType === Node.ELEMENT_NODE ? n.localName !== "script" : n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== ""));
   }
 
   #fail(message) {

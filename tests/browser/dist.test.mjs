@@ -120,3 +120,39 @@ test("a trap in one dist/queuelab.js element leaves the other running on a fresh
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("fallback content inside <queue-lab> shows until the element starts, and stays, with the error in words, when it cannot start", async () => {
+  const page = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fallback</title></head><body><main>
+<div style="height: 1500px">Scroll down for the playground.</div>
+<queue-lab id="later" scenario="slow-consumer"><p class="fb">Picture: a message charged twice.</p></queue-lab>
+<queue-lab id="broken" src="missing.json"><p class="fb">Picture: the dead-letter queue.</p></queue-lab>
+</main>${script}</body></html>`;
+  const dir = mkdtempSync(join(tmpdir(), "queuelab-fallback-"));
+  writeFileSync(join(dir, "lesson.html"), page(`<script src="queuelab.js"></script>`));
+  writeFileSync(join(dir, "no-script.html"), page(`<script src="nowhere/queuelab.js"></script>`));
+  copyFileSync(join(root, "dist/queuelab.js"), join(dir, "queuelab.js"));
+  const course = await startServer(dir);
+  const shown = (p, id) => p.evaluate((i) => document.querySelector(`#${i} .fb`).getClientRects().length > 0, id);
+  try {
+    const { page: p, problems, close } = await open("lesson.html", { base: course.url, readyWhen: "h1, main" });
+    await p.waitForFunction(() => customElements.get("queue-lab"));
+    assert.equal(await shown(p, "later"), true, "below the fold, not started: the fallback shows");
+    await p.locator("#later").scrollIntoViewIfNeeded();
+    await p.waitForSelector("#later[data-ready='true']", { timeout: scaled(20_000) });
+    assert.equal(await shown(p, "later"), false, "started: the playground replaces it");
+    await p.locator("#broken").scrollIntoViewIfNeeded();
+    await p.waitForFunction(() => document.getElementById("broken").shadowRoot.querySelector(".boot.failed"));
+    assert.equal(await shown(p, "broken"), true, "it cannot start: the fallback stays");
+    assert.match(await p.evaluate(() => document.getElementById("broken").shadowRoot.querySelector("[role=alert]").textContent), /^Queuelab: Could not load src="missing.json" from .*missing\.json: HTTP 404/);
+    assert.deepEqual(problems, []);
+    await close();
+
+    // The script itself missing: the browser shows what is inside the unknown element.
+    const none = await open("no-script.html", { base: course.url, readyWhen: "main" });
+    assert.equal(await shown(none.page, "later"), true);
+    await none.close();
+  } finally {
+    course.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
