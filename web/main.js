@@ -116,6 +116,7 @@ async function fillPicker() {
   });
   sel.addEventListener("change", async () => {
     lab.pause();
+    sel.querySelector("option[value='']")?.remove(); // the "Pick a scenario…" a bad link put first
     const url = new URL(location.href);
     url.search = "";
     url.searchParams.set("scenario", sel.value);
@@ -188,6 +189,7 @@ async function start() {
       lab.showError(e.message);
     }
   }
+  if (!(await known(name, stems))) return;
   const loaded = await loadStem(name);
   // The tour is the full page's, never an embed's or a course page's <queue-lab>; it points at what the first scenario drew.
   if (!embed) setUpTour(document, document.querySelector(".picker"));
@@ -198,6 +200,29 @@ async function start() {
   if (link.speed != null) lab.setSpeed(link.speed);
   if (extra.code != null) cell?.show(String(extra.code), { fromLink: true }); // shown, never run
   openMoment(Array.isArray(extra.actions) ? extra.actions : []);
+}
+
+/**
+ * Whether a link's scenario name finds a shipped scenario. When it does not
+ * (a typo, a scenario renamed since), the page says so and offers every
+ * scenario in the picker, focused: never a page with nothing loaded and no
+ * way on. The element's words (src=, inline JSON) are not the page's, so
+ * the page says its own.
+ */
+async function known(name, stems) {
+  try {
+    await resolveScenario(name);
+    return true;
+  } catch {
+    const sel = document.getElementById("scenario");
+    sel.prepend(h("option", { value: "", text: "Pick a scenario…", disabled: true }));
+    sel.value = "";
+    document.getElementById("title").textContent = "Pick a scenario";
+    const choices = stems.map((s, i) => `${i + 1}. ${shortName(s).replace(/-/g, " ")}`).join("; ");
+    lab.showError(`This link asks for the scenario “${name}”, and Queuelab has no scenario by that name. Pick one in the Scenario list: ${choices}.`);
+    sel.focus();
+    return false;
+  }
 }
 
 /**

@@ -174,3 +174,19 @@ test("under reduced motion, playing at 1× animates nothing and still shows ever
   await wide.page.screenshot({ path: `${artifacts}/playground.png` });
   await wide.close();
 });
+
+test("a link naming no scenario says so, focuses the picker with every scenario, and a pick loads it", async () => {
+  const { page, problems, close } = await open("?scenario=slow-consumr&seed=4");
+  const error = await page.locator("#error-text").textContent();
+  assert.match(error, /^This link asks for the scenario “slow-consumr”, and Queuelab has no scenario by that name\. Pick one in the Scenario list: 1\. process then delete; 2\. slow consumer duplicate;/);
+  assert.doesNotMatch(error, /src=|<script/, "the page's words, not the element's");
+  assert.equal(await page.locator("#title").textContent(), "Pick a scenario");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "scenario");
+  assert.equal(await page.locator("#scenario").inputValue(), "");
+  await page.locator("#scenario").selectOption("02-slow-consumer-duplicate");
+  await page.waitForFunction(() => document.getElementById("title").textContent === "Slow consumer, duplicate delivery");
+  assert.equal(await page.locator("#error").isVisible(), false, "the message goes with the pick");
+  assert.equal(await page.locator("#scenario option[value='']").count(), 0);
+  assert.deepEqual(problems, []);
+  await close();
+});
