@@ -112,7 +112,11 @@ async function fillPicker() {
   sel.replaceChildren(...stems.map((s, i) => h("option", { value: s, text: `${i + 1}. ${shortName(s).replace(/-/g, " ")}` })));
   // Titles for the picker, without holding up the first scenario.
   Promise.all(stems.map((s) => fetchScenario(s).then((t) => JSON.parse(t).title).catch(() => null))).then((titles) => {
-    titles.forEach((t, i) => t && (sel.options[i].textContent = `${i + 1}. ${t}`));
+    // By value: a bad link's "Pick a scenario…" may sit first by now.
+    titles.forEach((t, i) => {
+      const option = [...sel.options].find((o) => o.value === stems[i]);
+      if (t && option) option.textContent = `${i + 1}. ${t}`;
+    });
   });
   sel.addEventListener("change", async () => {
     lab.pause();

@@ -183,6 +183,9 @@ test("a link naming no scenario says so, focuses the picker with every scenario,
   assert.equal(await page.locator("#title").textContent(), "Pick a scenario");
   assert.equal(await page.evaluate(() => document.activeElement?.id), "scenario");
   assert.equal(await page.locator("#scenario").inputValue(), "");
+  // Once the scenarios' titles have arrived, the placeholder still says what to do.
+  await page.waitForFunction(() => document.querySelector("#scenario option[value='02-slow-consumer-duplicate']").textContent.includes("Slow consumer"));
+  assert.equal(await page.evaluate(() => document.getElementById("scenario").selectedOptions[0].textContent), "Pick a scenario…");
   await page.locator("#scenario").selectOption("02-slow-consumer-duplicate");
   await page.waitForFunction(() => document.getElementById("title").textContent === "Slow consumer, duplicate delivery");
   assert.equal(await page.locator("#error").isVisible(), false, "the message goes with the pick");
