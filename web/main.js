@@ -8,7 +8,7 @@ import { ready } from "./engine.js";
 import { createLab } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, listScenarios, resolveScenario, shortName } from "./scenarios.js";
-import { elementSnippet, iframeSnippet, makeLink, readLink, unpack } from "./share.js";
+import { damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLink, MAX_LINK_RUN, readLink, runFile, unpack } from "./share.js";
 import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
 import { askBeforeRunning, linkWork } from "./link-check.js";
@@ -17,7 +17,7 @@ import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
 import { followPlay } from "./follow-play.js";
 
-const link = readLink(location.search);
+const link = readLink(location.search, location.hash);
 const embed = link.embed;
 let lab = null;
 let stem = "";
@@ -132,9 +132,13 @@ async function fillPicker() {
 
 // ---- sharing ------------------------------------------------------------------
 
+/** { href, tooBig }: a link to this run at this moment, or (href null) the size of a run too big for one. */
 async function currentLink({ embed: asEmbed = false } = {}) {
   return makeLink(location.href, { stem, state: lab.state(), code: cell?.edited ? cell.code : null, embed: asEmbed });
 }
+
+/** The words for a run too big for a link. */
+const tooBigText = (size) => `This run is ${Math.ceil(size / 1024)} KiB compressed, more than a link carries (${MAX_LINK_RUN / 1024} KiB): use Download run, and Open run file to open it.`;
 
 /** Copies `text`; where the clipboard is refused, the field stays selected for Ctrl+C. */
 async function copy(text, field, status) {
@@ -153,20 +157,46 @@ function wireShare() {
   const panel = document.getElementById("share-panel");
   const $ = (id) => document.getElementById(id);
   $("share-link").addEventListener("click", async () => {
-    const href = await currentLink();
-    history.replaceState(null, "", href);
+    const { href, tooBig } = await currentLink();
     panel.hidden = false;
+    if (!href) {
+      $("share-url").value = "";
+      $("share-status").textContent = tooBigText(tooBig);
+      $("download-run").focus();
+      return;
+    }
+    history.replaceState(null, "", href);
     $("share-url").value = href;
     await copy(href, $("share-url"), $("share-status"));
   });
   $("share-embed").addEventListener("click", async () => {
     panel.hidden = false;
     const scriptUrl = new URL("web/queue-lab.js", location.href).href;
-    $("share-url").value = await currentLink();
+    const [page, framed] = [await currentLink(), await currentLink({ embed: true })];
+    $("share-url").value = page.href ?? "";
     $("share-element").value = elementSnippet(scriptUrl, { stem, state: lab.state() });
-    $("share-iframe").value = iframeSnippet(await currentLink({ embed: true }), lab.scenario?.title ?? "SQS");
-    $("share-status").textContent = "Pick a snippet and copy it.";
+    $("share-iframe").value = framed.href ? iframeSnippet(framed.href, lab.scenario?.title ?? "SQS") : "";
+    $("share-status").textContent = page.href ? "Pick a snippet and copy it." : tooBigText(page.tooBig);
     $("share-element").focus();
+  });
+  $("download-run").addEventListener("click", () => {
+    const text = runFile({ stem, state: lab.state(), code: cell?.edited ? cell.code : null });
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `queuelab-run-${stem || "scenario"}.json` });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 0);
+    $("share-status").textContent = "Saved: open it here with Open run file.";
+  });
+  $("open-run-button").addEventListener("click", () => $("open-run").click());
+  $("open-run").addEventListener("change", async () => {
+    const file = $("open-run").files[0];
+    if (!file) return;
+    try {
+      // The run goes into this page's own address (its fragment, never sent to a server), then the page opens it as a link.
+      history.replaceState(null, "", await linkFromRunFile(location.href, await file.text()));
+      location.reload();
+    } catch (e) {
+      $("share-status").textContent = `${file.name}: ${e.message}`;
+    }
   });
   for (const [btn, field] of [["copy-url", "share-url"], ["copy-element", "share-element"], ["copy-iframe", "share-iframe"]]) {
     $(btn).addEventListener("click", () => copy($(field).value, $(field), $("share-status")));
@@ -186,11 +216,12 @@ async function start() {
   const name = link.scenario ?? stems[0];
   if (!name) return;
   let extra = {};
-  if (link.packed) {
+  let damaged = link.damaged;
+  if (link.packed && !damaged) {
     try {
       extra = await unpack(link.packed);
-    } catch (e) {
-      lab.showError(e.message);
+    } catch {
+      damaged = true;
     }
   }
   if (!(await known(name, stems))) return;
@@ -204,6 +235,8 @@ async function start() {
   if (link.speed != null) lab.setSpeed(link.speed);
   if (extra.code != null) cell?.show(String(extra.code), { fromLink: true }); // shown, never run
   openMoment(Array.isArray(extra.actions) ? extra.actions : []);
+  // Never silently: a damaged link's loss is said after loading, which clears the error box.
+  if (damaged) lab.showError(damagedMessage(link.actions));
 }
 
 /**

@@ -1,10 +1,28 @@
 // Share links and embed snippets. A link names the scenario, seed, speed
 // and moment in plain query parameters; what cannot be said that briefly
 // (a scenario changed in Settings or the JSON editor, your own actions,
-// the code cell's text) travels in one compressed `run` parameter. The
-// engine is deterministic, so a link replays to exactly the same state.
+// the code cell's text) travels compressed in the fragment (#…), which no
+// server ever sees, so no server's URL limit applies:
+//   #actions=3&sum=1a2b3c4d&run=<base64url(deflate-raw(JSON))>
+// `sum` (FNV-1a of the run text) comes before the run, and `actions`
+// before both, so a link cut short still says what it lost. The engine is
+// deterministic, so a link replays to exactly the same state. Links from
+// before the fragment (`?run=` without a sum) still open.
 
 const PACKED = "run";
+
+/** The longest run a link carries; a bigger run is saved as a file ("Download run") instead. */
+export const MAX_LINK_RUN = 64 * 1024;
+
+/** FNV-1a (32 bits) of `text`, as 8 hex digits: enough to tell a link cut short or changed. */
+export function checksum(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
 
 /** base64url(deflate-raw(JSON)) of `value`. */
 export async function pack(value) {
@@ -29,13 +47,20 @@ export async function unpack(text) {
 
 /**
  * What a link asks for: { scenario, seed, speed, t, autoplay, embed,
- * checkpoints, packed } where packed is the `run` parameter still
- * compressed (read it with unpack) and checkpoints is false for
- * `checkpoints=off` (the run plays without asking). Absent parameters are null.
+ * checkpoints, packed, damaged, actions } where packed is the run still
+ * compressed (read it with unpack), damaged says the fragment's run does
+ * not match its checksum (a link cut short or changed), actions is how
+ * many actions of yours the link says it carries (null if it does not
+ * say), and checkpoints is false for `checkpoints=off` (the run plays
+ * without asking). Absent parameters are null.
  */
-export function readLink(search) {
+export function readLink(search, hash = "") {
   const p = new URLSearchParams(search);
+  const f = new URLSearchParams(hash.replace(/^#/, ""));
   const num = (k) => (p.get(k) == null || p.get(k).trim() === "" ? null : Number(p.get(k)));
+  const inFragment = f.has(PACKED) || f.has("sum");
+  const packed = inFragment ? f.get(PACKED) ?? "" : p.get(PACKED);
+  const actions = f.get("actions");
   return {
     scenario: p.get("scenario"),
     seed: p.get("seed"),
@@ -44,8 +69,16 @@ export function readLink(search) {
     autoplay: p.get("autoplay") === "1",
     embed: p.get("embed") === "1",
     checkpoints: p.get("checkpoints") !== "off",
-    packed: p.get(PACKED),
+    packed,
+    damaged: inFragment && checksum(packed) !== f.get("sum"),
+    actions: actions != null && /^\d+$/.test(actions) ? Number(actions) : null,
   };
+}
+
+/** What a damaged link lost, in words: "this link is damaged: the scenario opened without your 3 actions". */
+export function damagedMessage(actions) {
+  const lost = actions == null ? "the run's changes, actions and code" : actions === 0 ? "the run's changes and code" : `your ${actions} action${actions === 1 ? "" : "s"} (and any changed settings or code)`;
+  return `This link is damaged (it was cut short or changed on the way): the scenario opened without ${lost}. Ask for the link again, or for its run file.`;
 }
 
 /**
@@ -63,11 +96,55 @@ export async function makeLink(base, { stem, state, code, embed = false }) {
   url.searchParams.set("speed", state.speed);
   if (embed) url.searchParams.set("embed", "1");
   if (state.checkpoints === false) url.searchParams.set("checkpoints", "off");
+  const extra = runExtras({ state, code });
+  if (Object.keys(extra).length) {
+    const run = await pack(extra);
+    if (run.length > MAX_LINK_RUN) return { href: null, tooBig: run.length };
+    const f = new URLSearchParams();
+    f.set("actions", String(state.journal.length));
+    f.set("sum", checksum(run));
+    f.set(PACKED, run);
+    url.hash = f.toString();
+  }
+  return { href: url.href, tooBig: 0 };
+}
+
+/** What only the run itself can say: a changed scenario, your actions, changed code. */
+function runExtras({ state, code }) {
   const extra = {};
   if (withoutSeed(state.text) !== withoutSeed(state.fileText)) extra.scenario = JSON.parse(state.text);
   if (state.journal.length) extra.actions = state.journal;
   if (code) extra.code = code;
-  if (Object.keys(extra).length) url.searchParams.set(PACKED, await pack(extra));
+  return extra;
+}
+
+/** A run as a file, for runs too big for a link: the link's plain parameters and its run, uncompressed. */
+export function runFile({ stem, state, code }) {
+  return JSON.stringify({ queuelabRun: 1, stem, seed: state.scenario?.seed ?? 0, t: state.now, speed: state.speed, checkpoints: state.checkpoints !== false, ...runExtras({ state, code }) });
+}
+
+/** A run file's text back as a link to open (with the run in its fragment); throws in words on a file that is not one. */
+export async function linkFromRunFile(base, text) {
+  let file;
+  try {
+    file = JSON.parse(text);
+  } catch {
+    throw new Error("This file is not a Queuelab run: it is not JSON.");
+  }
+  if (file?.queuelabRun !== 1) throw new Error("This file is not a Queuelab run (it has no \"queuelabRun\": 1); save one with Download run.");
+  const url = new URL(base);
+  url.search = "";
+  url.hash = "";
+  if (typeof file.stem === "string") url.searchParams.set("scenario", file.stem);
+  for (const k of ["seed", "t", "speed"]) if (file[k] != null) url.searchParams.set(k, String(file[k]));
+  if (file.checkpoints === false) url.searchParams.set("checkpoints", "off");
+  const extra = {};
+  for (const k of ["scenario", "actions", "code"]) if (file[k] != null) extra[k] = file[k];
+  if (Object.keys(extra).length) {
+    const run = await pack(extra);
+    const f = new URLSearchParams({ actions: String(Array.isArray(extra.actions) ? extra.actions.length : 0), sum: checksum(run), [PACKED]: run });
+    url.hash = f.toString();
+  }
   return url.href;
 }
 

@@ -193,3 +193,89 @@ test("a link naming no scenario says so, focuses the picker with every scenario,
   assert.deepEqual(problems, []);
   await close();
 });
+
+/** Sends `body` from Act yourself, at the run's current moment. */
+async function sendByHand(page, body) {
+  if (!(await page.locator("#manual-panel").evaluate((d) => d.open))) await page.locator("#manual-panel summary").click();
+  // Set at once: typing 100 KB into the field would take minutes.
+  await page.locator("#m-body").evaluate((el, text) => {
+    el.value = text;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  }, body);
+  await page.getByRole("button", { name: "SendMessage" }).click();
+  await page.waitForFunction((n) => document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length >= n, 1);
+}
+
+test("a share link carries a 100 KB body in its fragment, which no server sees, and opens the same run", async () => {
+  const { page, close } = await open("index.html?scenario=slow-consumer&checkpoints=off");
+  await page.locator("#step").click();
+  const body = Array.from({ length: 4000 }, (_, i) => `line ${i}: order A-${1000 + (i % 97)} for ${(i * 7919) % 1000} units`).join("\n").slice(0, 100_000);
+  assert.equal(body.length, 100_000);
+  await sendByHand(page, body);
+  await page.locator("#step").click();
+  const want = await hookState(page);
+  await page.locator("#share-link").click();
+  await page.waitForFunction(() => document.getElementById("share-status").textContent);
+  const href = await page.locator("#share-url").inputValue();
+  const url = new URL(href);
+  assert.ok(url.search.length < 200, `the query stays short: ${url.search}`);
+  assert.match(url.hash, /^#actions=1&sum=[0-9a-f]{8}&run=[\w-]+$/);
+  await close();
+
+  const seen = [];
+  const shared = await open(href.slice(href.indexOf("index.html")), { init: () => {} });
+  shared.page.on("request", (r) => seen.push(r.url()));
+  assert.deepEqual(await hookState(shared.page), want);
+  const sent = await shared.page.evaluate(() => document.getElementById("lab").playground.events(0).find((e) => e.type === "sent" && e.by === "you"));
+  assert.ok(sent, "your message is in the shared run");
+  assert.equal(await shared.page.evaluate((id) => document.getElementById("lab").playground.peek(id).message.body.length, sent.messageId), 100_000);
+  assert.ok(seen.every((u) => !u.includes("run=")), "no request carries the run");
+  assert.deepEqual(shared.problems, []);
+  await shared.close();
+});
+
+test("a link cut short says it is damaged and what the scenario opened without, never silently", async () => {
+  const { page, close } = await open("index.html?scenario=slow-consumer&checkpoints=off");
+  await page.locator("#step").click();
+  await sendByHand(page, "first of mine");
+  await sendByHand(page, "second of mine");
+  await page.locator("#share-link").click();
+  await page.waitForFunction(() => document.getElementById("share-status").textContent);
+  const href = await page.locator("#share-url").inputValue();
+  await close();
+  for (const cut of [href.slice(0, -12), href.slice(0, href.indexOf("&run=") + 8)]) {
+    const shared = await open(cut.slice(cut.indexOf("index.html")));
+    assert.equal(await shared.page.locator("#error-text").textContent(), "This link is damaged (it was cut short or changed on the way): the scenario opened without your 2 actions (and any changed settings or code). Ask for the link again, or for its run file.");
+    assert.equal(await shared.page.locator("#title").textContent(), "Slow consumer, duplicate delivery", "the scenario itself opens");
+    assert.equal(await shared.page.evaluate(() => document.getElementById("lab").playground.events(0).some((e) => e.by === "you")), false);
+    await shared.close();
+  }
+});
+
+test("a run too big for a link is saved with Download run and opened again with Open run file", async () => {
+  const { page, close } = await open("index.html?scenario=slow-consumer&checkpoints=off");
+  await page.locator("#step").click();
+  // 200 KB that does not compress: a link could not hold it.
+  const body = await page.evaluate(() => {
+    let x = 1;
+    return Array.from({ length: 200_000 }, () => String.fromCharCode(33 + ((x = (x * 48271) % 2147483647) % 90))).join("");
+  });
+  await sendByHand(page, body);
+  await page.locator("#step").click();
+  const want = await hookState(page);
+  await page.locator("#share-link").click();
+  await page.waitForFunction(() => document.getElementById("share-status").textContent);
+  assert.match(await page.locator("#share-status").textContent(), /^This run is \d+ KiB compressed, more than a link carries \(64 KiB\): use Download run, and Open run file to open it\.$/);
+  assert.equal(await page.locator("#share-url").inputValue(), "");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#download-run").click()]);
+  const file = await download.path();
+  // Open it in a fresh page of another scenario.
+  const other = await open("index.html?scenario=heartbeat");
+  const [chooser] = await Promise.all([other.page.waitForEvent("filechooser"), other.page.locator("#open-run-button").click()]);
+  await Promise.all([other.page.waitForEvent("load"), chooser.setFiles(file)]);
+  await other.page.waitForSelector("body[data-ready='true']");
+  assert.deepEqual(await hookState(other.page), want);
+  assert.deepEqual(other.problems, []);
+  await other.close();
+  await close();
+});
