@@ -171,7 +171,7 @@ function wireShare() {
   });
   $("share-embed").addEventListener("click", async () => {
     panel.hidden = false;
-    const scriptUrl = new URL("web/queue-lab.js", location.href).href;
+    const scriptUrl = new URL("dist/queuelab.js", location.href).href;
     const [page, framed] = [await currentLink(), await currentLink({ embed: true })];
     $("share-url").value = page.href ?? "";
     $("share-element").value = elementSnippet(scriptUrl, { stem, state: lab.state() });

@@ -185,7 +185,8 @@ export function elementSnippet(scriptUrl, { stem, state }) {
     state.checkpoints === false ? `checkpoints="off"` : null,
     `controls="play step restart speed timeline"`,
   ].filter(Boolean);
-  const lines = [`<script type="module" src="${attr(scriptUrl)}"></script>`];
+  // dist/queuelab.js, a classic script: it loads from any origin without CORS headers (a module script would need them).
+  const lines = [`<script src="${attr(scriptUrl)}"></script>`];
   if (state.journal.length) lines.push(`<!-- Your ${state.journal.length} action(s) and the moment on the timeline are in the link and iframe versions only. -->`);
   if (changed) {
     const json = jsonForHtml(JSON.parse(state.text));

@@ -458,7 +458,7 @@ test("a share link reproduces the same state: settings, seed, your actions and t
   await page.waitForFunction(() => document.getElementById("share-iframe").value);
   const element = await page.locator("#share-element").inputValue();
   const iframe = await page.locator("#share-iframe").inputValue();
-  assert.match(element, /<script type="module" src="http:[^"]+\/web\/queue-lab\.js"><\/script>/);
+  assert.match(element, /<script src="http:[^"]+\/dist\/queuelab\.js"><\/script>/);
   assert.match(element, /<queue-lab seed="5"[^>]*>\n<script type="application\/json">[\s\S]*"visibilityTimeoutSeconds": 3/);
   assert.match(iframe, /^<iframe src="[^"]+embed=1[^"]*" title="Queuelab: Slow consumer, duplicate delivery"/);
   await close();

@@ -186,7 +186,7 @@ test("code from a link says where it came from and runs only after an explicit c
 test("the Embed… snippet escapes < in its JSON: narration with <!--<script cannot swallow the page it is pasted into", async () => {
   const scenario = { title: "Tricky", durationMs: 1000, queues: [{ name: "q" }], narration: [{ atMs: 0, text: "a <!--<script> and a </script> in the text" }] };
   const text = JSON.stringify(scenario);
-  const snippet = elementSnippet(`${baseUrl}web/queue-lab.js`, { stem: null, state: { text, fileText: "{}", scenario, speed: "1", journal: [] } });
+  const snippet = elementSnippet(`${baseUrl}dist/queuelab.js`, { stem: null, state: { text, fileText: "{}", scenario, speed: "1", journal: [] } });
   assert.ok(!/<!--<script/.test(snippet), "no raw <!--<script in the snippet");
   const host = `<!doctype html><title>a course</title><h1>Lesson</h1>${snippet}<p id="after">The rest of the lesson.</p>`;
   const { page, close } = await open("lesson.html", { routes: { "lesson.html": { contentType: "text/html", body: host } }, readyWhen: "queue-lab[data-ready='true']" });
