@@ -5,6 +5,7 @@
 // line covers that moment (snapshot().simulation.explanation).
 
 import { setText } from "./dom.js";
+import { nameLandmarks } from "./landmarks.js";
 
 export const heading = {
   mount(root) {
@@ -17,6 +18,7 @@ export const heading = {
         if (d.started) {
           setText(title, d.scenario.title || "Untitled scenario");
           setText(summary, d.scenario.summary || "");
+          nameLandmarks(root, d.scenario.title || "Untitled scenario");
         }
         if (!d.changed) return;
         if (explanation) {

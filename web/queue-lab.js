@@ -40,8 +40,8 @@ function styleSheets() {
 }
 
 // Enough style for the loading and error boxes before the sheets arrive.
-const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 system-ui,sans-serif;color-scheme:light dark;color:light-dark(#172033,#e7ecf3)}
-:host([theme="light"]){color-scheme:light}:host([theme="dark"]){color-scheme:dark}
+const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 system-ui,sans-serif;color-scheme:inherit;color:light-dark(#172033,#e7ecf3)}
+:host([theme="light"]){color-scheme:light}:host([theme="dark"]){color-scheme:dark}:host([theme="auto"]){color-scheme:light dark}
 .fallback{display:block;margin-bottom:8px}
 .boot{border:1px dashed #9aa6b8;border-radius:12px;padding:16px;background:light-dark(#f7f8fb,#1b222d);color:light-dark(#515d72,#a7b2c4);min-height:4em}
 .boot.failed{border:2px solid light-dark(#b42323,#ff8a8a);background:light-dark(#ffe7e7,#3b1818);color:light-dark(#7a1212,#ffd0d0);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}`;

@@ -153,10 +153,10 @@ export async function scrubTo(page, ms) {
 }
 
 /** axe-core's serious and critical violations on the page (it looks inside open shadow roots). */
-export async function axeViolations(page) {
+export async function axeViolations(page, { all = false } = {}) {
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .filter((v) => all || v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`);
 }
