@@ -16,6 +16,7 @@ import { h, span } from "./dom.js";
 import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
 import { followPlay } from "./follow-play.js";
+import { measureEmbed, postHeight } from "./frame-height.js";
 
 const link = readLink(location.search, location.hash);
 const embed = link.embed;
@@ -49,6 +50,7 @@ function mountPage() {
     const full = new URL(location.href);
     full.searchParams.delete("embed");
     document.getElementById("title").before(h("a", { class: "open-full", href: full.href, target: "_blank", rel: "noopener", text: "Open in Queuelab ↗" }));
+    postHeight(document); // the host page's line in the iframe snippet sizes the iframe to this
   }
   const root = document;
   lab = createLab(root, {
@@ -137,6 +139,9 @@ async function currentLink({ embed: asEmbed = false } = {}) {
   return makeLink(location.href, { stem, state: lab.state(), code: cell?.edited ? cell.code : null, embed: asEmbed });
 }
 
+/** The iframe's height when this run's embed view could not be measured (it did not get ready in time). */
+const FALLBACK_EMBED_HEIGHT = 1600;
+
 /** The words for a run too big for a link. */
 const tooBigText = (size) => `This run is ${Math.ceil(size / 1024)} KiB compressed, more than a link carries (${MAX_LINK_RUN / 1024} KiB): use Download run, and Open run file to open it.`;
 
@@ -175,9 +180,22 @@ function wireShare() {
     const [page, framed] = [await currentLink(), await currentLink({ embed: true })];
     $("share-url").value = page.href ?? "";
     $("share-element").value = elementSnippet(scriptUrl, { stem, state: lab.state() });
-    $("share-iframe").value = framed.href ? iframeSnippet(framed.href, lab.scenario?.title ?? "SQS") : "";
     $("share-status").textContent = page.href ? "Pick a snippet and copy it." : tooBigText(page.tooBig);
     $("share-element").focus();
+    $("share-iframe").value = "";
+    if (!framed.href) return;
+    // The iframe's height: this run's embed view, at its start and at its end, in a course column.
+    $("copy-iframe").disabled = true;
+    $("share-iframe").placeholder = "Measuring how tall this run's stage gets…";
+    const at = (t) => {
+      const u = new URL(framed.href);
+      u.searchParams.set("t", String(t));
+      u.searchParams.delete("autoplay");
+      return u.href;
+    };
+    const height = (await measureEmbed([at(0), at(lab.scenario?.durationMs ?? 0)])) ?? FALLBACK_EMBED_HEIGHT;
+    $("share-iframe").value = iframeSnippet(framed.href, lab.scenario?.title ?? "SQS", height);
+    $("copy-iframe").disabled = false;
   });
   $("download-run").addEventListener("click", () => {
     const text = runFile({ stem, state: lab.state(), code: cell?.edited ? cell.code : null });

@@ -9,6 +9,8 @@
 // deterministic, so a link replays to exactly the same state. Links from
 // before the fragment (`?run=` without a sum) still open.
 
+import { HOST_SNIPPET } from "./frame-height.js";
+
 const PACKED = "run";
 
 /** The longest run a link carries; a bigger run is saved as a file ("Download run") instead. */
@@ -195,7 +197,13 @@ export function elementSnippet(scriptUrl, { stem, state }) {
   return lines.join("\n");
 }
 
-/** The iframe snippet: the share link in the page's compact embed view. */
-export function iframeSnippet(embedLink, title) {
-  return `<iframe src="${attr(embedLink)}" title="${attr(`Queuelab: ${title}`)}" width="100%" height="640" style="border:0;max-width:100%" loading="lazy"></iframe>`;
+/**
+ * The iframe snippet: the share link in the page's compact embed view,
+ * `height` CSS pixels tall (the Embed… dialog measures this run's whole
+ * stage), and the host page's optional line that sizes it to its content.
+ */
+export function iframeSnippet(embedLink, title, height) {
+  return `<iframe src="${attr(embedLink)}" title="${attr(`Queuelab: ${title}`)}" width="100%" height="${Math.ceil(height)}" style="border:0;max-width:100%" loading="lazy"></iframe>
+<!-- Optional, once per page: fits Queuelab iframes to their content as it grows. -->
+${HOST_SNIPPET}`;
 }

@@ -5,10 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { artifacts, axeViolations, hookState, open, root } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root, scaled } from "./harness.mjs";
 import { startServer } from "../../scripts/static-server.mjs";
 
 const COURSE = "web/examples/course.html";
@@ -543,3 +543,49 @@ for (const colorScheme of ["light", "dark"]) {
     await close();
   });
 }
+
+test("the iframe snippet is as tall as the run's whole stage, and its optional host line fits the iframe to its content as it grows", async () => {
+  const { page, close } = await open("index.html?scenario=long-vs-short&checkpoints=off");
+  await page.locator("#share-embed").click();
+  await page.waitForFunction(() => document.getElementById("share-iframe").value, null, { timeout: scaled(40_000) });
+  const snippet = await page.locator("#share-iframe").inputValue();
+  assert.equal(await page.locator("#copy-iframe").isDisabled(), false);
+  await close();
+  const height = Number(snippet.match(/height="(\d+)"/)[1]);
+  const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, "&");
+  const [iframeLine, , hostLine] = snippet.split("\n");
+  assert.match(hostLine, /^<script>addEventListener\("message"/);
+
+  const host = (body) => ({ body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title></head><body><main style="width:760px">${body}</main></body></html>`, contentType: "text/html" });
+  const frameDoc = (p) => p.frames().find((f) => f.url().includes("embed=1"));
+  // Without the host line: the snippet's own height shows the whole stage, at the run's start and at its end.
+  const { durationMs } = JSON.parse(readFileSync(join(root, "web/scenarios/08-long-vs-short-polling.json"), "utf8"));
+  for (const t of [0, durationMs]) {
+    const line = iframeLine.replace(/src="[^"]+"/, `src="${src.replace(/t=\d+/, `t=${t}`).replace(/&/g, "&amp;")}"`).replace(' loading="lazy"', "");
+    const { page: p, close: done } = await open("course.html", { routes: { "course.html": host(line) }, readyWhen: "iframe" });
+    await p.waitForFunction(() => document.querySelector("iframe").contentDocument?.body?.dataset.ready === "true", null, { timeout: scaled(20_000) });
+    const stageBottom = await frameDoc(p).evaluate(() => Math.ceil(document.getElementById("stage").getBoundingClientRect().bottom + scrollY));
+    assert.ok(stageBottom <= height, `at t=${t} the stage ends at ${stageBottom} px, inside the ${height} px iframe`);
+    await done();
+  }
+  // With it: the iframe takes its content's height, and follows it.
+  const { page: p, close: done } = await open("course.html", { routes: { "course.html": host(`${iframeLine.replace(' loading="lazy"', "")}\n${hostLine}`) }, readyWhen: "iframe" });
+  await p.waitForFunction(() => document.querySelector("iframe").contentDocument?.body?.dataset.ready === "true", null, { timeout: scaled(20_000) });
+  const fits = () => p.evaluate(() => {
+    const f = document.querySelector("iframe");
+    return Math.abs(f.getBoundingClientRect().height - Math.ceil(f.contentDocument.documentElement.getBoundingClientRect().height)) <= 1;
+  });
+  await p.waitForFunction(() => {
+    const f = document.querySelector("iframe");
+    return Math.abs(f.getBoundingClientRect().height - Math.ceil(f.contentDocument.documentElement.getBoundingClientRect().height)) <= 1;
+  });
+  const before = await p.evaluate(() => document.querySelector("iframe").getBoundingClientRect().height);
+  await frameDoc(p).evaluate(() => {
+    const tl = document.getElementById("timeline");
+    tl.value = tl.max;
+    tl.dispatchEvent(new Event("change"));
+  });
+  await p.waitForFunction((h) => document.querySelector("iframe").getBoundingClientRect().height > h, before);
+  assert.ok(await fits());
+  await done();
+});
