@@ -83,6 +83,22 @@ const hour = JSON.stringify({
   consumers: ["w1", "w2", "w3"].map((name) => ({ name, queue: "work", waitTimeSeconds: 20, processing: { uniformMs: { min: 500, max: 6500 } } })),
 });
 
+/**
+ * The page playing crowd(count) at 1×, from 1.6 s of virtual time (the
+ * workers start at 1.5 s) for 3 s of wall time: { page, frames } with the
+ * script time of each animation frame in that span.
+ */
+async function playCrowd(count) {
+  const page = await newPage(browser);
+  await page.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(count), contentType: "application/json" }));
+  await page.addInitScript(timeFrames);
+  await page.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
+  await page.waitForFunction(() => Number(document.querySelector("[data-time-ms]")?.dataset.timeMs) >= 1600, null, { timeout: 30_000 * throttle });
+  await page.evaluate(() => (window.__frames = []));
+  await page.waitForTimeout(3000);
+  return { page, frames: await page.evaluate(() => window.__frames) };
+}
+
 try {
   // Size: everything the page fetched that is wasm, JS or CSS.
   console.log(`CPU throttled ${throttle}×`);
@@ -111,15 +127,7 @@ try {
   console.log(`first frame of a scenario after navigation: ${firstFrame.toFixed(0)} ms`);
 
   // Frame script time with 1,000 messages on screen.
-  const busy = await newPage(browser);
-  await busy.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(1200), contentType: "application/json" }));
-  await busy.addInitScript(timeFrames);
-  await busy.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
-  // Every message sent (one a millisecond from 0) and the workers started at 1.5 s.
-  await busy.waitForFunction(() => Number(document.querySelector("[data-time-ms]")?.dataset.timeMs) >= 1600, null, { timeout: 30_000 * throttle });
-  await busy.evaluate(() => (window.__frames = []));
-  await busy.waitForTimeout(3000);
-  const frames = await busy.evaluate(() => window.__frames);
+  const { page: busy, frames } = await playCrowd(1200);
   const [onScreen, stored] = await busy.evaluate(() => [
     document.querySelectorAll("[data-message-id][data-state]").length,
     // The page's #lab element carries its engine (main.js), as a <queue-lab> does.
@@ -168,15 +176,9 @@ try {
     await p.close();
 
     // A generated 5,000-message scenario: frames per second while it plays.
-    const big = await newPage(browser);
-    await big.route("**/web/scenarios/01-process-then-delete.json", (r) => r.fulfill({ body: crowd(5000), contentType: "application/json" }));
-    await big.addInitScript(timeFrames);
-    await big.goto(`${url}?scenario=01-process-then-delete&speed=1&autoplay=1`);
-    await big.waitForFunction(() => Number(document.querySelector("[data-time-ms]")?.dataset.timeMs) >= 1600, null, { timeout: 30_000 * throttle });
-    await big.evaluate(() => (window.__frames = []));
-    await big.waitForTimeout(3000);
-    const n = await big.evaluate(() => window.__frames.length);
-    console.log(`5,000-message scenario: ${(n / 3).toFixed(0)} frames per second while playing`);
+    const big = await playCrowd(5000);
+    console.log(`5,000-message scenario: ${(big.frames.length / 3).toFixed(0)} frames per second while playing`);
+    await big.page.close();
   }
 } finally {
   await browser.close();
