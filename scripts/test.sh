@@ -44,6 +44,9 @@ cargo clippy --quiet -p queuelab-wasm --features contract --all-targets -- -D wa
 step "build the wasm package (web/pkg)"
 ./scripts/build-wasm.sh
 
+step "the wasm within its size budget (gzipped; README, \"The wasm's size\")"
+node --test tests/size/
+
 step "wasm contract in Node"
 node --test tests/node/
 
