@@ -29,3 +29,23 @@ for (let i = 0; i < m; i++) {
 }
 const viaJs = m / ((performance.now() - start) / 1000);
 console.log(`send->receive->delete, JS dispatch (JSON): ${viaJs.toFixed(0).padStart(12)} cycles/s`);
+
+// A scenario's replay from time 0 (what a scrub of the page costs): the
+// simulation, the story and the engine together, without the page. The
+// busy hour of scripts/bench-page.mjs; median of 5.
+const hour = JSON.stringify({
+  title: "one hour", seed: 3, durationMs: 3_600_000,
+  queues: [{ name: "work", visibilityTimeoutSeconds: 5 }],
+  producers: [{ name: "steady", queue: "work", rate: { everyMs: 2000, count: 1800, body: "job {n}" } }],
+  consumers: ["w1", "w2", "w3"].map((name) => ({ name, queue: "work", waitTimeSeconds: 20, processing: { uniformMs: { min: 500, max: 6500 } } })),
+});
+const replays = [];
+for (let i = 0; i < 5; i++) {
+  start = performance.now();
+  const run = Playground.fromScenario(hour);
+  run.advance(3_600_000);
+  run.free();
+  replays.push(performance.now() - start);
+}
+replays.sort((a, b) => a - b);
+console.log(`replay of a 1-hour scenario to its end  : ${replays[2].toFixed(1).padStart(12)} ms (median of 5)`);

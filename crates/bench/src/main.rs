@@ -8,7 +8,8 @@
 //! - the cost of each call on one queue (send, receive, change visibility,
 //!   delete, `advance` firing its own deadlines) alone vs beside 100,000
 //!   unrelated queues and 100,000 waiting long polls (`unrelated.rs`;
-//!   `--unrelated-only` runs just these rows);
+//!   `--unrelated-only` runs just these rows; `--cycles-only` just the two
+//!   cycle rows, for comparing builds quickly);
 //! - informational: `advance` firing 100,000 queues' own delays or polls'
 //!   own waits, per deadline fired, and a receive among 100,000 queues
 //!   (`breadth.rs`);
@@ -171,6 +172,9 @@ fn main() {
         "send->receive->delete, JSON layer: {:>12.0} cycles/s",
         protocol_cycles(big / 10)
     );
+    if std::env::args().any(|a| a == "--cycles-only") {
+        return;
+    }
     for fifo in [false, true] {
         let kind = if fifo {
             "FIFO, 10,000 groups"

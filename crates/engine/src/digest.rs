@@ -27,8 +27,14 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 pub(crate) fn md5_of_attributes<'a>(
     attributes: impl IntoIterator<Item = &'a MessageAttribute>,
 ) -> [u8; 16] {
-    let mut sorted: Vec<&MessageAttribute> = attributes.into_iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    // An insertion sort: a message has at most 10 attributes (checked
+    // before any is stored), and `sort_by` would compile a whole sorting
+    // algorithm for this one list (wasm size).
+    let mut sorted: Vec<&MessageAttribute> = Vec::new();
+    for attribute in attributes {
+        let at = sorted.partition_point(|a| a.name <= attribute.name);
+        sorted.insert(at, attribute);
+    }
     let mut hasher = Md5::new();
     let field = |hasher: &mut Md5, bytes: &[u8]| {
         hasher.update((bytes.len() as u32).to_be_bytes());

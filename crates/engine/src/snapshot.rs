@@ -268,13 +268,18 @@ impl Engine {
                 .map(|(name, g)| group_snapshot(name, g))
                 .collect(),
             // Only the listed messages' groups, still in name order.
-            Some(_) => messages
-                .iter()
-                .filter_map(|m| m.group.as_deref())
-                .collect::<BTreeSet<&str>>()
-                .into_iter()
-                .filter_map(|name| q.group(name).map(|g| group_snapshot(name, g)))
-                .collect(),
+            Some(_) => {
+                // Inserted one by one: collecting into a B-tree compiles
+                // a sort for its element type (wasm size).
+                let mut names = BTreeSet::new();
+                for name in messages.iter().filter_map(|m| m.group.as_deref()) {
+                    names.insert(name);
+                }
+                names
+                    .into_iter()
+                    .filter_map(|name| q.group(name).map(|g| group_snapshot(name, g)))
+                    .collect()
+            }
         };
         let redrive = q.settings.redrive_policy.as_ref();
         let target = redrive.map(|p| p.dead_letter_target_arn.as_str());

@@ -127,17 +127,25 @@ impl<'a> Input<'a> {
     pub fn string_map(&self, member: &str) -> SqsResult<BTreeMap<String, String>> {
         match self.get(member) {
             None => Ok(BTreeMap::new()),
-            Some(Value::Object(map)) => map
-                .iter()
-                .map(|(k, v)| match v {
-                    Value::String(s) => Ok((k.clone(), s.clone())),
-                    other => Err(wrong_type(
-                        other,
-                        "a String",
-                        &format!("{}.{k}", self.name(member)),
-                    )),
-                })
-                .collect(),
+            Some(Value::Object(map)) => {
+                // Inserted one by one: collecting into a B-tree compiles a
+                // sort for its element type (wasm size). The first member
+                // of the wrong type is the one refused, as before.
+                let mut out = BTreeMap::new();
+                for (k, v) in map {
+                    match v {
+                        Value::String(s) => out.insert(k.clone(), s.clone()),
+                        other => {
+                            return Err(wrong_type(
+                                other,
+                                "a String",
+                                &format!("{}.{k}", self.name(member)),
+                            ))
+                        }
+                    };
+                }
+                Ok(out)
+            }
             Some(other) => Err(wrong_type(other, "a Map", &self.name(member))),
         }
     }

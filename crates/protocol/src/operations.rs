@@ -70,6 +70,17 @@ fn empty() -> SqsResult<Outcome> {
 }
 
 /// Adds `key` only when the value is present: SQS leaves empty members out.
+/// A JSON object from its members, inserted one by one: collecting into
+/// a `Map` (a B-tree) sorts first, compiling a sort for each iterator's
+/// element type (wasm size).
+fn object(members: impl IntoIterator<Item = (String, Value)>) -> Map<String, Value> {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.insert(key, value);
+    }
+    map
+}
+
 fn put(object: &mut Map<String, Value>, key: &str, value: Option<impl Into<Value>>) {
     if let Some(value) = value {
         object.insert(key.to_string(), value.into());
@@ -143,15 +154,12 @@ fn get_queue_attributes(engine: &mut Engine, input: &Input, _: Caller) -> SqsRes
         )
     };
     let values = engine.get_queue_attributes(&url, &selection)?;
-    let map: Map<String, Value> = values
-        .iter()
-        .map(|a| {
-            (
-                a.name().as_str().to_string(),
-                Value::String(attributes::format(a)),
-            )
-        })
-        .collect();
+    let map = object(values.iter().map(|a| {
+        (
+            a.name().as_str().to_string(),
+            Value::String(attributes::format(a)),
+        )
+    }));
     let mut out = Map::new();
     if !map.is_empty() {
         out.insert("Attributes".into(), Value::Object(map));
@@ -339,19 +347,19 @@ pub fn receive_body(messages: &[ReceivedMessage]) -> Value {
             out.insert("MD5OfBody".into(), m.md5_of_body.clone().into());
             out.insert("Body".into(), m.body.clone().into());
             if !m.attributes.is_empty() {
-                let attributes: Map<String, Value> = m
-                    .attributes
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), Value::String(v.clone())))
-                    .collect();
+                let attributes = object(
+                    m.attributes
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), Value::String(v.clone()))),
+                );
                 out.insert("Attributes".into(), Value::Object(attributes));
             }
             if !m.message_attributes.is_empty() {
-                let attributes: Map<String, Value> = m
-                    .message_attributes
-                    .iter()
-                    .map(|a| (a.name.clone(), attribute_json(a)))
-                    .collect();
+                let attributes = object(
+                    m.message_attributes
+                        .iter()
+                        .map(|a| (a.name.clone(), attribute_json(a))),
+                );
                 out.insert("MessageAttributes".into(), Value::Object(attributes));
             }
             put(

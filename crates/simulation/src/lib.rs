@@ -19,6 +19,7 @@ mod placeholders;
 mod rng;
 pub mod scenario;
 mod story;
+mod time_order;
 mod work;
 mod worker;
 
@@ -250,7 +251,7 @@ impl Simulation {
         let mut simulation = Self::start(engine, scenario.clone());
         for p in &scenario.producers {
             let mut sends = p.sends.clone();
-            sends.sort_by_key(|s| s.at_ms);
+            time_order::sort_by_time(&mut sends, |s| s.at_ms);
             simulation.producers.push(ProducerState {
                 name: p.name.as_str().into(),
                 url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,

@@ -758,11 +758,11 @@ impl Scenario {
                 got: format!("{} lines", self.narration.len()),
             });
         }
-        let ids: std::collections::BTreeSet<&String> = self
-            .narration
-            .iter()
-            .filter_map(|l| l.id.as_ref())
-            .collect();
+        // Inserted one by one: collecting into a B-tree compiles a sort.
+        let mut ids = std::collections::BTreeSet::new();
+        for id in self.narration.iter().filter_map(|l| l.id.as_ref()) {
+            ids.insert(id);
+        }
         for (i, line) in self.narration.iter().enumerate() {
             at(format!("narration[{i}].atMs"), line.at_ms)?;
             if let Some(after) = &line.after {

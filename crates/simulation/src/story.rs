@@ -183,17 +183,22 @@ impl Story {
                 c
             })
             .collect();
-        let waits = scenario
-            .consumers
-            .iter()
-            .map(|c| (c.name.clone(), c.wait_time_seconds))
-            .collect();
+        // Filled by inserts, not `collect`: collecting into a B-tree sorts
+        // first, a sort compiled for each element type (wasm size).
+        let mut waits = BTreeMap::new();
+        let mut producers = BTreeSet::new();
+        for c in &scenario.consumers {
+            waits.insert(c.name.clone(), c.wait_time_seconds);
+        }
+        for p in &scenario.producers {
+            producers.insert(p.name.clone());
+        }
         let mut story = Story {
             shown: vec![false; lines.len()],
             asked: vec![Asked::Not; checkpoints.len()],
             checkpoints,
             told: Vec::new(),
-            producers: scenario.producers.iter().map(|p| p.name.clone()).collect(),
+            producers,
             learners: BTreeSet::new(),
             groups: BTreeMap::new(),
             checkpoint_events: BTreeSet::new(),
@@ -237,7 +242,7 @@ impl Story {
         // Lines are shown as time reaches them; a stable sort keeps
         // same-moment lines as the author wrote them.
         let lines = &story.lines;
-        story.timed.sort_by_key(|i| lines[*i].at_ms);
+        crate::time_order::sort_by_time(&mut story.timed, |i| lines[*i].at_ms);
         story
     }
 
@@ -933,7 +938,7 @@ impl Story {
             at.map(|t| (t, c.question.clone(), true))
         });
         let mut all: Vec<_> = lines.chain(checkpoints).collect();
-        all.sort_by_key(|(t, _, _)| *t);
+        crate::time_order::sort_by_time(&mut all, |(t, _, _)| *t);
         all
     }
 

@@ -326,8 +326,34 @@ pub fn limits() -> Result<JsValue, JsError> {
 #[derive(Serialize)]
 struct JsResponse<'a> {
     status: u16,
-    headers: BTreeMap<&'a str, &'a str>,
+    headers: Headers<'a>,
     body: &'a str,
+}
+
+/// A response's headers as one JSON object, names in sorted order (a
+/// later header of the same name wins), as a `BTreeMap` would give them.
+/// A sorted list instead of a map: a response has a handful of headers,
+/// and a `BTreeMap` of `&str` would compile its own B-tree and sort
+/// (wasm size).
+struct Headers<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> Headers<'a> {
+    fn new(headers: &'a [(String, String)]) -> Self {
+        let mut sorted: Vec<(&str, &str)> = Vec::with_capacity(headers.len());
+        for (name, value) in headers {
+            match sorted.binary_search_by(|(n, _)| (*n).cmp(name.as_str())) {
+                Ok(at) => sorted[at].1 = value,
+                Err(at) => sorted.insert(at, (name, value)),
+            }
+        }
+        Headers(sorted)
+    }
+}
+
+impl Serialize for Headers<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().copied())
+    }
 }
 
 fn error(message: impl std::fmt::Display) -> JsError {
@@ -488,11 +514,7 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
     to_js(&JsResponse {
         status: response.status,
-        headers: response
-            .headers
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect(),
+        headers: Headers::new(&response.headers),
         body: &response.body,
     })
 }

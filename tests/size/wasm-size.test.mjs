@@ -1,0 +1,24 @@
+// The page's wasm stays within its size budget (issue 14, "Page weight":
+// the whole page, wasm + JS + CSS, must be at most 200 KiB gzipped).
+// The size of a build is deterministic for a given toolchain, so unlike
+// time it can be held to a number. The budget sits just above the size
+// reached in issue 14; README, "The wasm's size", says what the module is
+// made of and how to measure it (scripts/wasm-size.sh). Raise it only with
+// a reason in the commit message.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+
+/** Bytes of web/pkg/queuelab_bg.wasm gzipped at level 9 (as scripts/bench-page.mjs weighs the page). */
+const BUDGET = 360_000;
+
+test("the page's wasm is within its gzipped size budget", () => {
+  const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(
+    gzipped <= BUDGET,
+    `web/pkg/queuelab_bg.wasm is ${gzipped} bytes gzipped, over its budget of ${BUDGET}: ` +
+      "see what grew with scripts/wasm-size.sh",
+  );
+});
