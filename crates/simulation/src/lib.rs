@@ -14,6 +14,7 @@
 mod behaviours;
 mod commands;
 mod explain;
+pub mod lab;
 pub mod log;
 mod placeholders;
 mod rng;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
+pub use lab::{Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use story::Outcome;
@@ -217,6 +219,9 @@ impl Simulation {
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
+            goal: None,
+            knobs: Vec::new(),
+            explain: None,
         };
         Self::start(Engine::new(config), scenario)
     }

@@ -47,6 +47,19 @@ pub struct Scenario {
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
     #[serde(default)]
     pub alarms: Vec<Alarm>,
+    /// A lab's goal: what a fixed system achieves over every seed of
+    /// "Check my fix". A scenario with a goal is a lab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub goal: Option<crate::lab::Goal>,
+    /// A lab's settings the learner may change, with their ranges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knobs: Vec<crate::lab::Knob>,
+    /// A lab's hints, cause and standard fix, and the fixes and non-fixes
+    /// its tests prove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub explain: Option<crate::lab::Explain>,
 }
 
 /// A queue to create at time 0. Queues are created in the order listed, so
@@ -607,7 +620,7 @@ impl std::fmt::Display for FieldError {
 /// `Scenario::validate` checks them, and `rule_for` words them for a value
 /// the JSON decoder refused (a fraction, a negative number) at that field.
 /// A queue field's range is the engine's own (`queue_attribute`).
-fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
+pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
     if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
         return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
@@ -685,7 +698,7 @@ fn in_words(n: u64, unit: &str) -> String {
 
 /// A text value as a refusal repeats it: quoted, and cut short (`echo`),
 /// so a hostile file's megabyte is not copied into its own error.
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     format!("\"{}\"", echo(value))
 }
 
@@ -776,7 +789,8 @@ impl Scenario {
             }
         }
         self.validate_checkpoints(&ids)?;
-        self.validate_words()
+        self.validate_words()?;
+        self.validate_lab()
     }
 
     /// Each checkpoint: a unique id, a moment in range, an `after` naming a

@@ -289,7 +289,21 @@ checkpoints?: Array<Checkpoint>,
 /**
  * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
  */
-alarms: Array<Alarm>, };
+alarms: Array<Alarm>, 
+/**
+ * A lab's goal: what a fixed system achieves over every seed of
+ * "Check my fix". A scenario with a goal is a lab.
+ */
+goal?: Goal, 
+/**
+ * A lab's settings the learner may change, with their ranges.
+ */
+knobs?: Array<Knob>, 
+/**
+ * A lab's hints, cause and standard fix, and the fixes and non-fixes
+ * its tests prove.
+ */
+explain?: Explain, };
 
 /**
  * A queue to create at time 0. Queues are created in the order listed, so
@@ -590,6 +604,159 @@ export type Alarm = { name: string, queue: string,
  * In ALARM while visible messages >= threshold.
  */
 threshold: number, };
+
+/**
+ * What a fixed system achieves, over every seed the check runs. Each
+ * condition given must hold; its id (in failures, in
+ * `explain.nonFixes[].fails`) is its field name.
+ */
+export type Goal = { 
+/**
+ * One sentence shown above the conditions.
+ */
+summary?: string, 
+/**
+ * Body substrings marking the messages meant to fail (poison): they
+ * are left out of `sideEffects*`, `processedByMs` and `orderKeptPer`,
+ * and are the ones `deadLetterQueue` expects.
+ */
+poison?: Array<string>, 
+/**
+ * At the end this queue holds exactly the poison messages (none when
+ * `poison` is empty), and no other message was ever moved there.
+ */
+deadLetterQueue?: string, 
+/**
+ * No message had its side effect more than this many times.
+ */
+sideEffectsAtMost?: number, 
+/**
+ * At the end, every message sent had its side effect exactly this
+ * many times (1 or more).
+ */
+sideEffectsExactly?: number, 
+/**
+ * No message was lost (deleted, then its handler failed) or expired.
+ */
+noneLost?: boolean, 
+/**
+ * No message was received while another worker still held it.
+ */
+noDuplicateDelivery?: boolean, 
+/**
+ * No message stayed in the queue longer than this (the age of the
+ * oldest message, as CloudWatch's ApproximateAgeOfOldestMessage).
+ */
+oldestAge?: OldestAge, 
+/**
+ * The consumers' receives that returned nothing, at most this many.
+ */
+emptyReceivesAtMost?: number, 
+/**
+ * Billable requests of the scenario's producers and consumers, as SQS
+ * counts them, at most this many.
+ */
+requestsAtMost?: number, 
+/**
+ * Those requests at SQS's list price per million, at most this many
+ * millionths of a US dollar.
+ */
+costAtMostMicroUsd?: number, 
+/**
+ * A message attribute: for each of its values, the messages had their
+ * first side effect in the order they were sent.
+ */
+orderKeptPer?: string, 
+/**
+ * By this moment every message sent before it had its side effect.
+ */
+processedByMs?: number, };
+
+export type OldestAge = { queue: string, atMostSeconds: number, };
+
+/**
+ * One setting the learner may change. An integer knob gives `min` and
+ * `max` (inside the field's own range); `off: true` also allows "off"
+ * (the field left out: no heartbeat, no redrive). A toggle gives none.
+ */
+export type Knob = { 
+/**
+ * The name settings use: unique among the lab's knobs.
+ */
+id: string, label: string, help?: string, target: Target, min?: number, max?: number, 
+/**
+ * The setting may be "off": the field is left out.
+ */
+off?: boolean, };
+
+/**
+ * The scenario setting a knob changes: `{ "<target>": { selector } }`.
+ * `consumer: "*"` means every consumer.
+ */
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } };
+
+/**
+ * A knob's value: a toggle, a whole number, or "off" (the field left
+ * out: no heartbeat, no redrive). "off" is a word rather than JSON's
+ * null so that it reads the same in a file, a share link and the page.
+ */
+export type KnobValue = boolean | number | Off;
+
+/**
+ * The word "off".
+ */
+export type Off = "off";
+
+/**
+ * Hints, the cause, the standard fix, and the settings the tests prove.
+ */
+export type Explain = { 
+/**
+ * 1 to 5 hints, revealed one at a time.
+ */
+hints: Array<string>, 
+/**
+ * Why the lab's settings fail.
+ */
+cause: string, 
+/**
+ * The standard fix.
+ */
+fix: string, 
+/**
+ * How the fixes compare.
+ */
+compare?: string, 
+/**
+ * The AWS documentation page about it.
+ */
+doc: Doc, 
+/**
+ * Settings that meet the goal over every seed of the check.
+ */
+fixes: Array<Fix>, 
+/**
+ * Settings that only move the problem: each fails the named condition.
+ */
+nonFixes: Array<NonFix>, };
+
+export type Doc = { title: string, 
+/**
+ * An https://docs.aws.amazon.com/ or https://aws.amazon.com/ address.
+ */
+url: string, };
+
+export type Fix = { name: string, settings: { [key in string]: KnobValue }, };
+
+export type NonFix = { name: string, settings: { [key in string]: KnobValue }, 
+/**
+ * The id of the goal condition these settings break.
+ */
+fails: string, 
+/**
+ * Why this is also wrong.
+ */
+why: string, };
 
 /**
  * What a queue, a consumer and a producer get for what they leave out,

@@ -29,6 +29,9 @@ use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
     SimulationSnapshot, WorkerSnapshot,
 };
+use queuelab_simulation::{
+    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Target,
+};
 use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
 use ts_rs::{Config, TS};
@@ -113,6 +116,17 @@ fn typescript() -> String {
         TriggerEvent,
         EndCondition,
         Alarm,
+        // A lab's parts.
+        Goal,
+        OldestAge,
+        Knob,
+        Target,
+        KnobValue,
+        Off,
+        Explain,
+        Doc,
+        Fix,
+        NonFix,
         Defaults,
         QueueDefaults,
         PlannedMoment,
