@@ -460,11 +460,14 @@ impl GoalWatch {
         ] {
             if over(limit) {
                 let names: Vec<&str> = by.iter().map(|b| &**b).collect();
+                let who = match names.iter().all(|n| *n == names[0]) {
+                    true => format!("each time by {}", names[0]),
+                    false => format!("by {}", names.join(", then ")),
+                };
                 let text = format!(
-                    "{name} was {effect} {} at {} (by {})",
+                    "{name} was {effect} {} at {} ({who})",
                     times(count),
-                    at(now),
-                    names.join(", then ")
+                    at(now)
                 );
                 breaches.push((id_, text));
             }
