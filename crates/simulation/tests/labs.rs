@@ -100,6 +100,50 @@ fn each_non_fix_fails_the_condition_it_names() {
     }
 }
 
+/// Every lab's reports (its own settings, each fix, each non-fix), as
+/// tests/fixtures/labs/<file> holds them: the Node test checks that the
+/// wasm `checkLab` answers these same reports, byte for byte. Regenerate
+/// with `QUEUELAB_BLESS=1 cargo test -p queuelab-simulation --test labs`.
+#[test]
+fn check_reports_match_their_fixtures() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/labs");
+    for (name, lab) in labs() {
+        let explain = lab.explain.as_ref().unwrap();
+        let mut cases = vec![("own settings".to_string(), Settings::new())];
+        cases.extend(
+            explain
+                .fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        cases.extend(
+            explain
+                .non_fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        let reports: Vec<serde_json::Value> = cases
+            .into_iter()
+            .map(|(case, settings)| {
+                let report = check(&name, &lab, &settings);
+                serde_json::json!({ "case": case, "settings": settings, "report": report })
+            })
+            .collect();
+        let fresh = serde_json::to_string_pretty(&reports).unwrap() + "\n";
+        let path = dir.join(&name);
+        if std::env::var_os("QUEUELAB_BLESS").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "{name}: tests/fixtures/labs is stale; rerun with QUEUELAB_BLESS=1"
+        );
+    }
+}
+
 /// Prints a lab's report while tuning its numbers:
 /// `LAB=duplicate-orders SETTINGS='{"visibility":10}' cargo test -p
 /// queuelab-simulation --test labs print_report -- --ignored --nocapture`.

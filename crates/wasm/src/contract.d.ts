@@ -759,6 +759,46 @@ fails: string,
 why: string, };
 
 /**
+ * The verdict over every seed.
+ */
+export type CheckReport = { 
+/**
+ * Every condition held on every seed.
+ */
+met: boolean, seeds: Array<number>, 
+/**
+ * The first breach of each failing seed, in seed order.
+ */
+failures: Array<CheckFailure>, 
+/**
+ * One sentence: what held (with the worst figures), or how many
+ * seeds failed and the first failure.
+ */
+summary: string, };
+
+/**
+ * A seed whose run broke the goal: its first breach.
+ */
+export type CheckFailure = { seed: number, 
+/**
+ * The condition's id ("sideEffectsAtMost").
+ */
+condition: string, 
+/**
+ * The virtual moment it broke: open the run with this seed there.
+ */
+atMs: number, 
+/**
+ * The message it is about, when it is about one.
+ */
+messageId?: string, 
+/**
+ * "with seed 7, order A-1003 was charged twice at t = 12.4 s (by
+ * worker-1, then worker-2)".
+ */
+message: string, };
+
+/**
  * What a queue, a consumer and a producer get for what they leave out,
  * from the engine's settings and the scenario format's own defaults, so
  * that the page never keeps a copy.

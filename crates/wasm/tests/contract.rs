@@ -30,7 +30,8 @@ use queuelab_simulation::{
     SimulationSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Target,
+    CheckFailure, CheckReport, Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge,
+    Target,
 };
 use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
@@ -127,6 +128,8 @@ fn typescript() -> String {
         Doc,
         Fix,
         NonFix,
+        CheckReport,
+        CheckFailure,
         Defaults,
         QueueDefaults,
         PlannedMoment,
