@@ -144,7 +144,20 @@ pub enum Target {
     ReportBatchItemFailures { consumer: String },
     /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
     DeletesBeforeProcessing { consumer: String },
+    /// The queue's type, "standard" or "fifo": renames the queue (and its
+    /// dead-letter queue, which SQS requires to be of the same type) to
+    /// or from its `.fifo` name everywhere the scenario names it; a FIFO
+    /// queue gets content-based deduplication.
+    QueueType { queue: String },
+    /// The MessageGroupId of each of the producer's `sends`: "one" (the
+    /// producer's name for all), "perAttribute" (the send's value of
+    /// `attribute`) or "perMessage" ("<producer>-<n>", unique).
+    GroupId { producer: String, attribute: String },
 }
+
+/// The choices of a choice knob, fixed by the target (not by the file).
+pub const QUEUE_TYPES: [&str; 2] = ["standard", "fifo"];
+pub const GROUP_IDS: [&str; 3] = ["one", "perAttribute", "perMessage"];
 
 /// A knob's value: a toggle, a whole number, or "off" (the field left
 /// out: no heartbeat, no redrive). "off" is a word rather than JSON's
@@ -156,6 +169,8 @@ pub enum KnobValue {
     Bool(bool),
     Int(i64),
     Off(Off),
+    /// One of a choice knob's choices ("fifo", "perAttribute").
+    Text(String),
 }
 
 /// The word "off".
@@ -373,6 +388,7 @@ enum Kind {
         optional: bool,
     },
     Bool,
+    Choice(&'static [&'static str]),
 }
 
 impl Target {
@@ -392,10 +408,17 @@ impl Target {
             Target::Idempotent { .. } => "idempotent",
             Target::ReportBatchItemFailures { .. } => "reportBatchItemFailures",
             Target::DeletesBeforeProcessing { .. } => "deletesBeforeProcessing",
+            Target::QueueType { .. } => "queueType",
+            Target::GroupId { .. } => "groupId",
         }
     }
 
     fn kind(&self) -> Kind {
+        match self {
+            Target::QueueType { .. } => return Kind::Choice(&QUEUE_TYPES),
+            Target::GroupId { .. } => return Kind::Choice(&GROUP_IDS),
+            _ => {}
+        }
         let optional = matches!(
             self,
             Target::Redrive { .. }
@@ -426,6 +449,8 @@ impl Target {
             Target::Idempotent { .. } => "idempotent",
             Target::ReportBatchItemFailures { .. } => "reportBatchItemFailures",
             Target::DeletesBeforeProcessing { .. } => "deletesBeforeProcessing",
+            Target::QueueType { .. } => "queueType",
+            Target::GroupId { .. } => "groupId",
         }
     }
 
@@ -433,7 +458,15 @@ impl Target {
         match self {
             Target::VisibilityTimeoutSeconds { queue }
             | Target::ReceiveMessageWaitTimeSeconds { queue }
-            | Target::Redrive { queue, .. } => Some(queue),
+            | Target::Redrive { queue, .. }
+            | Target::QueueType { queue } => Some(queue),
+            _ => None,
+        }
+    }
+
+    fn producer(&self) -> Option<&str> {
+        match self {
+            Target::GroupId { producer, .. } => Some(producer),
             _ => None,
         }
     }
@@ -463,8 +496,15 @@ impl Target {
                 | Target::ReportBatchItemFailures { .. }
                 | Target::DeletesBeforeProcessing { .. }
         );
+        if let Some(producer) = self.producer() {
+            return (0..s.producers.len())
+                .filter(|i| s.producers[*i].name == producer)
+                .map(|i| format!("producers[{i}].sends"))
+                .collect();
+        }
         let field = match self {
             Target::Redrive { .. } => "redrive".to_string(),
+            Target::QueueType { .. } => "name".to_string(),
             _ if behaviour => format!("behaviour.{}", self.name()),
             _ => self.name().to_string(),
         };
@@ -481,6 +521,38 @@ impl Target {
 
     /// The value the scenario gives now (the first consumer's for `*`).
     fn read(&self, s: &Scenario) -> Option<KnobValue> {
+        if let Target::GroupId {
+            producer,
+            attribute,
+        } = self
+        {
+            let p = s.producers.iter().find(|p| &p.name == producer)?;
+            let all = |f: &dyn Fn(usize, &crate::scenario::ScheduledSend) -> Option<String>| {
+                p.sends
+                    .iter()
+                    .enumerate()
+                    .all(|(i, send)| send.group_id == f(i, send))
+            };
+            let choice = if all(&|_, _| Some(producer.clone())) {
+                "one"
+            } else if all(&|_, send| send.attributes.get(attribute).cloned()) {
+                "perAttribute"
+            } else if all(&|i, _| Some(format!("{producer}-{}", i + 1))) {
+                "perMessage"
+            } else {
+                return None;
+            };
+            return Some(KnobValue::Text(choice.into()));
+        }
+        if let Target::QueueType { queue } = self {
+            let q = &s.queues[queue_index(s, queue)?];
+            let kind = if q.name.ends_with(".fifo") {
+                "fifo"
+            } else {
+                "standard"
+            };
+            return Some(KnobValue::Text(kind.into()));
+        }
         if let Some(queue) = self.queue() {
             let q = &s.queues[queue_index(s, queue)?];
             let int = |v: Option<i64>| v.map_or(KnobValue::OFF, KnobValue::Int);
@@ -517,6 +589,31 @@ impl Target {
             _ => None,
         };
         let on = matches!(value, KnobValue::Bool(true));
+        let text = match value {
+            KnobValue::Text(t) => t.as_str(),
+            _ => "",
+        };
+        if let Target::QueueType { queue } = self {
+            set_queue_type(s, queue, text == "fifo");
+            return;
+        }
+        if let Target::GroupId {
+            producer,
+            attribute,
+        } = self
+        {
+            for p in s.producers.iter_mut().filter(|p| &p.name == producer) {
+                let name = p.name.clone();
+                for (i, send) in p.sends.iter_mut().enumerate() {
+                    send.group_id = match text {
+                        "one" => Some(name.clone()),
+                        "perAttribute" => send.attributes.get(attribute).cloned(),
+                        _ => Some(format!("{name}-{}", i + 1)),
+                    };
+                }
+            }
+            return;
+        }
         if let Some(queue) = self.queue() {
             let Some(i) = queue_index(s, queue) else {
                 return;
@@ -604,6 +701,41 @@ impl Knob {
                 );
             }
         }
+        if let Target::GroupId {
+            producer,
+            attribute,
+        } = &self.target
+        {
+            let Some((i, p)) = s
+                .producers
+                .iter()
+                .enumerate()
+                .find(|(_, p)| &p.name == producer)
+            else {
+                let rule = "the name of one of the scenario's producers";
+                return refuse(format!("{target}.producer"), rule, quoted(producer));
+            };
+            if p.rate.is_some() {
+                let rule =
+                    "left out when a groupId knob sets this producer's group ids (use sends)";
+                return refuse(format!("producers[{i}].rate"), rule, "a rate".into());
+            }
+            if let Some(j) = p
+                .sends
+                .iter()
+                .position(|send| !send.attributes.contains_key(attribute))
+            {
+                let rule = format!(
+                    "attributes with {} (the groupId knob groups by it)",
+                    quoted(attribute)
+                );
+                return refuse(
+                    format!("producers[{i}].sends[{j}].attributes"),
+                    rule,
+                    "none by that name".into(),
+                );
+            }
+        }
         if let Some(consumer) = self.target.consumer() {
             if consumer_indexes(s, consumer).is_empty() {
                 let rule = "\"*\" or the name of one of the scenario's consumers";
@@ -611,6 +743,18 @@ impl Knob {
             }
         }
         match self.target.kind() {
+            Kind::Choice(_) => {
+                for (field, given) in [
+                    ("min", self.min.is_some()),
+                    ("max", self.max.is_some()),
+                    ("off", self.off),
+                ] {
+                    if given {
+                        let rule = format!("left out: {} is a choice", self.target.name());
+                        return refuse(path(field), rule, "a value".into());
+                    }
+                }
+            }
             Kind::Bool => {
                 for (field, given) in [
                     ("min", self.min.is_some()),
@@ -673,12 +817,24 @@ impl Knob {
     /// A value for this knob, or the rule it breaks (path `settings.<id>`).
     fn check(&self, value: &KnobValue) -> Result<(), FieldError> {
         let got = match value {
+            KnobValue::Text(t) => quoted(t),
             KnobValue::Off(_) => "\"off\"".to_string(),
             KnobValue::Bool(b) => b.to_string(),
             KnobValue::Int(v) => v.to_string(),
         };
         let path = format!("settings.{}", self.id);
         match (self.target.kind(), value) {
+            (Kind::Choice(choices), KnobValue::Text(t)) if choices.contains(&t.as_str()) => Ok(()),
+            (Kind::Choice(choices), _) => {
+                let words: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+                let rule = match words.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => words.join(""),
+                };
+                refuse(path, rule, got)
+            }
             (Kind::Bool, KnobValue::Bool(_)) => Ok(()),
             (Kind::Bool, _) => refuse(path, "true or false", got),
             (Kind::Int { .. }, KnobValue::Int(v))
@@ -807,7 +963,9 @@ impl Scenario {
     pub fn with_settings(&self, settings: &Settings) -> Result<Scenario, FieldError> {
         let mut out = self.clone();
         for (id, value) in settings {
-            let Some(knob) = self.knobs.iter().find(|k| &k.id == id) else {
+            // Read from the result: a queueType setting renames the queue
+            // in the other knobs' selectors too.
+            let Some(knob) = out.knobs.iter().find(|k| &k.id == id).cloned() else {
                 let ids: Vec<&str> = self.knobs.iter().map(|k| k.id.as_str()).collect();
                 let rule = match ids.is_empty() {
                     true => "the id of a knob, and this scenario has none".to_string(),
@@ -819,5 +977,111 @@ impl Scenario {
             knob.target.write(&mut out, value);
         }
         Ok(out)
+    }
+}
+
+/// Makes `queue` a FIFO queue (`fifo`) or a standard one: renames it to
+/// or from its `.fifo` name, and its dead-letter queue with it, since SQS
+/// moves messages only between queues of the same type. A FIFO queue gets
+/// content-based deduplication (a lab's bodies are unique); a standard
+/// one loses the FIFO-only fields.
+fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
+    let Some(i) = queue_index(s, queue) else {
+        return;
+    };
+    let renamed = |name: &str| match fifo {
+        true if !name.ends_with(".fifo") => format!("{name}.fifo"),
+        true => name.to_string(),
+        false => name.strip_suffix(".fifo").unwrap_or(name).to_string(),
+    };
+    let mut names = vec![queue.to_string()];
+    if let Some(r) = &s.queues[i].redrive {
+        names.push(r.dead_letter_queue.clone());
+    }
+    for name in names {
+        let Some(j) = queue_index(s, &name) else {
+            continue;
+        };
+        let q = &mut s.queues[j];
+        if fifo {
+            q.content_based_deduplication = Some(true);
+        } else {
+            q.content_based_deduplication = None;
+            q.deduplication_scope = None;
+        }
+        rename_queue(s, &name, &renamed(&name));
+    }
+}
+
+/// Renames a queue everywhere the scenario names it: the queue, redrive
+/// policies, producers, consumers, alarms, the goal, knob selectors,
+/// narration and checkpoint triggers, and `{name.…}` placeholders.
+pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
+    if from == to {
+        return;
+    }
+    let fix = |name: &mut String| {
+        if name == from {
+            *name = to.to_string();
+        }
+    };
+    for q in &mut s.queues {
+        fix(&mut q.name);
+        if let Some(r) = &mut q.redrive {
+            fix(&mut r.dead_letter_queue);
+        }
+    }
+    s.producers.iter_mut().for_each(|p| fix(&mut p.queue));
+    s.consumers.iter_mut().for_each(|c| fix(&mut c.queue));
+    s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
+    if let Some(goal) = &mut s.goal {
+        if let Some(age) = &mut goal.oldest_age {
+            fix(&mut age.queue);
+        }
+        if let Some(dlq) = &mut goal.dead_letter_queue {
+            fix(dlq);
+        }
+    }
+    for knob in &mut s.knobs {
+        match &mut knob.target {
+            Target::VisibilityTimeoutSeconds { queue }
+            | Target::ReceiveMessageWaitTimeSeconds { queue }
+            | Target::QueueType { queue } => fix(queue),
+            Target::Redrive {
+                queue,
+                dead_letter_queue,
+            } => {
+                fix(queue);
+                fix(dead_letter_queue);
+            }
+            _ => {}
+        }
+    }
+    let (old, new) = (format!("{{{from}."), format!("{{{to}."));
+    let words = |text: &mut String| {
+        if text.contains(&old) {
+            *text = text.replace(&old, &new);
+        }
+    };
+    for line in &mut s.narration {
+        words(&mut line.text);
+        if let Some(q) = line.when.as_mut().and_then(|w| w.queue.as_mut()) {
+            fix(q);
+        }
+    }
+    for c in &mut s.checkpoints {
+        words(&mut c.question);
+        if let Some(q) = c.when.as_mut().and_then(|w| w.queue.as_mut()) {
+            fix(q);
+        }
+        for choice in &mut c.choices {
+            words(&mut choice.text);
+            if let Some(b) = &mut choice.because {
+                words(b);
+            }
+            if let Some(q) = choice.when.as_mut().and_then(|w| w.queue.as_mut()) {
+                fix(q);
+            }
+        }
     }
 }

@@ -343,3 +343,103 @@ fn explanations_link_to_aws_documentation() {
     let text = refusal(|v| v["explain"]["hints"] = json!([]));
     assert_eq!(text, "explain.hints must be a list of 1 to 5 hints, got 0");
 }
+
+/// A lab whose queue type and group ids are knobs, with a dead-letter
+/// queue and a placeholder naming the queue.
+fn fifo_lab() -> Scenario {
+    let mut value = lab();
+    value["queues"][1]["redrive"] =
+        json!({ "deadLetterQueue": "orders-dlq", "maxReceiveCount": 3 });
+    value["producers"][0]["sends"][0]["groupId"] = json!("C-1");
+    value["narration"] =
+        json!([{ "text": "Orders wait {orders.visibilityTimeout} before a retry." }]);
+    value["goal"]["oldestAge"] = json!({ "queue": "orders", "atMostSeconds": 5 });
+    value["knobs"] = json!([
+        { "id": "queueType", "label": "Queue type", "target": { "queueType": { "queue": "orders" } } },
+        { "id": "groupId", "label": "Group", "target": { "groupId": { "producer": "shop", "attribute": "customer" } } },
+        { "id": "visibility", "label": "Visibility", "target": { "visibilityTimeoutSeconds": { "queue": "orders" } }, "min": 1, "max": 60 }
+    ]);
+    value.as_object_mut().unwrap().remove("explain");
+    let s = parse(value);
+    s.validate().expect("valid");
+    s
+}
+
+#[test]
+fn a_fifo_queue_type_renames_the_queue_and_its_dead_letter_queue_everywhere() {
+    let s = fifo_lab();
+    assert_eq!(
+        s.lab_settings(),
+        settings(json!({ "queueType": "standard", "groupId": "perAttribute", "visibility": 2 }))
+    );
+    let fifo = s
+        .with_settings(&settings(json!({ "queueType": "fifo", "visibility": 9 })))
+        .expect("applied");
+    let names: Vec<&str> = fifo.queues.iter().map(|q| q.name.as_str()).collect();
+    assert_eq!(names, ["orders-dlq.fifo", "orders.fifo"]);
+    assert_eq!(
+        fifo.queues[1].redrive.as_ref().unwrap().dead_letter_queue,
+        "orders-dlq.fifo"
+    );
+    assert!(fifo
+        .queues
+        .iter()
+        .all(|q| q.content_based_deduplication == Some(true)));
+    assert_eq!(fifo.producers[0].queue, "orders.fifo");
+    assert!(fifo.consumers.iter().all(|c| c.queue == "orders.fifo"));
+    assert_eq!(
+        fifo.goal
+            .as_ref()
+            .unwrap()
+            .oldest_age
+            .as_ref()
+            .unwrap()
+            .queue,
+        "orders.fifo"
+    );
+    assert_eq!(
+        fifo.narration[0].text,
+        "Orders wait {orders.fifo.visibilityTimeout} before a retry."
+    );
+    // The visibility knob followed the rename (applied after it).
+    assert_eq!(fifo.queues[1].visibility_timeout_seconds, Some(9));
+    fifo.validate().expect("a valid FIFO scenario");
+    // And back: the names and FIFO-only fields return to the file's.
+    let back = fifo
+        .with_settings(&settings(json!({ "queueType": "standard" })))
+        .unwrap();
+    assert_eq!(
+        back.queues,
+        s.with_settings(&settings(json!({ "visibility": 9 })))
+            .unwrap()
+            .queues
+    );
+}
+
+#[test]
+fn a_group_id_knob_sets_every_sends_group() {
+    let s = fifo_lab();
+    let group = |choice: &str| {
+        let applied = s
+            .with_settings(&settings(json!({ "groupId": choice })))
+            .unwrap();
+        applied.producers[0].sends[0].group_id.clone()
+    };
+    assert_eq!(group("one").as_deref(), Some("shop"));
+    assert_eq!(group("perAttribute").as_deref(), Some("C-1"));
+    assert_eq!(group("perMessage").as_deref(), Some("shop-1"));
+}
+
+#[test]
+fn choice_settings_name_their_choices() {
+    let s = fifo_lab();
+    let refused = |v: Value| s.with_settings(&settings(v)).unwrap_err().to_string();
+    assert_eq!(
+        refused(json!({ "queueType": "FIFO" })),
+        "settings.queueType must be \"standard\" or \"fifo\", got \"FIFO\""
+    );
+    assert_eq!(
+        refused(json!({ "groupId": true })),
+        "settings.groupId must be \"one\", \"perAttribute\" or \"perMessage\", got true"
+    );
+}
