@@ -42,7 +42,8 @@ test("a setting outside its knob throws an Error with the knob's path and rule",
       e.rule === "a whole number of seconds from 1 to 180",
   );
   assert.throws(() => checkLab(lab, { colour: 1 }), /settings\.colour must be the id of one of this lab's knobs \(visibility, heartbeat, heartbeatVisibility, idempotent\)/);
-  assert.throws(() => checkLab(lab, { visibility: "ten" }), /^TypeError: checkLab: settings must be an object of knob values by knob id/);
+  assert.throws(() => checkLab(lab, { visibility: "ten" }), /^Error: invalid settings: settings\.visibility must be a whole number of seconds from 1 to 180, got "ten"$/);
+  assert.throws(() => checkLab(lab, { visibility: [1] }), /^TypeError: checkLab: settings must be an object of knob values by knob id/);
   assert.throws(() => checkLab(lab, 5), TypeError);
 });
 
