@@ -144,6 +144,12 @@ pub enum Target {
     ReportBatchItemFailures { consumer: String },
     /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
     DeletesBeforeProcessing { consumer: String },
+    /// `consumers[i].behaviour.retryImmediately`, a toggle.
+    RetryImmediately { consumer: String },
+    /// `consumers[i].behaviour.retryBackoff`: the value is baseSeconds,
+    /// with this `maxSeconds`; off removes it.
+    #[serde(rename_all = "camelCase")]
+    RetryBackoff { consumer: String, max_seconds: i64 },
     /// The queue's type, "standard" or "fifo": renames the queue (and its
     /// dead-letter queue, which SQS requires to be of the same type) to
     /// or from its `.fifo` name everywhere the scenario names it; a FIFO
@@ -408,6 +414,8 @@ impl Target {
             Target::Idempotent { .. } => "idempotent",
             Target::ReportBatchItemFailures { .. } => "reportBatchItemFailures",
             Target::DeletesBeforeProcessing { .. } => "deletesBeforeProcessing",
+            Target::RetryImmediately { .. } => "retryImmediately",
+            Target::RetryBackoff { .. } => "baseSeconds",
             Target::QueueType { .. } => "queueType",
             Target::GroupId { .. } => "groupId",
         }
@@ -424,6 +432,7 @@ impl Target {
             Target::Redrive { .. }
                 | Target::HeartbeatEveryMs { .. }
                 | Target::HeartbeatVisibilitySeconds { .. }
+                | Target::RetryBackoff { .. }
         );
         match field_range(self.field()) {
             Some((lo, hi, _)) => Kind::Int {
@@ -449,6 +458,8 @@ impl Target {
             Target::Idempotent { .. } => "idempotent",
             Target::ReportBatchItemFailures { .. } => "reportBatchItemFailures",
             Target::DeletesBeforeProcessing { .. } => "deletesBeforeProcessing",
+            Target::RetryImmediately { .. } => "retryImmediately",
+            Target::RetryBackoff { .. } => "retryBackoff",
             Target::QueueType { .. } => "queueType",
             Target::GroupId { .. } => "groupId",
         }
@@ -480,7 +491,9 @@ impl Target {
             | Target::HeartbeatVisibilitySeconds { consumer }
             | Target::Idempotent { consumer }
             | Target::ReportBatchItemFailures { consumer }
-            | Target::DeletesBeforeProcessing { consumer } => Some(consumer),
+            | Target::DeletesBeforeProcessing { consumer }
+            | Target::RetryImmediately { consumer }
+            | Target::RetryBackoff { consumer, .. } => Some(consumer),
             _ => None,
         }
     }
@@ -495,6 +508,8 @@ impl Target {
                 | Target::Idempotent { .. }
                 | Target::ReportBatchItemFailures { .. }
                 | Target::DeletesBeforeProcessing { .. }
+                | Target::RetryImmediately { .. }
+                | Target::RetryBackoff { .. }
         );
         if let Some(producer) = self.producer() {
             return (0..s.producers.len())
@@ -578,6 +593,11 @@ impl Target {
             Target::Idempotent { .. } => KnobValue::Bool(b.idempotent),
             Target::ReportBatchItemFailures { .. } => KnobValue::Bool(b.report_batch_item_failures),
             Target::DeletesBeforeProcessing { .. } => KnobValue::Bool(b.deletes_before_processing),
+            Target::RetryImmediately { .. } => KnobValue::Bool(b.retry_immediately),
+            Target::RetryBackoff { .. } => b
+                .retry_backoff
+                .as_ref()
+                .map_or(KnobValue::OFF, |r| KnobValue::Int(r.base_seconds)),
             _ => return None,
         })
     }
@@ -653,6 +673,13 @@ impl Target {
                 Target::Idempotent { .. } => b.idempotent = on,
                 Target::ReportBatchItemFailures { .. } => b.report_batch_item_failures = on,
                 Target::DeletesBeforeProcessing { .. } => b.deletes_before_processing = on,
+                Target::RetryImmediately { .. } => b.retry_immediately = on,
+                Target::RetryBackoff { max_seconds, .. } => {
+                    b.retry_backoff = int.map(|base_seconds| crate::scenario::RetryBackoff {
+                        base_seconds,
+                        max_seconds: *max_seconds,
+                    })
+                }
                 _ => {}
             }
         }
@@ -791,7 +818,7 @@ impl Knob {
                 }
                 if self.off && !optional {
                     let rule = format!(
-                        "left out: {} cannot be off (only heartbeatEveryMs, heartbeatVisibilitySeconds and redrive can)",
+                        "left out: {} cannot be off (only heartbeatEveryMs, heartbeatVisibilitySeconds, redrive and retryBackoff can)",
                         self.target.name()
                     );
                     return refuse(path("off"), rule, "true".into());
@@ -975,6 +1002,32 @@ impl Scenario {
             };
             knob.check(value)?;
             knob.target.write(&mut out, value);
+        }
+        // Settings that together ask for what no handler does.
+        let both = |c: &crate::scenario::Consumer| {
+            c.behaviour.retry_immediately && c.behaviour.retry_backoff.is_some()
+        };
+        if out.consumers.iter().any(both) {
+            let ids: Vec<String> = out
+                .knobs
+                .iter()
+                .filter(|k| {
+                    matches!(
+                        k.target,
+                        Target::RetryImmediately { .. } | Target::RetryBackoff { .. }
+                    )
+                })
+                .map(|k| format!("settings.{}", k.id))
+                .collect();
+            return refuse(
+                ids.first().cloned().unwrap_or_else(|| "settings".into()),
+                format!(
+                    "settings where {} are not both on (a message released at once cannot also \
+                     wait)",
+                    ids.join(" and ")
+                ),
+                "both on".into(),
+            );
         }
         Ok(out)
     }

@@ -314,6 +314,45 @@ pub struct Behaviour {
     /// With `lambdaBatch`: only failed records return to the queue.
     #[serde(default)]
     pub report_batch_item_failures: bool,
+    /// Fails every message whose processing ends within this window of the
+    /// run, whatever the body: a dependency that is down for a while.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub fails_during_ms: Option<Window>,
+    /// After a failure, releases the message at once (ChangeMessageVisibility
+    /// 0): it is received again immediately. Not with `retryBackoff`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry_immediately: bool,
+    /// After a failure, hides the message for baseSeconds × 2^(receive
+    /// count − 1), at most maxSeconds (ChangeMessageVisibility), so each
+    /// retry waits longer than the last. Not with `retryImmediately`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub retry_backoff: Option<RetryBackoff>,
+}
+
+/// A window of the run, from `startMs` up to (not including) `endMs`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Window {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub start_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub end_ms: u64,
+}
+
+/// Exponential backoff through the visibility timeout.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryBackoff {
+    /// The delay after the first failed receive, in seconds.
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub base_seconds: i64,
+    /// The longest delay, in seconds (SQS's visibility timeout at most).
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub max_seconds: i64,
 }
 
 fn restart() -> u64 {
@@ -336,6 +375,9 @@ impl Default for Behaviour {
             heartbeat_visibility_seconds: None,
             lambda_batch: false,
             report_batch_item_failures: false,
+            fails_during_ms: None,
+            retry_immediately: false,
+            retry_backoff: None,
         }
     }
 }
@@ -631,6 +673,8 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "batchSize" => (1, 10, ""),
+        "endMs" => (0, MAX_VIRTUAL_MS, MS),
+        "baseSeconds" | "maxSeconds" => (1, 43_200, SECONDS),
         "waitTimeSeconds" => (0, 20, SECONDS),
         _ => return None,
     })
@@ -762,6 +806,29 @@ impl Scenario {
             at(path("behaviour.restartMs"), b.restart_ms)?;
             if let Some(every) = b.heartbeat_every_ms {
                 at(path("behaviour.heartbeatEveryMs"), every)?;
+            }
+            if let Some(w) = &b.fails_during_ms {
+                at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;
+                at(path("behaviour.failsDuringMs.endMs"), w.end_ms)?;
+            }
+            if let Some(r) = &b.retry_backoff {
+                within(
+                    path("behaviour.retryBackoff.baseSeconds"),
+                    i128::from(r.base_seconds),
+                )?;
+                within(
+                    path("behaviour.retryBackoff.maxSeconds"),
+                    i128::from(r.max_seconds),
+                )?;
+                if b.retry_immediately {
+                    return Err(FieldError {
+                        path: path("behaviour.retryBackoff"),
+                        rule: "left out when retryImmediately is true (a message released at \
+                               once cannot also wait)"
+                            .into(),
+                        got: "a backoff".into(),
+                    });
+                }
             }
         }
         if self.narration.len() > MAX_NARRATION_LINES {

@@ -304,7 +304,10 @@ impl Simulation {
         };
         let consumer = self.workers[index].name.clone();
         let held = batch[current].clone();
-        let handled = self.workers[index].observe(&Observation::Handled { message: &held });
+        let handled = self.workers[index].observe(&Observation::Handled {
+            message: &held,
+            now,
+        });
         if self.crash_if_asked(index, &held, &handled, now) {
             return;
         }
@@ -316,6 +319,11 @@ impl Simulation {
                 receive_count: held.receive_count,
             });
             self.lost_if_deleted(&consumer, &held, false);
+            let failed = self.workers[index].observe(&Observation::Failed {
+                message: &held,
+                current,
+            });
+            self.apply(index, &mut batch, current, &failed);
         } else {
             let once = handled.contains(&Command::SideEffectOnce);
             self.side_effect(index, &held, once);

@@ -452,7 +452,41 @@ lambdaBatch: boolean,
 /**
  * With `lambdaBatch`: only failed records return to the queue.
  */
-reportBatchItemFailures: boolean, };
+reportBatchItemFailures: boolean, 
+/**
+ * Fails every message whose processing ends within this window of the
+ * run, whatever the body: a dependency that is down for a while.
+ */
+failsDuringMs?: Window, 
+/**
+ * After a failure, releases the message at once (ChangeMessageVisibility
+ * 0): it is received again immediately. Not with `retryBackoff`.
+ */
+retryImmediately?: boolean, 
+/**
+ * After a failure, hides the message for baseSeconds × 2^(receive
+ * count − 1), at most maxSeconds (ChangeMessageVisibility), so each
+ * retry waits longer than the last. Not with `retryImmediately`.
+ */
+retryBackoff?: RetryBackoff, };
+
+/**
+ * A window of the run, from `startMs` up to (not including) `endMs`.
+ */
+export type Window = { startMs: number, endMs: number, };
+
+/**
+ * Exponential backoff through the visibility timeout.
+ */
+export type RetryBackoff = { 
+/**
+ * The delay after the first failed receive, in seconds.
+ */
+baseSeconds: number, 
+/**
+ * The longest delay, in seconds (SQS's visibility timeout at most).
+ */
+maxSeconds: number, };
 
 /**
  * One narration line. It is shown at the first moment every condition it
@@ -693,7 +727,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

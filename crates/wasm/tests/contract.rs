@@ -23,7 +23,8 @@ use queuelab_engine::{
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
-    Producer, QueueSpec, Rate, Redrive, Scenario, ScheduledSend, Trigger, TriggerEvent,
+    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, ScheduledSend, Trigger,
+    TriggerEvent, Window,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
@@ -110,6 +111,8 @@ fn typescript() -> String {
         Consumer,
         Processing,
         Behaviour,
+        Window,
+        RetryBackoff,
         Narration,
         Checkpoint,
         Choice,
