@@ -153,7 +153,8 @@ fn thousands(n: u64) -> String {
 
 impl GoalWatch {
     pub(crate) fn new(goal: &Goal, s: &Scenario) -> Self {
-        let consumers: BTreeSet<String> = s.consumers.iter().map(|c| c.name.clone()).collect();
+        let consumers: BTreeSet<String> =
+            s.consumers.iter().flat_map(crate::worker_names).collect();
         let callers = s
             .producers
             .iter()

@@ -130,6 +130,8 @@ pub enum Target {
     },
     /// `consumers[i].batchSize`.
     BatchSize { consumer: String },
+    /// `consumers[i].replicas`: how many workers run the consumer.
+    Replicas { consumer: String },
     /// `consumers[i].waitTimeSeconds`.
     WaitTimeSeconds { consumer: String },
     /// `consumers[i].pollIntervalMs`.
@@ -408,6 +410,7 @@ impl Target {
             Target::ReceiveMessageWaitTimeSeconds { .. } => "receiveMessageWaitTimeSeconds",
             Target::Redrive { .. } => "maxReceiveCount",
             Target::BatchSize { .. } => "batchSize",
+            Target::Replicas { .. } => "replicas",
             Target::WaitTimeSeconds { .. } => "waitTimeSeconds",
             Target::PollIntervalMs { .. } => "pollIntervalMs",
             Target::HeartbeatEveryMs { .. } => "heartbeatEveryMs",
@@ -451,6 +454,7 @@ impl Target {
             Target::ReceiveMessageWaitTimeSeconds { .. } => "receiveMessageWaitTimeSeconds",
             Target::Redrive { .. } => "redrive",
             Target::BatchSize { .. } => "batchSize",
+            Target::Replicas { .. } => "replicas",
             Target::WaitTimeSeconds { .. } => "waitTimeSeconds",
             Target::PollIntervalMs { .. } => "pollIntervalMs",
             Target::HeartbeatEveryMs { .. } => "heartbeatEveryMs",
@@ -485,6 +489,7 @@ impl Target {
     fn consumer(&self) -> Option<&str> {
         match self {
             Target::BatchSize { consumer }
+            | Target::Replicas { consumer }
             | Target::WaitTimeSeconds { consumer }
             | Target::PollIntervalMs { consumer }
             | Target::HeartbeatEveryMs { consumer }
@@ -584,6 +589,7 @@ impl Target {
         let ms = |v: u64| KnobValue::Int(i64::try_from(v).unwrap_or(i64::MAX));
         Some(match self {
             Target::BatchSize { .. } => KnobValue::Int(c.batch_size),
+            Target::Replicas { .. } => ms(c.replicas),
             Target::WaitTimeSeconds { .. } => KnobValue::Int(c.wait_time_seconds),
             Target::PollIntervalMs { .. } => ms(c.poll_interval_ms),
             Target::HeartbeatEveryMs { .. } => b.heartbeat_every_ms.map_or(KnobValue::OFF, ms),
@@ -662,6 +668,7 @@ impl Target {
             let b = &mut c.behaviour;
             match self {
                 Target::BatchSize { .. } => c.batch_size = int.unwrap_or(c.batch_size),
+                Target::Replicas { .. } => c.replicas = ms.unwrap_or(c.replicas),
                 Target::WaitTimeSeconds { .. } => {
                     c.wait_time_seconds = int.unwrap_or(c.wait_time_seconds)
                 }

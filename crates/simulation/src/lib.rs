@@ -277,8 +277,12 @@ impl Simulation {
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
             let url = url_of(&what, &c.queue)?;
-            let worker = Worker::new(c.clone(), url).map_err(|e| invalid(&what, e))?;
-            simulation.workers.push(worker);
+            // `replicas` identical workers, in listed order.
+            for name in worker_names(c) {
+                let spec = Consumer { name, ..c.clone() };
+                let worker = Worker::new(spec, url.clone()).map_err(|e| invalid(&what, e))?;
+                simulation.workers.push(worker);
+            }
         }
         for alarm in &scenario.alarms {
             let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
@@ -752,6 +756,17 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
         done_at,
         side_effects: w.side_effects,
     }
+}
+
+/// The names of a consumer's workers: its own, then `name-2`, `name-3`, …
+/// for its `replicas`.
+pub(crate) fn worker_names(c: &Consumer) -> Vec<String> {
+    (1..=c.replicas.max(1))
+        .map(|k| match k {
+            1 => c.name.clone(),
+            _ => format!("{}-{k}", c.name),
+        })
+        .collect()
 }
 
 pub(crate) fn queue_name(url: &str) -> Arc<str> {

@@ -230,6 +230,18 @@ pub struct Consumer {
     /// What the handler does, in counts and sentences. Default "charged".
     #[serde(default = "charged")]
     pub side_effect: String,
+    /// How many identical workers run this consumer, 1 to 20. The first
+    /// keeps `name`, the others are `name-2`, `name-3`, …; each draws its
+    /// own processing times. Default 1.
+    #[serde(default = "one_worker", skip_serializing_if = "is_one")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_REPLICAS)))]
+    pub replicas: u64,
+    /// Added to the processing time of the first message of each batch
+    /// received: a cost paid once per receive (a connection, a commit), so
+    /// bigger batches spread it. Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_SPAN_MS)))]
+    pub batch_overhead_ms: u64,
     #[serde(default)]
     pub behaviour: Behaviour,
 }
@@ -237,6 +249,21 @@ pub struct Consumer {
 fn one() -> i64 {
     1
 }
+
+fn one_worker() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The most workers one consumer entry runs (`replicas`).
+pub const MAX_REPLICAS: u64 = 20;
 
 fn poll_interval() -> u64 {
     1000
@@ -673,6 +700,8 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "batchSize" => (1, 10, ""),
+        "replicas" => (1, MAX_REPLICAS, ""),
+        "batchOverheadMs" => (0, MAX_SPAN_MS, MS),
         "endMs" => (0, MAX_VIRTUAL_MS, MS),
         "baseSeconds" | "maxSeconds" => (1, 43_200, SECONDS),
         "waitTimeSeconds" => (0, 20, SECONDS),
@@ -790,6 +819,8 @@ impl Scenario {
                 at(path("stopMs"), stop)?;
             }
             within(path("batchSize"), i128::from(c.batch_size))?;
+            at(path("replicas"), c.replicas)?;
+            at(path("batchOverheadMs"), c.batch_overhead_ms)?;
             within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
             at(path("pollIntervalMs"), c.poll_interval_ms)?;
             match c.processing {

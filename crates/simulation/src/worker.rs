@@ -246,7 +246,16 @@ impl Simulation {
     fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
         let unit = self.rng.unit();
         let worker = &mut self.workers[index];
-        let done_at = now.saturating_add(processing_ms(&worker.spec.processing, unit));
+        // A batch's own cost (a connection, a commit) is paid once, with
+        // its first message.
+        let overhead = if current == 0 {
+            worker.spec.batch_overhead_ms
+        } else {
+            0
+        };
+        let done_at = now
+            .saturating_add(processing_ms(&worker.spec.processing, unit))
+            .saturating_add(overhead);
         let heartbeat_every = worker
             .observe(&Observation::Started)
             .iter()

@@ -39,7 +39,7 @@ fn check(name: &str, lab: &Scenario, settings: &Settings) -> CheckReport {
 #[test]
 fn the_shipped_labs_are_valid_labs() {
     let labs = labs();
-    assert_eq!(labs.len(), 7, "the labs shipped so far");
+    assert_eq!(labs.len(), 8, "the labs shipped so far");
     for (name, lab) in &labs {
         lab.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(

@@ -390,7 +390,19 @@ processing: Processing,
 /**
  * What the handler does, in counts and sentences. Default "charged".
  */
-sideEffect: string, behaviour: Behaviour, };
+sideEffect: string, 
+/**
+ * How many identical workers run this consumer, 1 to 20. The first
+ * keeps `name`, the others are `name-2`, `name-3`, …; each draws its
+ * own processing times. Default 1.
+ */
+replicas?: number, 
+/**
+ * Added to the processing time of the first message of each batch
+ * received: a cost paid once per receive (a connection, a commit), so
+ * bigger batches spread it. Default 0.
+ */
+batchOverheadMs?: number, behaviour: Behaviour, };
 
 /**
  * Processing time: fixed, or drawn from the seeded PRNG.
@@ -727,7 +739,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left
