@@ -22,6 +22,14 @@ function deref(node) {
 }
 
 /**
+ * A lab's parts, left out of the generated scenarios: their rules tie
+ * fields together in ways a schema cannot state (a knob's range depends on
+ * its target, a fix's settings must pass its knobs, `orderKeptPer` cannot
+ * go with a `rate`), so crates/simulation/tests/lab_format.rs checks them.
+ */
+const LAB_PARTS = ["goal", "knobs", "explain"];
+
+/**
  * A value valid for `node` with every property present, so that every
  * constraint has a value to break; `branch` picks the form of each oneOf.
  */
@@ -32,7 +40,10 @@ function sample(node, branch) {
   switch (node.type) {
     case "object": {
       const value = {};
-      for (const [name, property] of Object.entries(node.properties ?? {})) value[name] = sample(property, branch);
+      for (const [name, property] of Object.entries(node.properties ?? {})) {
+        if (node === schema && LAB_PARTS.includes(name)) continue;
+        value[name] = sample(property, branch);
+      }
       if (typeof node.additionalProperties === "object") value.key = sample(node.additionalProperties, branch);
       return value;
     }

@@ -1,6 +1,7 @@
 //! DeleteMessage and ChangeMessageVisibility (and their batches): what a
 //! receipt handle still allows, which differs between standard and FIFO.
 
+use crate::billing::BilledAction;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::Receipt;
@@ -27,6 +28,7 @@ fn expired(handle: &str) -> SqsError {
 impl Engine {
     pub fn delete_message(&mut self, queue_url: &str, handle: &str, by: Caller) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
+        self.bill(id, BilledAction::DeleteMessage, by, 0);
         self.delete_in(id, handle, by)
     }
 
@@ -36,6 +38,9 @@ impl Engine {
         entries: &[(String, String)],
         by: Caller,
     ) -> SqsResult<BatchResult<()>> {
+        if let Ok(id) = self.resolve(queue_url) {
+            self.bill(id, BilledAction::DeleteMessageBatch, by, 0);
+        }
         self.run_batch(
             queue_url,
             "DeleteMessageBatchRequestEntry",
@@ -94,6 +99,7 @@ impl Engine {
         by: Caller,
     ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
+        self.bill(id, BilledAction::ChangeMessageVisibility, by, 0);
         self.change_visibility_in(id, handle, timeout, by)
     }
 
@@ -103,6 +109,9 @@ impl Engine {
         entries: &[(String, (String, i64))],
         by: Caller,
     ) -> SqsResult<BatchResult<()>> {
+        if let Ok(id) = self.resolve(queue_url) {
+            self.bill(id, BilledAction::ChangeMessageVisibilityBatch, by, 0);
+        }
         self.run_batch(
             queue_url,
             "ChangeMessageVisibilityBatchRequestEntry",

@@ -15,6 +15,7 @@
 mod api;
 mod attempts;
 mod batch;
+pub mod billing;
 mod clock;
 mod dedup;
 mod delivery;
@@ -204,6 +205,8 @@ pub struct Engine {
     polls: clock::Polls,
     tasks: redrive::MoveTasks,
     requests: u64,
+    /// Every billed call (billing.rs).
+    meter: billing::Meter,
     /// Stored messages and bytes across every queue (kept by `queue.rs`).
     storage: Arc<queue::Storage>,
     /// The delivery loop's stack (delivery.rs), kept for its buffer.
@@ -243,6 +246,7 @@ impl Engine {
             polls: clock::Polls::default(),
             tasks: redrive::MoveTasks::default(),
             requests: 0,
+            meter: billing::Meter::default(),
             storage: Arc::default(),
             delivery_stack: delivery::Stack::default(),
             #[cfg(feature = "scan-count")]
@@ -363,6 +367,24 @@ impl Engine {
     /// A `QueueUrl`: a URL ending in `<account>/<name>`, or the bare queue
     /// name, which SQS resolves in the caller's account (recorded against
     /// AWS). Anything else is not an address SQS can read.
+    /// The requests billed so far (billing.rs).
+    pub fn meter(&self) -> &billing::Meter {
+        &self.meter
+    }
+
+    /// Bills a call on queue `id` (once the queue is known, whatever the
+    /// call's outcome: see billing.rs).
+    pub(crate) fn bill(
+        &mut self,
+        id: u32,
+        action: billing::BilledAction,
+        by: Caller,
+        payload: usize,
+    ) {
+        let fifo = self.queues.get(&id).is_some_and(|q| q.fifo);
+        self.meter.bill(by, action, fifo, payload);
+    }
+
     fn resolve(&self, url: &str) -> SqsResult<u32> {
         let mut parts = url.trim_end_matches('/').rsplit('/');
         let name = parts.next().unwrap_or_default();

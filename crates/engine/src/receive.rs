@@ -92,6 +92,7 @@ impl Engine {
         by: Caller,
     ) -> SqsResult<ReceiveOutcome> {
         let id = self.resolve(&request.queue_url)?;
+        self.bill(id, crate::billing::BilledAction::ReceiveMessage, by, 0);
         let spec = ReceiveSpec::check(request, self.queue(id), by)?;
         // Whatever is due at this instant happens first: a message another
         // poll took with VisibilityTimeout 0 a moment ago is visible again,

@@ -1,6 +1,7 @@
 //! SendMessage and SendMessageBatch: validation, FIFO deduplication, delays.
 
 use crate::batch;
+use crate::billing::BilledAction;
 use crate::dedup::Dedup;
 use crate::digest::{hex, md5, md5_of_attributes, sha256_hex};
 use crate::error::{SqsError, SqsResult};
@@ -45,6 +46,8 @@ struct Checked {
 impl Engine {
     pub fn send_message(&mut self, request: &SendMessage, by: Caller) -> SqsResult<SendResult> {
         let id = self.resolve(&request.queue_url)?;
+        let payload = message_size(&request.message);
+        self.bill(id, BilledAction::SendMessage, by, payload);
         let checked = check(self.queue(id), &request.message, false)?;
         self.check_storage(stored_size(&request.message))?;
         Ok(self.enqueue(id, &request.message, checked, by))
@@ -57,6 +60,8 @@ impl Engine {
         by: Caller,
     ) -> SqsResult<BatchResult<SendResult>> {
         let id = self.resolve(queue_url)?;
+        let payload = entries.iter().map(|(_, m)| message_size(m)).sum();
+        self.bill(id, BilledAction::SendMessageBatch, by, payload);
         batch::check_entries(
             "SendMessageBatchRequestEntry",
             entries.iter().map(|(id, _)| id.as_str()),

@@ -70,6 +70,17 @@ impl Simulation {
                         }
                     }
                 }
+                Command::ChangeVisibility { index: i, seconds } => {
+                    let handle = batch[*i].handle.clone();
+                    if let Err(error) = self.engine.change_message_visibility(
+                        &url,
+                        &handle,
+                        *seconds,
+                        Some(&consumer),
+                    ) {
+                        self.action_failed(&consumer, "ChangeMessageVisibility", error);
+                    }
+                }
                 Command::Heartbeat { .. }
                 | Command::Fail
                 | Command::Crash { .. }

@@ -12,8 +12,11 @@
 //! one log with the engine's events (`log.rs`).
 
 mod behaviours;
+mod check;
 mod commands;
 mod explain;
+mod goal;
+pub mod lab;
 pub mod log;
 mod placeholders;
 mod rng;
@@ -29,6 +32,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
+pub use check::{check_lab, run_seed, CheckFailure, CheckReport, CHECK_SEEDS};
+pub use goal::{name_of, Breach, ConditionText, Measures};
+pub use lab::{Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use story::Outcome;
@@ -197,6 +203,8 @@ pub struct Simulation {
     rng: rng::SimRng,
     /// The engine's events and the simulation's, in one sequence.
     log: log::Log,
+    /// A lab's goal, watched over the run (None without a goal).
+    goal: Option<goal::GoalWatch>,
 }
 
 /// A scenario that cannot run: which part, and why.
@@ -218,6 +226,9 @@ impl Simulation {
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
+            goal: None,
+            knobs: Vec::new(),
+            explain: None,
         };
         Self::start(Engine::new(config), scenario)
     }
@@ -267,8 +278,12 @@ impl Simulation {
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
             let url = url_of(&what, &c.queue)?;
-            let worker = Worker::new(c.clone(), url).map_err(|e| invalid(&what, e))?;
-            simulation.workers.push(worker);
+            // `replicas` identical workers, in listed order.
+            for name in worker_names(c) {
+                let spec = Consumer { name, ..c.clone() };
+                let worker = Worker::new(spec, url.clone()).map_err(|e| invalid(&what, e))?;
+                simulation.workers.push(worker);
+            }
         }
         for alarm in &scenario.alarms {
             let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
@@ -294,6 +309,10 @@ impl Simulation {
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
             story: story::Story::new(&scenario),
+            goal: scenario
+                .goal
+                .as_ref()
+                .map(|g| goal::GoalWatch::new(g, &scenario)),
             pause_at_checkpoints: false,
             checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
@@ -392,6 +411,10 @@ impl Simulation {
         // so far, then this one.
         self.read_engine_events();
         self.story.observe_sim(self.now(), &event);
+        let now = self.engine.now();
+        if let Some(goal) = &mut self.goal {
+            goal.observe_sim(now, &event);
+        }
         self.log.push(&self.engine, event);
     }
 
@@ -408,6 +431,9 @@ impl Simulation {
             .collect();
         for (seq, at, kind) in events {
             self.story.observe_sqs(seq, at, &kind);
+            if let Some(goal) = &mut self.goal {
+                goal.observe_sqs(at, &kind);
+            }
         }
     }
 
@@ -422,6 +448,13 @@ impl Simulation {
         };
         if ended {
             self.story.end(&counts);
+        }
+        if let Some(goal) = &mut self.goal {
+            let (now, meter) = (self.engine.now(), self.engine.meter());
+            match ended {
+                true => goal.end(now, meter),
+                false => goal.reach(now, meter),
+            }
         }
         for text in self.story.take_due(self.now()) {
             self.narration = Some(text.clone());
@@ -513,6 +546,12 @@ impl Simulation {
             } else {
                 return;
             };
+            // A lab's goal reads the whole body (poison patterns) and the
+            // attributes, which the engine's event does not carry.
+            let watched = self
+                .goal
+                .is_some()
+                .then(|| (send.body.clone(), send.attributes.clone()));
             let message = NewMessage {
                 body: send.body,
                 delay_seconds: send.delay_seconds,
@@ -535,7 +574,7 @@ impl Simulation {
             };
             let before = self.engine.next_event_seq();
             match self.engine.send_message(&request, Some(&name)) {
-                Ok(_) => {
+                Ok(result) => {
                     // SQS answers a deduplicated FIFO send like any other;
                     // only the engine's event says it was dropped.
                     let dropped = self
@@ -547,6 +586,10 @@ impl Simulation {
                         producer.deduplicated += 1;
                     } else {
                         producer.sent += 1;
+                        let queue = queue_name(&producer.url);
+                        if let (Some(goal), Some((body, attributes))) = (&mut self.goal, watched) {
+                            goal.sent(&result.message_id, &queue, &body, &attributes, now);
+                        }
                     }
                 }
                 Err(error) => {
@@ -656,6 +699,19 @@ impl Simulation {
         }
     }
 
+    /// A lab's first breach of its goal so far (None: every condition
+    /// holds, or the scenario has no goal). Conditions judged at the end
+    /// (`processedByMs`, `sideEffectsExactly`, `deadLetterQueue`, waits
+    /// still running) are in once the run reached `durationMs`.
+    pub fn goal_breach(&self) -> Option<&Breach> {
+        self.goal.as_ref()?.first_breach()
+    }
+
+    /// What the run measured for its goal (requests, cost, longest wait…).
+    pub fn goal_measures(&self) -> Option<&Measures> {
+        self.goal.as_ref().map(goal::GoalWatch::measures)
+    }
+
     /// Side effects per message, in the order they first happened.
     pub fn side_effects(&self) -> &[SideEffect] {
         &self.side_effects
@@ -701,6 +757,17 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
         done_at,
         side_effects: w.side_effects,
     }
+}
+
+/// The names of a consumer's workers: its own, then `name-2`, `name-3`, …
+/// for its `replicas`.
+pub(crate) fn worker_names(c: &Consumer) -> Vec<String> {
+    (1..=c.replicas.max(1))
+        .map(|k| match k {
+            1 => c.name.clone(),
+            _ => format!("{}-{k}", c.name),
+        })
+        .collect()
 }
 
 pub(crate) fn queue_name(url: &str) -> Arc<str> {

@@ -47,6 +47,19 @@ pub struct Scenario {
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
     #[serde(default)]
     pub alarms: Vec<Alarm>,
+    /// A lab's goal: what a fixed system achieves over every seed of
+    /// "Check my fix". A scenario with a goal is a lab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub goal: Option<crate::lab::Goal>,
+    /// A lab's settings the learner may change, with their ranges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knobs: Vec<crate::lab::Knob>,
+    /// A lab's hints, cause and standard fix, and the fixes and non-fixes
+    /// its tests prove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub explain: Option<crate::lab::Explain>,
 }
 
 /// A queue to create at time 0. Queues are created in the order listed, so
@@ -217,6 +230,18 @@ pub struct Consumer {
     /// What the handler does, in counts and sentences. Default "charged".
     #[serde(default = "charged")]
     pub side_effect: String,
+    /// How many identical workers run this consumer, 1 to 20. The first
+    /// keeps `name`, the others are `name-2`, `name-3`, …; each draws its
+    /// own processing times. Default 1.
+    #[serde(default = "one_worker", skip_serializing_if = "is_one")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_REPLICAS)))]
+    pub replicas: u64,
+    /// Added to the processing time of the first message of each batch
+    /// received: a cost paid once per receive (a connection, a commit), so
+    /// bigger batches spread it. Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_SPAN_MS)))]
+    pub batch_overhead_ms: u64,
     #[serde(default)]
     pub behaviour: Behaviour,
 }
@@ -224,6 +249,21 @@ pub struct Consumer {
 fn one() -> i64 {
     1
 }
+
+fn one_worker() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The most workers one consumer entry runs (`replicas`).
+pub const MAX_REPLICAS: u64 = 20;
 
 fn poll_interval() -> u64 {
     1000
@@ -301,6 +341,45 @@ pub struct Behaviour {
     /// With `lambdaBatch`: only failed records return to the queue.
     #[serde(default)]
     pub report_batch_item_failures: bool,
+    /// Fails every message whose processing ends within this window of the
+    /// run, whatever the body: a dependency that is down for a while.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub fails_during_ms: Option<Window>,
+    /// After a failure, releases the message at once (ChangeMessageVisibility
+    /// 0): it is received again immediately. Not with `retryBackoff`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry_immediately: bool,
+    /// After a failure, hides the message for baseSeconds × 2^(receive
+    /// count − 1), at most maxSeconds (ChangeMessageVisibility), so each
+    /// retry waits longer than the last. Not with `retryImmediately`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub retry_backoff: Option<RetryBackoff>,
+}
+
+/// A window of the run, from `startMs` up to (not including) `endMs`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Window {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub start_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub end_ms: u64,
+}
+
+/// Exponential backoff through the visibility timeout.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryBackoff {
+    /// The delay after the first failed receive, in seconds.
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub base_seconds: i64,
+    /// The longest delay, in seconds (SQS's visibility timeout at most).
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub max_seconds: i64,
 }
 
 fn restart() -> u64 {
@@ -323,6 +402,9 @@ impl Default for Behaviour {
             heartbeat_visibility_seconds: None,
             lambda_batch: false,
             report_batch_item_failures: false,
+            fails_during_ms: None,
+            retry_immediately: false,
+            retry_backoff: None,
         }
     }
 }
@@ -607,7 +689,7 @@ impl std::fmt::Display for FieldError {
 /// `Scenario::validate` checks them, and `rule_for` words them for a value
 /// the JSON decoder refused (a fraction, a negative number) at that field.
 /// A queue field's range is the engine's own (`queue_attribute`).
-fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
+pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
     if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
         return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
@@ -618,6 +700,10 @@ fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "batchSize" => (1, 10, ""),
+        "replicas" => (1, MAX_REPLICAS, ""),
+        "batchOverheadMs" => (0, MAX_SPAN_MS, MS),
+        "endMs" => (0, MAX_VIRTUAL_MS, MS),
+        "baseSeconds" | "maxSeconds" => (1, 43_200, SECONDS),
         "waitTimeSeconds" => (0, 20, SECONDS),
         _ => return None,
     })
@@ -685,7 +771,7 @@ fn in_words(n: u64, unit: &str) -> String {
 
 /// A text value as a refusal repeats it: quoted, and cut short (`echo`),
 /// so a hostile file's megabyte is not copied into its own error.
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     format!("\"{}\"", echo(value))
 }
 
@@ -733,6 +819,8 @@ impl Scenario {
                 at(path("stopMs"), stop)?;
             }
             within(path("batchSize"), i128::from(c.batch_size))?;
+            at(path("replicas"), c.replicas)?;
+            at(path("batchOverheadMs"), c.batch_overhead_ms)?;
             within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
             at(path("pollIntervalMs"), c.poll_interval_ms)?;
             match c.processing {
@@ -749,6 +837,29 @@ impl Scenario {
             at(path("behaviour.restartMs"), b.restart_ms)?;
             if let Some(every) = b.heartbeat_every_ms {
                 at(path("behaviour.heartbeatEveryMs"), every)?;
+            }
+            if let Some(w) = &b.fails_during_ms {
+                at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;
+                at(path("behaviour.failsDuringMs.endMs"), w.end_ms)?;
+            }
+            if let Some(r) = &b.retry_backoff {
+                within(
+                    path("behaviour.retryBackoff.baseSeconds"),
+                    i128::from(r.base_seconds),
+                )?;
+                within(
+                    path("behaviour.retryBackoff.maxSeconds"),
+                    i128::from(r.max_seconds),
+                )?;
+                if b.retry_immediately {
+                    return Err(FieldError {
+                        path: path("behaviour.retryBackoff"),
+                        rule: "left out when retryImmediately is true (a message released at \
+                               once cannot also wait)"
+                            .into(),
+                        got: "a backoff".into(),
+                    });
+                }
             }
         }
         if self.narration.len() > MAX_NARRATION_LINES {
@@ -776,7 +887,8 @@ impl Scenario {
             }
         }
         self.validate_checkpoints(&ids)?;
-        self.validate_words()
+        self.validate_words()?;
+        self.validate_lab()
     }
 
     /// Each checkpoint: a unique id, a moment in range, an `after` naming a

@@ -246,7 +246,16 @@ impl Simulation {
     fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
         let unit = self.rng.unit();
         let worker = &mut self.workers[index];
-        let done_at = now.saturating_add(processing_ms(&worker.spec.processing, unit));
+        // A batch's own cost (a connection, a commit) is paid once, with
+        // its first message.
+        let overhead = if current == 0 {
+            worker.spec.batch_overhead_ms
+        } else {
+            0
+        };
+        let done_at = now
+            .saturating_add(processing_ms(&worker.spec.processing, unit))
+            .saturating_add(overhead);
         let heartbeat_every = worker
             .observe(&Observation::Started)
             .iter()
@@ -304,7 +313,10 @@ impl Simulation {
         };
         let consumer = self.workers[index].name.clone();
         let held = batch[current].clone();
-        let handled = self.workers[index].observe(&Observation::Handled { message: &held });
+        let handled = self.workers[index].observe(&Observation::Handled {
+            message: &held,
+            now,
+        });
         if self.crash_if_asked(index, &held, &handled, now) {
             return;
         }
@@ -316,6 +328,11 @@ impl Simulation {
                 receive_count: held.receive_count,
             });
             self.lost_if_deleted(&consumer, &held, false);
+            let failed = self.workers[index].observe(&Observation::Failed {
+                message: &held,
+                current,
+            });
+            self.apply(index, &mut batch, current, &failed);
         } else {
             let once = handled.contains(&Command::SideEffectOnce);
             self.side_effect(index, &held, once);

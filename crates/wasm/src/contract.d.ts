@@ -289,7 +289,21 @@ checkpoints?: Array<Checkpoint>,
 /**
  * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
  */
-alarms: Array<Alarm>, };
+alarms: Array<Alarm>, 
+/**
+ * A lab's goal: what a fixed system achieves over every seed of
+ * "Check my fix". A scenario with a goal is a lab.
+ */
+goal?: Goal, 
+/**
+ * A lab's settings the learner may change, with their ranges.
+ */
+knobs?: Array<Knob>, 
+/**
+ * A lab's hints, cause and standard fix, and the fixes and non-fixes
+ * its tests prove.
+ */
+explain?: Explain, };
 
 /**
  * A queue to create at time 0. Queues are created in the order listed, so
@@ -376,7 +390,19 @@ processing: Processing,
 /**
  * What the handler does, in counts and sentences. Default "charged".
  */
-sideEffect: string, behaviour: Behaviour, };
+sideEffect: string, 
+/**
+ * How many identical workers run this consumer, 1 to 20. The first
+ * keeps `name`, the others are `name-2`, `name-3`, …; each draws its
+ * own processing times. Default 1.
+ */
+replicas?: number, 
+/**
+ * Added to the processing time of the first message of each batch
+ * received: a cost paid once per receive (a connection, a commit), so
+ * bigger batches spread it. Default 0.
+ */
+batchOverheadMs?: number, behaviour: Behaviour, };
 
 /**
  * Processing time: fixed, or drawn from the seeded PRNG.
@@ -438,7 +464,41 @@ lambdaBatch: boolean,
 /**
  * With `lambdaBatch`: only failed records return to the queue.
  */
-reportBatchItemFailures: boolean, };
+reportBatchItemFailures: boolean, 
+/**
+ * Fails every message whose processing ends within this window of the
+ * run, whatever the body: a dependency that is down for a while.
+ */
+failsDuringMs?: Window, 
+/**
+ * After a failure, releases the message at once (ChangeMessageVisibility
+ * 0): it is received again immediately. Not with `retryBackoff`.
+ */
+retryImmediately?: boolean, 
+/**
+ * After a failure, hides the message for baseSeconds × 2^(receive
+ * count − 1), at most maxSeconds (ChangeMessageVisibility), so each
+ * retry waits longer than the last. Not with `retryImmediately`.
+ */
+retryBackoff?: RetryBackoff, };
+
+/**
+ * A window of the run, from `startMs` up to (not including) `endMs`.
+ */
+export type Window = { startMs: number, endMs: number, };
+
+/**
+ * Exponential backoff through the visibility timeout.
+ */
+export type RetryBackoff = { 
+/**
+ * The delay after the first failed receive, in seconds.
+ */
+baseSeconds: number, 
+/**
+ * The longest delay, in seconds (SQS's visibility timeout at most).
+ */
+maxSeconds: number, };
 
 /**
  * One narration line. It is shown at the first moment every condition it
@@ -590,6 +650,199 @@ export type Alarm = { name: string, queue: string,
  * In ALARM while visible messages >= threshold.
  */
 threshold: number, };
+
+/**
+ * What a fixed system achieves, over every seed the check runs. Each
+ * condition given must hold; its id (in failures, in
+ * `explain.nonFixes[].fails`) is its field name.
+ */
+export type Goal = { 
+/**
+ * One sentence shown above the conditions.
+ */
+summary?: string, 
+/**
+ * Body substrings marking the messages meant to fail (poison): they
+ * are left out of `sideEffects*`, `processedByMs` and `orderKeptPer`,
+ * and are the ones `deadLetterQueue` expects.
+ */
+poison?: Array<string>, 
+/**
+ * At the end this queue holds exactly the poison messages (none when
+ * `poison` is empty), and no other message was ever moved there.
+ */
+deadLetterQueue?: string, 
+/**
+ * No message had its side effect more than this many times.
+ */
+sideEffectsAtMost?: number, 
+/**
+ * At the end, every message sent had its side effect exactly this
+ * many times (1 or more).
+ */
+sideEffectsExactly?: number, 
+/**
+ * No message was lost (deleted, then its handler failed) or expired.
+ */
+noneLost?: boolean, 
+/**
+ * No message was received while another worker still held it.
+ */
+noDuplicateDelivery?: boolean, 
+/**
+ * No message stayed in the queue longer than this (the age of the
+ * oldest message, as CloudWatch's ApproximateAgeOfOldestMessage).
+ */
+oldestAge?: OldestAge, 
+/**
+ * The consumers' receives that returned nothing, at most this many.
+ */
+emptyReceivesAtMost?: number, 
+/**
+ * Billable requests of the scenario's producers and consumers, as SQS
+ * counts them, at most this many.
+ */
+requestsAtMost?: number, 
+/**
+ * Those requests at SQS's list price per million, at most this many
+ * millionths of a US dollar.
+ */
+costAtMostMicroUsd?: number, 
+/**
+ * A message attribute: for each of its values, the messages had their
+ * first side effect in the order they were sent.
+ */
+orderKeptPer?: string, 
+/**
+ * By this moment every message sent before it had its side effect.
+ */
+processedByMs?: number, };
+
+export type OldestAge = { queue: string, atMostSeconds: number, };
+
+/**
+ * One setting the learner may change. An integer knob gives `min` and
+ * `max` (inside the field's own range); `off: true` also allows "off"
+ * (the field left out: no heartbeat, no redrive). A toggle gives none.
+ */
+export type Knob = { 
+/**
+ * The name settings use: unique among the lab's knobs.
+ */
+id: string, label: string, help?: string, target: Target, min?: number, max?: number, 
+/**
+ * The setting may be "off": the field is left out.
+ */
+off?: boolean, };
+
+/**
+ * The scenario setting a knob changes: `{ "<target>": { selector } }`.
+ * `consumer: "*"` means every consumer.
+ */
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
+
+/**
+ * A knob's value: a toggle, a whole number, or "off" (the field left
+ * out: no heartbeat, no redrive). "off" is a word rather than JSON's
+ * null so that it reads the same in a file, a share link and the page.
+ */
+export type KnobValue = boolean | number | Off | string;
+
+/**
+ * The word "off".
+ */
+export type Off = "off";
+
+/**
+ * Hints, the cause, the standard fix, and the settings the tests prove.
+ */
+export type Explain = { 
+/**
+ * 1 to 5 hints, revealed one at a time.
+ */
+hints: Array<string>, 
+/**
+ * Why the lab's settings fail.
+ */
+cause: string, 
+/**
+ * The standard fix.
+ */
+fix: string, 
+/**
+ * How the fixes compare.
+ */
+compare?: string, 
+/**
+ * The AWS documentation page about it.
+ */
+doc: Doc, 
+/**
+ * Settings that meet the goal over every seed of the check.
+ */
+fixes: Array<Fix>, 
+/**
+ * Settings that only move the problem: each fails the named condition.
+ */
+nonFixes: Array<NonFix>, };
+
+export type Doc = { title: string, 
+/**
+ * An https://docs.aws.amazon.com/ or https://aws.amazon.com/ address.
+ */
+url: string, };
+
+export type Fix = { name: string, settings: { [key in string]: KnobValue }, };
+
+export type NonFix = { name: string, settings: { [key in string]: KnobValue }, 
+/**
+ * The id of the goal condition these settings break.
+ */
+fails: string, 
+/**
+ * Why this is also wrong.
+ */
+why: string, };
+
+/**
+ * The verdict over every seed.
+ */
+export type CheckReport = { 
+/**
+ * Every condition held on every seed.
+ */
+met: boolean, seeds: Array<number>, 
+/**
+ * The first breach of each failing seed, in seed order.
+ */
+failures: Array<CheckFailure>, 
+/**
+ * One sentence: what held (with the worst figures), or how many
+ * seeds failed and the first failure.
+ */
+summary: string, };
+
+/**
+ * A seed whose run broke the goal: its first breach.
+ */
+export type CheckFailure = { seed: number, 
+/**
+ * The condition's id ("sideEffectsAtMost").
+ */
+condition: string, 
+/**
+ * The virtual moment it broke: open the run with this seed there.
+ */
+atMs: number, 
+/**
+ * The message it is about, when it is about one.
+ */
+messageId?: string, 
+/**
+ * "with seed 7, order A-1003 was charged twice at t = 12.4 s (by
+ * worker-1, then worker-2)".
+ */
+message: string, };
 
 /**
  * What a queue, a consumer and a producer get for what they leave out,

@@ -323,6 +323,51 @@ pub fn limits() -> Result<JsValue, JsError> {
     to_js(&Limits::new())
 }
 
+/// Check my fix: runs the lab (the text of a lab file) with `settings`
+/// (`{ knobId: value }`, a partial map; `undefined` for the file's own
+/// settings) over every check seed, and answers a `CheckReport`. A
+/// malformed lab throws like `fromScenario`; a setting outside its knob
+/// throws an Error "invalid settings: settings.visibility must be …" with
+/// `path` ("settings.visibility") and `rule`.
+#[wasm_bindgen(js_name = checkLab, unchecked_return_type = "CheckReport")]
+pub fn check_lab(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, KnobValue> | undefined")]
+    settings: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = string_arg("checkLab", "text", "the lab's JSON text (a string)", &text)?;
+    let lab: Scenario = serde_json::from_str(&text)
+        .map_err(|e| scenario_js_error(scenario_error::from_serde(&text, &e)))?;
+    lab.validate()
+        .map_err(|e| scenario_js_error(scenario_error::from_field(&text, &e)))?;
+    // A plain copy through JSON: a getter or Proxy that throws throws here.
+    let settings: queuelab_simulation::Settings = match settings.is_undefined() {
+        true => Default::default(),
+        false => {
+            let json = js_sys::JSON::stringify(&settings)?
+                .as_string()
+                .unwrap_or_default();
+            serde_json::from_str(&json).map_err(|e| {
+                args::type_error(format!(
+                    "checkLab: settings must be an object of knob values by knob id \
+                     ({{\"visibility\": 10, \"heartbeat\": \"off\"}}): {e}"
+                ))
+            })?
+        }
+    };
+    let report = queuelab_simulation::check_lab(&lab, &settings).map_err(|e| {
+        let placed = scenario_error::from_field("", &e);
+        let js = scenario_js_error(placed);
+        let what = match e.path.starts_with("settings") {
+            true => "invalid settings",
+            false => "not a lab",
+        };
+        let _ = Reflect::set(&js, &"message".into(), &format!("{what}: {e}").into());
+        js
+    })?;
+    Ok(to_js(&report)?)
+}
+
 #[derive(Serialize)]
 struct JsResponse<'a> {
     status: u16,

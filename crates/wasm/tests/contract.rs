@@ -23,11 +23,16 @@ use queuelab_engine::{
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
-    Producer, QueueSpec, Rate, Redrive, Scenario, ScheduledSend, Trigger, TriggerEvent,
+    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, ScheduledSend, Trigger,
+    TriggerEvent, Window,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
     SimulationSnapshot, WorkerSnapshot,
+};
+use queuelab_simulation::{
+    CheckFailure, CheckReport, Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge,
+    Target,
 };
 use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
@@ -106,6 +111,8 @@ fn typescript() -> String {
         Consumer,
         Processing,
         Behaviour,
+        Window,
+        RetryBackoff,
         Narration,
         Checkpoint,
         Choice,
@@ -113,6 +120,19 @@ fn typescript() -> String {
         TriggerEvent,
         EndCondition,
         Alarm,
+        // A lab's parts.
+        Goal,
+        OldestAge,
+        Knob,
+        Target,
+        KnobValue,
+        Off,
+        Explain,
+        Doc,
+        Fix,
+        NonFix,
+        CheckReport,
+        CheckFailure,
         Defaults,
         QueueDefaults,
         PlannedMoment,

@@ -23,7 +23,7 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
 impl WorkerBehaviour for CrashBeforeSideEffect {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         match observation {
-            Observation::Handled { message } if matches(&self.patterns, &message.body) => {
+            Observation::Handled { message, .. } if matches(&self.patterns, &message.body) => {
                 vec![Command::Crash {
                     before_side_effect: true,
                     restart_ms: self.restart_ms,

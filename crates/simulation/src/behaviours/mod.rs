@@ -17,7 +17,9 @@ mod heartbeat;
 mod idempotent;
 mod lambda_batch;
 mod naive;
+mod outage;
 mod poison;
+mod retry;
 
 use crate::scenario::Behaviour as Spec;
 use crate::worker::Held;
@@ -31,8 +33,10 @@ pub enum Observation<'a> {
     Started,
     /// The heartbeat timer asked for with [`Command::Heartbeat`] is due.
     HeartbeatDue,
-    /// The handler's time on `message` is over, before its side effect.
-    Handled { message: &'a Held },
+    /// The handler's time on `message` is over (at `now`), before its side effect.
+    Handled { message: &'a Held, now: Millis },
+    /// The handler failed on `batch[current]` (`message`): it was not deleted.
+    Failed { message: &'a Held, current: usize },
     /// The side effect on `batch[current]` happened (or was skipped).
     SideEffectDone { message: &'a Held, current: usize },
     /// Every message of the batch has been handled.
@@ -51,6 +55,8 @@ pub enum Command {
     Heartbeat { every_ms: Millis },
     /// The handler fails on the current message: no side effect, no delete.
     Fail,
+    /// ChangeMessageVisibility of `batch[index]` to `seconds`.
+    ChangeVisibility { index: usize, seconds: i64 },
     /// The worker crashes on the current message and restarts after `restart_ms`.
     Crash {
         before_side_effect: bool,
@@ -81,6 +87,8 @@ pub const REGISTRY: &[(&str, Constructor)] = &[
     ("crashAfterSideEffect", crash_after_side_effect::new),
     ("deleteFirst", delete_first::new),
     ("lambdaBatch", lambda_batch::new),
+    ("failsDuring", outage::new),
+    ("retryAfterFailure", retry::new),
 ];
 
 /// The names of every worker behaviour, in registry order (for hosts that

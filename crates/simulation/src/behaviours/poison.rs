@@ -19,7 +19,7 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
 impl WorkerBehaviour for Poison {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         match observation {
-            Observation::Handled { message } if matches(&self.patterns, &message.body) => {
+            Observation::Handled { message, .. } if matches(&self.patterns, &message.body) => {
                 vec![Command::Fail]
             }
             _ => Vec::new(),

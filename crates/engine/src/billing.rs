@@ -1,0 +1,136 @@
+//! The billing meter: the requests callers make, counted as SQS bills
+//! them, so a lab can hold a run to a request budget or a cost.
+//!
+//! SQS's pricing (https://aws.amazon.com/sqs/pricing/, us-east-1, first
+//! tier, checked 2026-12): standard queues $0.40 and FIFO queues $0.50 per
+//! million requests; "each 64 KB chunk of a payload is billed as 1 request
+//! (for example, an API action with a 256 KB payload is billed as 4
+//! requests)"; a batch of up to 10 messages is one request (its payload is
+//! the batch's total); an empty receive is a request like any other
+//! (SQS Developer Guide, "best practices: appropriate polling mode").
+//! The FIFO price applies to send, receive, delete and change-visibility
+//! calls on a FIFO queue, the only calls metered here.
+//!
+//! Choices (documented, not AWS facts):
+//! - A call is billed once its queue is known, whether or not it then
+//!   fails: SQS answers a client error after doing the work of a request.
+//! - The payload is the request's: a send's bodies and attributes. A
+//!   receive, delete or visibility change is one request per call; the
+//!   bytes a receive returns are not counted (the pricing text speaks of
+//!   an action's payload and does not say that a response counts).
+//! - Management calls (GetQueueAttributes, which the simulation's alarms
+//!   and heartbeats read; CreateQueue; ListQueues…) are not metered.
+//! - The free tier (first million requests a month) and volume tiers are
+//!   left out: costs are at list price.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::Caller;
+
+/// Nano-US-dollars per request on a standard queue ($0.40 per million).
+pub const PRICE_NANO_USD_STANDARD: u64 = 400;
+/// Nano-US-dollars per request on a FIFO queue ($0.50 per million).
+pub const PRICE_NANO_USD_FIFO: u64 = 500;
+/// Each started chunk of this many payload bytes is one request.
+pub const BILLING_CHUNK_BYTES: usize = 65_536;
+
+/// The calls the meter counts. A batch call is its own action: one call
+/// whatever its number of entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum BilledAction {
+    SendMessage,
+    SendMessageBatch,
+    ReceiveMessage,
+    DeleteMessage,
+    DeleteMessageBatch,
+    ChangeMessageVisibility,
+    ChangeMessageVisibilityBatch,
+}
+
+impl BilledAction {
+    /// The API action's name, as SQS's documentation and bills write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BilledAction::SendMessage => "SendMessage",
+            BilledAction::SendMessageBatch => "SendMessageBatch",
+            BilledAction::ReceiveMessage => "ReceiveMessage",
+            BilledAction::DeleteMessage => "DeleteMessage",
+            BilledAction::DeleteMessageBatch => "DeleteMessageBatch",
+            BilledAction::ChangeMessageVisibility => "ChangeMessageVisibility",
+            BilledAction::ChangeMessageVisibilityBatch => "ChangeMessageVisibilityBatch",
+        }
+    }
+}
+
+/// Calls made and requests billed for them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub calls: u64,
+    pub requests: u64,
+}
+
+/// One line of the bill: who called, which action, on which kind of queue.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BillLine {
+    pub caller: Option<Arc<str>>,
+    pub action: BilledAction,
+    pub fifo: bool,
+}
+
+/// Every billed call of a run, by caller, action and queue type.
+#[derive(Clone, Debug, Default)]
+pub struct Meter {
+    lines: BTreeMap<BillLine, Tally>,
+}
+
+/// Requests a call with this many payload bytes is billed as: one per
+/// started 64 KiB chunk, and at least one.
+pub fn requests_for_payload(bytes: usize) -> u64 {
+    bytes.div_ceil(BILLING_CHUNK_BYTES).max(1) as u64
+}
+
+impl Meter {
+    pub(crate) fn bill(&mut self, by: Caller, action: BilledAction, fifo: bool, payload: usize) {
+        let line = BillLine {
+            caller: by.map(Into::into),
+            action,
+            fifo,
+        };
+        let tally = self.lines.entry(line).or_default();
+        tally.calls += 1;
+        tally.requests += requests_for_payload(payload);
+    }
+
+    /// The bill's lines, in (caller, action, queue type) order.
+    pub fn lines(&self) -> impl Iterator<Item = (&BillLine, &Tally)> {
+        self.lines.iter()
+    }
+
+    /// Requests billed to the callers `counts` accepts.
+    pub fn requests(&self, counts: impl Fn(Option<&str>) -> bool) -> u64 {
+        self.lines
+            .iter()
+            .filter(|(line, _)| counts(line.caller.as_deref()))
+            .map(|(_, t)| t.requests)
+            .sum()
+    }
+
+    /// Their cost at list price, in nano-US-dollars (exact integers).
+    pub fn cost_nano_usd(&self, counts: impl Fn(Option<&str>) -> bool) -> u64 {
+        self.lines
+            .iter()
+            .filter(|(line, _)| counts(line.caller.as_deref()))
+            .map(|(line, t)| t.requests * price_nano_usd(line.fifo))
+            .sum()
+    }
+}
+
+/// The list price of one request on a standard or a FIFO queue.
+pub fn price_nano_usd(fifo: bool) -> u64 {
+    if fifo {
+        PRICE_NANO_USD_FIFO
+    } else {
+        PRICE_NANO_USD_STANDARD
+    }
+}

@@ -1,0 +1,793 @@
+//! A lab's goal, watched over one run: each condition of `Goal` computed
+//! from the run's events (the engine's and the simulation's, each seen
+//! once, in log order, like `story.rs`) and the engine's billing meter.
+//! The first breach of each condition is kept, with its moment and a
+//! sentence that names the message ("order A-1003 was charged twice at
+//! t = 12.4 s (by worker-1, then worker-2)"). It never reads the capped
+//! log, so it stays exact on runs longer than `event_capacity`.
+//!
+//! Documented choices: duplicates are counted on side effects (an
+//! idempotent skip is not one); only `noDuplicateDelivery` calls the
+//! redelivery itself wrong. Messages and calls from outside the scenario
+//! (the page's own actions) are never counted. `oldestAge` counts every
+//! message, in flight or not, from entering the queue (its send, or its
+//! move into a dead-letter queue, as CloudWatch's
+//! ApproximateAgeOfOldestMessage restarts there) to leaving it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use queuelab_engine::billing::Meter;
+use queuelab_engine::{EventKind, Millis};
+use serde::Serialize;
+
+use crate::explain::secs;
+use crate::lab::{Goal, CONDITION_IDS};
+use crate::log::SimEvent;
+use crate::scenario::Scenario;
+
+/// The first moment a condition did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breach {
+    /// The condition's id (its field name in `goal`).
+    pub condition: &'static str,
+    pub at_ms: Millis,
+    /// The message it is about, when it is about one.
+    pub message_id: Option<String>,
+    /// What happened, in words, without the seed: "order A-1003 was
+    /// charged twice at t = 12.4 s (by worker-1, then worker-2)".
+    pub text: String,
+}
+
+/// One of the goal's conditions, readable: `{ id, text }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct ConditionText {
+    pub id: String,
+    pub text: String,
+}
+
+/// What one run measured, for the summary of a met goal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Measures {
+    pub requests: u64,
+    pub cost_nano_usd: u64,
+    pub empty_receives: u64,
+    /// The longest any message stayed in `oldestAge`'s queue.
+    pub longest_wait_ms: Millis,
+    /// The most times one message had its side effect.
+    pub most_side_effects: u64,
+}
+
+/// A message the scenario's producers stored.
+struct Watched {
+    name: String,
+    poison: bool,
+    /// Its `orderKeptPer` attribute's value.
+    key: Option<String>,
+    sent_at: Millis,
+    effects: u64,
+    first_effect_at: Option<Millis>,
+    by: Vec<Arc<str>>,
+    receives: u32,
+    last_receive: Option<(Millis, Millis)>,
+    /// The queue it is in now, and since when (None once it left).
+    queue: Option<(Arc<str>, Millis)>,
+    moved_to_dlq: bool,
+}
+
+pub(crate) struct GoalWatch {
+    goal: Goal,
+    duration_ms: Millis,
+    /// The side effect's word when no event gave one ("charged").
+    effect: String,
+    /// Scenario producers and consumers: the callers whose requests count.
+    callers: BTreeSet<String>,
+    consumers: BTreeSet<String>,
+    /// Whether a queue sends its failures to `goal.deadLetterQueue`.
+    has_redrive: bool,
+    messages: BTreeMap<String, Watched>,
+    /// Message ids in send order.
+    order: Vec<String>,
+    /// Messages in `oldestAge`'s queue, oldest first.
+    waiting: BTreeSet<(Millis, String)>,
+    empty_receives: u64,
+    measures: Measures,
+    breaches: BTreeMap<&'static str, Breach>,
+    ended: bool,
+}
+
+/// "order A-1003" from "order A-1003: charge $25": the body up to its
+/// first colon when that is 1 to 40 characters, else its first 40
+/// characters in quotes.
+pub fn name_of(body: &str) -> String {
+    match body.split_once(':') {
+        Some((head, _)) if (1..=40).contains(&head.chars().count()) => head.trim().to_string(),
+        _ => {
+            let cut: String = body.chars().take(40).collect();
+            let more = if body.chars().count() > 40 { "…" } else { "" };
+            format!("\"{cut}{more}\"")
+        }
+    }
+}
+
+/// "once", "twice", "3 times".
+fn times(n: u64) -> String {
+    match n {
+        0 => "0 times".into(),
+        1 => "once".into(),
+        2 => "twice".into(),
+        _ => format!("{n} times"),
+    }
+}
+
+fn at(ms: Millis) -> String {
+    format!("t = {}", secs(ms))
+}
+
+/// "$0.000034", "$0.0000024" from nano-US-dollars: six decimals, more
+/// when a fraction of a millionth is left.
+pub(crate) fn dollars(nano: u64) -> String {
+    let fraction = format!("{:09}", nano % 1_000_000_000);
+    let trimmed = fraction.trim_end_matches('0');
+    let shown = if trimmed.len() > 6 {
+        trimmed
+    } else {
+        &fraction[..6]
+    };
+    format!("${}.{shown}", nano / 1_000_000_000)
+}
+
+/// "1,563".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl GoalWatch {
+    pub(crate) fn new(goal: &Goal, s: &Scenario) -> Self {
+        let consumers: BTreeSet<String> =
+            s.consumers.iter().flat_map(crate::worker_names).collect();
+        let callers = s
+            .producers
+            .iter()
+            .map(|p| p.name.clone())
+            .chain(consumers.iter().cloned())
+            .collect();
+        let has_redrive = goal.dead_letter_queue.as_ref().is_some_and(|dlq| {
+            s.queues.iter().any(|q| {
+                q.redrive
+                    .as_ref()
+                    .is_some_and(|r| &r.dead_letter_queue == dlq)
+            })
+        });
+        GoalWatch {
+            goal: goal.clone(),
+            duration_ms: s.duration_ms,
+            effect: effect_word(s),
+            callers,
+            consumers,
+            has_redrive,
+            messages: BTreeMap::new(),
+            order: Vec::new(),
+            waiting: BTreeSet::new(),
+            empty_receives: 0,
+            measures: Measures::default(),
+            breaches: BTreeMap::new(),
+            ended: false,
+        }
+    }
+
+    fn breach(&mut self, condition: &'static str, at_ms: Millis, id: Option<&str>, text: String) {
+        // The earliest breach of the condition: a wait found at a message's
+        // leaving can have begun before one found earlier.
+        if self
+            .breaches
+            .get(condition)
+            .is_some_and(|b| b.at_ms <= at_ms)
+        {
+            return;
+        }
+        let breach = Breach {
+            condition,
+            at_ms,
+            message_id: id.map(str::to_string),
+            text,
+        };
+        self.breaches.insert(condition, breach);
+    }
+
+    /// A producer's message stored in `queue` (called right after the send).
+    pub(crate) fn sent(
+        &mut self,
+        id: &str,
+        queue: &str,
+        body: &str,
+        attributes: &BTreeMap<String, String>,
+        now: Millis,
+    ) {
+        if self.ended {
+            return;
+        }
+        let poison = self.goal.poison.iter().any(|p| body.contains(p.as_str()));
+        let key = self
+            .goal
+            .order_kept_per
+            .as_ref()
+            .and_then(|a| attributes.get(a).cloned());
+        self.messages.insert(
+            id.to_string(),
+            Watched {
+                name: name_of(body),
+                poison,
+                key,
+                sent_at: now,
+                effects: 0,
+                first_effect_at: None,
+                by: Vec::new(),
+                receives: 0,
+                last_receive: None,
+                queue: Some((queue.into(), now)),
+                moved_to_dlq: false,
+            },
+        );
+        self.order.push(id.to_string());
+        if self.watches_age(queue) {
+            self.waiting.insert((now, id.to_string()));
+        }
+    }
+
+    fn watches_age(&self, queue: &str) -> bool {
+        self.goal
+            .oldest_age
+            .as_ref()
+            .is_some_and(|a| a.queue == queue)
+    }
+
+    fn limit_ms(&self) -> Millis {
+        self.goal
+            .oldest_age
+            .as_ref()
+            .map_or(Millis::MAX, |a| a.at_most_seconds.saturating_mul(1000))
+    }
+
+    /// A message left `queue` at `now` (deleted, moved, expired, purged).
+    fn left(&mut self, id: &str, queue: &str, now: Millis) {
+        let Some(m) = self.messages.get_mut(id) else {
+            return;
+        };
+        let Some((_, entered)) = m.queue.take().filter(|(q, _)| &**q == queue) else {
+            return;
+        };
+        if self.watches_age(queue) {
+            self.waiting.remove(&(entered, id.to_string()));
+            self.waited(id, queue, entered, now);
+        }
+    }
+
+    /// A stay in `oldestAge`'s queue from `entered` to `until`.
+    fn waited(&mut self, id: &str, queue: &str, entered: Millis, until: Millis) {
+        let span = until.saturating_sub(entered);
+        self.measures.longest_wait_ms = self.measures.longest_wait_ms.max(span);
+        let limit = self.limit_ms();
+        if span > limit {
+            let name = self
+                .messages
+                .get(id)
+                .map_or_else(String::new, |m| m.name.clone());
+            let text = format!(
+                "{name} waited in {queue} longer than {}: it entered at {} and was still there at {}",
+                secs(limit),
+                at(entered),
+                at(entered + limit)
+            );
+            self.breach("oldestAge", entered + limit, Some(id), text);
+        }
+    }
+
+    pub(crate) fn observe_sqs(&mut self, now: Millis, kind: &EventKind) {
+        // The goal is judged once, as time reaches durationMs.
+        if self.ended {
+            return;
+        }
+        match kind {
+            EventKind::Received {
+                message_id,
+                receive_count,
+                visible_at,
+                ..
+            } => {
+                if let Some(m) = self.messages.get_mut(&message_id.to_string()) {
+                    m.receives = *receive_count;
+                    m.last_receive = Some((now, *visible_at));
+                }
+            }
+            EventKind::Deleted {
+                queue, message_id, ..
+            }
+            | EventKind::Purged { queue, message_id } => {
+                self.left(&message_id.to_string(), queue, now)
+            }
+            EventKind::Expired { queue, message_id } => {
+                let id = message_id.to_string();
+                self.left(&id, queue, now);
+                if self.goal.none_lost {
+                    if let Some(m) = self.messages.get(&id).filter(|m| !m.poison) {
+                        let text = format!(
+                            "{} expired at {}: its retention period ended before it was processed",
+                            m.name,
+                            at(now)
+                        );
+                        self.breach("noneLost", now, Some(&id), text);
+                    }
+                }
+            }
+            EventKind::MovedToDeadLetterQueue {
+                queue,
+                dead_letter_queue,
+                message_id,
+                receive_count,
+            } => {
+                let id = message_id.to_string();
+                self.left(&id, queue, now);
+                let Some(m) = self.messages.get_mut(&id) else {
+                    return;
+                };
+                m.queue = Some((dead_letter_queue.clone(), now));
+                let (poison, name) = (m.poison, m.name.clone());
+                let into_goal_dlq =
+                    self.goal.dead_letter_queue.as_deref() == Some(&**dead_letter_queue);
+                if into_goal_dlq {
+                    m.moved_to_dlq = true;
+                }
+                if self.watches_age(dead_letter_queue) {
+                    self.waiting.insert((now, id.clone()));
+                }
+                if into_goal_dlq && !poison {
+                    let text = format!(
+                        "{name} (not a poison message) was moved to {dead_letter_queue} at {} \
+                         after {}",
+                        at(now),
+                        receives(*receive_count)
+                    );
+                    self.breach("deadLetterQueue", now, Some(&id), text);
+                }
+            }
+            EventKind::EmptyReceive { by, .. }
+                if by.as_deref().is_some_and(|b| self.consumers.contains(b)) =>
+            {
+                self.empty_receives += 1;
+                if let Some(most) = self.goal.empty_receives_at_most {
+                    if self.empty_receives == most + 1 {
+                        let text = format!(
+                            "the consumers' {} empty receive came at {} (goal: at most {})",
+                            ordinal(most + 1),
+                            at(now),
+                            thousands(most)
+                        );
+                        self.breach("emptyReceivesAtMost", now, None, text);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
+        if self.ended {
+            return;
+        }
+        match event {
+            SimEvent::SideEffectPerformed {
+                consumer,
+                message_id,
+                effect,
+                count,
+            } => self.side_effect(now, consumer, message_id, effect, *count),
+            SimEvent::DuplicateDelivery {
+                consumer,
+                message_id,
+                also_held_by,
+                ..
+            } if self.goal.no_duplicate_delivery => {
+                if let Some(m) = self.messages.get(message_id) {
+                    let text = format!(
+                        "{} was delivered to {consumer} at {} while {also_held_by} was still \
+                         processing it",
+                        m.name,
+                        at(now)
+                    );
+                    self.breach("noDuplicateDelivery", now, Some(message_id), text);
+                }
+            }
+            SimEvent::MessageLost {
+                consumer,
+                message_id,
+                handler_crashed,
+            } if self.goal.none_lost => {
+                if let Some(m) = self.messages.get(message_id) {
+                    let how = if *handler_crashed {
+                        "crashed"
+                    } else {
+                        "failed"
+                    };
+                    let text = format!(
+                        "{} was lost at {}: {consumer} deleted it before processing, then its \
+                         handler {how}",
+                        m.name,
+                        at(now)
+                    );
+                    self.breach("noneLost", now, Some(message_id), text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn side_effect(
+        &mut self,
+        now: Millis,
+        consumer: &Arc<str>,
+        id: &str,
+        effect: &str,
+        count: u64,
+    ) {
+        let Some(m) = self.messages.get_mut(id) else {
+            return;
+        };
+        m.effects = count;
+        m.by.push(consumer.clone());
+        if m.first_effect_at.is_none() {
+            m.first_effect_at = Some(now);
+        }
+        if m.poison {
+            return;
+        }
+        self.measures.most_side_effects = self.measures.most_side_effects.max(count);
+        let (name, by) = (m.name.clone(), m.by.clone());
+        let key = m.key.clone();
+        let over = |limit: Option<u64>| limit.is_some_and(|n| count == n + 1);
+        let mut breaches = Vec::new();
+        for (id_, limit) in [
+            ("sideEffectsAtMost", self.goal.side_effects_at_most),
+            ("sideEffectsExactly", self.goal.side_effects_exactly),
+        ] {
+            if over(limit) {
+                let names: Vec<&str> = by.iter().map(|b| &**b).collect();
+                let who = match names.iter().all(|n| *n == names[0]) {
+                    true => format!("each time by {}", names[0]),
+                    false => format!("by {}", names.join(", then ")),
+                };
+                let text = format!(
+                    "{name} was {effect} {} at {} ({who})",
+                    times(count),
+                    at(now)
+                );
+                breaches.push((id_, text));
+            }
+        }
+        if let (Some(attribute), Some(key), 1) = (self.goal.order_kept_per.clone(), key, count) {
+            let earlier = self
+                .order
+                .iter()
+                .take_while(|o| o.as_str() != id)
+                .find(|o| {
+                    self.messages.get(*o).is_some_and(|e| {
+                        !e.poison && e.effects == 0 && e.key.as_deref() == Some(&key)
+                    })
+                });
+            if let Some(earlier) = earlier {
+                let before = &self.messages[earlier].name;
+                let text = format!(
+                    "{attribute} {key}'s {name} was {effect} at {} before its {before} (not \
+                     {effect} yet)",
+                    at(now)
+                );
+                breaches.push(("orderKeptPer", text));
+            }
+        }
+        for (condition, text) in breaches {
+            self.breach(condition, now, Some(id), text);
+        }
+    }
+
+    /// The request budget, after whatever acted at `now`.
+    pub(crate) fn reach(&mut self, now: Millis, meter: &Meter) {
+        if self.ended
+            || self.goal.requests_at_most.is_none() && self.goal.cost_at_most_micro_usd.is_none()
+        {
+            return;
+        }
+        let callers = &self.callers;
+        let counts = |by: Option<&str>| by.is_some_and(|b| callers.contains(b));
+        let requests = meter.requests(counts);
+        let cost = meter.cost_nano_usd(counts);
+        self.measures.requests = requests;
+        self.measures.cost_nano_usd = cost;
+        if let Some(most) = self.goal.requests_at_most.filter(|m| requests > *m) {
+            let text = format!("the run passed {} requests at {}", thousands(most), at(now));
+            self.breach("requestsAtMost", now, None, text);
+        }
+        if let Some(most) = self
+            .goal
+            .cost_at_most_micro_usd
+            .filter(|m| cost > m.saturating_mul(1000))
+        {
+            let text = format!(
+                "the requests cost {} by {} (goal: at most {})",
+                dollars(cost),
+                at(now),
+                dollars(most.saturating_mul(1000))
+            );
+            self.breach("costAtMostMicroUsd", now, None, text);
+        }
+    }
+
+    /// The end of the run: what can only be judged then.
+    pub(crate) fn end(&mut self, now: Millis, meter: &Meter) {
+        if self.ended {
+            return;
+        }
+        self.reach(now, meter);
+        self.ended = true;
+        self.measures.empty_receives = self.empty_receives;
+        // Messages still in `oldestAge`'s queue wait until the end.
+        if let Some(queue) = self.goal.oldest_age.as_ref().map(|a| a.queue.clone()) {
+            let still: Vec<(Millis, String)> = self.waiting.iter().cloned().collect();
+            for (entered, id) in still {
+                self.waited(&id, &queue, entered, now);
+            }
+        }
+        let ids = self.order.clone();
+        if let Some(t) = self.goal.processed_by_ms {
+            let late = ids.iter().find(|id| {
+                let m = &self.messages[*id];
+                !m.poison && m.sent_at < t && m.first_effect_at.is_none_or(|e| e > t)
+            });
+            if let Some(id) = late {
+                let text = format!(
+                    "{} was not {} by {}{}",
+                    self.messages[id].name,
+                    self.effect,
+                    at(t),
+                    self.whereabouts(id, t)
+                );
+                self.breach("processedByMs", t, Some(id), text);
+            }
+        }
+        if let Some(n) = self.goal.side_effects_exactly {
+            let short = ids.iter().find(|id| {
+                let m = &self.messages[*id];
+                !m.poison && m.effects < n
+            });
+            if let Some(id) = short {
+                let m = &self.messages[id];
+                let text = format!(
+                    "{} was {} {} by the end ({}), not {}",
+                    m.name,
+                    self.effect,
+                    times(m.effects),
+                    at(now),
+                    times(n)
+                );
+                self.breach("sideEffectsExactly", now, Some(id), text);
+            }
+        }
+        if let Some(dlq) = self.goal.dead_letter_queue.clone() {
+            let missing = ids.iter().find(|id| {
+                let m = &self.messages[*id];
+                m.poison && !m.moved_to_dlq
+            });
+            if let Some(id) = missing {
+                let m = &self.messages[id];
+                let received = format!("it was received {}", times(u64::from(m.receives)));
+                let text = match (self.has_redrive, &m.queue) {
+                    (false, _) => format!(
+                        "there is no dead-letter queue: {} (poison) was received {} by the end ({})",
+                        m.name,
+                        times(u64::from(m.receives)),
+                        at(now)
+                    ),
+                    (true, Some((queue, _))) => format!(
+                        "{} (poison) was not in {dlq} at the end ({}): {received} and is still in {queue}",
+                        m.name,
+                        at(now)
+                    ),
+                    (true, None) => format!(
+                        "{} (poison) was not in {dlq} at the end ({}): {received} and is gone",
+                        m.name,
+                        at(now)
+                    ),
+                };
+                self.breach("deadLetterQueue", now, Some(id), text);
+            }
+        }
+        // Counters say their totals.
+        let total = self.empty_receives;
+        if let Some(b) = self.breaches.get_mut("emptyReceivesAtMost") {
+            b.text
+                .push_str(&format!("; {} by the end", thousands(total)));
+        }
+        let breakdown = self.breakdown(meter);
+        let requests = self.measures.requests;
+        if let Some(b) = self.breaches.get_mut("requestsAtMost") {
+            b.text.push_str(&format!(
+                " ({} by the end: {breakdown})",
+                thousands(requests)
+            ));
+        }
+        let cost = self.measures.cost_nano_usd;
+        if let Some(b) = self.breaches.get_mut("costAtMostMicroUsd") {
+            let month_ms: u128 = 30 * 86_400_000;
+            let monthly = u128::from(cost) * month_ms / u128::from(self.duration_ms.max(1));
+            let monthly = u64::try_from(monthly / 10_000_000).unwrap_or(u64::MAX);
+            b.text.push_str(&format!(
+                "; at this rate for 30 days: ${}.{:02}",
+                monthly / 100,
+                monthly % 100
+            ));
+        }
+    }
+
+    /// Where a message not processed by `t` was: ": its last receive was
+    /// at t = 8.3 s, and it was invisible until t = 188.3 s".
+    fn whereabouts(&self, id: &str, t: Millis) -> String {
+        let m = &self.messages[id];
+        match m.last_receive {
+            None => format!(": it was never received (sent at {})", at(m.sent_at)),
+            Some((when, visible_at)) if visible_at > t => format!(
+                ": its last receive was at {}, and it was invisible until {}",
+                at(when),
+                at(visible_at)
+            ),
+            Some((when, _)) => format!(": its last receive was at {}", at(when)),
+        }
+    }
+
+    /// "1,498 ReceiveMessage, 20 SendMessage" for the scenario's callers.
+    fn breakdown(&self, meter: &Meter) -> String {
+        let mut by_action: BTreeMap<&'static str, u64> = BTreeMap::new();
+        for (line, tally) in meter.lines() {
+            if line
+                .caller
+                .as_deref()
+                .is_some_and(|b| self.callers.contains(b))
+            {
+                *by_action.entry(line.action.as_str()).or_default() += tally.requests;
+            }
+        }
+        let mut parts: Vec<(&str, u64)> = by_action.into_iter().collect();
+        parts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        parts
+            .iter()
+            .map(|(action, n)| format!("{} {action}", thousands(*n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The earliest breach: by moment, then by the conditions' order.
+    pub(crate) fn first_breach(&self) -> Option<&Breach> {
+        let rank = |c: &str| CONDITION_IDS.iter().position(|id| *id == c);
+        self.breaches
+            .values()
+            .min_by_key(|b| (b.at_ms, rank(b.condition)))
+    }
+
+    pub(crate) fn measures(&self) -> &Measures {
+        &self.measures
+    }
+}
+
+/// "after 1 receive", "after 3 receives".
+fn receives(n: u32) -> String {
+    match n {
+        1 => "1 receive".into(),
+        _ => format!("{n} receives"),
+    }
+}
+
+/// "61st", "2nd".
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{}{suffix}", thousands(n))
+}
+
+/// The consumers' side effect ("charged"), the first consumer's.
+fn effect_word(s: &Scenario) -> String {
+    s.consumers
+        .first()
+        .map_or_else(|| "processed".to_string(), |c| c.side_effect.clone())
+}
+
+impl Goal {
+    /// The goal's conditions as sentences, in `CONDITION_IDS` order: the
+    /// one place a page's goal list comes from.
+    pub fn conditions(&self, s: &Scenario) -> Vec<ConditionText> {
+        let effect = effect_word(s);
+        let poison = if self.poison.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} ones left out)", self.poison.join(", "))
+        };
+        let once = |n: u64| times(n);
+        self.ids()
+            .into_iter()
+            .map(|id| {
+                let text = match id {
+                    "deadLetterQueue" => {
+                        let dlq = self.dead_letter_queue.clone().unwrap_or_default();
+                        match self.poison.is_empty() {
+                            true => format!("No message ends in {dlq}"),
+                            false => format!(
+                                "Exactly the poison messages ({}) end in {dlq}",
+                                self.poison.join(", ")
+                            ),
+                        }
+                    }
+                    "sideEffectsAtMost" => format!(
+                        "Each message is {effect} at most {}{poison}",
+                        once(self.side_effects_at_most.unwrap_or(0))
+                    ),
+                    "sideEffectsExactly" => format!(
+                        "Each message is {effect} exactly {}{poison}",
+                        once(self.side_effects_exactly.unwrap_or(0))
+                    ),
+                    "noneLost" => "No message is lost".to_string(),
+                    "noDuplicateDelivery" => {
+                        "No message is delivered while another worker still holds it".to_string()
+                    }
+                    "oldestAge" => {
+                        let age = self.oldest_age.clone().expect("given");
+                        format!(
+                            "No message waits more than {} in {} (the age of the oldest message, \
+                             as CloudWatch's ApproximateAgeOfOldestMessage shows it)",
+                            secs(age.at_most_seconds.saturating_mul(1000)),
+                            age.queue
+                        )
+                    }
+                    "emptyReceivesAtMost" => format!(
+                        "At most {} empty receives",
+                        thousands(self.empty_receives_at_most.unwrap_or(0))
+                    ),
+                    "requestsAtMost" => format!(
+                        "At most {} SQS requests",
+                        thousands(self.requests_at_most.unwrap_or(0))
+                    ),
+                    "costAtMostMicroUsd" => format!(
+                        "Requests cost at most {} at SQS's list price",
+                        dollars(
+                            self.cost_at_most_micro_usd
+                                .unwrap_or(0)
+                                .saturating_mul(1000)
+                        )
+                    ),
+                    "orderKeptPer" => format!(
+                        "Messages with the same {} are {effect} in the order they were sent",
+                        self.order_kept_per.clone().unwrap_or_default()
+                    ),
+                    _ => format!(
+                        "Every message is {effect} by {}{poison}",
+                        at(self.processed_by_ms.unwrap_or(0))
+                    ),
+                };
+                ConditionText {
+                    id: id.to_string(),
+                    text,
+                }
+            })
+            .collect()
+    }
+}

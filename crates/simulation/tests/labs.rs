@@ -1,0 +1,164 @@
+//! Every shipped lab (web/scenarios/labs/*.json), proved over the seeds of
+//! Check my fix: the file's own settings fail the goal; each of
+//! `explain.fixes` meets it on every seed; each of `explain.nonFixes`
+//! fails it, with its stated condition the first failure of at least one
+//! seed. The fixes and non-fixes the explanation promises are the ones
+//! this test checks, so a lab cannot promise what the engine does not do.
+
+use std::path::PathBuf;
+
+use queuelab_simulation::{check_lab, CheckReport, Scenario, Settings};
+
+fn labs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web/scenarios/labs")
+}
+
+fn labs() -> Vec<(String, Scenario)> {
+    let mut files: Vec<_> = std::fs::read_dir(labs_dir())
+        .expect("web/scenarios/labs")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lab: Scenario =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, lab)
+        })
+        .collect()
+}
+
+fn check(name: &str, lab: &Scenario, settings: &Settings) -> CheckReport {
+    check_lab(lab, settings).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn the_shipped_labs_are_valid_labs() {
+    let labs = labs();
+    assert_eq!(labs.len(), 8, "the labs shipped so far");
+    for (name, lab) in &labs {
+        lab.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            lab.goal.is_some() && lab.explain.is_some() && !lab.knobs.is_empty(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn each_labs_own_settings_fail_its_goal() {
+    for (name, lab) in labs() {
+        let report = check(&name, &lab, &Settings::new());
+        assert!(
+            !report.met,
+            "{name}: the broken settings meet the goal: {}",
+            report.summary
+        );
+    }
+}
+
+#[test]
+fn each_documented_fix_meets_the_goal_on_every_seed() {
+    for (name, lab) in labs() {
+        for fix in &lab.explain.as_ref().unwrap().fixes {
+            let report = check(&name, &lab, &fix.settings);
+            assert!(
+                report.met,
+                "{name}, fix \"{}\": {}",
+                fix.name, report.summary
+            );
+        }
+    }
+}
+
+#[test]
+fn each_non_fix_fails_the_condition_it_names() {
+    for (name, lab) in labs() {
+        for non_fix in &lab.explain.as_ref().unwrap().non_fixes {
+            let report = check(&name, &lab, &non_fix.settings);
+            assert!(
+                !report.met,
+                "{name}, non-fix \"{}\" meets the goal",
+                non_fix.name
+            );
+            assert!(
+                report.failures.iter().any(|f| f.condition == non_fix.fails),
+                "{name}, non-fix \"{}\" should fail {} first on some seed: {:?}",
+                non_fix.name,
+                non_fix.fails,
+                report
+                    .failures
+                    .iter()
+                    .map(|f| &f.message)
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+/// Every lab's reports (its own settings, each fix, each non-fix), as
+/// tests/fixtures/labs/<file> holds them: the Node test checks that the
+/// wasm `checkLab` answers these same reports, byte for byte. Regenerate
+/// with `QUEUELAB_BLESS=1 cargo test -p queuelab-simulation --test labs`.
+#[test]
+fn check_reports_match_their_fixtures() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/labs");
+    for (name, lab) in labs() {
+        let explain = lab.explain.as_ref().unwrap();
+        let mut cases = vec![("own settings".to_string(), Settings::new())];
+        cases.extend(
+            explain
+                .fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        cases.extend(
+            explain
+                .non_fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        let reports: Vec<serde_json::Value> = cases
+            .into_iter()
+            .map(|(case, settings)| {
+                let report = check(&name, &lab, &settings);
+                serde_json::json!({ "case": case, "settings": settings, "report": report })
+            })
+            .collect();
+        let fresh = serde_json::to_string_pretty(&reports).unwrap() + "\n";
+        let path = dir.join(&name);
+        if std::env::var_os("QUEUELAB_BLESS").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &fresh).unwrap();
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "{name}: tests/fixtures/labs is stale; rerun with QUEUELAB_BLESS=1"
+        );
+    }
+}
+
+/// Prints a lab's report while tuning its numbers:
+/// `LAB=duplicate-orders SETTINGS='{"visibility":10}' cargo test -p
+/// queuelab-simulation --test labs print_report -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_report() {
+    let wanted = std::env::var("LAB").unwrap_or_default();
+    let settings: Settings =
+        serde_json::from_str(&std::env::var("SETTINGS").unwrap_or("{}".into())).unwrap();
+    for (name, lab) in labs().into_iter().filter(|(n, _)| n.contains(&wanted)) {
+        let start = std::time::Instant::now();
+        let report = check(&name, &lab, &settings);
+        println!("{name} ({:?}): {}", start.elapsed(), report.summary);
+        for f in &report.failures {
+            println!("  {} {} {}", f.condition, f.at_ms, f.message);
+        }
+    }
+}
