@@ -11,7 +11,9 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 /** Bytes of web/pkg/queuelab_bg.wasm gzipped at level 9 (as scripts/bench-page.mjs weighs the page). */
-const BUDGET = 360_000;
+// 358,523 after the size work; 423,845 with issue 13's labs (goal evaluation, Check my fix, the
+// billing meter, checkLab: +65 KB gzipped).
+const BUDGET = 426_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
