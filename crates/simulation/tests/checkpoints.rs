@@ -139,14 +139,18 @@ fn a_checkpoint_no_choice_of_which_happened_says_so() {
 
 #[test]
 fn a_checkpoint_after_a_line_is_asked_once_that_line_is_shown() {
-    let narration = json!([{ "id": "slow", "when": { "event": "processingOutlastsVisibility" }, "text": "slow" }]);
+    // The line is shown when worker-1 deletes the order, at 3.5 s: the
+    // question waits for it (without `after` it would be asked at 0).
+    let narration = json!([{ "id": "done", "when": { "event": "deleted" }, "text": "deleted" }]);
     let checkpoint = json!([{
-        "id": "c", "after": "slow", "question": "q",
+        "id": "c", "after": "done", "question": "q",
         "choices": [{ "text": "a" }, { "text": "b", "when": { "event": "deleted" } }]
     }]);
     let events = checkpoint_events(slow_pair(2, narration, checkpoint));
-    // worker-1 receives and starts at 0 (the send and the receive are at 0).
-    assert!(matches!(events[0], (0, SimEvent::CheckpointAsked { .. })));
+    assert!(
+        matches!(events[0], (3500, SimEvent::CheckpointAsked { .. })),
+        "{events:?}"
+    );
     let never =
         json!([{ "id": "slow", "when": { "event": "movedToDeadLetterQueue" }, "text": "x" }]);
     let checkpoint = json!([{ "id": "c", "after": "slow", "question": "q",
