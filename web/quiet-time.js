@@ -60,9 +60,9 @@ export function quietWords(ms) {
  * work to do unasked, only those that wait for time alone, whose moments
  * are known beforehand, are marked.
  */
-export function narrationMoments(scenario) {
+export function narrationMoments(scenario, text = scenario && JSON.stringify(scenario)) {
   if (!scenario) return [];
-  return runCopyToEnd(JSON.stringify(scenario), firedNarration) ?? sceneSetting(scenario);
+  return runCopyToEnd(text, firedNarration) ?? sceneSetting(text);
 }
 
 function firedNarration(pg) {
@@ -73,10 +73,10 @@ function firedNarration(pg) {
 }
 
 /** Lines and checkpoints that wait only for time: their moments are known before the run (the engine fills in their words). */
-function sceneSetting(scenario) {
+function sceneSetting(text) {
   let pg;
   try {
-    pg = Playground.fromScenario(JSON.stringify(scenario), undefined);
+    pg = Playground.fromScenario(text, undefined);
     return pg.plannedMoments().map((m) => (m.checkpoint ? { ...m, text: `Checkpoint: ${m.text}` } : m));
   } catch {
     return [];
@@ -114,7 +114,7 @@ export const quietTime = {
         // A restart runs the same scenario again: its moments are known.
         const text = JSON.stringify(d.scenario);
         if (text !== known.text) {
-          const all = narrationMoments(d.scenario);
+          const all = narrationMoments(d.scenario, text); // the text made once a start
           // Checkpoints played without asking (checkpoints=off) are not landmarks.
           known = { text, moments: lab.asksCheckpoints ? all : all.filter((m) => !m.checkpoint) };
         }
