@@ -712,7 +712,20 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
 /// The rule of the field at `path` in words ("a whole number from 1 to
 /// 10"), or None for a field this module does not range.
 pub fn rule_for(path: &str) -> Option<String> {
-    let field = path.rsplit('.').next().unwrap_or(path);
+    let mut parts = path.rsplit('.');
+    let field = parts.next().unwrap_or(path);
+    // Names that mean other things elsewhere: `count` is a rate's count
+    // here (a trigger's `count` has no such bound), and `min`, `max` and
+    // `mean` are a processing time's milliseconds (a knob's `min` is not).
+    let parent = parts.next().unwrap_or("");
+    let ranged_here = match field {
+        "count" => parent == "rate",
+        "min" | "max" | "mean" => parent.ends_with("Ms"),
+        _ => true,
+    };
+    if !ranged_here {
+        return None;
+    }
     let (lo, hi, unit) = field_range(field)?;
     let hi_words = match hi {
         MAX_SPAN_MS => format!("{hi} (a year)"),

@@ -147,3 +147,20 @@ fn the_side_effect_ledger_keeps_a_bounded_copy_of_a_body() {
     );
     assert!(ledger[0].body.ends_with('…'));
 }
+
+/// `rule_for` names a field's rule from its path; a name that means other
+/// things elsewhere is ranged only where it has that range.
+#[test]
+fn a_triggers_count_and_a_knobs_min_are_not_ranged_as_a_rates_count_and_a_processing_time() {
+    use queuelab_simulation::rule_for;
+    assert!(rule_for("producers[0].rate.count")
+        .unwrap()
+        .starts_with("a whole number from 0 to "));
+    assert_eq!(rule_for("narration[2].when.count"), None);
+    assert_eq!(rule_for("checkpoints[0].choices[1].when.count"), None);
+    assert!(rule_for("consumers[1].processing.uniformMs.min")
+        .unwrap()
+        .contains("milliseconds"));
+    assert_eq!(rule_for("knobs[0].min"), None);
+    assert_eq!(rule_for("knobs[0].max"), None);
+}
