@@ -138,8 +138,8 @@ pub(crate) fn dollars(nano: u64) -> String {
     format!("${}.{shown}", nano / 1_000_000_000)
 }
 
-/// "1,563".
-fn thousands(n: u64) -> String {
+/// 1563 -> "1,563": numbers in the words the simulation and the binding write.
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

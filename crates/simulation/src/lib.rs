@@ -33,7 +33,7 @@ use serde::Serialize;
 
 pub use behaviours::behaviour_names;
 pub use check::{check_lab, run_seed, CheckFailure, CheckReport, CHECK_SEEDS};
-pub use goal::{name_of, Breach, ConditionText, Measures};
+pub use goal::{name_of, thousands, Breach, ConditionText, Measures};
 pub use lab::{Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;

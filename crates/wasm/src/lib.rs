@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use js_sys::{Function, Promise, Reflect};
 use queuelab_engine::{Config, PollId, Realism, Snapshot};
 use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
-use queuelab_simulation::{Consumer, Producer, Scenario, Simulation, SimulationSnapshot};
+use queuelab_simulation::{
+    thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
+};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -479,7 +481,7 @@ fn too_big(listed: usize, window: Option<usize>, json: bool) -> String {
     } else {
         format!(
             "more than the {} a snapshot hands to JavaScript",
-            thousands(MAX_SNAPSHOT_MESSAGES)
+            thousands(MAX_SNAPSHOT_MESSAGES as u64)
         )
     };
     let way_out = match window {
@@ -489,21 +491,8 @@ fn too_big(listed: usize, window: Option<usize>, json: bool) -> String {
     format!(
         "the snapshot holds {} messages, {limit}; {way_out}, \
          or page through one queue with queueMessages(queueUrl, {{ offset, limit }})",
-        thousands(listed),
+        thousands(listed as u64),
     )
-}
-
-/// 3000000 -> "3,000,000".
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A `Write` that refuses to grow past its limit, so that a value too big
