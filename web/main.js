@@ -69,6 +69,9 @@ function mountPage() {
   // which while playing is every frame.
   const manualPanel = root.getElementById("manual-panel");
   manualPanel?.addEventListener("toggle", () => document.body.classList.toggle("manual-open", manualPanel.open));
+  // `toggle` comes a task after the panel opens, a frame too late: a click
+  // on its summary (the mouse, Enter or Space) makes room at once.
+  manualPanel?.querySelector("summary")?.addEventListener("click", () => document.body.classList.toggle("manual-open", !manualPanel.open));
   if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.
