@@ -102,13 +102,14 @@ export async function makeLink(base, { stem, state, code, embed = false }) {
   if (Object.keys(extra).length) {
     const run = await pack(extra);
     if (run.length > MAX_LINK_RUN) return { href: null, tooBig: run.length };
-    const f = new URLSearchParams();
-    f.set("actions", String(state.journal.length));
-    f.set("sum", checksum(run));
-    f.set(PACKED, run);
-    url.hash = f.toString();
+    url.hash = runFragment(run, state.journal.length);
   }
   return { href: url.href, tooBig: 0 };
+}
+
+/** The fragment carrying a packed run: its action count and checksum first, so a link cut short still says what it lost. */
+function runFragment(run, actions) {
+  return new URLSearchParams({ actions: String(actions), sum: checksum(run), [PACKED]: run }).toString();
 }
 
 /** What only the run itself can say: a changed scenario, your actions, changed code. */
@@ -144,8 +145,7 @@ export async function linkFromRunFile(base, text) {
   for (const k of ["scenario", "actions", "code"]) if (file[k] != null) extra[k] = file[k];
   if (Object.keys(extra).length) {
     const run = await pack(extra);
-    const f = new URLSearchParams({ actions: String(Array.isArray(extra.actions) ? extra.actions.length : 0), sum: checksum(run), [PACKED]: run });
-    url.hash = f.toString();
+    url.hash = runFragment(run, Array.isArray(extra.actions) ? extra.actions.length : 0);
   }
   return url.href;
 }
