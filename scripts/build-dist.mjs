@@ -30,8 +30,13 @@ async function files() {
   for (const file of ["styles.css", "queue-lab.css"]) {
     styles[file] = (await transform(read(`web/${file}`).toString(), { loader: "css", minify: true })).code;
   }
-  const scenarios = { "index.json": read("web/scenarios/index.json").toString() };
-  for (const file of JSON.parse(scenarios["index.json"])) scenarios[file] = read(`web/scenarios/${file}`).toString();
+  // Every shipped scenario and lab, keyed by its path under web/scenarios/ (scenarioFile's names).
+  const scenarios = {};
+  for (const dir of ["", "labs/"]) {
+    const index = read(`web/scenarios/${dir}index.json`).toString();
+    scenarios[`${dir}index.json`] = index;
+    for (const file of JSON.parse(index)) scenarios[`${dir}${file}`] = read(`web/scenarios/${dir}${file}`).toString();
+  }
   const wasmBase64 = read("web/pkg/queuelab_bg.wasm").toString("base64");
   return `export const styles = ${JSON.stringify(styles)};\nexport const scenarios = ${JSON.stringify(scenarios)};\nexport const wasmBase64 = ${JSON.stringify(wasmBase64)};\n`;
 }

@@ -46,6 +46,20 @@ pub struct CheckReport {
     /// One sentence: what held (with the worst figures), or how many
     /// seeds failed and the first failure.
     pub summary: String,
+    /// When the settings are one of the lab's "moves the problem" non-fixes
+    /// and a seed failed the condition it breaks: why that fix is also
+    /// wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub moves_the_problem: Option<MovedProblem>,
+}
+
+/// A non-fix the learner chose: its name and why it is also wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+pub struct MovedProblem {
+    pub name: String,
+    pub why: String,
 }
 
 /// Runs `lab` with `settings` (a partial map by knob id; the others keep
@@ -83,11 +97,22 @@ pub fn check_lab(lab: &Scenario, settings: &Settings) -> Result<CheckReport, Fie
             first.message
         ),
     };
+    let effective = scenario.lab_settings();
+    let moves_the_problem = scenario.explain.as_ref().and_then(|explain| {
+        let n = failures
+            .iter()
+            .find_map(|f| explain.moved_problem(&effective, &f.condition))?;
+        Some(MovedProblem {
+            name: n.name.clone(),
+            why: n.why.clone(),
+        })
+    });
     Ok(CheckReport {
         met: failures.is_empty(),
         seeds,
         failures,
         summary,
+        moves_the_problem,
     })
 }
 

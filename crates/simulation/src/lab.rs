@@ -387,7 +387,7 @@ impl Goal {
 }
 
 /// What a target's value is.
-enum Kind {
+pub(crate) enum Kind {
     /// A whole number within the field's own range (lo, hi, unit words);
     /// `optional`: the field may be left out (off).
     Int {
@@ -424,7 +424,7 @@ impl Target {
         }
     }
 
-    fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self {
             Target::QueueType { .. } => return Kind::Choice(&QUEUE_TYPES),
             Target::GroupId { .. } => return Kind::Choice(&GROUP_IDS),
@@ -540,7 +540,7 @@ impl Target {
     }
 
     /// The value the scenario gives now (the first consumer's for `*`).
-    fn read(&self, s: &Scenario) -> Option<KnobValue> {
+    pub(crate) fn read(&self, s: &Scenario) -> Option<KnobValue> {
         if let Target::GroupId {
             producer,
             attribute,

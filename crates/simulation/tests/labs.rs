@@ -13,18 +13,17 @@ fn labs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web/scenarios/labs")
 }
 
+/// The labs the page lists (web/scenarios/labs/index.json), in order.
+fn listed() -> Vec<String> {
+    let index = std::fs::read_to_string(labs_dir().join("index.json")).expect("labs/index.json");
+    serde_json::from_str(&index).expect("labs/index.json: a list of file names")
+}
+
 fn labs() -> Vec<(String, Scenario)> {
-    let mut files: Vec<_> = std::fs::read_dir(labs_dir())
-        .expect("web/scenarios/labs")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    listed()
         .into_iter()
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let text = std::fs::read_to_string(&path).unwrap();
+        .map(|name| {
+            let text = std::fs::read_to_string(labs_dir().join(&name)).unwrap();
             let lab: Scenario =
                 serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
             (name, lab)
@@ -34,6 +33,19 @@ fn labs() -> Vec<(String, Scenario)> {
 
 fn check(name: &str, lab: &Scenario, settings: &Settings) -> CheckReport {
     check_lab(lab, settings).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn the_labs_index_lists_every_lab_file_once() {
+    let mut files: Vec<String> = std::fs::read_dir(labs_dir())
+        .expect("web/scenarios/labs")
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|name| name.ends_with(".json") && name != "index.json")
+        .collect();
+    files.sort();
+    let mut index = listed();
+    index.sort();
+    assert_eq!(index, files, "web/scenarios/labs/index.json");
 }
 
 #[test]
@@ -96,8 +108,34 @@ fn each_non_fix_fails_the_condition_it_names() {
                     .map(|f| &f.message)
                     .collect::<Vec<_>>()
             );
+            // The report says why this is also wrong, in the lab's words.
+            let moved = report.moves_the_problem.as_ref();
+            assert_eq!(
+                moved.map(|m| (&m.name, &m.why)),
+                Some((&non_fix.name, &non_fix.why)),
+                "{name}, non-fix \"{}\"",
+                non_fix.name
+            );
         }
     }
+}
+
+#[test]
+fn a_check_names_no_non_fix_for_settings_near_it_or_for_the_labs_own() {
+    for (name, lab) in labs() {
+        assert_eq!(
+            check(&name, &lab, &Settings::new()).moves_the_problem,
+            None,
+            "{name}"
+        );
+    }
+    // A long timeout, but not the non-fix's three minutes: its words
+    // ("stays invisible for three minutes") would not be true.
+    let (name, lab) = labs().remove(0);
+    let near: Settings = serde_json::from_str(r#"{"visibility": 170}"#).unwrap();
+    let report = check(&name, &lab, &near);
+    assert!(!report.met, "{name}: {}", report.summary);
+    assert_eq!(report.moves_the_problem, None);
 }
 
 /// Every lab's reports (its own settings, each fix, each non-fix), as

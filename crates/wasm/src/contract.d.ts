@@ -820,7 +820,13 @@ failures: Array<CheckFailure>,
  * One sentence: what held (with the worst figures), or how many
  * seeds failed and the first failure.
  */
-summary: string, };
+summary: string, 
+/**
+ * When the settings are one of the lab's "moves the problem" non-fixes
+ * and the first failure is the condition it breaks: why that fix is
+ * also wrong.
+ */
+movesTheProblem?: MovedProblem, };
 
 /**
  * A seed whose run broke the goal: its first breach.
@@ -843,6 +849,62 @@ messageId?: string,
  * worker-1, then worker-2)".
  */
 message: string, };
+
+/**
+ * A non-fix the learner chose: its name and why it is also wrong.
+ */
+export type MovedProblem = { name: string, why: string, };
+
+/**
+ * What a page needs to show a lab.
+ */
+export type LabView = { 
+/**
+ * The goal's one sentence (may be empty).
+ */
+summary: string, 
+/**
+ * The goal's conditions, in words.
+ */
+conditions: Array<ConditionText>, knobs: Array<KnobView>, 
+/**
+ * Each knob's value in this scenario now: the lab's broken settings
+ * for the file itself, the learner's for a scenario made with them.
+ */
+settings: { [key in string]: KnobValue }, explain?: Explain, 
+/**
+ * The seeds Check my fix runs.
+ */
+seeds: Array<number>, };
+
+/**
+ * One of the goal's conditions, readable: `{ id, text }`.
+ */
+export type ConditionText = { id: string, text: string, };
+
+/**
+ * One knob, ready for a form.
+ */
+export type KnobView = { id: string, label: string, help: string, kind: KnobKind, 
+/**
+ * A number knob's range.
+ */
+min?: number, max?: number, 
+/**
+ * A number knob may be "off" (the field left out).
+ */
+off: boolean, 
+/**
+ * A choice knob's choices, in order.
+ */
+choices: Array<KnobChoice>, };
+
+export type KnobKind = "number" | "toggle" | "choice";
+
+/**
+ * A choice: its value in settings, and its words.
+ */
+export type KnobChoice = { value: string, label: string, };
 
 /**
  * What a queue, a consumer and a producer get for what they leave out,

@@ -325,6 +325,62 @@ pub fn limits() -> Result<JsValue, JsError> {
     to_js(&Limits::new())
 }
 
+/// A lab as a page shows it (`LabView`): the goal's conditions in words,
+/// the knobs with their kinds, ranges and choices, the knob values the
+/// scenario has now, and the explanation; `null` for a scenario without
+/// a goal. A malformed scenario throws like `fromScenario`.
+#[wasm_bindgen(js_name = labView, unchecked_return_type = "LabView | null")]
+pub fn lab_view(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, JsValue> {
+    let lab = parse_lab("labView", &text)?;
+    match lab.lab_view() {
+        Some(view) => Ok(to_js(&view)?),
+        None => Ok(JsValue::NULL),
+    }
+}
+
+/// The scenario the learner runs: the lab (its JSON text) with `settings`
+/// (`{ knobId: value }`, partial: the others keep the file's), and with
+/// `seed` when one is given (a check's failing seed), as JSON text that
+/// `fromScenario` runs: every field the scenario sets, so two such texts
+/// differ exactly where their settings do. Errors as `checkLab`'s.
+#[wasm_bindgen(js_name = labScenario)]
+pub fn lab_scenario(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, KnobValue> | undefined")]
+    settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | undefined")] seed: JsValue,
+) -> Result<String, JsValue> {
+    let lab = parse_lab("labScenario", &text)?;
+    let settings = parse_settings("labScenario", &settings)?;
+    let seed = match seed.is_undefined() || seed.is_null() {
+        true => None,
+        false => Some(whole_number_arg("labScenario", "seed", &seed, 0, u64::MAX)?),
+    };
+    let mut scenario = lab.with_settings(&settings).map_err(settings_error)?;
+    if let Some(seed) = seed {
+        scenario.seed = seed;
+    }
+    let mut value = serde_json::to_value(&scenario).map_err(error)?;
+    drop_nulls(&mut value);
+    serde_json::to_string_pretty(&value).map_err(|e| error(e).into())
+}
+
+/// Leaves out the fields a scenario does not set (`null`), as a file
+/// would: serde reads a missing optional field as not set, and the page
+/// compares a lab's runs field by field.
+fn drop_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
+}
+
 /// Check my fix: runs the lab (the text of a lab file) with `settings`
 /// (`{ knobId: value }`, a partial map; `undefined` for the file's own
 /// settings) over every check seed, and answers a `CheckReport`. A
@@ -337,37 +393,52 @@ pub fn check_lab(
     #[wasm_bindgen(unchecked_param_type = "Record<string, KnobValue> | undefined")]
     settings: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let text = string_arg("checkLab", "text", "the lab's JSON text (a string)", &text)?;
+    let lab = parse_lab("checkLab", &text)?;
+    let settings = parse_settings("checkLab", &settings)?;
+    let report = queuelab_simulation::check_lab(&lab, &settings).map_err(settings_error)?;
+    Ok(to_js(&report)?)
+}
+
+/// A lab's text, parsed and checked, or the error `fromScenario` gives.
+fn parse_lab(method: &str, text: &JsValue) -> Result<Scenario, JsValue> {
+    let text = string_arg(method, "text", "the lab's JSON text (a string)", text)?;
     let lab: Scenario = serde_json::from_str(&text)
         .map_err(|e| scenario_js_error(scenario_error::from_serde(&text, &e)))?;
     lab.validate()
         .map_err(|e| scenario_js_error(scenario_error::from_field(&text, &e)))?;
-    // A plain copy through JSON: a getter or Proxy that throws throws here.
-    let settings: queuelab_simulation::Settings = match settings.is_undefined() {
-        true => Default::default(),
-        false => {
-            let json = js_sys::JSON::stringify(&settings)?
-                .as_string()
-                .unwrap_or_default();
-            serde_json::from_str(&json).map_err(|e| {
-                args::type_error(format!(
-                    "checkLab: settings must be an object of knob values by knob id \
-                     ({{\"visibility\": 10, \"heartbeat\": \"off\"}}): {e}"
-                ))
-            })?
-        }
+    Ok(lab)
+}
+
+/// Knob values by knob id; `undefined` is none. A plain copy through
+/// JSON: a getter or Proxy that throws throws here.
+fn parse_settings(
+    method: &str,
+    settings: &JsValue,
+) -> Result<queuelab_simulation::Settings, JsValue> {
+    if settings.is_undefined() {
+        return Ok(Default::default());
+    }
+    let json = js_sys::JSON::stringify(settings)?
+        .as_string()
+        .unwrap_or_default();
+    serde_json::from_str(&json).map_err(|e| {
+        args::type_error(format!(
+            "{method}: settings must be an object of knob values by knob id \
+             ({{\"visibility\": 10, \"heartbeat\": \"off\"}}): {e}"
+        ))
+    })
+}
+
+/// A setting refused (path `settings.<id>`) or a scenario that is no lab.
+fn settings_error(e: queuelab_simulation::FieldError) -> JsValue {
+    let placed = scenario_error::from_field("", &e);
+    let js = scenario_js_error(placed);
+    let what = match e.path.starts_with("settings") {
+        true => "invalid settings",
+        false => "not a lab",
     };
-    let report = queuelab_simulation::check_lab(&lab, &settings).map_err(|e| {
-        let placed = scenario_error::from_field("", &e);
-        let js = scenario_js_error(placed);
-        let what = match e.path.starts_with("settings") {
-            true => "invalid settings",
-            false => "not a lab",
-        };
-        let _ = Reflect::set(&js, &"message".into(), &format!("{what}: {e}").into());
-        js
-    })?;
-    Ok(to_js(&report)?)
+    let _ = Reflect::set(&js, &"message".into(), &format!("{what}: {e}").into());
+    js
 }
 
 #[derive(Serialize)]

@@ -31,8 +31,8 @@ use queuelab_simulation::{
     SimulationSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
-    CheckFailure, CheckReport, Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge,
-    Target,
+    CheckFailure, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob, KnobChoice, KnobKind,
+    KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge, Target,
 };
 use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
@@ -133,6 +133,12 @@ fn typescript() -> String {
         NonFix,
         CheckReport,
         CheckFailure,
+        MovedProblem,
+        LabView,
+        ConditionText,
+        KnobView,
+        KnobKind,
+        KnobChoice,
         Defaults,
         QueueDefaults,
         PlannedMoment,
