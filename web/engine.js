@@ -213,3 +213,17 @@ export const operations = () => facts().operations;
 
 /** The engine's bounds of work and time ({ maxWorkWithoutAsking, maxScenarioWork, maxVirtualMs }). Call after `ready()`. */
 export const limits = () => facts().limits;
+
+/**
+ * Labs (see the binding's labView, labScenario and checkLab), called in
+ * the instance that works now; a trap is reported like a Playground's.
+ * - `view(text)`: the goal in words, the knobs, the settings the scenario
+ *   has now and the explanation (null for a scenario without a goal);
+ * - `scenario(text, settings, seed)`: the scenario those settings make;
+ * - `check(text, settings)`: Check my fix over every check seed.
+ */
+export const labs = {
+  view: (text) => current.call(null, "labView", () => current.glue.labView(text)),
+  scenario: (text, settings, seed) => current.call(null, "labScenario", () => current.glue.labScenario(text, settings, seed)),
+  check: (text, settings) => current.call(null, "checkLab", () => current.glue.checkLab(text, settings)),
+};

@@ -15,6 +15,7 @@ import { SLICE_MS, Slicer, nextFrame, runSliced } from "./slicer.js";
 import { secs } from "./dom.js";
 import { lastKnownTime, watch } from "./engine.js";
 import { addSkip, quietJump } from "./quiet-time.js";
+import { asLabFile } from "./goal-panel.js";
 
 const SPEEDS = ["0.25", "0.5", "1", "2", "4", "8", "16", "max"];
 
@@ -59,8 +60,12 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
     get speed() {
       return lab.speed;
     },
-    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. */
-    load: (text, { label } = {}) => lab.load(text, label),
+    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. `id`: a lab's id ("duplicate-orders"), for its progress and events. */
+    load: (text, { label, id } = {}) => lab.load(text, label, id),
+    /** A lab's goal, knobs and Check my fix (LabGoal in queue-lab.d.ts); null where the markup has no lab panel. */
+    get goal() {
+      return lab.goal;
+    },
     /** Runs a changed scenario (object or text) from time 0 with the same playing state. */
     apply: (s) => lab.apply(s),
     dispatch: (target, bodyText, opts) => lab.dispatch(target, bodyText, opts),
@@ -130,6 +135,8 @@ class Lab {
       apply: (s) => this.apply(s),
       resetToFile: () => this.apply(this.run.fileText, { fromFile: true }),
       fileText: () => this.run.fileText,
+      fileId: () => this.fileId,
+      playing: () => this.playing,
       act: (op, body, caller) => this.act(op, body, caller),
       callerName: () => "you", // the manual view (if any) replaces it with its field
       asksCheckpoints: this.asks,
@@ -138,6 +145,7 @@ class Lab {
       lastError: () => this.refusal, // why the last run asked for could not start (an Error with path, rule, line)
     };
     this.views = VIEWS.map((v) => v.mount(root, ctx)).filter(Boolean);
+    this.goal = this.views.find((v) => v.goal)?.goal ?? null;
   }
 
   // ---- errors -----------------------------------------------------------
@@ -154,9 +162,11 @@ class Lab {
 
   // ---- starting a run -----------------------------------------------------
 
-  load(text, label) {
-    this.run.fileText = text;
-    return this.start(text, { fromFile: true, label });
+  load(text, label, id) {
+    this.fileId = id ?? null;
+    const file = asLabFile(text);
+    this.run.fileText = file;
+    return this.start(file, { fromFile: true, label });
   }
 
   /** Starts `text` at time 0; false (and the engine's message shown) when it cannot run. */

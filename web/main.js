@@ -7,7 +7,8 @@
 import { ready } from "./engine.js";
 import { createLab } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
-import { fetchScenario, listScenarios, resolveScenario, shortName } from "./scenarios.js";
+import { fetchScenario, isLab, listLabs, listScenarios, resolveScenario, shortName } from "./scenarios.js";
+import { solvedLabs } from "./progress.js";
 import { damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLink, MAX_LINK_RUN, readLink, runFile, unpack } from "./share.js";
 import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
@@ -76,6 +77,8 @@ function mountPage() {
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.
   Object.defineProperty(main, "playground", { get: () => lab.playground });
+  // A lab's goal, knobs and Check my fix, as on a <queue-lab> (`el.lab`): null for a scenario without a goal.
+  Object.defineProperty(main, "lab", { get: () => (lab.goal?.active ? lab.goal : null) });
 
   // An engine trap is the lab's to explain (engine.js, lab.js): it already said what happened and what to do.
   const handled = (e) => e?.name === "EngineTrap" || e?.name === "EngineRestarting";
@@ -103,32 +106,47 @@ async function loadStem(name) {
   if (![...sel.options].some((o) => o.value === stem)) sel.append(h("option", { value: stem, text: stem }));
   sel.value = stem;
   seq?.update();
-  return lab.load(text, { label: `The scenario file “${stem}.json”` });
+  const kind = isLab(stem) ? "lab" : "scenario";
+  return lab.load(text, { label: `The ${kind} file “${stem}.json”`, id: isLab(stem) ? shortName(stem) : null });
 }
 
+/** A picker option's words: its number and title, and ✓ for a lab solved in this browser. */
+function optionText(stem, n, title) {
+  const solved = isLab(stem) && solvedLabs()[shortName(stem)] ? " ✓" : "";
+  return `${n}. ${title?.replace(/^Lab: /, "") ?? shortName(stem).replace(/-/g, " ")}${solved}`;
+}
+
+/** The picker: the scenarios, then the labs, each group numbered from 1. */
 async function fillPicker() {
   const sel = document.getElementById("scenario");
-  let stems = [];
-  try {
-    stems = await listScenarios();
-  } catch (e) {
-    lab.showError(e.message);
-  }
-  sel.replaceChildren(...stems.map((s, i) => h("option", { value: s, text: `${i + 1}. ${shortName(s).replace(/-/g, " ")}` })));
-  // Titles for the picker, without holding up the first scenario.
-  Promise.all(stems.map((s) => fetchScenario(s).then((t) => JSON.parse(t).title).catch(() => null))).then((titles) => {
-    // By value: a bad link's "Pick a scenario…" may sit first by now.
-    titles.forEach((t, i) => {
-      const option = [...sel.options].find((o) => o.value === stems[i]);
-      if (t && option) option.textContent = `${i + 1}. ${t}`;
-    });
-  });
+  const listed = async (list) => {
+    try {
+      return await list();
+    } catch (e) {
+      lab.showError(e.message);
+      return [];
+    }
+  };
+  const [stems, labStems] = [await listed(listScenarios), await listed(listLabs)];
+  const titles = new Map();
+  const group = (label, list) => h("optgroup", { label, "data-word": label.replace(/s$/, "") }, ...list.map((s, i) => h("option", { value: s, text: optionText(s, i + 1, titles.get(s)) })));
+  const fill = () => {
+    const picked = sel.value;
+    sel.querySelectorAll("optgroup").forEach((g) => g.remove());
+    sel.append(group("Scenarios", stems), ...(labStems.length ? [group("Labs", labStems)] : []));
+    sel.value = picked;
+    seq?.update();
+  };
+  fill();
+  // Titles for the picker, without holding up the first scenario; a solved lab gets its ✓ at once.
+  Promise.all([...stems, ...labStems].map((s) => fetchScenario(s).then((t) => titles.set(s, JSON.parse(t).title)).catch(() => null))).then(fill);
+  addEventListener("queuelab-progress", fill);
   sel.addEventListener("change", async () => {
     lab.pause();
     sel.querySelector("option[value='']")?.remove(); // the "Pick a scenario…" a bad link put first
     const url = new URL(location.href);
     url.search = "";
-    url.searchParams.set("scenario", sel.value);
+    url.searchParams.set(isLab(sel.value) ? "lab" : "scenario", isLab(sel.value) ? shortName(sel.value) : sel.value);
     history.replaceState(null, "", url);
     await loadStem(sel.value);
   });
@@ -234,7 +252,7 @@ async function start() {
   await ready();
   const stems = await picker;
   if (!embed) seq = setUpSequence({ select: document.getElementById("scenario"), placeHost: document.querySelector(".picker"), after: document.querySelector("#lab .transport") });
-  const name = link.scenario ?? stems[0];
+  const name = link.lab != null ? `labs/${link.lab}` : (link.scenario ?? stems[0]);
   if (!name) return;
   let extra = {};
   let damaged = link.damaged;
@@ -276,8 +294,10 @@ async function known(name, stems) {
     sel.prepend(h("option", { value: "", text: "Pick a scenario…", disabled: true }));
     sel.value = "";
     document.getElementById("title").textContent = "Pick a scenario";
-    const choices = stems.map((s, i) => `${i + 1}. ${shortName(s).replace(/-/g, " ")}`).join("; ");
-    lab.showError(`This link asks for the scenario “${name}”, and Queuelab has no scenario by that name. Pick one in the Scenario list: ${choices}.`);
+    const kind = isLab(name) ? "lab" : "scenario";
+    const list = isLab(name) ? await listLabs().catch(() => []) : stems;
+    const choices = list.map((s, i) => `${i + 1}. ${shortName(s).replace(/-/g, " ")}`).join("; ");
+    lab.showError(`This link asks for the ${kind} “${shortName(name)}”, and Queuelab has no ${kind} by that name. Pick one in the Scenario list: ${choices}.`);
     sel.focus();
     return false;
   }

@@ -61,6 +61,30 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
     </div>
   </section>`;
 
+// A lab's goal, knobs, Check my fix and hints (goal-panel.js); hidden for a scenario without a goal.
+const GOAL = `<section id="goal" class="goal-panel" aria-labelledby="goal-title" hidden>
+    <div class="goal-cols">
+      <div class="goal-aims">
+        <h3 id="goal-title">Goal <span class="sub" id="goal-seeds"></span> <span id="goal-solved" class="solved-badge" hidden>✓ Solved</span></h3>
+        <p id="goal-summary"></p>
+        <ul id="goal-conditions" class="goal-conditions"></ul>
+      </div>
+      <form id="knobs" class="knobs" novalidate aria-labelledby="knobs-title">
+        <h3 id="knobs-title">Your settings <span class="sub">a change restarts the run</span></h3>
+        <div id="knob-fields" class="knob-fields"></div>
+        <p id="goal-edited" class="goal-edited" hidden>Your other edits run here, but Check my fix checks the lab with these settings only.</p>
+        <button type="submit" id="check-fix" class="primary">Check my fix</button>
+      </form>
+    </div>
+    <div id="goal-result" class="goal-result" role="status" hidden></div>
+    <details id="goal-help" class="goal-help">
+      <summary>Stuck? Hints, then the cause and the fix</summary>
+      <ol id="goal-hints" class="goal-hints"></ol>
+      <div id="goal-explain" class="goal-explain" hidden></div>
+      <button type="button" id="goal-hint">Show a hint</button>
+    </details>
+  </section>`;
+
 const GLOSSARY = `<details id="glossary" class="panel glossary">
     <summary><span class="sum-title">Glossary</span><span class="sub">every word on the stage, with the AWS documentation</span></summary>
     <div class="gl-body"></div>
@@ -117,6 +141,7 @@ export function labMarkup({ controls, view, editor }) {
     <p id="summary"></p>
     <p id="changed" class="changed" data-changed hidden></p>
   </section>
+  ${GOAL}
   <div id="error" role="alert" hidden><p id="error-text"></p><button type="button" id="error-close" class="quiet">Dismiss</button></div>
   ${transport(controls)}
   <section class="narration" aria-label="Narration">

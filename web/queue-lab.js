@@ -13,7 +13,7 @@
 import { ready } from "./engine.js";
 import { createLab, parseSeed } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
-import { fetchScenario, fetchText, resolveScenario } from "./scenarios.js";
+import { fetchScenario, fetchText, resolveLab, resolveScenario, shortName } from "./scenarios.js";
 import { styleText } from "./files.js";
 import { SqsClient } from "./sqs-client.js";
 import { CodeCell } from "./code-cell.js";
@@ -47,10 +47,10 @@ const BOOT_CSS = `:host{display:block;box-sizing:border-box;font:15px/1.45 syste
 .boot.failed{border:2px solid light-dark(#b42323,#ff8a8a);background:light-dark(#ffe7e7,#3b1818);color:light-dark(#7a1212,#ffd0d0);font-weight:600;white-space:pre-wrap;overflow-wrap:anywhere}`;
 
 /** Attributes that rebuild the playground when they change; others apply live. */
-const REBUILD = new Set(["scenario", "src", "controls", "view", "editor", "checkpoints"]);
+const REBUILD = new Set(["scenario", "lab", "src", "controls", "view", "editor", "checkpoints"]);
 
 export class QueueLabElement extends HTMLElement {
-  static observedAttributes = ["scenario", "src", "seed", "speed", "autoplay", "controls", "view", "editor", "code", "checkpoints"];
+  static observedAttributes = ["scenario", "lab", "src", "seed", "speed", "autoplay", "controls", "view", "editor", "code", "checkpoints"];
 
   #lab = null;
   #cell = null;
@@ -58,6 +58,7 @@ export class QueueLabElement extends HTMLElement {
   #observer = null;
   #generation = 0; // bumps on every (re)build and removal; stale async work checks it
   #shown = false;
+  #labId = null; // the shipped lab's id ("duplicate-orders") when lab= names one
 
   constructor() {
     super();
@@ -78,6 +79,16 @@ export class QueueLabElement extends HTMLElement {
       { caller: "page script" },
     );
     return this.#sqs;
+  }
+
+  /**
+   * A lab's goal, knobs and Check my fix (LabGoal in queue-lab.d.ts):
+   * `el.lab.settings`, `await el.lab.checkGoal()`, `el.lab.conditions`;
+   * null before the element starts or when its scenario has no goal.
+   */
+  get lab() {
+    const goal = this.#lab?.goal;
+    return goal?.active ? goal : null;
   }
 
   /** Playback for page scripts (see LabControls in queue-lab.d.ts); null before the element starts. */
@@ -201,7 +212,7 @@ export class QueueLabElement extends HTMLElement {
     const cellHost = root.getElementById("code-cell");
     if (cellHost) this.#cell = new CodeCell(cellHost, { lab, code: this.#code() });
 
-    if (!lab.load(withSeed(text, this.getAttribute("seed")), { label: this.#source() })) {
+    if (!lab.load(withSeed(text, this.getAttribute("seed")), { label: this.#source(), id: this.#labId })) {
       // The engine's message is already in the element's box.
       const message = root.getElementById("error-text").textContent;
       this.dispatchEvent(new CustomEvent("queuelab-error", { detail: { message }, bubbles: true }));
@@ -229,6 +240,7 @@ export class QueueLabElement extends HTMLElement {
   #source() {
     if (this.#inlineScript()) return "The inline scenario";
     if (this.hasAttribute("src")) return `The scenario at src="${this.getAttribute("src")}"`;
+    if (this.hasAttribute("lab")) return `The lab “${this.getAttribute("lab")}”`;
     return `The scenario “${this.getAttribute("scenario")}”`;
   }
 
@@ -236,14 +248,21 @@ export class QueueLabElement extends HTMLElement {
     return this.querySelector(':scope > script[type="application/json"]');
   }
 
-  /** The scenario's JSON text: an inline script child, then src, then a shipped scenario's name. */
+  /** The scenario's JSON text: an inline script child, then src, then a shipped lab's name, then a shipped scenario's. */
   async #scenarioText() {
+    this.#labId = null;
     const inline = this.#inlineScript();
     if (inline) return inline.textContent;
     const src = this.getAttribute("src");
     if (src != null) return fetchText(new URL(src, document.baseURI), `src="${src}"`);
+    const labName = this.getAttribute("lab");
+    if (labName != null) {
+      const stem = await resolveLab(labName);
+      this.#labId = shortName(stem); // its progress and its goal events name it
+      return fetchScenario(stem);
+    }
     const name = this.getAttribute("scenario");
-    if (name == null || name.trim() === "") throw new Error('no scenario. Give it one: scenario="slow-consumer" (a shipped scenario), src="my-scenario.json", or a <script type="application/json"> child with the scenario.');
+    if (name == null || name.trim() === "") throw new Error('no scenario. Give it one: scenario="slow-consumer" (a shipped scenario), lab="duplicate-orders" (a shipped lab), src="my-scenario.json", or a <script type="application/json"> child with the scenario.');
     return fetchScenario(await resolveScenario(name));
   }
 

@@ -10,6 +10,7 @@
 // before the fragment (`?run=` without a sum) still open.
 
 import { HOST_SNIPPET } from "./frame-height.js";
+import { isLab, shortName } from "./stems.js";
 
 const PACKED = "run";
 
@@ -65,6 +66,7 @@ export function readLink(search, hash = "") {
   const actions = f.get("actions");
   return {
     scenario: p.get("scenario"),
+    lab: p.get("lab"),
     seed: p.get("seed"),
     speed: p.get("speed"),
     t: num("t"),
@@ -92,7 +94,7 @@ export async function makeLink(base, { stem, state, code, embed = false }) {
   const url = new URL(base);
   url.search = "";
   url.hash = "";
-  if (stem) url.searchParams.set("scenario", stem);
+  if (stem) url.searchParams.set(isLab(stem) ? "lab" : "scenario", isLab(stem) ? shortName(stem) : stem);
   url.searchParams.set("seed", String(state.scenario?.seed ?? 0));
   url.searchParams.set("t", String(state.now));
   url.searchParams.set("speed", state.speed);
@@ -179,9 +181,12 @@ const attr = (s) => String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").rep
  * from time 0), which the snippet says in a comment.
  */
 export function elementSnippet(scriptUrl, { stem, state }) {
-  const changed = withoutSeed(state.text) !== withoutSeed(state.fileText);
+  // A lab embeds as the lab (its broken settings are the exercise), never with a learner's changes.
+  const lab = stem && isLab(stem);
+  const changed = !lab && withoutSeed(state.text) !== withoutSeed(state.fileText);
   const attrs = [
-    !changed && stem ? `scenario="${attr(stem)}"` : null,
+    lab ? `lab="${attr(shortName(stem))}"` : null,
+    !lab && !changed && stem ? `scenario="${attr(stem)}"` : null,
     `seed="${state.scenario?.seed ?? 0}"`,
     state.speed !== "1" ? `speed="${attr(state.speed)}"` : null,
     state.checkpoints === false ? `checkpoints="off"` : null,
@@ -190,6 +195,7 @@ export function elementSnippet(scriptUrl, { stem, state }) {
   // dist/queuelab.js, a classic script: it loads from any origin without CORS headers (a module script would need them).
   const lines = [`<script src="${attr(scriptUrl)}"></script>`];
   if (state.journal.length) lines.push(`<!-- Your ${state.journal.length} action(s) and the moment on the timeline are in the link and iframe versions only. -->`);
+  if (lab && withoutSeed(state.text) !== withoutSeed(state.fileText)) lines.push("<!-- The lab starts from its own settings, for the reader to fix: your changed settings are in the link only. -->");
   if (changed) {
     const json = jsonForHtml(JSON.parse(state.text));
     lines.push(`<queue-lab ${attrs.join(" ")}>\n<script type="application/json">\n${json}\n</script>\n</queue-lab>`);

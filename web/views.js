@@ -23,6 +23,7 @@ import { glossary } from "./glossary.js";
 import { quietTime } from "./quiet-time.js";
 import { outcome } from "./outcome.js";
 import { checkpoint } from "./checkpoint.js";
+import { goalPanel } from "./goal-panel.js";
 
 // The stage first: workers draw into its rows.
-export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];

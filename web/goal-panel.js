@@ -1,0 +1,310 @@
+// A lab's panel: the goal in words, the knobs the learner may change,
+// "Check my fix" with its verdict, and the hints, cause and fix revealed
+// one at a time. Everything it says comes from the engine: the goal's
+// sentences, each knob's kind and range (labs.view), the scenario a
+// setting makes (labs.scenario) and the verdict over every check seed
+// (labs.check). The panel never decides whether a goal holds.
+//
+// A change of knob runs the lab with the new settings (the run restarts,
+// as for any setting). Check my fix checks the lab's file with the knob
+// values of the run on screen: edits made elsewhere (the JSON editor) are
+// not part of the check, which the panel says when they exist.
+//
+// Hooks: the panel's [data-goal-state="unmet|checking|met"] and [data-lab]
+// (mirrored on the host: the <queue-lab> element or the page's <body>);
+// events `goal-met` { lab, settings } and `goal-failed` { lab, settings,
+// seed, condition, atMs, message, failures } on the host. The host reads
+// the panel's API (LabGoal in queue-lab.d.ts) as `lab.goal`.
+
+import { h, secs } from "./dom.js";
+import { labs } from "./engine.js";
+import { knobField, readKnob, showKnobError, clearKnobErrors, writeKnob } from "./knob-fields.js";
+import { markSolved, solvedLabs } from "./progress.js";
+
+/** A lab's file as the page runs it: every field it sets (labs.scenario), so the "you changed" line compares like with like. */
+export function asLabFile(text) {
+  if (!/"goal"\s*:/.test(text)) return text;
+  try {
+    return labs.view(text) ? labs.scenario(text) : text;
+  } catch (e) {
+    if (e?.name === "EngineTrap") throw e;
+    return text; // not a valid lab: the run's own start says why
+  }
+}
+
+/** "with seed 7, …" → "With seed 7, …". */
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+export const goalPanel = {
+  mount(root, lab) {
+    const box = root.getElementById("goal");
+    if (!box) return null;
+    const panel = new GoalPanel(root, box, lab);
+    return { goal: panel.api, update: (d) => panel.update(d), destroy: () => {} };
+  },
+};
+
+class GoalPanel {
+  constructor(root, box, lab) {
+    this.$ = (id) => root.getElementById(id);
+    Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, hintsShown: 0 });
+    this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
+    this.$("knobs").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.check();
+    });
+    this.$("goal-hint").addEventListener("click", () => this.revealHint());
+    this.api = this.makeApi();
+  }
+
+  /** The API hosts and tests use: `lab.goal` (LabGoal in queue-lab.d.ts). */
+  makeApi() {
+    const panel = this;
+    return {
+      /** Whether the scenario running is a lab (it has a goal). */
+      get active() {
+        return panel.view != null;
+      },
+      get id() {
+        return panel.lab.fileId() ?? null;
+      },
+      get conditions() {
+        return panel.view ? panel.view.conditions.map((c) => ({ ...c })) : [];
+      },
+      get knobs() {
+        return panel.view ? structuredClone(panel.view.knobs) : [];
+      },
+      get settings() {
+        return panel.settings ? { ...panel.settings } : null;
+      },
+      set settings(values) {
+        panel.setSettings(values);
+      },
+      checkGoal: () => panel.check(),
+    };
+  }
+
+  update(d) {
+    if (!d.started) return;
+    const fileText = this.lab.fileText();
+    if (d.started.reload || fileText !== this.file) this.loadFile(fileText);
+    if (this.view) this.readRun(d.started.text);
+  }
+
+  /** A new file: its lab view (or none), its knobs' fields, its hints hidden. */
+  loadFile(fileText) {
+    this.file = fileText;
+    this.view = null;
+    try {
+      this.view = labs.view(fileText);
+    } catch {
+      // Not a runnable scenario: the lab's error box says why.
+    }
+    this.box.hidden = !this.view;
+    this.setHook("lab", this.view ? (this.lab.fileId() ?? "") : null);
+    this.setHook("goalState", this.view ? "unmet" : null);
+    if (!this.view) return;
+    Object.assign(this, { report: null, checkedWith: null, hintsShown: 0 });
+    this.$("goal-summary").textContent = this.view.summary;
+    this.$("goal-summary").hidden = !this.view.summary;
+    this.$("goal-seeds").textContent = `checked over ${this.view.seeds.length} seeds`;
+    this.$("knob-fields").replaceChildren(...this.view.knobs.map((k) => knobField(k)));
+    this.renderHints();
+    this.renderResult();
+  }
+
+  /** The run on screen: its knob values fill the fields; a verdict for other settings is cleared. */
+  readRun(text) {
+    let now = null;
+    try {
+      now = labs.view(text)?.settings ?? null;
+    } catch {
+      // An edited scenario without a valid goal: keep the last settings.
+    }
+    this.settings = now ?? this.settings ?? { ...this.view.settings };
+    for (const knob of this.view.knobs) writeKnob(this.$("knob-fields"), knob, this.settings[knob.id]);
+    clearKnobErrors(this.$("knob-fields"));
+    // Edits outside the knobs run but are not checked: say so.
+    let mine = text;
+    try {
+      mine = labs.scenario(this.file, this.settings, JSON.parse(text).seed);
+    } catch {
+      // Settings the file's knobs refuse: the note below stays up.
+    }
+    this.$("goal-edited").hidden = same(JSON.parse(mine), JSON.parse(text)) || !this.isJson(text);
+    if (this.checkedWith && !same(this.checkedWith, this.settings)) {
+      this.report = null;
+      this.checkedWith = null;
+    }
+    this.renderResult();
+  }
+
+  isJson(text) {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A knob's field changed: the lab runs with the new settings, or the field says why it cannot. */
+  changed(input) {
+    const knob = this.view?.knobs.find((k) => k.id === input.dataset.knob);
+    if (!knob) return;
+    const value = readKnob(this.$("knob-fields"), knob);
+    try {
+      this.setSettings({ [knob.id]: value });
+    } catch (e) {
+      showKnobError(this.$("knob-fields"), knob, e, this.settings[knob.id]);
+    }
+  }
+
+  /** Runs the lab with `values` (a partial map by knob id); throws the engine's error for a refused value. */
+  setSettings(values) {
+    if (!this.view) throw new Error("This scenario is not a lab: it has no goal, so it has no settings to change.");
+    const next = { ...this.settings, ...values };
+    const text = labs.scenario(this.file, next, this.lab.scenario()?.seed);
+    if (!this.lab.apply(text)) throw new Error(this.lab.lastError()?.message ?? "That change cannot run.");
+  }
+
+  /** Check my fix: every check seed, the verdict shown, progress kept, an event fired. */
+  async check() {
+    if (!this.view) throw new Error("This scenario is not a lab: it has no goal to check.");
+    const settings = { ...this.settings };
+    this.setHook("goalState", "checking");
+    const button = this.$("check-fix");
+    button.disabled = true;
+    button.textContent = `Checking ${this.view.seeds.length} seeds…`;
+    // Let the page paint "Checking…" before the engine takes the thread.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    let report;
+    try {
+      report = labs.check(this.file, settings);
+    } finally {
+      button.disabled = false;
+      button.textContent = "Check my fix";
+    }
+    Object.assign(this, { report, checkedWith: settings });
+    if (report.met) markSolved(this.lab.fileId(), settings);
+    this.renderResult();
+    this.tell(report, settings);
+    return { met: report.met, summary: report.summary, seeds: [...report.seeds], failures: report.failures.map((f) => ({ ...f })) };
+  }
+
+  tell(report, settings) {
+    const id = this.lab.fileId() ?? null;
+    if (report.met) {
+      this.revealAll();
+      this.lab.host?.dispatchEvent(new CustomEvent("goal-met", { detail: { lab: id, settings }, bubbles: true, composed: true }));
+      return;
+    }
+    const first = report.failures[0];
+    const detail = { lab: id, settings, seed: first.seed, condition: first.condition, atMs: first.atMs, message: first.message, failures: report.failures };
+    this.lab.host?.dispatchEvent(new CustomEvent("goal-failed", { detail, bubbles: true, composed: true }));
+  }
+
+  /** The verdict, the conditions marked held or broken, and the way to the failing run. */
+  renderResult() {
+    const r = this.report;
+    const state = !r ? "unmet" : r.met ? "met" : "unmet";
+    this.setHook("goalState", this.view ? state : null);
+    const broken = new Set(r?.failures.map((f) => f.condition) ?? []);
+    const items = this.view?.conditions.map((c) => {
+      const held = !r ? null : !broken.has(c.id);
+      const mark = held == null ? "" : held ? "✓" : "✗";
+      const said = held == null ? "" : held ? " (held on every seed)" : " (broken)";
+      return h("li", { "data-condition": c.id, "data-held": held == null ? null : String(held) }, h("span", { class: "mark", "aria-hidden": "true", text: mark }), c.text, h("span", { class: "vh", text: said }));
+    });
+    this.$("goal-conditions").replaceChildren(...(items ?? []));
+    const solved = this.view && solvedLabs()[this.lab.fileId()];
+    this.$("goal-solved").hidden = !solved;
+    const out = this.$("goal-result");
+    out.hidden = !r;
+    if (!r) return out.replaceChildren();
+    out.dataset.verdict = r.met ? "met" : "failed";
+    out.replaceChildren(...(r.met ? this.metResult(r) : this.failedResult(r)));
+  }
+
+  metResult(r) {
+    return [h("p", { class: "verdict", text: "✓ Goal met: fixed, on every seed." }), h("p", { text: r.summary })];
+  }
+
+  failedResult(r) {
+    const first = r.failures[0];
+    const head = h("p", { class: "verdict", text: `✗ Not met on ${r.failures.length} of ${r.seeds.length} seeds.` });
+    const open = h("button", { type: "button", id: "open-failing-run", class: "primary", text: `Open that run (seed ${first.seed}, at t = ${secs(first.atMs)} s)`, onclick: () => this.openFailure(first) });
+    const out = [head, h("p", { class: "first-failure", text: `${sentence(first.message)}.` }), open];
+    if (r.movesTheProblem) out.push(h("p", { class: "moved" }, h("strong", { text: `${r.movesTheProblem.name} only moves the problem. ` }), r.movesTheProblem.why));
+    if (r.failures.length > 1) {
+      const list = h("ul", null, ...r.failures.map((f) => h("li", { text: `${sentence(f.message)}.` })));
+      out.push(h("details", { class: "all-failures" }, h("summary", { text: `Every failing seed (${r.failures.length})` }), list));
+    }
+    return out;
+  }
+
+  /** Opens the failing seed's run, paused at the breach. */
+  openFailure(failure) {
+    const text = labs.scenario(this.file, this.checkedWith ?? this.settings, failure.seed);
+    this.lab.commands.closePeek();
+    if (!this.lab.apply(text)) return;
+    if (this.lab.playing()) this.lab.commands.togglePlay();
+    this.lab.commands.scrub(failure.atMs, false);
+    this.lab.say(`Opened seed ${failure.seed} at t = ${secs(failure.atMs)} s: ${failure.message}.`);
+  }
+
+  // ---- hints, cause and fix ------------------------------------------------
+
+  renderHints() {
+    const hints = this.view.explain?.hints ?? [];
+    this.$("goal-help").hidden = !this.view.explain;
+    this.$("goal-hints").replaceChildren(...hints.slice(0, this.hintsShown).map((text) => h("li", { text })));
+    const left = hints.length - this.hintsShown;
+    const button = this.$("goal-hint");
+    button.hidden = left < 0;
+    button.textContent = left > 0 ? `Show a hint (${this.hintsShown + 1} of ${hints.length})` : "Show the cause and the fix";
+    this.$("goal-explain").hidden = left >= 0;
+    if (left < 0) this.$("goal-explain").replaceChildren(...this.explanation());
+  }
+
+  revealHint() {
+    this.hintsShown += 1;
+    this.renderHints();
+    const items = this.$("goal-hints").children;
+    // Focus follows what appeared, so a screen reader reads it next.
+    const shown = this.hintsShown <= items.length ? items[this.hintsShown - 1] : this.$("goal-explain");
+    shown.setAttribute("tabindex", "-1");
+    shown.focus();
+  }
+
+  /** Solved: the cause and the fix are the learner's to read now. */
+  revealAll() {
+    const explain = this.view.explain;
+    if (!explain) return;
+    this.hintsShown = explain.hints.length + 1;
+    this.$("goal-help").open = true;
+    this.renderHints();
+  }
+
+  explanation() {
+    const e = this.view.explain;
+    const out = [h("h4", { text: "The cause" }), h("p", { text: e.cause }), h("h4", { text: "The standard fix" }), h("p", { text: e.fix })];
+    if (e.compare) out.push(h("h4", { text: "How the fixes compare" }), h("p", { text: e.compare }));
+    if (e.nonFixes.length) {
+      out.push(h("h4", { text: "Fixes that only move the problem" }), h("ul", null, ...e.nonFixes.map((n) => h("li", null, h("strong", { text: `${n.name}: ` }), n.why))));
+    }
+    out.push(h("p", { class: "doc" }, "AWS documentation: ", h("a", { href: e.doc.url, target: "_blank", rel: "noopener", text: e.doc.title })));
+    return out;
+  }
+
+  /** Sets (or, with null, removes) a data- hook on the panel and on the host. */
+  setHook(name, value) {
+    for (const el of [this.box, this.lab.host]) {
+      if (!el) continue;
+      if (value == null) delete el.dataset[name];
+      else el.dataset[name] = value;
+    }
+  }
+}
