@@ -89,7 +89,8 @@ class GoalPanel {
   update(d) {
     if (!d.started) return;
     const fileText = this.lab.fileText();
-    if (d.started.reload || fileText !== this.file) this.loadFile(fileText);
+    // A new file resets the panel; a run of the same file (a changed setting, a failing run opened) keeps its verdict while its settings are the ones checked.
+    if (fileText !== this.file) this.loadFile(fileText);
     if (this.view) this.readRun(d.started.text);
   }
 

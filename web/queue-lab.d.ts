@@ -2,7 +2,7 @@
 // defines the element; these declarations make `document.querySelector("queue-lab")`
 // and its events typed.
 
-import type { Playground, QueuelabEvent } from "./pkg/queuelab.js";
+import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, QueuelabEvent } from "./pkg/queuelab.js";
 import type { SqsClient } from "./sqs-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
@@ -28,7 +28,42 @@ export interface LabControls {
   readonly speed: string;
 }
 
+/** A lab's knob values by knob id: a number, true/false, a choice ("fifo"), or "off". */
+export type LabSettings = Record<string, KnobValue>;
+
+/** What Check my fix found: met on every seed, or each failing seed's first breach. */
+export interface GoalCheck {
+  met: boolean;
+  /** One sentence: what held, or how many seeds failed and the first failure. */
+  summary: string;
+  seeds: number[];
+  /** `{ seed, condition, atMs, message, messageId? }`, in seed order. */
+  failures: CheckFailure[];
+}
+
+/** A lab's goal and settings (`el.lab`, or the full page's `document.getElementById("lab").lab`). */
+export interface LabGoal {
+  /** The shipped lab's id ("duplicate-orders"), or null for a lab from src= or inline JSON. */
+  readonly id: string | null;
+  /** The goal's conditions in words, `{ id, text }`. */
+  readonly conditions: ConditionText[];
+  /** The knobs: kind, range, choices. */
+  readonly knobs: KnobView[];
+  /**
+   * The knob values of the run on screen. Assigning a partial map runs the lab with
+   * those values (the others kept); a value outside its knob throws an Error with
+   * `path` ("settings.visibility") and `rule` ("a whole number of seconds from 1 to 180").
+   */
+  settings: LabSettings;
+  /** Check my fix over every check seed; fires goal-met or goal-failed. */
+  checkGoal(): Promise<GoalCheck>;
+}
+
 export interface QueueLabEventMap {
+  /** Check my fix met the lab's goal on every seed: the lab and the settings that solved it. */
+  "goal-met": CustomEvent<{ lab: string | null; settings: LabSettings }>;
+  /** Check my fix failed: the first failing seed and condition, and every seed's failure. */
+  "goal-failed": CustomEvent<{ lab: string | null; settings: LabSettings; seed: number; condition: string; atMs: number; message: string; failures: CheckFailure[] }>;
   /** The engine started and the scenario loaded. */
   "queuelab-ready": CustomEvent<{ playground: Playground; scenario: Record<string, unknown> }>;
   /** One engine event. `replay` is true while the timeline rebuilds a moment (scrub, restart). */
@@ -51,6 +86,8 @@ export declare class QueueLabElement extends HTMLElement {
   readonly sqs: SqsClient;
   /** The playback controls; null before the element starts. */
   readonly controls: LabControls | null;
+  /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */
+  readonly lab: LabGoal | null;
   addEventListener<K extends keyof QueueLabEventMap>(type: K, listener: (this: QueueLabElement, ev: QueueLabEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof QueueLabEventMap>(type: K, listener: (this: QueueLabElement, ev: QueueLabEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;

@@ -1,12 +1,13 @@
-// Check my fix in wasm (`checkLab(text, settings)`): the same reports as
-// the native check (tests/fixtures/labs, written by crates/simulation/
-// tests/labs.rs), and settings refused with their knob's rule at
-// `settings.<id>`.
+// Labs in wasm: Check my fix (`checkLab(text, settings)`) gives the same
+// reports as the native check (tests/fixtures/labs, written by
+// crates/simulation/tests/labs.rs) and refuses settings with their knob's
+// rule at `settings.<id>`; `labView` and `labScenario` give a page the
+// lab's words, knobs and the scenario a learner's settings make.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs";
-import { checkLab } from "../../web/pkg/queuelab.js";
+import { checkLab, labScenario, labView, Playground } from "../../web/pkg/queuelab.js";
 
 const labs = new URL("../../web/scenarios/labs/", import.meta.url);
 const fixtures = new URL("../fixtures/labs/", import.meta.url);
@@ -51,4 +52,48 @@ test("a scenario without a goal is not a lab", () => {
   const plain = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
   assert.throws(() => checkLab(plain, {}), /^Error: not a lab: goal must be given/);
   assert.throws(() => checkLab("{", {}), /invalid scenario/);
+});
+
+test("labView gives the goal in words, the knobs and the settings the scenario has now", () => {
+  const lab = text("01-duplicate-orders.json");
+  const view = labView(lab);
+  assert.deepEqual(view.conditions.map((c) => c.id), ["sideEffectsAtMost", "noneLost", "processedByMs"]);
+  assert.equal(view.conditions[2].text, "Every message is charged by t = 50 s");
+  assert.deepEqual(view.knobs.map((k) => [k.id, k.kind]), [["visibility", "number"], ["heartbeat", "number"], ["heartbeatVisibility", "number"], ["idempotent", "toggle"]]);
+  assert.deepEqual(view.settings, { heartbeat: "off", heartbeatVisibility: "off", idempotent: false, visibility: 2 });
+  assert.equal(view.seeds.length, 12);
+  assert.equal(view.explain.hints.length, 3);
+  // The settings read back from the scenario they made.
+  assert.deepEqual(labView(labScenario(lab, { heartbeat: 1000, heartbeatVisibility: 3 })).settings, { heartbeat: 1000, heartbeatVisibility: 3, idempotent: false, visibility: 2 });
+  const plain = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
+  assert.equal(labView(plain), null);
+  assert.throws(() => labView("{"), /invalid scenario/);
+});
+
+test("labScenario makes the scenario a learner's settings and a failing seed run, and it runs", () => {
+  const lab = text("06-fifo-order.json");
+  const made = JSON.parse(labScenario(lab, { queueType: "fifo", groupId: "perAttribute" }, 7));
+  assert.equal(made.seed, 7);
+  assert.ok(made.queues.some((q) => q.name === "orders.fifo" && q.contentBasedDeduplication === true), JSON.stringify(made.queues));
+  assert.ok(!JSON.stringify(made).includes("null"), "fields a scenario does not set are left out");
+  const pg = Playground.fromScenario(JSON.stringify(made));
+  pg.advance(made.durationMs);
+  assert.ok(pg.snapshot({ messagesPerQueue: 0 }).simulation.sideEffects.length > 0);
+  pg.free();
+  // Two texts differ exactly where their settings do.
+  const [a, b] = [JSON.parse(labScenario(lab)), JSON.parse(labScenario(lab, { groupId: "perMessage" }))];
+  assert.deepEqual(Object.keys(a), Object.keys(b));
+  assert.deepEqual(a.queues, b.queues);
+  assert.notDeepEqual(a.producers, b.producers);
+  assert.throws(() => labScenario(lab, { queueType: "lifo" }), (e) => e.path === "settings.queueType" && e.rule === '"standard" or "fifo"');
+  assert.throws(() => labScenario(lab, {}, -1), RangeError);
+});
+
+test("a check of a non-fix says why it only moves the problem, in the lab's words", () => {
+  const lab = text("01-duplicate-orders.json");
+  const report = checkLab(lab, { visibility: 180 });
+  assert.equal(report.met, false);
+  assert.equal(report.movesTheProblem.name, "A three-minute visibility timeout");
+  assert.match(report.movesTheProblem.why, /retry delay/);
+  assert.equal(checkLab(lab, { visibility: 170 }).movesTheProblem, undefined, "a near miss is not the non-fix its words describe");
 });

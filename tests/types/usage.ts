@@ -20,6 +20,17 @@ if (el) {
   void typed.sqs.sendMessage({ QueueUrl: "u", MessageBody: "b" }).then((r) => r.MessageId?.toUpperCase());
 }
 
+// A lab: its settings by knob id, Check my fix, and its goal events.
+export async function solveALab(el: QueueLabElement): Promise<string> {
+  if (!el.lab) return "not a lab";
+  el.lab.settings = { visibility: 10, heartbeat: "off", idempotent: true, queueType: "fifo" };
+  const check = await el.lab.checkGoal();
+  el.addEventListener("goal-failed", (e) => void e.detail.atMs.toFixed(0));
+  el.addEventListener("goal-met", (e) => void e.detail.settings);
+  const words = el.lab.conditions.map((c) => c.text).join("; ") + el.lab.knobs.map((k) => k.kind).join();
+  return check.met ? words : `${check.failures[0]?.seed}: ${check.failures[0]?.message}`;
+}
+
 export async function withTheSdk(pg: Playground): Promise<number> {
   const client = new SQSClient({
     region: "us-east-1",
@@ -63,4 +74,6 @@ export function misuse(pg: Playground, el: QueueLabElement): void {
   void pg.dispatch("AmazonSQS.SendMessage", {});
   // @ts-expect-error messagesPerQueue is a number
   pg.snapshot({ messagesPerQueue: "200" });
+  // @ts-expect-error a knob value is a number, true/false, a choice or "off", never an object
+  if (el.lab) el.lab.settings = { visibility: { seconds: 10 } };
 }
