@@ -1,0 +1,145 @@
+// Labs (issue 13) as a learner and a course author meet them: a lab
+// solved through its form, a failed check opening the exact failing run,
+// a refused knob value said beside its field, hints one at a time, the
+// progress kept, and an embedded lab's goal-met event and API.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, axeViolations, clockMs, open, scaled } from "./harness.mjs";
+
+const LAB = "?lab=duplicate-orders&checkpoints=off";
+
+/** Clicks Check my fix and waits for its verdict. */
+async function checkFix(root) {
+  await root.locator("#check-fix").click();
+  await root.locator("#goal:not([data-goal-state='checking']) #goal-result:not([hidden])").waitFor({ timeout: scaled(20_000) });
+}
+
+test("a lab is solved through its form: the verdict, the conditions held, the progress kept and the picker's ✓", async () => {
+  const { page, problems, close } = await open(LAB);
+  const goal = page.locator("#goal");
+  assert.equal(await goal.getAttribute("data-lab"), "duplicate-orders");
+  assert.equal(await goal.getAttribute("data-goal-state"), "unmet");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is charged at most once", "No message is lost", "Every message is charged by t = 50 s"]);
+  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 8");
+  // The lab's own (broken) settings fill the form.
+  assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
+  assert.equal(await page.locator("#knob-heartbeat-on").isChecked(), false);
+
+  await page.locator("#knob-visibility").fill("10");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForSelector("[data-changed]:not([hidden])");
+  assert.match(await page.locator("[data-changed]").textContent(), /orders' visibility timeout 2 s → 10 s/);
+  await checkFix(page);
+  assert.equal(await goal.getAttribute("data-goal-state"), "met");
+  assert.match(await page.locator("#goal-result").textContent(), /^✓ Goal met: fixed, on every seed\.Met over 12 seeds: no message charged more than once\.$/);
+  assert.deepEqual(await page.locator("#goal-conditions li").evaluateAll((lis) => lis.map((li) => li.dataset.held)), ["true", "true", "true"]);
+  // Solved: the cause and the fix are shown, the lab is marked in this browser and in the picker.
+  assert.ok(await page.locator("#goal-explain").isVisible());
+  assert.ok(await page.locator("#goal-solved").isVisible());
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("queuelab.labs.solved")));
+  assert.deepEqual(kept["duplicate-orders"].settings, { heartbeat: "off", heartbeatVisibility: "off", idempotent: false, visibility: 10 });
+  assert.match(await page.locator("#scenario option[value='labs/01-duplicate-orders']").textContent(), /✓$/);
+  await page.screenshot({ path: join(artifacts, "lab-solved.png") });
+
+  // A changed setting makes the verdict stale: it goes, the progress stays.
+  await page.locator("#knob-idempotent").check();
+  await page.waitForSelector("#goal[data-goal-state='unmet'] #goal-result[hidden]", { state: "attached" });
+  assert.ok(await page.locator("#goal-solved").isVisible());
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a failed check names the first failing seed and opens that exact run at the breach", async () => {
+  const { page, problems, close } = await open(LAB);
+  const failed = page.evaluate(() => new Promise((resolve) => document.body.addEventListener("goal-failed", (e) => resolve(e.detail), { once: true })));
+  await checkFix(page);
+  const detail = await failed;
+  assert.equal(detail.lab, "duplicate-orders");
+  assert.equal(detail.condition, "sideEffectsAtMost");
+  const first = page.locator("#goal-result .first-failure");
+  assert.match(await first.textContent(), new RegExp(`^With seed ${detail.seed}, order A-\\d+ was charged twice at t = [\\d.]+ s`));
+  assert.deepEqual(await page.locator("#goal-conditions li[data-held='false']").evaluateAll((lis) => lis.map((li) => li.dataset.condition)), ["sideEffectsAtMost"]);
+
+  await page.locator("#open-failing-run").click();
+  await page.waitForSelector(`#clock[data-time-ms='${detail.atMs}']`);
+  assert.equal(await page.locator("#seed").inputValue(), String(detail.seed));
+  // The run on screen is that seed's: the message the check named has been charged twice by now.
+  const twice = await page.evaluate((id) => document.getElementById("lab").playground.snapshot({ messagesPerQueue: 0 }).simulation.sideEffects.find((s) => s.messageId === id)?.count, detail.failures[0].messageId);
+  assert.equal(twice, 2);
+  assert.equal(await clockMs(page), detail.atMs);
+  // The verdict stays beside the run it describes.
+  assert.ok(await first.isVisible());
+  await page.screenshot({ path: join(artifacts, "lab-failed-run.png") });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a knob value the lab refuses is said beside its field, and the field gets back the run's value", async () => {
+  const { page, close } = await open(LAB);
+  await page.locator("#knob-visibility").fill("500");
+  await page.locator("#knob-visibility").press("Enter");
+  const note = page.locator("[data-knob-error='visibility']");
+  await note.waitFor();
+  assert.equal(await note.textContent(), "Visibility timeout (s) must be a whole number of seconds from 1 to 180. You entered “500”. Back to 2, the value running now.");
+  assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
+  assert.equal(await page.locator("#knob-visibility").getAttribute("aria-invalid"), "true");
+  // Switching the heartbeat on starts it at its smallest value, and the run follows.
+  await page.locator("#knob-heartbeat-on").check();
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.heartbeat === 500);
+  assert.equal(await page.locator("[data-knob-error]").count(), 0);
+  await close();
+});
+
+test("hints come one at a time, then the cause and the fix, with the AWS documentation", async () => {
+  const { page, close } = await open(LAB);
+  await page.locator("#goal-help summary").click();
+  assert.equal(await page.locator("#goal-hints li").count(), 0);
+  for (let n = 1; n <= 3; n++) {
+    assert.equal(await page.locator("#goal-hint").textContent(), `Show a hint (${n} of 3)`);
+    await page.locator("#goal-hint").click();
+    assert.equal(await page.locator("#goal-hints li").count(), n);
+  }
+  assert.ok(!(await page.locator("#goal-explain").isVisible()));
+  assert.equal(await page.locator("#goal-hint").textContent(), "Show the cause and the fix");
+  await page.locator("#goal-hint").click();
+  assert.match(await page.locator("#goal-explain").textContent(), /The cause.*visibility timeout is 2 s.*Fixes that only move the problem.*A three-minute visibility timeout/s);
+  assert.equal(await page.locator("#goal-explain a").getAttribute("href"), "https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html");
+  assert.deepEqual(await axeViolations(page), []);
+  await close();
+});
+
+test("an embedded lab fires goal-met with its settings, and its API reads and writes them", async () => {
+  const html = `<!doctype html><html lang="en"><head><title>Lab</title><script type="module" src="/web/queue-lab.js"></script></head>
+    <body><main><queue-lab id="fix" lab="duplicate" checkpoints="off"></queue-lab></main></body></html>`;
+  const { page, problems, close } = await open("tests/course-lab.html", { routes: { "tests/course-lab.html": { body: html, contentType: "text/html" } }, readyWhen: "#fix[data-ready='true']" });
+  const el = page.locator("#fix");
+  assert.equal(await el.getAttribute("data-lab"), "duplicate-orders");
+  assert.equal(await el.getAttribute("data-goal-state"), "unmet");
+  const met = page.evaluate(() => new Promise((resolve) => document.getElementById("fix").addEventListener("goal-met", (e) => resolve(e.detail), { once: true })));
+  const api = await page.evaluate(async () => {
+    const lab = document.getElementById("fix").lab;
+    const before = lab.settings;
+    let refused = null;
+    try {
+      lab.settings = { visibility: 0 };
+    } catch (e) {
+      refused = { path: e.path, rule: e.rule };
+    }
+    lab.settings = { heartbeat: 1000, heartbeatVisibility: 3 };
+    return { before, refused, conditions: lab.conditions.map((c) => c.id), knobs: lab.knobs.map((k) => k.id) };
+  });
+  assert.deepEqual(api.before, { heartbeat: "off", heartbeatVisibility: "off", idempotent: false, visibility: 2 });
+  assert.deepEqual(api.refused, { path: "settings.visibility", rule: "a whole number of seconds from 1 to 180" });
+  assert.deepEqual(api.conditions, ["sideEffectsAtMost", "noneLost", "processedByMs"]);
+  assert.deepEqual(api.knobs, ["visibility", "heartbeat", "heartbeatVisibility", "idempotent"]);
+  // The learner presses the button inside the element.
+  await el.locator("#check-fix").click();
+  assert.deepEqual(await met, { lab: "duplicate-orders", settings: { heartbeat: 1000, heartbeatVisibility: 3, idempotent: false, visibility: 2 } });
+  assert.equal(await el.getAttribute("data-goal-state"), "met");
+  const check = await page.evaluate(() => document.getElementById("fix").lab.checkGoal());
+  assert.equal(check.met, true);
+  assert.match(check.summary, /^Met over 12 seeds/);
+  assert.deepEqual(problems, []);
+  await close();
+});
