@@ -7,9 +7,11 @@
 // - time to replay a 1-hour scenario to its end (what a scrub costs at most);
 // - for every shipped scenario: script time per frame while it plays at 1×,
 //   and per move while the timeline is dragged (p95 of each);
+// - for every shipped lab: the time Check my fix takes, from the click to
+//   the verdict (the engine runs every check seed to its end);
 // - frames per second of a generated 5,000-message scenario.
 // Figures only: nothing here passes or fails.
-// Usage: node scripts/bench-page.mjs [--throttle N] [--no-scenarios]
+// Usage: node scripts/bench-page.mjs [--throttle N] [--no-scenarios] [--no-labs]
 // Every page runs with Chromium's CPU throttled N times (default 4, a school
 // laptop; --throttle 1 for this machine's own speed).
 import { readFileSync } from "node:fs";
@@ -150,6 +152,32 @@ try {
   }, hour);
   console.log(`replay of a 1-hour scenario to its end: ${replay.toFixed(1)} ms (median of 5)`);
   await busy.close();
+
+  if (!process.argv.includes("--no-labs")) {
+    // Every shipped lab: Check my fix with the lab's own settings (every seed fails, so each runs to its end), as the learner waits for it.
+    const labs = JSON.parse(readFileSync(new URL("../web/scenarios/labs/index.json", import.meta.url), "utf8"));
+    const p = await newPage(browser);
+    const times = [];
+    for (const file of labs) {
+      const id = file.replace(/\.json$/, "").replace(/^\d+-/, "");
+      await p.goto(`${url}?lab=${id}&checkpoints=off`);
+      await p.waitForFunction(() => document.body.dataset.ready === "true");
+      const runs = await p.evaluate(async () => {
+        const out = [];
+        for (let i = 0; i < 3; i++) {
+          const start = performance.now();
+          await document.getElementById("lab").lab.checkGoal();
+          out.push(performance.now() - start);
+        }
+        return out;
+      });
+      const median = percentile(runs, 50);
+      times.push(median);
+      console.log(`  lab ${id}: Check my fix ${median.toFixed(0)} ms (median of 3, from the click to the verdict)`);
+    }
+    console.log(`every shipped lab: Check my fix at most ${Math.max(...times).toFixed(0)} ms`);
+    await p.close();
+  }
 
   if (!process.argv.includes("--no-scenarios")) {
     // Every shipped scenario: 2 s of playing at 1×, then 20 moves of the timeline.

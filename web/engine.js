@@ -219,11 +219,15 @@ export const limits = () => facts().limits;
  * the instance that works now; a trap is reported like a Playground's.
  * - `view(text)`: the goal in words, the knobs, the settings the scenario
  *   has now and the explanation (null for a scenario without a goal);
- * - `scenario(text, settings, seed)`: the scenario those settings make;
+ * - `scenario(text, settings, seed)`: the scenario those settings make, as
+ *   JSON text that leaves out what it does not set (as a file would);
  * - `check(text, settings)`: Check my fix over every check seed.
  */
 export const labs = {
   view: (text) => current.call(null, "labView", () => current.glue.labView(text)),
-  scenario: (text, settings, seed) => current.call(null, "labScenario", () => current.glue.labScenario(text, settings, seed)),
+  scenario: (text, settings, seed) => scenarioText(current.call(null, "labScenario", () => current.glue.labScenario(text, settings, seed))),
   check: (text, settings) => current.call(null, "checkLab", () => current.glue.checkLab(text, settings)),
 };
+
+/** A scenario object as a file's text: fields left unset (null) are left out. */
+const scenarioText = (scenario) => JSON.stringify(scenario, (key, value) => (value === null ? undefined : value), 2);

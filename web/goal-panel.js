@@ -49,6 +49,7 @@ export const goalPanel = {
 class GoalPanel {
   constructor(root, box, lab) {
     this.$ = (id) => root.getElementById(id);
+    this.transport = root.querySelector(".transport");
     Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, hintsShown: 0 });
     this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
     this.$("knobs").addEventListener("submit", (e) => {
@@ -220,6 +221,7 @@ class GoalPanel {
       return h("li", { "data-condition": c.id, "data-held": held == null ? null : String(held) }, h("span", { class: "mark", "aria-hidden": "true", text: mark }), c.text, h("span", { class: "vh", text: said }));
     });
     this.$("goal-conditions").replaceChildren(...(items ?? []));
+    this.$("goal-help").querySelector("summary").textContent = this.helpTitle();
     const solved = this.view && solvedLabs()[this.lab.fileId()];
     this.$("goal-solved").hidden = !solved;
     const out = this.$("goal-result");
@@ -253,6 +255,8 @@ class GoalPanel {
     if (!this.lab.apply(text)) return;
     if (this.lab.playing()) this.lab.commands.togglePlay();
     this.lab.commands.scrub(failure.atMs, false);
+    // The run is what the learner asked to see: its controls and stage come into view (the verdict stays above them).
+    this.transport?.scrollIntoView({ block: "start" });
     this.lab.say(`Opened seed ${failure.seed} at t = ${secs(failure.atMs)} s: ${failure.message}.`);
   }
 
@@ -287,6 +291,11 @@ class GoalPanel {
     this.hintsShown = explain.hints.length + 1;
     this.$("goal-help").open = true;
     this.renderHints();
+  }
+
+  /** The hints' heading: a way out while the lab is open, the reason once it is solved. */
+  helpTitle() {
+    return this.report?.met ? "Why it works: the cause and the fix" : "Stuck? Hints, then the cause and the fix";
   }
 
   explanation() {

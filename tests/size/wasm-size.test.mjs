@@ -12,8 +12,10 @@ import { gzipSync } from "node:zlib";
 
 /** Bytes of web/pkg/queuelab_bg.wasm gzipped at level 9 (as scripts/bench-page.mjs weighs the page). */
 // 358,523 after the size work; 423,845 with issue 13's labs (goal evaluation, Check my fix, the
-// billing meter, checkLab: +65 KB gzipped).
-const BUDGET = 426_000;
+// billing meter, checkLab: +65 KB gzipped); 432,751 with labs on the page (labView, labScenario
+// and the named non-fix: +8.9 KB; labScenario shares Playground.scenario()'s encoder, where its
+// own JSON-value pass had cost +22 KB).
+const BUDGET = 435_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

@@ -823,8 +823,8 @@ failures: Array<CheckFailure>,
 summary: string, 
 /**
  * When the settings are one of the lab's "moves the problem" non-fixes
- * and the first failure is the condition it breaks: why that fix is
- * also wrong.
+ * and a seed failed the condition it breaks: why that fix is also
+ * wrong.
  */
 movesTheProblem?: MovedProblem, };
 

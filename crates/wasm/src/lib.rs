@@ -342,16 +342,17 @@ pub fn lab_view(
 
 /// The scenario the learner runs: the lab (its JSON text) with `settings`
 /// (`{ knobId: value }`, partial: the others keep the file's), and with
-/// `seed` when one is given (a check's failing seed), as JSON text that
-/// `fromScenario` runs: every field the scenario sets, so two such texts
-/// differ exactly where their settings do. Errors as `checkLab`'s.
-#[wasm_bindgen(js_name = labScenario)]
+/// `seed` when one is given (a check's failing seed), as a `Scenario`
+/// object with every field set (a field not set is `null`), so two such
+/// scenarios differ exactly where their settings do. `fromScenario` runs
+/// its JSON. Errors as `checkLab`'s.
+#[wasm_bindgen(js_name = labScenario, unchecked_return_type = "Scenario")]
 pub fn lab_scenario(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, KnobValue> | undefined")]
     settings: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | undefined")] seed: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     let lab = parse_lab("labScenario", &text)?;
     let settings = parse_settings("labScenario", &settings)?;
     let seed = match seed.is_undefined() || seed.is_null() {
@@ -362,23 +363,9 @@ pub fn lab_scenario(
     if let Some(seed) = seed {
         scenario.seed = seed;
     }
-    let mut value = serde_json::to_value(&scenario).map_err(error)?;
-    drop_nulls(&mut value);
-    serde_json::to_string_pretty(&value).map_err(|e| error(e).into())
-}
-
-/// Leaves out the fields a scenario does not set (`null`), as a file
-/// would: serde reads a missing optional field as not set, and the page
-/// compares a lab's runs field by field.
-fn drop_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            map.retain(|_, v| !v.is_null());
-            map.values_mut().for_each(drop_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
-        _ => {}
-    }
+    // The same encoder as `Playground.scenario()`: one copy of the
+    // scenario's serializer in the wasm.
+    Ok(to_js(&scenario)?)
 }
 
 /// Check my fix: runs the lab (the text of a lab file) with `settings`
