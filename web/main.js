@@ -137,6 +137,7 @@ async function fillPicker() {
     sel.value = picked;
     seq?.update();
   };
+  sel.replaceChildren(); // index.html's "Loading…"
   fill();
   // Titles for the picker, without holding up the first scenario; a solved lab gets its ✓ at once.
   Promise.all([...stems, ...labStems].map((s) => fetchScenario(s).then((t) => titles.set(s, JSON.parse(t).title)).catch(() => null))).then(fill);

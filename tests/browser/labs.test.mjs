@@ -143,3 +143,19 @@ test("an embedded lab fires goal-met with its settings, and its API reads and wr
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a shared link of a lab opens the lab with the learner's settings in its form", async () => {
+  const { page, close } = await open(LAB);
+  await page.locator("#knob-idempotent").check();
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.idempotent === true);
+  await page.locator("#share-link").click();
+  await page.waitForFunction(() => document.getElementById("share-status").textContent);
+  const href = await page.locator("#share-url").inputValue();
+  assert.equal(new URL(href).searchParams.get("lab"), "duplicate-orders");
+  await close();
+  const again = await open(href.replace(/^https?:\/\/[^/]+\//, ""));
+  assert.equal(await again.page.locator("#knob-idempotent").isChecked(), true);
+  assert.equal(await again.page.locator("#goal").getAttribute("data-lab"), "duplicate-orders");
+  assert.match(await again.page.locator("[data-changed]").textContent(), /idempotent handler off → on/);
+  await again.close();
+});

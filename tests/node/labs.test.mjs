@@ -97,3 +97,20 @@ test("a check of a non-fix says why it only moves the problem, in the lab's word
   assert.match(report.movesTheProblem.why, /retry delay/);
   assert.equal(checkLab(lab, { visibility: 170 }).movesTheProblem, undefined, "a near miss is not the non-fix its words describe");
 });
+
+test("a lab's link names it by lab=, and its element snippet embeds the lab itself, never a learner's changes", async () => {
+  const { elementSnippet, makeLink, readLink } = await import("../../web/share.js");
+  const fileText = text("01-duplicate-orders.json");
+  const changed = JSON.stringify(labScenario(fileText, { visibility: 10 }));
+  const state = { fileText, text: changed, scenario: JSON.parse(changed), journal: [], now: 0, speed: "1", checkpoints: true };
+  const { href } = await makeLink("https://queuelab.example/?scenario=old", { stem: "labs/01-duplicate-orders", state });
+  const link = new URL(href);
+  assert.equal(link.searchParams.get("lab"), "duplicate-orders");
+  assert.equal(link.searchParams.get("scenario"), null);
+  assert.equal(readLink(link.search, link.hash).lab, "duplicate-orders");
+  assert.ok(link.hash.includes("run="), "the learner's settings travel in the run");
+  const snippet = elementSnippet("https://queuelab.example/dist/queuelab.js", { stem: "labs/01-duplicate-orders", state });
+  assert.match(snippet, /<queue-lab lab="duplicate-orders" seed="1"/);
+  assert.doesNotMatch(snippet, /application\/json/);
+  assert.match(snippet, /your changed settings are in the link only/);
+});
