@@ -113,7 +113,9 @@ async function loadStem(name) {
 /** A picker option's words: its number and title, and ✓ for a lab solved in this browser. */
 function optionText(stem, n, title) {
   const solved = isLab(stem) && solvedLabs()[shortName(stem)] ? " ✓" : "";
-  return `${n}. ${title?.replace(/^Lab: /, "") ?? shortName(stem).replace(/-/g, " ")}${solved}`;
+  // In the Labs group a lab's "Lab: " goes without saying.
+  const words = title?.replace(/^Lab: (.)/, (_, first) => first.toUpperCase()) ?? shortName(stem).replace(/-/g, " ");
+  return `${n}. ${words}${solved}`;
 }
 
 /** The picker: the scenarios, then the labs, each group numbered from 1. */
