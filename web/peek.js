@@ -123,12 +123,12 @@ export class Peek {
   }
 }
 
-/** The peek panel as a view: a click on any token or held message opens it; Escape (controls.js) closes it. */
+/** The peek panel as a view: a click on any token, held message or a lane's stack (its oldest) opens it; Escape (controls.js) closes it. */
 export const peek = {
   mount(root, lab) {
     const view = new Peek(root.getElementById("peek"), { playground: () => lab.playground(), act: (op, body) => lab.act(op, body, lab.callerName()) });
     const onClick = (e) => {
-      const tok = e.target.closest?.(".token, .held");
+      const tok = e.target.closest?.(".token, .held, .stack[data-message-id]");
       if (tok) view.open(tok.dataset.messageId, tok);
     };
     root.addEventListener("click", onClick);

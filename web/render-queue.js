@@ -16,7 +16,14 @@ export const LANES = [
   ["in-flight", "In flight", "◷"],
 ];
 const TRAY_MAX = 20;
-const DENSE = 40; // a cell with more tokens shows their ids only
+/**
+ * A lane (a cell: a queue's, or a FIFO group's, lane) draws at most this
+ * many cards, the first in the queue's order; the rest collapse into one
+ * counted stack under them ("+ 4,870 more · oldest 3 min"), which opens
+ * the oldest of them in the peek. A lane never grows past its cards, and
+ * a busy queue costs a frame what eight cards do.
+ */
+export const CELL_CARDS = 8;
 const WHOLE = new Intl.NumberFormat("en-US"); // made once: toLocaleString builds a formatter per call
 
 /** One queue's card: header, lane heads, and its rows (one, or one per group). */
@@ -143,7 +150,8 @@ export class QueueView {
   /** Draws a new derived record (derive.js) and prepares the FLIP that flip() plays. */
   render(d) {
     this.layout(d.order);
-    const { plan, seen, fresh } = this.plan(d);
+    const { plan, seen, fresh, drawn } = this.plan(d);
+    this.dropStacked(seen, drawn);
     const { leaving, toTray } = this.leavers(d, seen);
     const moving = d.animate ? this.movers(plan, toTray) : [];
     const first = d.animate ? measureFirst(moving, this.shiftingCells(plan, toTray, moving), this.tokens.size) : new Map();
@@ -165,10 +173,11 @@ export class QueueView {
     this.pending = null;
   }
 
-  /** Where every stored message belongs: plan = [cell, tokens in order]; `fresh` are tokens made now. */
+  /** Where every stored message belongs: plan = [cell, tokens in order]; `fresh` are tokens made now; `drawn` the ids with a card. */
   plan(d) {
     const plan = [];
-    const seen = new Set();
+    const seen = new Set(); // every stored message
+    const drawn = new Set(); // those drawn as cards
     const fresh = [];
     for (const q of d.snap.queues) {
       const box = this.box(q);
@@ -176,39 +185,49 @@ export class QueueView {
       this.header(box, q, source, this.srow(q.name), d.snap.simulation.alarms);
       const locked = q.fifo ? new Set(q.groups.filter((g) => g.locked).map((g) => g.group)) : null;
       const want = new Map(); // cell -> tokens
+      const stacked = new Map(); // cell -> the messages past its cards
       const rowKeys = new Set(q.fifo ? q.groups.map((g) => g.group) : [""]);
       for (const m of q.messages) {
         const key = q.fifo ? m.group ?? "" : "";
         rowKeys.add(key);
         const cell = box.row(key).cells[m.state];
+        seen.add(m.messageId);
+        let list = want.get(cell);
+        if (!list) want.set(cell, (list = []));
+        if (list.length >= CELL_CARDS) {
+          if (!stacked.has(cell)) stacked.set(cell, []);
+          stacked.get(cell).push(m);
+          continue;
+        }
         let t = this.tokens.get(m.messageId);
         if (!t) {
           t = makeToken(m.messageId, m.body.length > 80 ? m.body.slice(0, 80) : m.body);
           this.tokens.set(m.messageId, t);
           fresh.push(t);
         }
-        seen.add(m.messageId);
         t.m = m;
         t.groupLocked = !!locked?.has(m.group);
         t.nextWhere = `${q.name}\n${key}\n${m.state}`;
         t.nextState = source ? "dlq" : m.state;
-        let list = want.get(cell);
-        if (!list) want.set(cell, (list = []));
+        drawn.add(m.messageId);
         list.push(t);
       }
+      // A standard queue's one row holds every message: what the snapshot left out joins each lane's stack.
+      const omitted = d.notDrawn.get(q.name);
+      box.showMore(q.fifo ? omitted : null);
       for (const [key, r] of box.rows) {
         for (const lane in r.cells) {
           const cell = r.cells[lane];
-          if (!want.has(cell) && cell.cur.length) want.set(cell, []);
+          cell.stackWith = { messages: stacked.get(cell) ?? [], beyond: q.fifo ? 0 : (omitted?.[lane] ?? 0) };
+          if (!want.has(cell) && (cell.cur.length || cell.stack?.isConnected || cell.stackWith.beyond)) want.set(cell, []);
         }
         r.gone = !rowKeys.has(key);
       }
       this.orderRows(box, q);
       box.emptyNote.hidden = q.messages.length > 0;
-      box.showMore(d.notDrawn.get(q.name));
       for (const e of want) plan.push(e);
     }
-    return { plan, seen, fresh };
+    return { plan, seen, fresh, drawn };
   }
 
   /** A queue's card, made (and put in its stage row) the first time. */
@@ -297,10 +316,16 @@ export class QueueView {
         paintStored(t, d);
       }
       cell.cur = list;
-      const dense = list.length > DENSE;
-      if (cell.dense !== dense) {
-        cell.dense = dense;
-        cell.classList.toggle("dense", dense);
+      paintStack(cell, d.now);
+    }
+  }
+
+  /** Cards of messages still stored but now in a stack: gone from the stage until a lane has room for them again. */
+  dropStacked(seen, drawn) {
+    for (const [id, t] of this.tokens) {
+      if (seen.has(id) && !drawn.has(id) && !t.inTray) {
+        t.el.remove();
+        this.tokens.delete(id);
       }
     }
   }
@@ -354,7 +379,11 @@ export class QueueView {
       for (const r of box.rows.values()) {
         for (const lane of ["delayed", "in-flight"]) {
           const cell = r.cells[lane];
-          if (!cell.dense) for (const t of cell.cur) tickToken(t, now);
+          for (const t of cell.cur) tickToken(t, now);
+        }
+        for (const lane in r.cells) {
+          const cell = r.cells[lane];
+          if (cell.stack?.isConnected) paintStack(cell, now);
         }
       }
     }
@@ -400,3 +429,39 @@ export const stage = {
     };
   },
 };
+
+/**
+ * A cell's counted stack, last in the cell: how many messages it holds
+ * past its cards (and, in a standard queue, past the snapshot's window),
+ * and the age of the oldest one it knows, which a click opens in the peek.
+ */
+function paintStack(cell, now) {
+  const { messages = [], beyond = 0 } = cell.stackWith ?? {};
+  const n = messages.length + beyond;
+  if (!n) {
+    cell.stack?.remove();
+    return;
+  }
+  if (!cell.stack) {
+    cell.stack = h("button", { type: "button", class: "stack" }, h("span", { class: "st-n" }), h("span", { class: "st-age" }));
+  }
+  const stack = cell.stack;
+  const oldest = messages.reduce((o, m) => (o && o.sentAt <= m.sentAt ? o : m), null);
+  // Whole seconds: the words change once a second, not every frame.
+  const ageMs = oldest ? Math.floor(Math.max(0, now - oldest.sentAt) / 1000) * 1000 : 0;
+  const age = !oldest ? "" : ageMs < 1000 ? "oldest < 1 s" : `oldest ${span(ageMs)}`;
+  const key = `${n}|${age}|${oldest?.messageId ?? ""}`;
+  if (stack.key !== key) {
+    stack.key = key;
+    setText(stack.firstChild, `+ ${WHOLE.format(n)} more`);
+    setText(stack.lastChild, age);
+    // Beyond the window nothing is listed to open: then it is a count, not a button.
+    stack.disabled = !oldest;
+    if (oldest) stack.dataset.messageId = oldest.messageId;
+    else delete stack.dataset.messageId;
+    stack.dataset.count = String(n);
+    const lane = cell.dataset.label.toLowerCase();
+    stack.setAttribute("aria-label", `${WHOLE.format(n)} more ${lane} messages not drawn${oldest ? `; the oldest was sent ${ageMs < 1000 ? "under a second" : span(ageMs)} ago: open it` : ""}`);
+  }
+  if (cell.lastElementChild !== stack) cell.append(stack);
+}

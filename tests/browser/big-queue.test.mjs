@@ -1,11 +1,14 @@
-// A queue far past what the stage can show (issue 10: snapshots scale):
-// the stage draws the first STAGE_WINDOW messages of each queue and marks
-// each lane's rest as "+ N more", the numbers coming from the snapshot's
-// counts; the page asks the engine for no more than that window.
+// A queue far past what the stage can show (issue 10: snapshots scale;
+// issue 14: counted stacks): each lane draws its first CELL_CARDS
+// messages as cards and the rest as one counted stack, "+ 4,870 more ·
+// oldest 3 s", whose numbers come from the engine's counts and whose
+// oldest message opens in the peek; the page asks the engine for no more
+// than STAGE_WINDOW messages a queue.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { artifacts, open, root, scaled } from "./harness.mjs";
+import { CELL_CARDS } from "../../web/render-queue.js";
 
 const BIG = JSON.stringify({
   title: "A backlog of 5,000 jobs",
@@ -19,26 +22,34 @@ const BIG = JSON.stringify({
 // The picker lists it beside the shipped scenarios.
 const INDEX = JSON.stringify([...JSON.parse(readFileSync(`${root}web/scenarios/index.json`, "utf8")), "big-backlog.json"]);
 
-/** What the stage draws of the backlog, and what the engine says it holds. */
+/** What the stage draws of the backlog, what the engine says it holds, and whether any two cards or stacks overlap. */
 function read(page) {
   return page.evaluate(() => {
     const box = document.querySelector('[data-queue="backlog"]');
-    const drawn = (lane) => box.querySelectorAll(`.q-row [data-lane="${lane}"] .token`).length;
-    const c = document.getElementById("lab").playground.counts().queues.find((q) => q.name === "backlog");
-    const more = box.querySelector(".q-more");
+    const lanes = ["visible", "in-flight", "delayed"];
+    const cell = (lane) => box.querySelector(`.q-row [data-lane="${lane}"]`);
+    const pg = document.getElementById("lab").playground;
+    const c = pg.counts().queues.find((q) => q.name === "backlog");
+    const listed = pg.snapshot({ messagesPerQueue: 200 }).queues.find((q) => q.name === "backlog").messages;
+    const rects = [...box.querySelectorAll(".token, .stack")].map((e) => e.getBoundingClientRect());
+    const overlaps = rects.some((a, i) => rects.slice(i + 1).some((b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5));
     return {
       tokens: box.querySelectorAll(".token").length,
-      drawn: { visible: drawn("visible"), "in-flight": drawn("in-flight"), delayed: drawn("delayed") },
+      drawn: Object.fromEntries(lanes.map((l) => [l, [...cell(l).querySelectorAll(".token")].map((t) => t.dataset.messageId)])),
       stored: { visible: c.visible, "in-flight": c.inFlight, delayed: c.delayed },
-      moreShown: !!more && !more.hidden,
-      marks: Object.fromEntries([...box.querySelectorAll(".q-more [data-lane]")].map((m) => [m.dataset.lane, m.textContent])),
-      label: more?.getAttribute("aria-label"),
-      counts: box.querySelector(".q-counts").textContent,
+      listed: Object.fromEntries(lanes.map((l) => [l, listed.filter((m) => m.state === l)])),
+      stacks: Object.fromEntries(lanes.map((l) => {
+        const st = cell(l).querySelector(".stack");
+        return [l, st && { text: st.textContent, count: Number(st.dataset.count), oldest: st.dataset.messageId ?? null, last: cell(l).lastElementChild === st }];
+      })),
+      moreShown: !box.querySelector(".q-more").hidden,
+      overlaps,
+      now: pg.now(),
     };
   });
 }
 
-test("a queue of 5,000 messages draws at most the window and says \"+ … more\" per lane", async () => {
+test("a queue of 5,000 messages draws each lane's first cards and a counted stack of the rest, whose oldest opens in the peek", async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 400, height: 800 }]) {
     const { page, problems, close } = await open("?scenario=big-backlog&speed=max&autoplay=1", {
       viewport,
@@ -47,15 +58,30 @@ test("a queue of 5,000 messages draws at most the window and says \"+ … more\"
     await page.waitForSelector("body[data-finished='true']", { timeout: scaled(60_000) });
     const s = await read(page);
     assert.equal(s.stored.visible + s.stored["in-flight"], 5000, "the engine holds every job");
-    assert.equal(s.tokens, 200, "the stage draws the window: the first 200 messages");
-    assert.ok(s.moreShown, "the rest is marked");
+    assert.ok(s.tokens <= 3 * CELL_CARDS, `at most ${CELL_CARDS} cards a lane: ${s.tokens}`);
+    assert.equal(s.moreShown, false, "a standard queue's stacks carry what the snapshot left out");
+    assert.equal(s.overlaps, false, "no card or stack overlaps another");
     for (const lane of ["visible", "in-flight", "delayed"]) {
-      const rest = s.stored[lane] - s.drawn[lane];
-      assert.equal(s.marks[lane], rest > 0 ? `+ ${rest.toLocaleString("en-US")} more` : "", `${lane}: the mark counts what is not drawn`);
+      // The lane's first messages in the queue's order are its cards.
+      assert.deepEqual(s.drawn[lane], s.listed[lane].slice(0, CELL_CARDS).map((m) => m.messageId), `${lane}: the first messages are drawn`);
+      const rest = s.stored[lane] - s.drawn[lane].length;
+      if (rest === 0) {
+        assert.equal(s.stacks[lane], null, `${lane}: no stack`);
+        continue;
+      }
+      assert.equal(s.stacks[lane].count, rest, `${lane}: the stack counts every message not drawn`);
+      assert.ok(s.stacks[lane].last, `${lane}: the stack comes after the cards`);
+      const hidden = s.listed[lane].slice(CELL_CARDS);
+      const oldest = hidden.reduce((o, m) => (o && o.sentAt <= m.sentAt ? o : m), null);
+      assert.equal(s.stacks[lane].oldest, oldest?.messageId ?? null, `${lane}: the stack's oldest listed message`);
+      const age = Math.floor((s.now - oldest.sentAt) / 1000);
+      assert.equal(s.stacks[lane].text, `+ ${rest.toLocaleString("en-US")} moreoldest ${age < 1 ? "< 1 s" : `${age} s`}`);
     }
-    assert.match(s.marks.visible, /^\+ 4,\d{3} more$/);
-    assert.match(s.label, /^Not drawn: 4,\d{3} visible.*first 200 messages of each queue/);
-    assert.match(s.counts, /visible/);
+    assert.match(s.stacks.visible.text, /^\+ 4,\d{3} more/);
+    // Peekable: the stack opens its oldest message.
+    await page.locator('[data-queue="backlog"] [data-lane="visible"] .stack').click();
+    await page.waitForSelector("#peek:not([hidden])");
+    assert.match(await page.locator("#peek").textContent(), new RegExp(s.stacks.visible.oldest));
     const name = viewport.width === 400 ? "big-queue-400.png" : "big-queue-1280.png";
     await page.screenshot({ path: `${artifacts}${name}`, fullPage: viewport.width === 400 });
     assert.deepEqual(problems, []);
@@ -63,9 +89,10 @@ test("a queue of 5,000 messages draws at most the window and says \"+ … more\"
   }
 });
 
-test("a queue within the window has no \"more\" mark", async () => {
+test("a queue within its lanes' cards has no stack and no \"more\" mark", async () => {
   const { page, close } = await open("?scenario=01-process-then-delete&speed=max&autoplay=1");
   await page.waitForSelector("body[data-finished='true']", { timeout: scaled(30_000) });
   assert.equal(await page.locator(".q-more:not([hidden])").count(), 0);
+  assert.equal(await page.locator("#rows .stack").count(), 0);
   await close();
 });

@@ -3,6 +3,7 @@
 // log). Expectations are derived here from the engine's data, not by
 // calling the page's drawing code, so a drawing bug shows as a difference.
 import assert from "node:assert/strict";
+import { CELL_CARDS } from "../../web/render-queue.js";
 
 /**
  * Reads the engine (snapshot and every event) and the drawing in one
@@ -34,6 +35,7 @@ export function capture(page) {
       drawn: {
         time: Number(document.getElementById("clock").dataset.timeMs),
         tokens: all("#rows .token").map((t) => ({ ...token(t), where: place(t) })),
+        stacks: Object.fromEntries(all("#rows .stack").map((st) => [place(st), Number(st.dataset.count)]).sort()),
         tray: all("#tray .token").map(token),
         consumers: all("#rows [data-consumer]").map((c) => ({
           name: c.dataset.consumer,
@@ -121,7 +123,7 @@ function expectedTokens(snap) {
   const sources = dlqSources(snap);
   const held = holders(snap);
   return snap.queues.flatMap((q) =>
-    q.messages.map((m) => ({
+    drawnMessages(q).map((m) => ({
       id: m.messageId,
       state: sources.has(q.arn) ? "dlq" : m.state,
       rc: String(m.receiveCount),
@@ -131,6 +133,36 @@ function expectedTokens(snap) {
       where: `${q.name}|${q.fifo ? (m.group ?? "") : ""}|${m.state}`,
     })),
   );
+}
+
+/** Where a message is drawn: its queue, its group (FIFO) and its lane. */
+const cellOf = (q, m) => `${q.name}|${q.fifo ? (m.group ?? "") : ""}|${m.state}`;
+
+/** The messages a queue draws as cards: each lane's (each group's lane's) first CELL_CARDS, in the queue's order. */
+function drawnMessages(q) {
+  const seen = new Map();
+  return q.messages.filter((m) => {
+    const n = seen.get(cellOf(q, m)) ?? 0;
+    seen.set(cellOf(q, m), n + 1);
+    return n < CELL_CARDS;
+  });
+}
+
+/** Each cell's stack: how many of its messages have no card (a standard queue's lanes also count what the snapshot left out). */
+function expectedStacks(snap) {
+  const out = {};
+  for (const q of snap.queues) {
+    for (const m of q.messages) out[cellOf(q, m)] = (out[cellOf(q, m)] ?? -CELL_CARDS) + 1;
+    if (!q.fifo && q.messagesOmitted) {
+      const listed = (lane) => q.messages.filter((m) => m.state === lane).length;
+      const stored = { visible: q.visible, "in-flight": q.inFlight, delayed: q.delayed };
+      for (const lane in stored) {
+        const key = `${q.name}||${lane}`;
+        out[key] = Math.max(0, listed(lane) - CELL_CARDS) + stored[lane] - listed(lane);
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, n]) => n > 0).sort());
 }
 
 /** The tray: messages that left, most recent first, with their last receive count. */
@@ -210,12 +242,13 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
       for (const g of groups) {
         assert.deepEqual(
           drawn.tokens.filter((t) => t.where === place(g)).map((t) => t.id),
-          q.messages.filter((m) => m.state === lane && (q.fifo ? (m.group ?? "") : "") === g).map((m) => m.messageId),
+          q.messages.filter((m) => m.state === lane && (q.fifo ? (m.group ?? "") : "") === g).slice(0, CELL_CARDS).map((m) => m.messageId),
           `${at}: ${place(g)} lists its messages in the queue's order`,
         );
       }
     }
   }
+  assert.deepEqual(drawn.stacks, expectedStacks(snap), `${at}: each lane's messages past its cards are one counted stack`);
   assert.deepEqual(drawn.tray, expectedTray(events), `${at}: the tray shows what left, most recent first`);
   assert.deepEqual(byName(drawn.consumers), byName(expectedConsumers(snap, events)), `${at}: each consumer shows its state, side effects and what it holds`);
 

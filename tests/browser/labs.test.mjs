@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { artifacts, axeViolations, clockMs, open, scaled } from "./harness.mjs";
+import { assertDrawing } from "./drawing.mjs";
 
 const LAB = "?lab=duplicate-orders&checkpoints=off";
 
@@ -158,4 +159,12 @@ test("a shared link of a lab opens the lab with the learner's settings in its fo
   assert.equal(await again.page.locator("#goal").getAttribute("data-lab"), "duplicate-orders");
   assert.match(await again.page.locator("[data-changed]").textContent(), /idempotent handler off → on/);
   await again.close();
+});
+
+test("a lab's burst is drawn as the engine holds it: each lane's first cards and a counted stack", async () => {
+  const { page, close } = await open("?lab=latency-spike&checkpoints=off&t=5000");
+  await page.waitForSelector("#clock[data-time-ms='5000']");
+  const { drawn } = await assertDrawing(page, "latency-spike at 5 s");
+  assert.ok(Object.values(drawn.stacks).some((n) => n > 10), `a lane holds a stack: ${JSON.stringify(drawn.stacks)}`);
+  await close();
 });
