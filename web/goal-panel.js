@@ -35,7 +35,10 @@ export function asLabFile(text) {
 /** "with seed 7, …" → "With seed 7, …". */
 const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** A value's JSON with object keys sorted and nulls left out: equal for the same settings or scenario, however written. */
+const canonical = (v) => JSON.stringify(v, (key, value) => (value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, x]) => x !== null).sort(([x], [y]) => (x < y ? -1 : 1))) : value));
+
+const same = (a, b) => canonical(a) === canonical(b);
 
 export const goalPanel = {
   mount(root, lab) {
@@ -135,7 +138,7 @@ class GoalPanel {
     } catch {
       // Settings the file's knobs refuse: the note below stays up.
     }
-    this.$("goal-edited").hidden = same(JSON.parse(mine), JSON.parse(text)) || !this.isJson(text);
+    this.$("goal-edited").hidden = !this.isJson(text) || same(JSON.parse(mine), JSON.parse(text));
     if (this.checkedWith && !same(this.checkedWith, this.settings)) {
       this.report = null;
       this.checkedWith = null;

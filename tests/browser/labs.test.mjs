@@ -168,3 +168,23 @@ test("a lab's burst is drawn as the engine holds it: each lane's first cards and
   assert.ok(Object.values(drawn.stacks).some((n) => n > 10), `a lane holds a stack: ${JSON.stringify(drawn.stacks)}`);
   await close();
 });
+
+test("an edit outside the lab's knobs runs, and the panel says Check my fix does not include it", async () => {
+  const { page, close } = await open(LAB);
+  assert.equal(await page.locator("#goal-edited").isVisible(), false);
+  // The Settings panel's processing time is not one of this lab's knobs.
+  await page.locator("#c0-min").fill("100");
+  await page.locator("#c0-min").press("Enter");
+  await page.waitForSelector("#goal-edited:not([hidden])");
+  assert.equal(await page.locator("#goal-edited").textContent(), "Your other edits run here, but Check my fix checks the lab with these settings only.");
+  // A knob changed through the Settings panel is a knob change: no note for it.
+  await page.locator("#c0-min").fill("3000");
+  await page.locator("#c0-min").press("Enter");
+  await page.waitForSelector("#goal-edited[hidden]", { state: "attached" });
+  await page.locator("#q0-visibilityTimeoutSeconds").fill("10");
+  await page.locator("#q0-visibilityTimeoutSeconds").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.visibility === 10);
+  assert.equal(await page.locator("#goal-edited").isVisible(), false);
+  assert.equal(await page.locator("#knob-visibility").inputValue(), "10");
+  await close();
+});
