@@ -195,6 +195,8 @@ class GoalPanel {
     Object.assign(this, { report, checkedWith: settings });
     if (report.met) markSolved(this.lab.fileId(), settings);
     this.renderResult();
+    // The verdict box appears with its text, which a live region may not read: the lab's announcer does.
+    this.lab.say(report.met ? `Goal met. ${report.summary}` : `Goal not met. ${sentence(report.failures[0].message)}.`);
     this.tell(report, settings);
     return { met: report.met, summary: report.summary, seeds: [...report.seeds], failures: report.failures.map((f) => ({ ...f })) };
   }

@@ -76,7 +76,7 @@ const GOAL = `<section id="goal" class="goal-panel" aria-labelledby="goal-title"
         <button type="submit" id="check-fix" class="primary">Check my fix</button>
       </form>
     </div>
-    <div id="goal-result" class="goal-result" role="status" hidden></div>
+    <div id="goal-result" class="goal-result" hidden></div>
     <details id="goal-help" class="goal-help">
       <summary>Stuck? Hints, then the cause and the fix</summary>
       <ol id="goal-hints" class="goal-hints"></ol>

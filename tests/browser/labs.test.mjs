@@ -61,6 +61,8 @@ test("a failed check names the first failing seed and opens that exact run at th
   const first = page.locator("#goal-result .first-failure");
   assert.match(await first.textContent(), new RegExp(`^With seed ${detail.seed}, order A-\\d+ was charged twice at t = [\\d.]+ s`));
   assert.deepEqual(await page.locator("#goal-conditions li[data-held='false']").evaluateAll((lis) => lis.map((li) => li.dataset.condition)), ["sideEffectsAtMost"]);
+  // A screen reader hears the verdict.
+  await page.waitForFunction(() => document.getElementById("announcer").textContent.includes("Goal not met. With seed"));
 
   await page.locator("#open-failing-run").click();
   await page.waitForSelector(`#clock[data-time-ms='${detail.atMs}']`);
