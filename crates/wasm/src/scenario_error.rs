@@ -97,7 +97,7 @@ pub fn from_field(text: &str, e: &FieldError) -> Placed {
 /// What the field at `path` takes, in words, and the value it got, by
 /// trying candidates of other kinds in its place.
 fn wanted(doc: &Value, path: &str) -> Option<(String, String)> {
-    let got = at(doc, path)?;
+    let got = doc.pointer(&pointer(path))?;
     let candidates: Vec<(Value, &str)> = match got {
         Value::Number(n) if n.as_f64().is_some_and(|f| f < 0.0) => {
             vec![(Value::from(0), "0 or more")]
@@ -119,7 +119,7 @@ fn wanted(doc: &Value, path: &str) -> Option<(String, String)> {
     };
     for (candidate, kind) in candidates {
         let mut trial = doc.clone();
-        *at_mut(&mut trial, path)? = candidate;
+        *trial.pointer_mut(&pointer(path))? = candidate;
         // Decoded from text, so an error has a place, and so a path.
         let trial = serde_json::to_string_pretty(&trial).ok()?;
         let passes = match serde_json::from_str::<Scenario>(&trial) {
@@ -137,26 +137,14 @@ fn wanted(doc: &Value, path: &str) -> Option<(String, String)> {
     None
 }
 
-/// The parts of a path: "consumers[0].batchSize" → consumers, 0, batchSize.
-fn parts(path: &str) -> impl Iterator<Item = Result<usize, &str>> {
+/// A field's path as a JSON pointer, for `Value::pointer`:
+/// "consumers[0].batchSize" → "/consumers/0/batchSize".
+fn pointer(path: &str) -> String {
     path.split(['.', '['])
         .filter(|p| !p.is_empty())
-        .map(|p| match p.strip_suffix(']') {
-            Some(index) => index.parse().map_err(|_| p),
-            None => Err(p),
+        .map(|p| {
+            let part = p.strip_suffix(']').unwrap_or(p);
+            format!("/{}", part.replace('~', "~0").replace('/', "~1"))
         })
-}
-
-fn at<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
-    parts(path).try_fold(doc, |v, part| match part {
-        Ok(i) => v.get(i),
-        Err(key) => v.get(key),
-    })
-}
-
-fn at_mut<'a>(doc: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    parts(path).try_fold(doc, |v, part| match part {
-        Ok(i) => v.get_mut(i),
-        Err(key) => v.get_mut(key),
-    })
+        .collect()
 }
