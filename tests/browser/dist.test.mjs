@@ -156,3 +156,25 @@ test("fallback content inside <queue-lab> shows until the element starts, and st
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a lab from dist/queuelab.js opened from disk shows its goal and checks a fix with no fetch", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "queuelab-lab-"));
+  writeFileSync(join(dir, "lab.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A lab</title></head>
+<body><main><queue-lab id="fix" lab="duplicate-orders" checkpoints="off"></queue-lab></main><script src="queuelab.js"></script></body></html>`);
+  copyFileSync(join(root, "dist/queuelab.js"), join(dir, "queuelab.js"));
+  try {
+    const { page, problems, close } = await open("lab.html", { base: pathToFileURL(dir).href + "/", readyWhen: "#fix[data-ready='true']" });
+    assert.equal(await page.locator("#fix").getAttribute("data-lab"), "duplicate-orders");
+    assert.equal(await page.locator("#fix #goal-conditions li").count(), 3);
+    const check = await page.evaluate(async () => {
+      const lab = document.getElementById("fix").lab;
+      lab.settings = { visibility: 10 };
+      return lab.checkGoal();
+    });
+    assert.equal(check.met, true, check.summary);
+    assert.deepEqual(problems, []);
+    await close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
