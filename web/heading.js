@@ -13,6 +13,7 @@ export const heading = {
     const summary = root.getElementById("summary");
     const narration = root.getElementById("narration");
     const explanation = root.getElementById("explanation");
+    let said = null; // the narration shown (the element shows "—" for none)
     return {
       update(d) {
         if (d.started) {
@@ -21,15 +22,18 @@ export const heading = {
           nameLandmarks(root, d.scenario.title || "Untitled scenario");
         }
         if (!d.changed) return;
+        const why = explanation ? (d.snap.simulation.explanation ?? "") : "";
         if (explanation) {
-          const why = d.snap.simulation.explanation ?? "";
           setText(explanation, why);
           explanation.hidden = !why;
         }
         const text = d.snap.simulation.narration ?? "";
-        if (narration.textContent !== text) {
+        // No line of the scenario's yet (a lab has none): the simulation's explanation speaks alone, else a dash holds the place.
+        narration.hidden = !text && !!why;
+        if (text !== said) {
+          said = text;
           narration.textContent = text || "—";
-          if (d.animate) narration.closest("section").animate([{ transform: "scale(1.015)" }, { transform: "none" }], { duration: 400, easing: "ease-out" });
+          if (d.animate && text) narration.closest("section").animate([{ transform: "scale(1.015)" }, { transform: "none" }], { duration: 400, easing: "ease-out" });
         }
       },
       destroy() {},
