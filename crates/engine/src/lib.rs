@@ -48,10 +48,12 @@ pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
 pub use permissions::{PolicyMember, PolicyStatement, QueuePolicy};
+pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;
 pub use settings::{
     invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,
     RedriveAllowPolicy, RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
+    MAX_VISIBILITY_TIMEOUT,
 };
 pub use snapshot::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,

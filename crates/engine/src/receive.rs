@@ -41,13 +41,19 @@ fn check_range(
     }
 }
 
+/// ReceiveMessage's MaxNumberOfMessages: 1 to 10 messages a call.
+pub const MAX_NUMBER_OF_MESSAGES_RANGE: (i64, i64) = (1, 10);
+/// ReceiveMessage's WaitTimeSeconds: 0 (a short poll) to 20 (the longest long poll).
+pub const WAIT_TIME_SECONDS_RANGE: (i64, i64) = (0, 20);
+
 impl ReceiveSpec {
     fn check(request: &ReceiveMessage, queue: &Queue, by: Caller) -> SqsResult<Self> {
+        let (lo, hi) = MAX_NUMBER_OF_MESSAGES_RANGE;
         check_range(
             "MaxNumberOfMessages",
             request.max_number_of_messages,
-            1,
-            10,
+            lo,
+            hi,
             "Must be between 1 and 10, if provided.",
         )?;
         check_range(
@@ -57,11 +63,12 @@ impl ReceiveSpec {
             MAX_VISIBILITY_TIMEOUT,
             "Must be >= 0 and <= 43200, if provided.",
         )?;
+        let (lo, hi) = WAIT_TIME_SECONDS_RANGE;
         check_range(
             "WaitTimeSeconds",
             request.wait_time_seconds,
-            0,
-            20,
+            lo,
+            hi,
             "Must be >= 0 and <= 20, if provided.",
         )?;
         if let Some(id) = &request.receive_request_attempt_id {

@@ -296,7 +296,8 @@ impl Default for Settings {
     }
 }
 
-pub(crate) const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
+/// The longest visibility timeout SQS allows: 12 hours, in seconds.
+pub const MAX_VISIBILITY_TIMEOUT: i64 = 43_200;
 
 /// SQS's refusal of an attribute value: its name, no reason (a real AWS
 /// answer: "Invalid value for the parameter VisibilityTimeout.").

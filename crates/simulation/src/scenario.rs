@@ -6,7 +6,8 @@
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
 use queuelab_engine::{
-    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_VIRTUAL_MS,
+    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_NUMBER_OF_MESSAGES_RANGE,
+    MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -691,6 +692,13 @@ impl std::fmt::Display for FieldError {
 /// A queue field's range is the engine's own (`queue_attribute`).
 pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
     const MS: &str = " of milliseconds";
+    // The engine's ranges, as u64 (each is 0 or more).
+    let engine = |(lo, hi): (i64, i64)| (lo.unsigned_abs(), hi.unsigned_abs());
+    let (batch, wait) = (
+        engine(MAX_NUMBER_OF_MESSAGES_RANGE),
+        engine(WAIT_TIME_SECONDS_RANGE),
+    );
+    let most_seconds = MAX_VISIBILITY_TIMEOUT.unsigned_abs();
     if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
         return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
     }
@@ -699,12 +707,12 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
-        "batchSize" => (1, 10, ""),
+        "batchSize" => (batch.0, batch.1, ""),
         "replicas" => (1, MAX_REPLICAS, ""),
         "batchOverheadMs" => (0, MAX_SPAN_MS, MS),
         "endMs" => (0, MAX_VIRTUAL_MS, MS),
-        "baseSeconds" | "maxSeconds" => (1, 43_200, SECONDS),
-        "waitTimeSeconds" => (0, 20, SECONDS),
+        "baseSeconds" | "maxSeconds" => (1, most_seconds, SECONDS),
+        "waitTimeSeconds" => (wait.0, wait.1, SECONDS),
         _ => return None,
     })
 }
