@@ -20,7 +20,6 @@ export class History {
     this.empty = new Map(); // consumer -> receives that returned nothing
     this.dropped = new Map(); // producer -> sends dropped by FIFO deduplication
     this.lastSend = new Map(); // producer -> { at, id }
-    this.lastReceived = new Map(); // queue -> { by, id, at } of its latest receive (why yours came back empty)
   }
 
   label(id) {
@@ -59,7 +58,6 @@ export class History {
         case "received":
           this.receives.set(id, e.receiveCount);
           this.windowFrom.set(id, e.timeMs);
-          if (e.queue) this.lastReceived.set(e.queue, { by: e.by, id, at: e.timeMs });
           break;
         case "visibilityChanged":
           this.windowFrom.set(id, e.timeMs);

@@ -3,7 +3,6 @@
 // and a replay (the timeline) makes them again at the same moments.
 
 import { h } from "./dom.js";
-import { whyEmpty } from "./empty-receive.js";
 
 export class Manual {
   /** act(op, body, caller) -> Promise<{status, body}> (parsed body). */
@@ -116,16 +115,12 @@ export const manual = {
   mount(root, lab) {
     const host = root.getElementById("manual");
     if (!host) return null;
-    let last = null; // the latest derived record: what the explanation of an empty receive reads
-    const explain = (url, caller) => {
-      const queue = last?.snap.queues.find((q) => q.url === url);
-      return whyEmpty({ queue, last: queue && last.facts.lastReceived.get(queue.name), label: (id) => last.facts.label(id), scenario: last?.scenario, caller });
-    };
+    // Why a receive of yours came back empty: the simulation's words, from the run it holds.
+    const explain = (url, caller) => lab.playground().whyEmpty(url, caller);
     const view = new Manual(host, { act: (op, body, caller) => lab.act(op, body, caller), explain });
     lab.callerName = () => view.callerName();
     return {
       update(d) {
-        last = d;
         if (d.changed) view.render(d.snap);
       },
       destroy() {},

@@ -14,6 +14,7 @@
 mod behaviours;
 mod check;
 mod commands;
+mod empty_receive;
 mod explain;
 mod goal;
 pub mod lab;

@@ -93,6 +93,14 @@ enum Asked {
     Answered,
 }
 
+/// A queue's latest receive: who (None: a caller without a name), which
+/// message, when.
+struct LastReceive {
+    by: Option<Arc<str>>,
+    id: String,
+    at: Millis,
+}
+
 pub(crate) struct Story {
     lines: Vec<Narration>,
     checkpoints: Vec<Checkpoint>,
@@ -140,6 +148,9 @@ pub(crate) struct Story {
     waits: BTreeMap<String, i64>,
     /// The label of the message received last (a group lock follows it).
     last_received: String,
+    /// Each queue's latest receive: who, which message, when (why a
+    /// receive of yours came back empty, `Simulation::why_empty`).
+    last_receives: BTreeMap<Arc<str>, LastReceive>,
     /// Why the last message left flight (a group unlock follows it).
     last_release: String,
     /// Messages whose holder stopped working on them without deleting
@@ -220,6 +231,7 @@ impl Story {
             labels: BTreeMap::new(),
             waits,
             last_received: String::new(),
+            last_receives: BTreeMap::new(),
             last_release: String::new(),
             abandoned: BTreeMap::new(),
             explanation: None,
@@ -244,6 +256,18 @@ impl Story {
         let lines = &story.lines;
         crate::time_order::sort_by_time(&mut story.timed, |i| lines[*i].at_ms);
         story
+    }
+
+    /// The latest receive from `queue`: who (None: a caller without a
+    /// name), the message as people name it ("order A-1001"), and when.
+    pub(crate) fn last_receive(&self, queue: &str) -> Option<(Option<&str>, String, Millis)> {
+        let last = self.last_receives.get(queue)?;
+        let id = &last.id;
+        let name = match self.labels.get(id) {
+            Some((label, _)) => crate::goal::name_of(label),
+            None => format!("message {}", id.get(..8).unwrap_or(id)),
+        };
+        Some((last.by.as_deref(), name, last.at))
     }
 
     /// A message as people know it: its label (body), or its id.
@@ -420,6 +444,12 @@ impl Story {
                     self.unprocessed.insert((by.clone(), id.clone()));
                 }
                 self.last_received = self.label(&id);
+                let last = LastReceive {
+                    by: by.clone(),
+                    id: id.clone(),
+                    at: now,
+                };
+                self.last_receives.insert(queue.clone(), last);
                 self.abandoned.remove(&id);
                 self.receipts.insert(
                     id,

@@ -1011,6 +1011,27 @@ impl Playground {
         }
     }
 
+    /// Why `caller`'s receive from `queueUrl` came back empty, in
+    /// sentences (who took the message first, what is in flight or
+    /// delayed and until when, a locked FIFO group): the page's words
+    /// beside an empty receive of yours. It reads the run; it changes
+    /// nothing.
+    #[wasm_bindgen(js_name = whyEmpty)]
+    pub fn why_empty(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] queue_url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] caller: JsValue,
+    ) -> Result<String, JsValue> {
+        let url = string_arg("whyEmpty", "queueUrl", "a queue URL (a string)", &queue_url)?;
+        let caller = string_arg(
+            "whyEmpty",
+            "caller",
+            "the caller's name (a string)",
+            &caller,
+        )?;
+        Ok(self.sim.why_empty(&url, &caller))
+    }
+
     fn resolve_answered(&mut self) -> Result<(), JsError> {
         for (poll, result) in self.sim.take_external_answers() {
             let response = poll_response(self.sim.engine_mut(), result);
