@@ -52,7 +52,6 @@ export const goalPanel = {
 class GoalPanel {
   constructor(root, box, lab) {
     this.$ = (id) => root.getElementById(id);
-    this.transport = root.querySelector(".transport");
     Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, hintsShown: 0 });
     this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
     this.$("knobs").addEventListener("submit", (e) => {
@@ -260,8 +259,8 @@ class GoalPanel {
     if (!this.lab.apply(text)) return;
     if (this.lab.playing()) this.lab.commands.togglePlay();
     this.lab.commands.scrub(failure.atMs, false);
-    // The run is what the learner asked to see: its controls and stage come into view (the verdict stays above them).
-    this.transport?.scrollIntoView({ block: "start" });
+    // The verdict's sentence at the top, the run's controls, narration and stage under it.
+    this.$("goal-result").scrollIntoView({ block: "start" });
     this.lab.say(`Opened seed ${failure.seed} at t = ${secs(failure.atMs)} s: ${failure.message}.`);
   }
 
