@@ -777,35 +777,15 @@ pub(crate) fn queue_name(url: &str) -> Arc<str> {
     url.rsplit('/').next().unwrap_or(url).into()
 }
 
-/// The scenario field that sets each queue attribute a scenario can set.
-const QUEUE_FIELDS: [(AttributeName, &str); 7] = [
-    (AttributeName::VisibilityTimeout, "visibilityTimeoutSeconds"),
-    (AttributeName::DelaySeconds, "delaySeconds"),
-    (
-        AttributeName::MessageRetentionPeriod,
-        "messageRetentionPeriodSeconds",
-    ),
-    (
-        AttributeName::ReceiveMessageWaitTimeSeconds,
-        "receiveMessageWaitTimeSeconds",
-    ),
-    (
-        AttributeName::ContentBasedDeduplication,
-        "contentBasedDeduplication",
-    ),
-    (AttributeName::DeduplicationScope, "deduplicationScope"),
-    (AttributeName::RedrivePolicy, "redrive"),
-];
-
 /// CreateQueue's refusal, prefixed with the scenario field it concerns:
 /// SQS names the attribute ("VisibilityTimeout"), the author wrote the
 /// field ("visibilityTimeoutSeconds").
 fn with_field(message: String) -> String {
-    match QUEUE_FIELDS
+    match scenario::QUEUE_FIELDS
         .iter()
-        .find(|(attribute, _)| message.contains(attribute.as_str()))
+        .find(|(_, attribute)| message.contains(attribute.as_str()))
     {
-        Some((_, field)) => format!("{field}: {message}"),
+        Some((field, _)) => format!("{field}: {message}"),
         None => message,
     }
 }
@@ -820,22 +800,19 @@ fn queue_attributes(
     if spec.name.ends_with(".fifo") {
         out.push(QueueAttribute::FifoQueue(true));
     }
-    let ints = [
-        (
-            spec.visibility_timeout_seconds,
-            QueueAttribute::VisibilityTimeout as fn(i64) -> _,
-        ),
-        (spec.delay_seconds, QueueAttribute::DelaySeconds),
-        (
-            spec.message_retention_period_seconds,
-            QueueAttribute::MessageRetentionPeriod,
-        ),
-        (
-            spec.receive_message_wait_time_seconds,
-            QueueAttribute::ReceiveMessageWaitTimeSeconds,
-        ),
+    // Each whole-number attribute's typed value, found by its name.
+    let ints: [fn(i64) -> QueueAttribute; 4] = [
+        QueueAttribute::VisibilityTimeout,
+        QueueAttribute::DelaySeconds,
+        QueueAttribute::MessageRetentionPeriod,
+        QueueAttribute::ReceiveMessageWaitTimeSeconds,
     ];
-    out.extend(ints.into_iter().filter_map(|(v, make)| v.map(make)));
+    for (_, attribute, value) in spec.seconds() {
+        let make = ints.iter().find(|make| make(0).name() == attribute);
+        if let (Some(make), Some(v)) = (make, value) {
+            out.push(make(v));
+        }
+    }
     if let Some(v) = spec.content_based_deduplication {
         out.push(QueueAttribute::ContentBasedDeduplication(v));
     }

@@ -757,21 +757,57 @@ pub fn rule_for(path: &str) -> Option<String> {
 /// which CreateQueue checks): the scenario words SQS's rule without
 /// keeping a copy of it.
 fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static str)> {
-    let attribute = match field {
-        "visibilityTimeoutSeconds" => AttributeName::VisibilityTimeout,
-        "delaySeconds" => AttributeName::DelaySeconds,
-        "messageRetentionPeriodSeconds" => AttributeName::MessageRetentionPeriod,
-        "receiveMessageWaitTimeSeconds" => AttributeName::ReceiveMessageWaitTimeSeconds,
-        "maxReceiveCount" => {
-            return Some((
-                "maxReceiveCount",
-                RedrivePolicy::MAX_RECEIVE_COUNT_RANGE,
-                "",
-            ))
-        }
-        _ => return None,
-    };
+    if field == "maxReceiveCount" {
+        return Some((
+            "maxReceiveCount",
+            RedrivePolicy::MAX_RECEIVE_COUNT_RANGE,
+            "",
+        ));
+    }
+    let (_, attribute) = QUEUE_FIELDS.iter().find(|(f, _)| *f == field)?;
     Some((attribute.as_str(), attribute.range()?, SECONDS))
+}
+
+/// Each queue attribute a scenario can set, with the field that sets it:
+/// the one table the scenario's checks (`queue_attribute`), the queue's
+/// creation and CreateQueue's refusals (worded with the field) read. The
+/// four whole numbers of seconds come first (`QueueSpec::seconds`).
+pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 7] = [
+    ("visibilityTimeoutSeconds", AttributeName::VisibilityTimeout),
+    ("delaySeconds", AttributeName::DelaySeconds),
+    (
+        "messageRetentionPeriodSeconds",
+        AttributeName::MessageRetentionPeriod,
+    ),
+    (
+        "receiveMessageWaitTimeSeconds",
+        AttributeName::ReceiveMessageWaitTimeSeconds,
+    ),
+    (
+        "contentBasedDeduplication",
+        AttributeName::ContentBasedDeduplication,
+    ),
+    ("deduplicationScope", AttributeName::DeduplicationScope),
+    ("redrive", AttributeName::RedrivePolicy),
+];
+
+impl QueueSpec {
+    /// The queue's whole-number attributes: field, attribute and the
+    /// value the scenario gives (None: the engine's default).
+    pub(crate) fn seconds(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, AttributeName, Option<i64>)> {
+        let values = [
+            self.visibility_timeout_seconds,
+            self.delay_seconds,
+            self.message_retention_period_seconds,
+            self.receive_message_wait_time_seconds,
+        ];
+        QUEUE_FIELDS[..4]
+            .iter()
+            .zip(values)
+            .map(|((field, attribute), value)| (*field, *attribute, value))
+    }
 }
 
 const SECONDS: &str = " of seconds";
@@ -1022,19 +1058,7 @@ impl QueueSpec {
                 got: quoted(&self.name),
             });
         }
-        let seconds = [
-            ("visibilityTimeoutSeconds", self.visibility_timeout_seconds),
-            ("delaySeconds", self.delay_seconds),
-            (
-                "messageRetentionPeriodSeconds",
-                self.message_retention_period_seconds,
-            ),
-            (
-                "receiveMessageWaitTimeSeconds",
-                self.receive_message_wait_time_seconds,
-            ),
-        ];
-        for (field, value) in seconds {
+        for (field, _, value) in self.seconds() {
             if let Some(v) = value {
                 within(path(field), i128::from(v))?;
             }
