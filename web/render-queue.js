@@ -218,8 +218,8 @@ export class QueueView {
       for (const [key, r] of box.rows) {
         for (const lane in r.cells) {
           const cell = r.cells[lane];
-          cell.stackWith = { messages: stacked.get(cell) ?? [], beyond: q.fifo ? 0 : (omitted?.[lane] ?? 0) };
-          if (!want.has(cell) && (cell.cur.length || cell.stack?.isConnected || cell.stackWith.beyond)) want.set(cell, []);
+          cell.stackWith = stackOf(stacked.get(cell) ?? [], q.fifo ? 0 : (omitted?.[lane] ?? 0));
+          if (!want.has(cell) && (cell.cur.length || cell.stack?.isConnected || cell.stackWith.n)) want.set(cell, []);
         }
         r.gone = !rowKeys.has(key);
       }
@@ -431,13 +431,22 @@ export const stage = {
 };
 
 /**
+ * What a cell's stack stands for, found once per snapshot (the clock's
+ * ticks only age it): how many messages (those past its cards, and
+ * `beyond` the snapshot's window) and the oldest one it lists.
+ */
+function stackOf(messages, beyond) {
+  const oldest = messages.reduce((o, m) => (o && o.sentAt <= m.sentAt ? o : m), null);
+  return { n: messages.length + beyond, oldest };
+}
+
+/**
  * A cell's counted stack, last in the cell: how many messages it holds
  * past its cards (and, in a standard queue, past the snapshot's window),
  * and the age of the oldest one it knows, which a click opens in the peek.
  */
 function paintStack(cell, now) {
-  const { messages = [], beyond = 0 } = cell.stackWith ?? {};
-  const n = messages.length + beyond;
+  const { n = 0, oldest = null } = cell.stackWith ?? {};
   if (!n) {
     cell.stack?.remove();
     return;
@@ -446,7 +455,6 @@ function paintStack(cell, now) {
     cell.stack = h("button", { type: "button", class: "stack" }, h("span", { class: "st-n" }), h("span", { class: "st-age" }));
   }
   const stack = cell.stack;
-  const oldest = messages.reduce((o, m) => (o && o.sentAt <= m.sentAt ? o : m), null);
   // Whole seconds: the words change once a second, not every frame.
   const ageMs = oldest ? Math.floor(Math.max(0, now - oldest.sentAt) / 1000) * 1000 : 0;
   const age = !oldest ? "" : ageMs < 1000 ? "oldest < 1 s" : `oldest ${span(ageMs)}`;

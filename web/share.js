@@ -183,7 +183,8 @@ const attr = (s) => String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").rep
 export function elementSnippet(scriptUrl, { stem, state }) {
   // A lab embeds as the lab (its broken settings are the exercise), never with a learner's changes.
   const lab = stem && isLab(stem);
-  const changed = !lab && withoutSeed(state.text) !== withoutSeed(state.fileText);
+  const edited = withoutSeed(state.text) !== withoutSeed(state.fileText);
+  const changed = !lab && edited;
   const attrs = [
     lab ? `lab="${attr(shortName(stem))}"` : null,
     !lab && !changed && stem ? `scenario="${attr(stem)}"` : null,
@@ -195,7 +196,7 @@ export function elementSnippet(scriptUrl, { stem, state }) {
   // dist/queuelab.js, a classic script: it loads from any origin without CORS headers (a module script would need them).
   const lines = [`<script src="${attr(scriptUrl)}"></script>`];
   if (state.journal.length) lines.push(`<!-- Your ${state.journal.length} action(s) and the moment on the timeline are in the link and iframe versions only. -->`);
-  if (lab && withoutSeed(state.text) !== withoutSeed(state.fileText)) lines.push("<!-- The lab starts from its own settings, for the reader to fix: your changed settings are in the link only. -->");
+  if (lab && edited) lines.push("<!-- The lab starts from its own settings, for the reader to fix: your changed settings are in the link only. -->");
   if (changed) {
     const json = jsonForHtml(JSON.parse(state.text));
     lines.push(`<queue-lab ${attrs.join(" ")}>\n<script type="application/json">\n${json}\n</script>\n</queue-lab>`);
