@@ -114,3 +114,14 @@ test("a lab's link names it by lab=, and its element snippet embeds the lab itse
   assert.doesNotMatch(snippet, /application\/json/);
   assert.match(snippet, /your changed settings are in the link only/);
 });
+
+test("absurd settings get a clear, bounded error naming the knob", () => {
+  const lab = text("01-duplicate-orders.json");
+  for (const [value, shown] of [[1.5, "1.5"], [2 ** 64, "1.8446744073709552e+19"], [{ seconds: 10 }, '{"seconds":10}'], [NaN, "null"]]) {
+    assert.throws(() => checkLab(lab, { visibility: value }), (e) => e instanceof TypeError && e.message.endsWith(`settings.visibility is ${shown}, not a whole number, true or false, a choice or "off"`), String(value));
+  }
+  // A megabyte of knob id or value is echoed in at most about a thousand characters.
+  for (const settings of [{ ["k".repeat(1 << 20)]: 1 }, { visibility: "x".repeat(1 << 20) }]) {
+    assert.throws(() => labScenario(lab, settings), (e) => e.message.length < 2500 && (e.path ?? "").length < 1100);
+  }
+});

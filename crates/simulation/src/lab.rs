@@ -1005,7 +1005,9 @@ impl Scenario {
                     true => "the id of a knob, and this scenario has none".to_string(),
                     false => format!("the id of one of this lab's knobs ({})", ids.join(", ")),
                 };
-                return refuse(format!("settings.{id}"), rule, quoted(id));
+                // An id from outside (a page script's settings): its echo is bounded.
+                let path = format!("settings.{}", queuelab_engine::echo(id));
+                return refuse(path, rule, quoted(id));
             };
             knob.check(value)?;
             knob.target.write(&mut out, value);

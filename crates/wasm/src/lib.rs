@@ -408,11 +408,29 @@ fn parse_settings(
     let json = js_sys::JSON::stringify(settings)?
         .as_string()
         .unwrap_or_default();
-    serde_json::from_str(&json).map_err(|e| {
+    let refused = |why: String| {
         args::type_error(format!(
             "{method}: settings must be an object of knob values by knob id \
-             ({{\"visibility\": 10, \"heartbeat\": \"off\"}}): {e}"
+             ({{\"visibility\": 10, \"heartbeat\": \"off\"}}): {why}"
         ))
+    };
+    serde_json::from_str(&json).map_err(|e| {
+        // Name the value that is no knob value, in words rather than serde's.
+        let values: BTreeMap<String, serde_json::Value> = match serde_json::from_str(&json) {
+            Ok(values) => values,
+            Err(_) => return refused(e.to_string()),
+        };
+        let bad = values.iter().find(|(_, v)| {
+            serde_json::from_str::<queuelab_simulation::KnobValue>(&v.to_string()).is_err()
+        });
+        match bad {
+            Some((id, value)) => refused(format!(
+                "settings.{} is {}, not a whole number, true or false, a choice or \"off\"",
+                queuelab_engine::echo(id),
+                queuelab_engine::echo(&value.to_string())
+            )),
+            None => refused(e.to_string()),
+        }
     })
 }
 
