@@ -41,13 +41,16 @@ export function span(ms) {
 
 export const shortId = (id) => String(id).slice(0, 8);
 
+/** `text` cut to at most `n` characters, the last an ellipsis when cut. */
+export const cut = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
 const REF = /\b[A-Z]{1,4}-\d+\b/;
 /** How a sentence names a message: its order reference ("A-1001") or its label. */
 export function nameOf(label, id) {
   if (label == null) return id ? shortId(id) : "a message";
   const m = REF.exec(label);
   if (m) return m[0];
-  return `“${label.length > 30 ? `${label.slice(0, 29)}…` : label}”`;
+  return `“${cut(label, 30)}”`;
 }
 
 /** Whether focus is somewhere typing happens (Space and letters belong to it). */

@@ -1,7 +1,7 @@
 // The side-effect ledger under the stage: what the handlers did (charged,
 // emailed…) per message, the latest 12, marked when one happened twice.
 
-import { h } from "./dom.js";
+import { cut, h } from "./dom.js";
 
 const SHOWN = 12;
 
@@ -21,7 +21,7 @@ export const ledger = {
             h("li", { class: s.count > 1 ? "fx-dup" : null },
               h("span", { class: "fx-n", text: `${s.count > 1 ? "⚠ " : ""}${s.effect} ×${s.count}` }),
               " ",
-              h("span", { class: "fx-what", text: s.body.length > 40 ? `${s.body.slice(0, 39)}…` : s.body }),
+              h("span", { class: "fx-what", text: cut(s.body, 40) }),
               h("span", { class: "fx-by", text: ` by ${s.by.join(", ")}` })),
           ),
         );

@@ -13,7 +13,7 @@ import { damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLin
 import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
 import { askBeforeRunning, linkWork } from "./link-check.js";
-import { h, span } from "./dom.js";
+import { cut, h, span } from "./dom.js";
 import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
 import { followPlay } from "./follow-play.js";
@@ -300,7 +300,7 @@ async function known(name, stems) {
     const kind = isLab(name) ? "lab" : "scenario";
     const list = isLab(name) ? await listLabs().catch(() => []) : stems;
     const choices = list.map((s, i) => `${i + 1}. ${shortName(s).replace(/-/g, " ")}`).join("; ");
-    lab.showError(`This link asks for the ${kind} “${shortName(name)}”, and Queuelab has no ${kind} by that name. Pick one in the Scenario list: ${choices}.`);
+    lab.showError(`This link asks for the ${kind} “${cut(shortName(name), 80)}”, and Queuelab has no ${kind} by that name. Pick one in the Scenario list: ${choices}.`);
     sel.focus();
     return false;
   }

@@ -11,7 +11,7 @@
 // scrub there on a click, so the early seconds of a long run are one
 // click away however narrow the slider is.
 
-import { h, secs, setText } from "./dom.js";
+import { cut, h, secs, setText } from "./dom.js";
 import { runCopyToEnd } from "./outcome.js";
 import { Playground } from "./engine.js";
 import { askedMoments } from "./checkpoint.js";
@@ -142,6 +142,6 @@ function fillList(list, moments) {
   list.hidden = moments.length === 0;
   list.replaceChildren(
     h("option", { value: "", text: "Go to…" }),
-    ...moments.map(({ t, text }) => h("option", { value: t, text: `${secs(t)} s: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` })),
+    ...moments.map(({ t, text }) => h("option", { value: t, text: `${secs(t)} s: ${cut(text, 60)}` })),
   );
 }

@@ -4,7 +4,7 @@
 // processing progress and its side-effect count (red once a message it
 // touched had its side effect more than once).
 
-import { h, secs, setText, shortId, span } from "./dom.js";
+import { cut, h, secs, setText, shortId, span } from "./dom.js";
 import { defaults } from "./engine.js";
 
 const WORKER_STATE = {
@@ -195,7 +195,7 @@ export class WorkersView {
     setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
     if (last && p.seen !== last) {
       const lbl = v.label(last.id) ?? "";
-      setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${lbl.length > 26 ? `${lbl.slice(0, 25)}…` : lbl}” at t=${secs(last.at)} s`);
+      setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${cut(lbl, 26)}” at t=${secs(last.at)} s`);
       if (p.seen && v.animate) p.el.animate([{ transform: "scale(1.06)" }, { transform: "none" }], { duration: 360, easing: "ease-out" });
       p.seen = last;
     } else if (!last) setText(p.last, "nothing sent yet");
