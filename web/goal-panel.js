@@ -54,10 +54,9 @@ class GoalPanel {
     this.$ = (id) => root.getElementById(id);
     Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, hintsShown: 0 });
     this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
-    this.$("knobs").addEventListener("submit", (e) => {
-      e.preventDefault();
-      this.check();
-    });
+    // Enter in a field applies its value (its change event); only the button checks.
+    this.$("knobs").addEventListener("submit", (e) => e.preventDefault());
+    this.$("check-fix").addEventListener("click", () => this.check());
     this.$("goal-hint").addEventListener("click", () => this.revealHint());
     this.api = this.makeApi();
   }

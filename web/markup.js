@@ -73,7 +73,7 @@ const GOAL = `<section id="goal" class="goal-panel" aria-labelledby="goal-title"
         <h3 id="knobs-title">Your settings <span class="sub">a change restarts the run</span></h3>
         <div id="knob-fields" class="knob-fields"></div>
         <p id="goal-edited" class="goal-edited" hidden>Your other edits run here, but Check my fix checks the lab with these settings only.</p>
-        <button type="submit" id="check-fix" class="primary">Check my fix</button>
+        <button type="button" id="check-fix" class="primary">Check my fix</button>
       </form>
     </div>
     <div id="goal-result" class="goal-result" hidden></div>

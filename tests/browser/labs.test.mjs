@@ -87,6 +87,12 @@ test("a knob value the lab refuses is said beside its field, and the field gets 
   assert.equal(await note.textContent(), "Visibility timeout (s) must be a whole number of seconds from 1 to 180. You entered “500”. Back to 2, the value running now.");
   assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
   assert.equal(await page.locator("#knob-visibility").getAttribute("aria-invalid"), "true");
+  // Enter applies a value; it does not check.
+  await page.locator("#knob-visibility").fill("10");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.visibility === 10);
+  assert.equal(await page.locator("#goal").getAttribute("data-goal-state"), "unmet");
+  assert.equal(await page.locator("#goal-result").isVisible(), false);
   // Switching the heartbeat on starts it at its smallest value, and the run follows.
   await page.locator("#knob-heartbeat-on").check();
   await page.waitForFunction(() => document.getElementById("lab").lab.settings.heartbeat === 500);
