@@ -41,6 +41,7 @@ const CALLS = {
   fromScenario: "loading the scenario",
   construct: "creating a playground",
   dispatch: "answering an SQS request",
+  dispatchSync: "answering an SQS request",
   advance: "moving virtual time forward",
   now: "reading the clock",
   nextEventTime: "finding the next event",

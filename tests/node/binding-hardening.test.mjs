@@ -122,6 +122,43 @@ test("a Proxy whose traps throw is refused with the trap's error, and the Playgr
   await stillWorks(pg);
 });
 
+/** Defines `Object.prototype[name]` as a setter for the length of `fn`. */
+async function withPrototypeSetter(name, set, fn) {
+  Object.defineProperty(Object.prototype, name, { set, configurable: true });
+  try {
+    await fn();
+  } finally {
+    delete Object.prototype[name];
+  }
+}
+
+test("a throwing setter on Object.prototype fails the answer with a plain Error, and the Playground stays usable", async () => {
+  const pg = new Playground();
+  for (const name of ["status", "body", "x-amzn-requestid"]) {
+    await withPrototypeSetter(name, () => { throw new Error("setter says no"); }, () => {
+      throwsError(() => pg.dispatchSync("AmazonSQS.ListQueues", "{}"), Error, /^could not hand a response to JavaScript$/);
+      return assert.rejects(() => Promise.resolve().then(() => pg.dispatch("AmazonSQS.ListQueues", "{}")), /could not hand a response/);
+    });
+  }
+  await stillWorks(pg);
+});
+
+test("a setter on Object.prototype calling back into playgrounds while an answer is built does not poison them", async () => {
+  const pg = new Playground();
+  const other = new Playground();
+  const seen = [];
+  let inside = false;
+  await withPrototypeSetter("headers", function () {
+    if (inside) return; // the inner answer sets headers too
+    inside = true;
+    seen.push(other.dispatchSync("AmazonSQS.ListQueues", "{}").status); // a response built inside a response
+    pg.now(); // the playground answering is busy: this throws
+  }, () => throwsError(() => pg.dispatchSync("AmazonSQS.ListQueues", "{}"), Error, /^could not hand a response to JavaScript$/));
+  assert.deepEqual(seen, [200]);
+  await stillWorks(pg);
+  await stillWorks(other);
+});
+
 test("a getter calling back into the same Playground does not poison it", async () => {
   const pg = new Playground();
   const sneaky = { get caller() { return String(pg.now()); } };

@@ -30,6 +30,52 @@ test("dispatch resolves with status, headers and JSON body text", async () => {
   assert.equal(JSON.parse(res.body).MD5OfMessageBody, "49f68a5c8493ec2c0bf489821c21fc3b");
 });
 
+test("a response is a plain object: own enumerable status, headers (sorted by name) and body, as JSON.parse would give", async () => {
+  const pg = new Playground({ seed: 7 });
+  const ok = await pg.dispatch("AmazonSQS.CreateQueue", '{"QueueName":"orders"}');
+  const refused = await pg.dispatch("AmazonSQS.GetQueueUrl", '{"QueueName":"nope"}');
+  for (const res of [ok, refused]) {
+    assert.equal(Object.getPrototypeOf(res), Object.prototype);
+    assert.deepEqual(Object.keys(res), ["status", "headers", "body"]);
+    assert.deepEqual(JSON.parse(JSON.stringify(res)), res, "survives a JSON round trip unchanged");
+    assert.deepEqual(Object.keys(res.headers), [...Object.keys(res.headers)].sort());
+  }
+  assert.deepEqual(Object.keys(refused.headers), ["content-type", "x-amzn-query-error", "x-amzn-requestid"]);
+  assert.notEqual(ok.headers, refused.headers, "each response has headers of its own");
+  ok.headers["content-type"] = "changed by the caller";
+  assert.equal(refused.headers["content-type"], "application/x-amz-json-1.0");
+});
+
+test("dispatchSync answers what dispatch answers, without a Promise", async () => {
+  const [a, b] = [new Playground({ seed: 3 }), new Playground({ seed: 3 })];
+  const calls = [
+    ["CreateQueue", { QueueName: "orders" }],
+    ["SendMessage", { QueueUrl: "orders", MessageBody: "order A-1001" }],
+    ["ReceiveMessage", { QueueUrl: "orders", MaxNumberOfMessages: 10 }],
+    ["GetQueueUrl", { QueueName: "nope" }],
+    ["NoSuchOperation", {}],
+  ];
+  for (const [op, body] of calls) {
+    const text = JSON.stringify(body).replace('"orders"}', '"https://sqs.us-east-1.amazonaws.com/000000000000/orders"}');
+    const target = `AmazonSQS.${op}`;
+    const sync = a.dispatchSync(target, op === "CreateQueue" ? JSON.stringify(body) : text, { caller: "me" });
+    assert.ok(!(sync instanceof Promise), `${op}: an answer, not a Promise`);
+    assert.deepEqual(sync, await b.dispatch(target, op === "CreateQueue" ? JSON.stringify(body) : text, { caller: "me" }), op);
+  }
+  assert.deepEqual(a.events(0), b.events(0), "the same run");
+  assert.throws(() => a.dispatchSync(5, "{}"), /^TypeError: dispatchSync: target must be a string/);
+});
+
+test("dispatchSync of a long poll that must wait gives a Promise, resolved when virtual time answers it", async () => {
+  const pg = new Playground();
+  const url = await queue(pg, "jobs");
+  const poll = pg.dispatchSync("AmazonSQS.ReceiveMessage", JSON.stringify({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  assert.ok(poll instanceof Promise);
+  const now = pg.dispatchSync("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "job-1" }));
+  assert.equal(now.status, 200, "a send answers at once");
+  assert.equal(JSON.parse((await poll).body).Messages[0].Body, "job-1");
+});
+
 test("errors carry __type, message and the x-amzn-query-error header", async () => {
   const pg = new Playground();
   const res = await call(pg, "GetQueueUrl", { QueueName: "nope" });

@@ -31,6 +31,13 @@ export async function solveALab(el: QueueLabElement): Promise<string> {
   return check.met ? words : `${check.failures[0]?.seed}: ${check.failures[0]?.message}`;
 }
 
+// dispatchSync: the response itself, or a long poll's Promise of it.
+export async function sendSync(pg: Playground): Promise<string> {
+  const answer = pg.dispatchSync("AmazonSQS.SendMessage", '{"QueueUrl":"u","MessageBody":"b"}');
+  const res = answer instanceof Promise ? await answer : answer;
+  return `${res.status} ${res.headers["x-amzn-requestid"]} ${res.body.length}`;
+}
+
 export async function withTheSdk(pg: Playground): Promise<number> {
   const client = new SQSClient({
     region: "us-east-1",

@@ -48,25 +48,32 @@ pub enum Dispatched {
     Waiting(PollId),
 }
 
-const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
+/// The `content-type` of every response.
+pub const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
+
+/// The headers a response may carry, by name.
+pub const HEADER_NAMES: [&str; 3] = ["content-type", "x-amzn-query-error", "x-amzn-requestid"];
+const CONTENT_TYPE_HEADER: &str = HEADER_NAMES[0];
+const QUERY_ERROR_HEADER: &str = HEADER_NAMES[1];
+const REQUEST_ID_HEADER: &str = HEADER_NAMES[2];
 
 fn respond(engine: &mut Engine, result: Result<Value, SqsError>) -> Response {
     let request_id = engine.next_request_id();
     let mut headers = vec![
-        ("content-type".to_string(), CONTENT_TYPE.to_string()),
-        ("x-amzn-requestid".to_string(), request_id),
+        (CONTENT_TYPE_HEADER.to_string(), CONTENT_TYPE.to_string()),
+        (REQUEST_ID_HEADER.to_string(), request_id),
     ];
     match result {
         Ok(body) => Response {
             status: 200,
             headers,
-            body: body.to_string(),
+            body: text(&body),
         },
         Err(error) => {
             let code = error.code;
             if code.has_query_code() {
                 headers.push((
-                    "x-amzn-query-error".to_string(),
+                    QUERY_ERROR_HEADER.to_string(),
                     format!("{};Sender", code.query_code()),
                 ));
             }
@@ -78,10 +85,19 @@ fn respond(engine: &mut Engine, result: Result<Value, SqsError>) -> Response {
             Response {
                 status: code.status(),
                 headers,
-                body: body.to_string(),
+                body: text(&body),
             }
         }
     }
+}
+
+/// A response body's JSON text. `serde_json::to_string` writes straight
+/// into a buffer; `Value`'s `Display` (`to_string()`) goes through the
+/// formatting machinery for every piece, and was a tenth of a request's
+/// time in wasm.
+fn text(body: &Value) -> String {
+    // A `Value` always serialises: its map keys are strings.
+    serde_json::to_string(body).unwrap_or_default()
 }
 
 /// Handles one request. `target` is the `X-Amz-Target` header

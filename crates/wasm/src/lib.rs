@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise, Reflect};
 use queuelab_engine::{Config, PollId, Realism, Snapshot};
-use queuelab_protocol::{dispatch, poll_response, Dispatched, Response};
+use queuelab_protocol::{dispatch, poll_response, Dispatched};
 use queuelab_simulation::{
     thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
 };
@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 
 mod args;
 mod json_path;
+mod response;
 mod scenario_error;
 
 use args::{copy_options, string_arg, whole_number_arg};
@@ -446,39 +447,6 @@ fn settings_error(e: queuelab_simulation::FieldError) -> JsValue {
     js
 }
 
-#[derive(Serialize)]
-struct JsResponse<'a> {
-    status: u16,
-    headers: Headers<'a>,
-    body: &'a str,
-}
-
-/// A response's headers as one JSON object, names in sorted order (a
-/// later header of the same name wins), as a `BTreeMap` would give them.
-/// A sorted list instead of a map: a response has a handful of headers,
-/// and a `BTreeMap` of `&str` would compile its own B-tree and sort
-/// (wasm size).
-struct Headers<'a>(Vec<(&'a str, &'a str)>);
-
-impl<'a> Headers<'a> {
-    fn new(headers: &'a [(String, String)]) -> Self {
-        let mut sorted: Vec<(&str, &str)> = Vec::with_capacity(headers.len());
-        for (name, value) in headers {
-            match sorted.binary_search_by(|(n, _)| (*n).cmp(name.as_str())) {
-                Ok(at) => sorted[at].1 = value,
-                Err(at) => sorted.insert(at, (name, value)),
-            }
-        }
-        Headers(sorted)
-    }
-}
-
-impl Serialize for Headers<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().copied())
-    }
-}
-
 fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
@@ -618,14 +586,6 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
             "the answer is more than {} MiB of JSON, more than JavaScript can take at once",
             MAX_JSON_BYTES >> 20
         )))
-    })
-}
-
-fn response_to_js(response: &Response) -> Result<JsValue, JsError> {
-    to_js(&JsResponse {
-        status: response.status,
-        headers: Headers::new(&response.headers),
-        body: &response.body,
     })
 }
 
@@ -796,41 +756,35 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
         #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<Promise, JsValue> {
-        let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
-        let target = string_arg(
-            "dispatch",
-            "target",
-            "a string such as \"AmazonSQS.SendMessage\"",
-            &target,
-        )?;
-        let body = string_arg(
-            "dispatch",
-            "body",
-            "the request's JSON text, a string such as \"{}\" (JSON.stringify an object first)",
-            &body,
-        )?;
-        let o: DispatchOptions = options(
-            options_value,
-            "dispatch",
-            "dispatch option",
-            &["caller"],
-            &[],
-        )?;
-        let caller = o.caller.as_deref();
-        let promise = match dispatch(self.sim.engine_mut(), &target, &body, caller) {
-            Dispatched::Done(response) => Promise::resolve(&response_to_js(&response)?),
-            Dispatched::Waiting(poll) => {
-                let mut resolver = None;
-                let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
-                if let Some(resolve) = resolver {
-                    self.waiting.insert(poll, resolve);
-                }
-                promise
-            }
+        let promise = match self.request("dispatch", &target, &body, options_arg)? {
+            Dispatched::Done(response) => Promise::resolve(&response::to_js(&response)?),
+            Dispatched::Waiting(poll) => self.wait(poll),
         };
         // A send may have answered other waiting polls.
         self.resolve_answered()?;
         Ok(promise)
+    }
+
+    /// `dispatch` without the Promise, for a caller that cannot wait a
+    /// microtask (and the fastest way to drive the engine with JSON): the
+    /// response itself, or for a long poll that must wait in virtual time,
+    /// a Promise of it, resolved as `dispatch`'s would be.
+    #[wasm_bindgen(
+        js_name = dispatchSync,
+        unchecked_return_type = "SqsResponse | Promise<SqsResponse>"
+    )]
+    pub fn dispatch_sync(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
+        #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
+    ) -> Result<JsValue, JsValue> {
+        let answer = match self.request("dispatchSync", &target, &body, options_arg)? {
+            Dispatched::Done(response) => response::to_js(&response)?,
+            Dispatched::Waiting(poll) => self.wait(poll).into(),
+        };
+        self.resolve_answered()?;
+        Ok(answer)
     }
 
     /// Moves virtual time forward by `ms` milliseconds; returns the new time.
@@ -1050,12 +1004,54 @@ impl Playground {
         Ok(self.sim.why_empty(&url, &caller))
     }
 
+    /// Reads a request's arguments (`method` names the call in errors) and
+    /// hands it to the protocol.
+    fn request(
+        &mut self,
+        method: &str,
+        target: &JsValue,
+        body: &JsValue,
+        options_arg: Option<args::DispatchOptionsArg>,
+    ) -> Result<Dispatched, JsValue> {
+        let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
+        let target = string_arg(
+            method,
+            "target",
+            "a string such as \"AmazonSQS.SendMessage\"",
+            target,
+        )?;
+        let body = string_arg(
+            method,
+            "body",
+            "the request's JSON text, a string such as \"{}\" (JSON.stringify an object first)",
+            body,
+        )?;
+        let o: DispatchOptions =
+            options(options_value, method, "dispatch option", &["caller"], &[])?;
+        Ok(dispatch(
+            self.sim.engine_mut(),
+            &target,
+            &body,
+            o.caller.as_deref(),
+        ))
+    }
+
+    /// A Promise of a long poll's response, resolved by `resolve_answered`.
+    fn wait(&mut self, poll: PollId) -> Promise {
+        let mut resolver = None;
+        let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
+        if let Some(resolve) = resolver {
+            self.waiting.insert(poll, resolve);
+        }
+        promise
+    }
+
     fn resolve_answered(&mut self) -> Result<(), JsError> {
         for (poll, result) in self.sim.take_external_answers() {
             let response = poll_response(self.sim.engine_mut(), result);
             if let Some(resolve) = self.waiting.remove(&poll) {
                 resolve
-                    .call1(&JsValue::UNDEFINED, &response_to_js(&response)?)
+                    .call1(&JsValue::UNDEFINED, &response::to_js(&response)?)
                     .map_err(|_| error("resolving a long poll failed"))?;
             }
         }
