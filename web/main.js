@@ -97,7 +97,9 @@ async function loadStem(name) {
   }
   let text;
   try {
-    text = await fetchScenario(stem);
+    const early = prefetched?.stem === stem ? prefetched.text : null;
+    prefetched = null;
+    text = await (early ?? fetchScenario(stem));
   } catch (e) {
     lab.showError(e.message);
     return false;
@@ -110,6 +112,19 @@ async function loadStem(name) {
   return lab.load(text, { label: `The ${kind} file “${stem}.json”`, id: isLab(stem) ? shortName(stem) : null });
 }
 
+/** The first scenario's file, fetched while the engine compiles: { stem, text: Promise }. */
+let prefetched = null;
+
+/** Starts fetching the file `name` means, if it names one; loadStem takes it from there. */
+function prefetch(name) {
+  resolveScenario(name)
+    .then((found) => {
+      prefetched = { stem: found, text: fetchScenario(found) };
+      prefetched.text.catch(() => (prefetched = null)); // loadStem fetches again, and says why it failed
+    })
+    .catch(() => null); // a bad name: known() says so
+}
+
 /** A picker option's words: its number and title, and ✓ for a lab solved in this browser. */
 function optionText(stem, n, title) {
   const solved = isLab(stem) && solvedLabs()[shortName(stem)] ? " ✓" : "";
@@ -118,8 +133,13 @@ function optionText(stem, n, title) {
   return `${n}. ${words}${solved}`;
 }
 
-/** The picker: the scenarios, then the labs, each group numbered from 1. */
-async function fillPicker() {
+/**
+ * The picker: the scenarios, then the labs, each group numbered from 1.
+ * Their titles are fetched once `started` settles: eighteen fetches begun
+ * earlier queued in front of the first scenario's own file (a school
+ * laptop's first frame waited for all of them).
+ */
+async function fillPicker(started) {
   const sel = document.getElementById("scenario");
   const listed = async (list) => {
     try {
@@ -129,7 +149,7 @@ async function fillPicker() {
       return [];
     }
   };
-  const [stems, labStems] = [await listed(listScenarios), await listed(listLabs)];
+  const [stems, labStems] = await Promise.all([listed(listScenarios), listed(listLabs)]);
   const titles = new Map();
   const group = (label, list) => h("optgroup", { label, "data-word": label.replace(/s$/, "") }, ...list.map((s, i) => h("option", { value: s, text: optionText(s, i + 1, titles.get(s)) })));
   const fill = () => {
@@ -141,8 +161,10 @@ async function fillPicker() {
   };
   sel.replaceChildren(); // index.html's "Loading…"
   fill();
-  // Titles for the picker, without holding up the first scenario; a solved lab gets its ✓ at once.
-  Promise.all([...stems, ...labStems].map((s) => fetchScenario(s).then((t) => titles.set(s, JSON.parse(t).title)).catch(() => null))).then(fill);
+  // Titles for the picker, after the first scenario; a solved lab gets its ✓ at once.
+  started
+    .finally(() => Promise.all([...stems, ...labStems].map((s) => fetchScenario(s).then((t) => titles.set(s, JSON.parse(t).title)).catch(() => null))))
+    .then(fill, fill);
   addEventListener("queuelab-progress", fill);
   sel.addEventListener("change", async () => {
     lab.pause();
@@ -249,14 +271,27 @@ function wireShare() {
 // ---- start --------------------------------------------------------------------
 
 async function start() {
+  let started;
+  const picker = fillPicker(new Promise((resolve) => (started = resolve)));
+  try {
+    await openLink(picker);
+  } finally {
+    started();
+  }
+}
+
+/** Opens what the link asks for, once the picker (`picker`, its stems) and the engine are ready. */
+async function openLink(picker) {
   if (!embed) wireShare();
-  // The scenario list needs no engine: it loads while the engine compiles.
-  const picker = fillPicker();
-  await ready();
+  // The scenario list needs no engine: it loads while the engine compiles,
+  // and so does the file the link asks for.
+  const engine = ready();
   const stems = await picker;
   if (!embed) seq = setUpSequence({ select: document.getElementById("scenario"), placeHost: document.querySelector(".picker"), after: document.querySelector("#lab .transport") });
   const name = link.lab != null ? `labs/${link.lab}` : (link.scenario ?? stems[0]);
   if (!name) return;
+  prefetch(name);
+  await engine;
   let extra = {};
   let damaged = link.damaged;
   if (link.packed && !damaged) {
