@@ -13,22 +13,56 @@ export class EventLog {
     routineToggle.addEventListener("change", () => list.classList.toggle("hide-routine", routineToggle.checked));
   }
 
-  reset() {
-    this.list.replaceChildren();
+  /** The sentences of a batch: of a whole run handed over by a replay, only the tail can be shown. */
+  sentences(events, ctx) {
+    return sentences(events.length > MAX * 2 ? events.slice(-MAX * 2) : events, ctx);
   }
 
   /** Appends a batch; returns its sentences (for announcements). */
   append(events, ctx) {
     if (events.length === 0) return [];
-    // A replay can hand over a whole run: only the tail can be shown.
-    const lines = sentences(events.length > MAX * 2 ? events.slice(-MAX * 2) : events, ctx);
-    const frag = document.createDocumentFragment();
-    for (const s of lines.length > MAX ? lines.slice(-MAX) : lines) frag.append(item(s));
-    this.list.append(frag);
+    const lines = this.sentences(events, ctx);
+    this.list.append(items(lines.length > MAX ? lines.slice(-MAX) : lines));
     let extra = this.list.childElementCount - MAX;
     while (extra-- > 0) this.list.firstElementChild.remove();
     return lines;
   }
+
+  /**
+   * Shows the log of a moment read from the run's start (a replay, a new
+   * run): the items already shown that say what its lines say stay, and
+   * only the rest is made. Dragging the timeline replays the same run, so
+   * from one move to the next most of the log is the same; remaking 400
+   * items each move was a third of the move's script time.
+   */
+  show(events, ctx) {
+    const lines = this.sentences(events, ctx);
+    const shown = lines.length > MAX ? lines.slice(-MAX) : lines;
+    const keys = shown.map(keyOf);
+    const old = this.list.children;
+    const first = keys.length ? Array.prototype.findIndex.call(old, (li) => li.logKey === keys[0]) : -1;
+    if (first < 0) this.list.replaceChildren();
+    for (let i = 0; i < first; i++) this.list.firstElementChild.remove();
+    let same = 0;
+    while (same < old.length && same < keys.length && old[same].logKey === keys[same]) same++;
+    while (old.length > same) this.list.lastElementChild.remove();
+    this.list.append(items(shown.slice(same)));
+    return lines;
+  }
+}
+
+/** What an item says, to tell whether one already shown can stay. */
+const keyOf = (s) => `${s.e.seq}|${s.e.type}|${s.kind}|${s.who}|${s.text}`;
+
+/** Sentences as list items, in a fragment. */
+function items(lines) {
+  const frag = document.createDocumentFragment();
+  for (const s of lines) {
+    const li = item(s);
+    li.logKey = keyOf(s);
+    frag.append(li);
+  }
+  return frag;
 }
 
 /** One sentence as a list item: "t=2.0 s · worker-2 · received A-1001 …". */
@@ -55,11 +89,11 @@ export const log = {
     const view = new EventLog(list, root.getElementById("log-routine"));
     return {
       update(d) {
-        if (d.fresh) view.reset();
-        if (!d.changed) return;
+        if (!d.changed && !d.fresh) return;
         // Checkpoints played without asking (checkpoints=off) are not part of the story told.
-        const events = lab.asksCheckpoints ? d.events : d.events.filter((e) => !e.type.startsWith("checkpoint"));
-        const lines = view.append(events, d);
+        const batch = d.changed ? d.events : []; // unchanged: d.events are an earlier frame's
+        const events = lab.asksCheckpoints ? batch : batch.filter((e) => !e.type.startsWith("checkpoint"));
+        const lines = d.fresh ? view.show(events, d) : view.append(events, d);
         if (!d.silent) for (const l of lines) if (isKey(l.e) || (l.e.type === "received" && l.kind === "warn")) lab.say(l.kind === "narration" ? l.text : `${l.who} ${l.text}.`);
       },
       destroy() {},

@@ -40,6 +40,23 @@ test("stepping and scrubbing give the same state as playing, and every step draw
   for (const s of [played, stepped, steppedAgain]) await s.close();
 });
 
+test("after the timeline is dragged back and forth, the event log says exactly what a link to that moment opens with", async () => {
+  const stem = "02-slow-consumer-duplicate";
+  const log = (page) => page.evaluate(() => [...document.querySelectorAll("#log li")].map((li) => `${li.className}|${li.dataset.type}|${li.textContent}`));
+  const dragged = await open(`?scenario=${stem}&checkpoints=off`);
+  const end = Number(await dragged.page.locator("#timeline").getAttribute("max"));
+  for (const moment of [4400, end, 1200, 4400, 300, end, 2600]) {
+    await scrubTo(dragged.page, moment);
+    const linked = await open(`?scenario=${stem}&checkpoints=off&t=${moment}`);
+    await linked.page.waitForSelector(`#clock[data-time-ms='${moment}']`);
+    const expected = await log(linked.page);
+    assert.ok(expected.length > 0 || moment < 500, `the log at ${moment} ms has lines`);
+    assert.deepEqual(await log(dragged.page), expected, `the log at ${moment} ms`);
+    await linked.close();
+  }
+  await dragged.close();
+});
+
 test("everything works by keyboard: Tab reaches the controls and Space plays", async () => {
   const { page, close } = await open("?scenario=02-slow-consumer-duplicate");
   const reached = new Set();
