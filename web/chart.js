@@ -88,18 +88,38 @@ export class Chart {
     }
     const yL = (v) => H - M.b - (v / maxC) * (H - M.t - M.b);
     const yR = (v) => H - M.b - (v / maxA) * (H - M.t - M.b);
+    const pieces = this.piecesFor(key);
     for (const [k, , side] of SERIES) {
       const y = side === "left" ? yL : yR;
-      let pts = "";
-      let prev = null;
-      for (const m of this.samples) {
+      const mine = pieces.lines[k];
+      for (let i = mine.length; i < this.samples.length; i++) {
+        const m = this.samples[i];
+        const at = x(m.t).toFixed(1);
         // Counts are steps: hold the previous value until the next sample.
-        if (prev !== null && side === "left") pts += `${x(m.t).toFixed(1)},${y(prev).toFixed(1)} `;
-        pts += `${x(m.t).toFixed(1)},${y(m[k]).toFixed(1)} `;
-        prev = m[k];
+        const hold = i > 0 && side === "left" ? `${at},${y(this.samples[i - 1][k]).toFixed(1)} ` : "";
+        mine.push(`${hold}${at},${y(m[k]).toFixed(1)} `);
       }
-      this.lines[k].setAttribute("points", pts);
+      const pts = mine.join("");
+      if (this.lines[k].getAttribute("points") !== pts) this.lines[k].setAttribute("points", pts);
     }
+    pieces.of = this.samples.slice();
+  }
+
+  /**
+   * Each sample's piece of each line, kept while the scale (`key`) holds,
+   * as far as the samples are the ones they were made from: a replay of
+   * the same run hands over the same sample objects (run.js), so a drag
+   * of the timeline makes only the pieces past what it drew before.
+   */
+  piecesFor(key) {
+    let p = this.pieces;
+    if (p?.key !== key) {
+      p = this.pieces = { key, of: [], lines: Object.fromEntries(SERIES.map(([k]) => [k, []])) };
+    }
+    let same = 0;
+    while (same < p.of.length && same < this.samples.length && p.of[same] === this.samples[same]) same++;
+    for (const k in p.lines) p.lines[k].length = same;
+    return p;
   }
 
   axes(maxC, maxA, x) {

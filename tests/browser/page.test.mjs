@@ -40,9 +40,12 @@ test("stepping and scrubbing give the same state as playing, and every step draw
   for (const s of [played, stepped, steppedAgain]) await s.close();
 });
 
-test("after the timeline is dragged back and forth, the event log says exactly what a link to that moment opens with", async () => {
+test("after the timeline is dragged back and forth, the event log and the chart say exactly what a link to that moment opens with", async () => {
   const stem = "02-slow-consumer-duplicate";
-  const log = (page) => page.evaluate(() => [...document.querySelectorAll("#log li")].map((li) => `${li.className}|${li.dataset.type}|${li.textContent}`));
+  const log = (page) => page.evaluate(() => [
+    ...[...document.querySelectorAll("#log li")].map((li) => `${li.className}|${li.dataset.type}|${li.textContent}`),
+    ...[...document.querySelectorAll("#chart polyline, #chart text")].map((el) => el.getAttribute("points") ?? el.textContent),
+  ]);
   const dragged = await open(`?scenario=${stem}&checkpoints=off`);
   const end = Number(await dragged.page.locator("#timeline").getAttribute("max"));
   for (const moment of [4400, end, 1200, 4400, 300, end, 2600]) {
@@ -51,10 +54,36 @@ test("after the timeline is dragged back and forth, the event log says exactly w
     await linked.page.waitForSelector(`#clock[data-time-ms='${moment}']`);
     const expected = await log(linked.page);
     assert.ok(expected.length > 0 || moment < 500, `the log at ${moment} ms has lines`);
-    assert.deepEqual(await log(dragged.page), expected, `the log at ${moment} ms`);
+    assert.deepEqual(await log(dragged.page), expected, `the log and the chart at ${moment} ms`);
     await linked.close();
   }
   await dragged.close();
+});
+
+test("the chart drawn again with fewer, more or other samples draws what a new chart draws with them", async () => {
+  const { page, close } = await open("?scenario=02-slow-consumer-duplicate");
+  const mismatches = await page.evaluate(async () => {
+    const { Chart } = await import("/web/chart.js");
+    const sample = (t, v) => ({ t, visible: v % 4, inFlight: (v * 3) % 4, delayed: v % 2, dlq: 0, age: 2 });
+    const all = Array.from({ length: 40 }, (_, i) => sample(i * 100, i));
+    const points = (chart) => [...chart.svg.querySelectorAll("polyline")].map((l) => l.getAttribute("points"));
+    const drawn = (list) => {
+      const chart = new Chart(document.createElement("div"));
+      chart.draw(0, null, { duration: 4000, list, version: 1 });
+      return points(chart);
+    };
+    // One chart through a drag's sequence: back (a prefix of the same samples), forward, and to other samples.
+    const other = all.slice(0, 30).concat(Array.from({ length: 10 }, (_, i) => sample(3000 + i * 100, i + 7)));
+    const chart = new Chart(document.createElement("div"));
+    const out = [];
+    [all, all.slice(0, 25), all.slice(0, 10), all, other, all.slice(0, 35)].forEach((list, n) => {
+      chart.draw(0, null, { duration: 4000, list, version: n + 1 });
+      if (JSON.stringify(points(chart)) !== JSON.stringify(drawn(list))) out.push(`draw ${n + 1} (${list.length} samples)`);
+    });
+    return out;
+  });
+  assert.deepEqual(mismatches, []);
+  await close();
 });
 
 test("everything works by keyboard: Tab reaches the controls and Space plays", async () => {
