@@ -756,13 +756,13 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
         #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<Promise, JsValue> {
-        let promise = match self.request("dispatch", &target, &body, options_arg)? {
-            Dispatched::Done(response) => Promise::resolve(&response::to_js(&response)?),
-            Dispatched::Waiting(poll) => self.wait(poll),
-        };
-        // A send may have answered other waiting polls.
-        self.resolve_answered()?;
-        Ok(promise)
+        // A long poll's answer is already its Promise: resolving with it gives it back.
+        Ok(Promise::resolve(&self.answer(
+            "dispatch",
+            &target,
+            &body,
+            options_arg,
+        )?))
     }
 
     /// `dispatch` without the Promise, for a caller that cannot wait a
@@ -779,12 +779,7 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
         #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<JsValue, JsValue> {
-        let answer = match self.request("dispatchSync", &target, &body, options_arg)? {
-            Dispatched::Done(response) => response::to_js(&response)?,
-            Dispatched::Waiting(poll) => self.wait(poll).into(),
-        };
-        self.resolve_answered()?;
-        Ok(answer)
+        self.answer("dispatchSync", &target, &body, options_arg)
     }
 
     /// Moves virtual time forward by `ms` milliseconds; returns the new time.
@@ -1004,15 +999,16 @@ impl Playground {
         Ok(self.sim.why_empty(&url, &caller))
     }
 
-    /// Reads a request's arguments (`method` names the call in errors) and
-    /// hands it to the protocol.
-    fn request(
+    /// Reads a request's arguments (`method` names the call in errors),
+    /// hands it to the protocol, and gives its response, or a Promise of it
+    /// for a long poll that waits.
+    fn answer(
         &mut self,
         method: &str,
         target: &JsValue,
         body: &JsValue,
         options_arg: Option<args::DispatchOptionsArg>,
-    ) -> Result<Dispatched, JsValue> {
+    ) -> Result<JsValue, JsValue> {
         let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
         let target = string_arg(
             method,
@@ -1028,12 +1024,13 @@ impl Playground {
         )?;
         let o: DispatchOptions =
             options(options_value, method, "dispatch option", &["caller"], &[])?;
-        Ok(dispatch(
-            self.sim.engine_mut(),
-            &target,
-            &body,
-            o.caller.as_deref(),
-        ))
+        let answer = match dispatch(self.sim.engine_mut(), &target, &body, o.caller.as_deref()) {
+            Dispatched::Done(response) => response::to_js(&response)?,
+            Dispatched::Waiting(poll) => self.wait(poll).into(),
+        };
+        // A send may have answered other waiting polls.
+        self.resolve_answered()?;
+        Ok(answer)
     }
 
     /// A Promise of a long poll's response, resolved by `resolve_answered`.
