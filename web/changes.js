@@ -72,8 +72,12 @@ export function changes(file, now, queueDefaults = {}) {
     const key = parts.at(-1);
     if (parts[0] === "queues" && parts.length === 3 && from === undefined) from = queueDefaults[key];
     if (JSON.stringify(from) === JSON.stringify(to)) continue;
-    // Heartbeat off drops its visibility too: one change, not two.
-    if (key === "heartbeatVisibilitySeconds" && before.get(path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs")) !== after.get(path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs"))) continue;
+    // Heartbeat turned off (or on) takes its visibility with it: one change,
+    // not two. A heartbeat that only beats at another pace keeps both.
+    if (key === "heartbeatVisibilitySeconds") {
+      const beat = path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs");
+      if ((before.get(beat) === undefined) !== (after.get(beat) === undefined)) continue;
+    }
     const list = parts[0] === "queues" ? now.queues ?? file.queues : parts[0] === "consumers" ? now.consumers ?? file.consumers : parts[0] === "producers" ? now.producers ?? file.producers : null;
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
     const [name, unit] = NAMES[key] ?? [parts.slice(list ? 2 : 0).join("."), ""];

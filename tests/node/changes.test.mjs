@@ -26,6 +26,17 @@ test("turning heartbeat off is one change, not one per field it drops", () => {
   assert.equal(changeSentence(list), "You turned off worker-1's heartbeat");
 });
 
+test("a heartbeat at another pace with another visibility is two changes, both said", () => {
+  const before = file("04-heartbeat");
+  const after = structuredClone(before);
+  const beat = after.consumers[0].behaviour;
+  beat.heartbeatEveryMs = 2000;
+  beat.heartbeatVisibilitySeconds += 5;
+  const list = changes(before, after);
+  assert.deepEqual(list.map((c) => c.name), ["heartbeat", "heartbeat's visibility"]);
+  assert.equal(list[1].to, before.consumers[0].behaviour.heartbeatVisibilitySeconds + 5);
+});
+
 test("a queue field the file leaves out is compared with the engine's default", () => {
   const before = file("02-slow-consumer-duplicate");
   const after = structuredClone(before);
