@@ -216,22 +216,33 @@ class Lab {
    * slices (slicer.js): a short replay is done before this returns; a long
    * one draws as it goes, shows a progress bar with Cancel, and keeps the
    * page answering. Asking for a later moment while one runs extends it.
+   * With `forward` (the timeline's scrubs), a later moment than now is
+   * reached by going on from now instead (Run.beginOnward).
    */
-  replayTo(t) {
+  replayTo(t, { forward = false } = {}) {
     const target = this.run.clamp(t);
     if (this.replay && target >= this.replay.reached) {
       this.replay.target = target;
       return;
     }
     this.abandonReplay();
+    let onward = false;
     try {
-      this.run.beginReplay();
+      // A scrub to a later moment goes on from here; anything else from 0 s.
+      onward = forward && !this.suspended && target >= this.run.now;
+      if (onward) this.run.beginOnward();
+      else this.run.beginReplay();
     } catch (e) {
       this.showError(`Replay failed: ${e.message}`);
       return;
     }
-    this.fresh();
-    this.next.rebuild = true;
+    if (onward) {
+      this.quiet = null; // the note of a quiet stretch skipped while playing
+      this.onRun();
+    } else {
+      this.fresh();
+      this.next.rebuild = true;
+    }
     const began = performance.now();
     const job = runSliced(this.slicer, {
       from: this.run.now,
@@ -354,7 +365,7 @@ class Lab {
     if (this.scrubTo != null) {
       const t = this.scrubTo;
       this.scrubTo = null;
-      this.replayTo(t);
+      this.replayTo(t, { forward: true });
       this.lastTs = ts;
     } else if (this.replay) {
       this.lastTs = ts; // the replay draws its own frames; replayEnded restarts the loop
@@ -530,7 +541,7 @@ class Lab {
       this.loop();
     } else {
       this.scrubTo = null;
-      this.replayTo(t);
+      this.replayTo(t, { forward: true });
     }
   }
 

@@ -29,6 +29,15 @@ export class Samples {
     return (Math.floor(t / this.step) + 1) * this.step;
   }
 
+  /** Drops the last sample if it was taken between steps (where a replay stopped): a run going on from there would not have taken it. */
+  dropBetweenSteps() {
+    const last = this.list[this.list.length - 1];
+    if (last && last.t % this.step !== 0) {
+      this.list.pop();
+      this.version++;
+    }
+  }
+
   /** Adds a sample; one at the same moment replaces the last, an older one is ignored. */
   add(m) {
     const last = this.list[this.list.length - 1];
@@ -117,6 +126,18 @@ export class Run {
     this.fresh();
   }
 
+  /**
+   * Starts a replay onward from this moment, to a later one: the engine is
+   * deterministic, so that moment is the same reached from here as from
+   * 0 s, and nothing read so far is read again (a drag of the timeline
+   * forward). Like a replay, it does not stop where a checkpoint asks.
+   */
+  beginOnward() {
+    this.halted = null;
+    this.replaying = true;
+    this.samples?.dropBetweenSteps();
+  }
+
   /** Ends a replay where it got to (its target, or where it was stopped): the chart gets that moment's sample. */
   endReplay() {
     this.replaying = false;
@@ -126,7 +147,10 @@ export class Run {
     const last = this.lastCheckpoint;
     if (last && last.timeMs === this.now && this.haltsAt?.(last)) this.halted = last;
     this.sample();
-    if (this.now >= this.duration) this.ended = true;
+    if (this.now >= this.duration && !this.ended) {
+      this.ended = true;
+      this.failWaiting();
+    }
   }
 
   /** A new engine for `text`; with `haltsAt`, its advance stops where a checkpoint is asked or answered. */
@@ -298,13 +322,18 @@ export class Run {
   markEnded() {
     if (this.now < this.duration || this.ended) return false;
     this.ended = true;
+    this.failWaiting();
+    return true;
+  }
+
+  /** The run is at its end: requests still waiting fail, once answers due at this very moment have settled. */
+  failWaiting() {
     const pg = this.pg;
     setTimeout(() => {
       if (this.pg !== pg || this.waiting.size === 0) return;
       for (const reject of this.waiting) reject(new Error(`The run ended at ${(this.duration / 1000).toFixed(1)} s while this request was waiting; press Restart and send it again.`));
       this.waiting.clear();
     });
-    return true;
   }
 
   /**

@@ -40,7 +40,7 @@ test("stepping and scrubbing give the same state as playing, and every step draw
   for (const s of [played, stepped, steppedAgain]) await s.close();
 });
 
-test("after the timeline is dragged back and forth, the event log and the chart say exactly what a link to that moment opens with", async () => {
+test("after the timeline is dragged back and forth, the stage, the event log and the chart say exactly what a link to that moment opens with", async () => {
   const stem = "02-slow-consumer-duplicate";
   const log = (page) => page.evaluate(() => [
     ...[...document.querySelectorAll("#log li")].map((li) => `${li.className}|${li.dataset.type}|${li.textContent}`),
@@ -55,6 +55,7 @@ test("after the timeline is dragged back and forth, the event log and the chart 
     const expected = await log(linked.page);
     assert.ok(expected.length > 0 || moment < 500, `the log at ${moment} ms has lines`);
     assert.deepEqual(await log(dragged.page), expected, `the log and the chart at ${moment} ms`);
+    assert.deepEqual(await hookState(dragged.page), await hookState(linked.page), `the stage at ${moment} ms`);
     await linked.close();
   }
   await dragged.close();

@@ -113,6 +113,27 @@ test("with sampling on, the chart's samples sit at fixed steps and a replay rebu
   assert.equal(JSON.stringify(run.samples.list), played);
 });
 
+test("a run taken onward from a replayed moment to a later one is the run replayed there: engine, samples, checkpoints passed", () => {
+  const haltsAt = (e) => e.type === "checkpointAsked"; // every question would stop a run that plays
+  for (const text of [DUP, FIFO]) {
+    const run = started(text, { sample: true, haltsAt });
+    const onward = (t) => {
+      run.beginOnward();
+      run.advanceTo(t);
+      run.endReplay();
+    };
+    run.replayTo(1234); // a moment between the chart's steps
+    onward(4321);
+    onward(run.duration);
+    const there = new Run({ sample: true, haltsAt });
+    there.start(text);
+    there.replayTo(run.duration);
+    assert.equal(moment(run), moment(there));
+    assert.deepEqual(run.samples.list, there.samples.list, "no sample from where the replay stopped");
+    assert.equal(run.ended, true);
+  }
+});
+
 test("a run halts where a checkpoint is asked and where the run answers it, and a replay halts only where it lands", () => {
   const answers = new Map();
   const seen = new Set();
