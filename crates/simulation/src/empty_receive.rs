@@ -5,7 +5,7 @@
 //! "Act yourself" panel: a learner's receive that returned nothing gets the
 //! reason beside it. It reads what the engine did; it decides nothing.
 
-use queuelab_engine::{MessageSnapshot, QueueCounts};
+use queuelab_engine::{MessageSnapshot, Millis, QueueCounts};
 
 use crate::explain::secs;
 use crate::{worker_names, Simulation};
@@ -20,11 +20,14 @@ impl Simulation {
     /// comes back at t = 30 s unless worker-1 deletes it."
     pub fn why_empty(&self, queue_url: &str, caller: &str) -> String {
         let engine = self.engine();
-        let Some(page) = engine.queue_messages(queue_url, 0, READ_WINDOW) else {
-            return "Nothing received. The queue no longer exists.".into();
-        };
         let counts = engine.counts();
-        let Some(queue) = counts.queues.iter().find(|q| q.name == page.queue) else {
+        let found = engine
+            .queue_messages(queue_url, 0, READ_WINDOW)
+            .and_then(|page| {
+                let queue = counts.queues.iter().find(|q| q.name == page.queue)?;
+                Some((page, queue))
+            });
+        let Some((page, queue)) = found else {
             return "Nothing received. The queue no longer exists.".into();
         };
         let mut said = Vec::new();
@@ -68,18 +71,13 @@ fn in_flight(q: &QueueCounts, messages: &[MessageSnapshot]) -> Option<String> {
     if q.in_flight == 0 {
         return None;
     }
-    let first = messages
-        .iter()
-        .filter(|m| m.state == "in-flight")
-        .min_by_key(|m| m.visible_at.unwrap_or(0));
-    let when = first
-        .and_then(|m| {
-            let at = m.visible_at?;
+    let when = first_visible(messages, "in-flight")
+        .map(|(m, at)| {
             let holder = m.holder.as_deref().unwrap_or("its holder");
-            Some(format!(
+            format!(
                 "; the first comes back at t = {} unless {holder} deletes it",
                 secs(at)
-            ))
+            )
         })
         .unwrap_or_default();
     Some(format!(
@@ -93,15 +91,22 @@ fn delayed(q: &QueueCounts, messages: &[MessageSnapshot]) -> Option<String> {
     if q.delayed == 0 {
         return None;
     }
-    let first = messages
-        .iter()
-        .filter(|m| m.state == "delayed")
-        .filter_map(|m| m.visible_at)
-        .min();
-    let until = first
-        .map(|at| format!(" until t = {}", secs(at)))
+    let until = first_visible(messages, "delayed")
+        .map(|(_, at)| format!(" until t = {}", secs(at)))
         .unwrap_or_default();
     Some(format!("{}{until}.", count(q.delayed, "delayed")))
+}
+
+/// The listed message in `state` that becomes visible first, and when.
+fn first_visible<'a>(
+    messages: &'a [MessageSnapshot],
+    state: &str,
+) -> Option<(&'a MessageSnapshot, Millis)> {
+    messages
+        .iter()
+        .filter(|m| m.state == state)
+        .filter_map(|m| Some((m, m.visible_at?)))
+        .min_by_key(|&(_, at)| at)
 }
 
 /// "1 message is in flight", "3 messages are delayed".
