@@ -1,20 +1,20 @@
 //! One function per SQS operation: read the members, call the engine,
 //! shape the answer.
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
 use queuelab_engine::{
-    AddPermission, AttributeName, AttributeSelection, AttributeValue, BatchResult, Engine,
-    ErrorCode, MessageAttribute, NewMessage, PollId, ReceiveMessage, ReceiveOutcome,
-    ReceivedMessage, SendMessage, SendResult, SqsError, SqsResult,
+    AddPermission, AttributeName, AttributeSelection, BatchResult, Engine, ErrorCode, NewMessage,
+    PollId, ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SendResult, SqsError,
+    SqsResult,
 };
 use serde_json::{json, Map, Value};
 
 use crate::attributes;
+use crate::bodies::{self, Received, Sent};
 use crate::input::{parse_body, Input};
 
 pub enum Outcome {
-    Body(Value),
+    /// The answer's JSON text.
+    Body(String),
     Waiting(PollId),
 }
 
@@ -62,11 +62,11 @@ pub fn call(engine: &mut Engine, target: &str, body: &str, caller: Caller) -> Sq
 }
 
 fn body(value: Value) -> SqsResult<Outcome> {
-    Ok(Outcome::Body(value))
+    Ok(Outcome::Body(bodies::text(&value)))
 }
 
 fn empty() -> SqsResult<Outcome> {
-    body(json!({}))
+    Ok(Outcome::Body("{}".to_string()))
 }
 
 /// Adds `key` only when the value is present: SQS leaves empty members out.
@@ -239,16 +239,11 @@ fn new_message(input: &Input) -> SqsResult<NewMessage> {
     })
 }
 
+/// A successful batch entry's members beside its `Id`: a SendMessage answer's.
 fn send_fields(result: SendResult, out: &mut Map<String, Value>) {
-    out.insert("MessageId".into(), result.message_id.into());
-    out.insert("MD5OfMessageBody".into(), result.md5_of_body.into());
-    put(out, "MD5OfMessageAttributes", result.md5_of_attributes);
-    put(
-        out,
-        "MD5OfMessageSystemAttributes",
-        result.md5_of_system_attributes,
-    );
-    put(out, "SequenceNumber", result.sequence_number);
+    if let Ok(Value::Object(members)) = serde_json::to_value(Sent::from(&result)) {
+        out.extend(members);
+    }
 }
 
 fn send_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {
@@ -257,9 +252,7 @@ fn send_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult
         message: new_message(input)?,
     };
     let result = engine.send_message(&request, caller)?;
-    let mut out = Map::new();
-    send_fields(result, &mut out);
-    body(Value::Object(out))
+    Ok(Outcome::Body(bodies::text(&Sent::from(&result))))
 }
 
 /// `Successful` / `Failed` lists, each successful entry shaped by `fields`;
@@ -319,58 +312,14 @@ fn receive_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsRes
         receive_request_attempt_id: input.string("ReceiveRequestAttemptId")?,
     };
     match engine.receive_message(&request, caller)? {
-        ReceiveOutcome::Done(messages) => body(receive_body(&messages)),
+        ReceiveOutcome::Done(messages) => Ok(Outcome::Body(receive_body(&messages))),
         ReceiveOutcome::Waiting(poll) => Ok(Outcome::Waiting(poll)),
     }
 }
 
-fn attribute_json(attribute: &MessageAttribute) -> Value {
-    match &attribute.value {
-        AttributeValue::String(s) => json!({ "DataType": attribute.data_type, "StringValue": s }),
-        AttributeValue::Binary(b) => {
-            json!({ "DataType": attribute.data_type, "BinaryValue": STANDARD.encode(b) })
-        }
-    }
-}
-
-/// The ReceiveMessage answer; an empty receive has no `Messages` member.
-pub fn receive_body(messages: &[ReceivedMessage]) -> Value {
-    if messages.is_empty() {
-        return json!({});
-    }
-    let messages: Vec<Value> = messages
-        .iter()
-        .map(|m| {
-            let mut out = Map::new();
-            out.insert("MessageId".into(), m.message_id.clone().into());
-            out.insert("ReceiptHandle".into(), m.receipt_handle.clone().into());
-            out.insert("MD5OfBody".into(), m.md5_of_body.clone().into());
-            out.insert("Body".into(), m.body.clone().into());
-            if !m.attributes.is_empty() {
-                let attributes = object(
-                    m.attributes
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), Value::String(v.clone()))),
-                );
-                out.insert("Attributes".into(), Value::Object(attributes));
-            }
-            if !m.message_attributes.is_empty() {
-                let attributes = object(
-                    m.message_attributes
-                        .iter()
-                        .map(|a| (a.name.clone(), attribute_json(a))),
-                );
-                out.insert("MessageAttributes".into(), Value::Object(attributes));
-            }
-            put(
-                &mut out,
-                "MD5OfMessageAttributes",
-                m.md5_of_message_attributes.clone(),
-            );
-            Value::Object(out)
-        })
-        .collect();
-    json!({ "Messages": messages })
+/// The ReceiveMessage answer's text.
+pub fn receive_body(messages: &[ReceivedMessage]) -> String {
+    bodies::text(&Received::new(messages))
 }
 
 fn delete_message(engine: &mut Engine, input: &Input, caller: Caller) -> SqsResult<Outcome> {

@@ -1015,3 +1015,93 @@ fn errors_repeat_a_129_character_group_id_whole() {
         ),
     );
 }
+
+/// The text of a JSON body with its object members sorted by name, as
+/// `serde_json`'s maps write them.
+fn in_name_order(text: &str) -> String {
+    serde_json::from_str::<Value>(text).unwrap().to_string()
+}
+
+#[test]
+fn send_and_receive_answers_list_their_members_in_name_order() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let sent = sqs.call(
+        "SendMessage",
+        json!({
+            "QueueUrl": url, "MessageBody": "café ☕ \"quoted\"\n",
+            "MessageGroupId": "g", "MessageDeduplicationId": "d",
+            "MessageAttributes": {
+                "zeta": { "DataType": "String", "StringValue": "last" },
+                "Alpha": { "DataType": "Binary", "BinaryValue": STANDARD.encode([0u8, 1, 254]) },
+                "mid": { "DataType": "Number.int", "StringValue": "7" },
+            },
+            "MessageSystemAttributes": {
+                "AWSTraceHeader": { "DataType": "String", "StringValue": "Root=1-5759e988-bd862e3fe1be46a994272793" },
+            },
+        }),
+    );
+    let text = &sent.response.body;
+    assert_eq!(*text, in_name_order(text));
+    assert_eq!(
+        sorted_keys(&sent.body),
+        [
+            "MD5OfMessageAttributes",
+            "MD5OfMessageBody",
+            "MD5OfMessageSystemAttributes",
+            "MessageId",
+            "SequenceNumber"
+        ]
+    );
+
+    let received = sqs.call(
+        "ReceiveMessage",
+        json!({ "QueueUrl": url, "MessageAttributeNames": ["All"], "MessageSystemAttributeNames": ["All"] }),
+    );
+    let text = &received.response.body;
+    assert_eq!(*text, in_name_order(text));
+    let message = &received.body["Messages"][0];
+    assert_eq!(message["Body"], "café ☕ \"quoted\"\n");
+    assert_eq!(
+        message["MessageAttributes"],
+        json!({
+            "Alpha": { "DataType": "Binary", "BinaryValue": STANDARD.encode([0u8, 1, 254]) },
+            "mid": { "DataType": "Number.int", "StringValue": "7" },
+            "zeta": { "DataType": "String", "StringValue": "last" },
+        })
+    );
+    assert_eq!(
+        message["MD5OfMessageAttributes"],
+        sent.body["MD5OfMessageAttributes"]
+    );
+    assert_eq!(message["Attributes"]["MessageGroupId"], "g");
+    assert_eq!(
+        message["Attributes"]["AWSTraceHeader"],
+        "Root=1-5759e988-bd862e3fe1be46a994272793"
+    );
+}
+
+#[test]
+fn an_empty_receive_answers_an_empty_object() {
+    let mut sqs = Sqs::new();
+    let url = sqs.create("orders", json!({}));
+    let reply = sqs.call("ReceiveMessage", json!({ "QueueUrl": url }));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.response.body, "{}");
+}
+
+#[test]
+fn answers_carry_only_the_protocols_named_headers() {
+    let mut sqs = Sqs::new();
+    let ok = sqs.call("CreateQueue", json!({ "QueueName": "orders" }));
+    let missing = sqs.call("GetQueueUrl", json!({ "QueueName": "nope" }));
+    let unknown = sqs.start_raw("AmazonSQS.Nope", "{}").unwrap();
+    for reply in [ok, missing, unknown] {
+        for (name, _) in &reply.response.headers {
+            assert!(
+                queuelab_protocol::HEADER_NAMES.contains(&name.as_str()),
+                "{name}"
+            );
+        }
+    }
+}

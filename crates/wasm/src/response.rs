@@ -50,18 +50,26 @@ thread_local! {
 }
 
 impl Constants {
-    fn name(&self, name: &str) -> JsValue {
-        match HEADER_NAMES.iter().position(|known| *known == name) {
-            Some(at) => self.names[at].clone(),
-            None => JsValue::from_str(name),
-        }
-    }
-
-    fn value(&self, value: &str) -> JsValue {
-        match value == CONTENT_TYPE {
-            true => self.content_type.clone(),
-            false => JsValue::from_str(value),
-        }
+    /// `headers[name] = value`, with the interned name and content type
+    /// passed by reference: cloning a `JsValue` takes a slot of wasm's
+    /// table of JavaScript references, a call across the boundary.
+    fn set_header(&self, headers: &Record, name: &str, value: &str) -> Result<(), JsValue> {
+        let (own_name, own_value);
+        let name = match HEADER_NAMES.iter().position(|known| *known == name) {
+            Some(at) => &self.names[at],
+            None => {
+                own_name = JsValue::from_str(name);
+                &own_name
+            }
+        };
+        let value = match value == CONTENT_TYPE {
+            true => &self.content_type,
+            false => {
+                own_value = JsValue::from_str(value);
+                &own_value
+            }
+        };
+        headers.set(name, value)
     }
 }
 
@@ -72,9 +80,7 @@ pub(crate) fn to_js(response: &Response) -> Result<JsValue, JsError> {
     CONSTANTS.with(|c| {
         let headers: Record = Object::new().unchecked_into();
         for (name, value) in sorted(&response.headers) {
-            headers
-                .set(&c.name(name), &c.value(value))
-                .map_err(failed)?;
+            c.set_header(&headers, name, value).map_err(failed)?;
         }
         let out: Record = Object::new().unchecked_into();
         out.set(&c.status, &JsValue::from(response.status))
