@@ -15,8 +15,10 @@ import { gzipSync } from "node:zlib";
 // billing meter, checkLab: +65 KB gzipped); 432,751 with labs on the page (labView, labScenario
 // and the named non-fix: +8.9 KB; labScenario shares Playground.scenario()'s encoder, where its
 // own JSON-value pass had cost +22 KB); 438,059 once the simulation, not the page, says why a
-// receive came back empty (whyEmpty, +4 KB: the page had been deciding an SQS reason itself).
-const BUDGET = 440_000;
+// receive came back empty (whyEmpty, +4 KB: the page had been deciding an SQS reason itself);
+// 441,699 with SendMessage and ReceiveMessage answers written straight from the engine's results
+// (+2.5 KB of typed serialisers for a JSON path from JavaScript about 12% faster).
+const BUDGET = 443_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
