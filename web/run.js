@@ -276,23 +276,49 @@ export class Run {
    * Advances toward `to`, stopping at the chart's sampling moments and at
    * the moments of journal actions not yet made in this engine (so a
    * replay, or playing on after a scrub back, makes them again), and at a
-   * checkpoint it halts at (`halted`). Returns the moment reached; throws
-   * if the engine's clock does not move, rather than spinning. The slicer
-   * calls it with chunks of virtual time.
+   * checkpoint it halts at (`halted`). A sampling moment whose sample this
+   * run already holds (a replay of moments it has shown) is not stopped
+   * at: its sample is added from what is known, so a replay moves the
+   * engine in a few long steps instead of 300 short ones (each a call
+   * into the engine and a read of its events: ten times the engine's own
+   * work). Returns the moment reached; throws if the engine's clock does
+   * not move, rather than spinning. The slicer calls it with chunks of
+   * virtual time.
    */
   advanceChunk(to) {
     const pg = this.pg;
     this.makeDue();
     while (pg.now() < to && !this.halted) {
       const now = pg.now();
-      pg.advance(Math.min(to, this.samples?.nextAt(now) ?? Infinity, this.journal[this.made]?.t ?? Infinity) - now);
+      pg.advance(Math.min(to, this.nextUnknownStep(now, to), this.journal[this.made]?.t ?? Infinity) - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
       this.collect();
-      if (this.samples && pg.now() % this.samples.step === 0) this.sample({ atStep: true });
+      this.sampleStepsPassed(now);
       this.makeDue();
     }
     if (pg.now() >= this.duration) this.sample();
     return pg.now();
+  }
+
+  /** The first sampling moment after `now` whose sample is not known yet (or `to`, if all before it are). */
+  nextUnknownStep(now, to) {
+    if (!this.samples) return Infinity;
+    const known = this.knownSamples();
+    let at = this.samples.nextAt(now);
+    while (at < to && known.has(at)) at += this.samples.step;
+    return at;
+  }
+
+  /** Adds the samples of the sampling moments in (from, now]: the known ones as known, now's taken if new. */
+  sampleStepsPassed(from) {
+    if (!this.samples) return;
+    const known = this.knownSamples();
+    const now = this.now;
+    for (let at = this.samples.nextAt(from); at < now; at += this.samples.step) {
+      const m = known.get(at); // always known: nextUnknownStep stopped the engine at the first that was not
+      if (m) this.samples.add(m);
+    }
+    if (now % this.samples.step === 0) this.sample({ atStep: true });
   }
 
   /** Makes the journal's actions that are due now and not yet made in this engine. */

@@ -233,3 +233,31 @@ test("the chart's samples kept across replays are the ones a fresh run takes, an
   assert.equal(mine, fresh(run.journal), "after an action");
   assert.notEqual(mine, fresh([]), "the action shows in the chart");
 });
+
+test("a replay of moments already shown moves the engine in a few long steps, not one per chart sample, and gives the same samples", () => {
+  const run = started(FIFO, { sample: true });
+  run.advanceTo(run.duration);
+  const played = JSON.stringify(run.samples.list);
+  let advances = 0;
+  const open = run.open.bind(run);
+  run.open = (text) => {
+    const pg = open(text);
+    const advance = pg.advance.bind(pg);
+    pg.advance = (ms) => (advances++, advance(ms));
+    return pg;
+  };
+  run.replayTo(run.duration);
+  assert.ok(advances <= 2, `${advances} calls to advance for a replay of ${run.samples.list.length} known samples`);
+  assert.equal(JSON.stringify(run.samples.list), played);
+  // A moment never shown: its samples are taken, one stop per sampling moment past the known ones.
+  const fresh = started(FIFO, { sample: true });
+  fresh.advanceTo(3000);
+  fresh.open = run.open;
+  advances = 0;
+  fresh.replayTo(6000);
+  const step = fresh.samples.step;
+  assert.ok(advances >= Math.floor((6000 - 3000) / step), `${advances} calls to advance for unknown samples`);
+  const list = fresh.samples.list;
+  assert.ok(JSON.stringify(list.slice(0, -1)) === JSON.stringify(run.samples.list.filter((m) => m.t < 6000)), "the steps' samples");
+  assert.equal(list.at(-1).t, 6000, "and the moment the replay stopped at");
+});
