@@ -3,6 +3,7 @@
 // and a replay (the timeline) makes them again at the same moments.
 
 import { h } from "./dom.js";
+import { limits } from "./engine.js";
 
 export class Manual {
   /** act(op, body, caller) -> Promise<{status, body}> (parsed body). */
@@ -59,6 +60,8 @@ export class Manual {
 
   /** Keeps the queue list in step with the snapshot. */
   render(snap) {
+    // The engine refuses a longer name (every event records it); the field stops there. Set here: a snapshot means the engine is loaded.
+    this.caller.maxLength = limits().maxCallerChars;
     const key = snap.queues.map((q) => q.name).join("\n");
     if (key !== this.queues) {
       this.queues = key;

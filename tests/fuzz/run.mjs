@@ -6,7 +6,8 @@
 // - every dispatch answers { status, headers, body } with a JSON body, and
 //   an error answer (status >= 400) names an SQS `__type`, or one of AWS's
 //   request framework (`com.amazon.coral.service#…`: an unknown operation,
-//   generic validation errors);
+//   generic validation errors); one whose caller is longer than
+//   limits().maxCallerChars throws that RangeError instead;
 // - a misuse (wrong argument types) throws an Error or TypeError, or works,
 //   and the Playground still works afterwards;
 // - time never goes backwards;
@@ -221,6 +222,7 @@ class Session {
 
   dispatch(step) {
     const body = this.resolve(step.body);
+    if (step.caller != null && [...step.caller].length > this.glue.limits().maxCallerChars) return this.refusedCaller(step, body);
     const promise = this.pg.dispatch(step.target, body, step.caller == null ? undefined : { caller: step.caller });
     if (!(promise instanceof Promise)) this.fail(`dispatch returned ${typeof promise}, not a Promise`);
     const index = this.at;
@@ -237,6 +239,17 @@ class Session {
         settled();
       }
     });
+  }
+
+  /** A caller name over the limit is refused before anything is done: every event of the call would record it. */
+  refusedCaller(step, body) {
+    try {
+      this.pg.dispatch(step.target, body, { caller: step.caller });
+    } catch (e) {
+      if (e instanceof RangeError && /caller must be at most \d+ characters/.test(e.message)) return ticks();
+      throw e;
+    }
+    this.fail(`a caller of ${[...step.caller].length} characters was accepted`);
   }
 
   answer(index, step, res) {

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { call, Playground } from "./load.mjs";
+import { limits } from "../../web/pkg/queuelab.js";
 import { Run } from "../../web/run.js";
 import { STAGE_WINDOW } from "../../web/derive.js";
 
@@ -310,4 +311,19 @@ test("snapshot({ sideEffectsSince }) lists only the side effects performed since
   assert.ok(seen >= 2, "the run performed side effects, one of them twice");
   throwsError(() => pg.snapshot({ sideEffectsSince: "0" }), TypeError, /^snapshot: sideEffectsSince must be a whole number, got string$/);
   for (const bad of [-1, 2.5, NaN]) throwsError(() => pg.snapshot({ sideEffectsSince: bad }), RangeError, /sideEffectsSince must be a whole number from 0/);
+});
+
+test("a caller name over limits().maxCallerChars is a RangeError saying the limit, since every event of the call would record it", async () => {
+  const { pg, url } = await withQueue();
+  const { maxCallerChars } = limits();
+  assert.equal(maxCallerChars, 80);
+  const body = JSON.stringify({ QueueUrl: url, MessageBody: "x" });
+  throwsError(() => pg.dispatchSync(SEND, body, { caller: "c".repeat(1 << 20) }), RangeError,
+    /^dispatchSync: dispatch option caller must be at most 80 characters, got 1048576$/);
+  throwsError(() => pg.dispatch(SEND, body, { caller: "é".repeat(81) }), RangeError, /^dispatch: .* got 81$/);
+  assert.equal(pg.events(0).filter((e) => e.type === "sent").length, 0, "nothing was sent");
+  const sent = await call(pg, "SendMessage", { QueueUrl: url, MessageBody: "x" }, { caller: "é".repeat(80) });
+  assert.equal(sent.status, 200);
+  assert.equal(pg.events(0).find((e) => e.type === "sent").by, "é".repeat(80));
+  await stillWorks(pg);
 });

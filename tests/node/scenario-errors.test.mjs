@@ -78,3 +78,12 @@ test("bad JSON names its line and column and says it is not valid JSON", () => {
   assert.equal(e.path, undefined);
   assert.match(e.message, /line 4 column \d+: this is not valid JSON/);
 });
+
+test("a megabyte-long worker name is refused at once with its path, instead of filling memory event by event", () => {
+  const text = withConsumer({ name: "w".repeat(1 << 20) });
+  const e = refusal(text);
+  assert.equal(e.path, "consumers[0].name");
+  assert.equal(e.rule, "at most 80 characters");
+  assert.match(e.message, /consumers\[0\]\.name must be at most 80 characters, got 1048576 characters$/);
+  assert.ok(e.message.length < 300, "the error does not repeat the name");
+});

@@ -119,6 +119,14 @@ pub const MAX_EPOCH_MS: u64 = 8_640_000_000_000_000;
 /// its 2^24th event made the buffer grow. A million events is about 100 MB.
 pub const MAX_EVENT_CAPACITY: usize = 1_000_000;
 
+/// The longest name of who makes a call, in characters: a scenario's
+/// producer or consumer (whose replicas add "-2" to "-20"), or a
+/// `dispatch`'s caller. Every event the call
+/// causes records the name, so a megabyte-long one, multiplied by a run's
+/// events, ran a tab out of memory (a hostile share link did it in 23 s).
+/// Queuelab's choice: SQS has no such name; 80 is a queue name's limit.
+pub const MAX_CALLER_CHARS: usize = 80;
+
 /// The largest byte budget: a wasm32 module has at most 4 GiB of memory.
 pub const MAX_STORED_BYTES: u64 = 4 << 30;
 /// The largest message budget (each stored message costs about 232 bytes

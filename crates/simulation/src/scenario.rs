@@ -6,8 +6,8 @@
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
 use queuelab_engine::{
-    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_NUMBER_OF_MESSAGES_RANGE,
-    MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
+    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_CALLER_CHARS,
+    MAX_NUMBER_OF_MESSAGES_RANGE, MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -149,6 +149,8 @@ const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTime
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Producer {
+    /// Its name in the log, at most 80 characters (every send records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
     pub name: String,
     pub queue: String,
     #[serde(default)]
@@ -203,6 +205,9 @@ pub struct Rate {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Consumer {
+    /// Its name in the log, at most 80 characters (every event of its
+    /// calls records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
     pub name: String,
     pub queue: String,
     /// When the worker starts polling.
@@ -228,8 +233,10 @@ pub struct Consumer {
     pub poll_interval_ms: u64,
     /// How long handling one message takes: fixed or drawn from the seeded PRNG.
     pub processing: Processing,
-    /// What the handler does, in counts and sentences. Default "charged".
+    /// What the handler does, in counts and sentences, at most 80
+    /// characters. Default "charged".
     #[serde(default = "charged")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
     pub side_effect: String,
     /// How many identical workers run this consumer, 1 to 20. The first
     /// keeps `name`, the others are `name-2`, `name-3`, …; each draws its
@@ -832,6 +839,19 @@ pub(crate) fn quoted(value: &str) -> String {
     format!("\"{}\"", echo(value))
 }
 
+/// A name every event of its worker records (`MAX_CALLER_CHARS`), or a
+/// side effect's word every ledger entry repeats.
+fn short_name(path: String, name: &str) -> Result<(), FieldError> {
+    if name.chars().nth(MAX_CALLER_CHARS).is_none() {
+        return Ok(());
+    }
+    Err(FieldError {
+        path,
+        rule: format!("at most {MAX_CALLER_CHARS} characters"),
+        got: format!("{} characters", name.chars().count()),
+    })
+}
+
 /// One field's range (`field_range`, by the path's last part).
 fn within(path: String, value: i128) -> Result<(), FieldError> {
     let field = path.rsplit('.').next().unwrap_or(&path);
@@ -860,6 +880,7 @@ impl Scenario {
             queue.validate(i, &self.queues[..i])?;
         }
         for (i, p) in self.producers.iter().enumerate() {
+            short_name(format!("producers[{i}].name"), &p.name)?;
             for (j, s) in p.sends.iter().enumerate() {
                 at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
             }
@@ -871,6 +892,8 @@ impl Scenario {
         }
         for (i, c) in self.consumers.iter().enumerate() {
             let path = |field: &str| format!("consumers[{i}].{field}");
+            short_name(path("name"), &c.name)?;
+            short_name(path("sideEffect"), &c.side_effect)?;
             at(path("startMs"), c.start_ms)?;
             if let Some(stop) = c.stop_ms {
                 at(path("stopMs"), stop)?;

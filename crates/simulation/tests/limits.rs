@@ -164,3 +164,32 @@ fn a_triggers_count_and_a_knobs_min_are_not_ranged_as_a_rates_count_and_a_proces
     assert_eq!(rule_for("knobs[0].min"), None);
     assert_eq!(rule_for("knobs[0].max"), None);
 }
+
+/// Every event of a worker's calls records its name: a megabyte-long one
+/// ran a tab out of memory before this limit (a hostile share link).
+#[test]
+fn a_worker_name_or_side_effect_over_80_characters_is_refused_naming_the_field() {
+    let long = "w".repeat(81);
+    let error = refused(consumer(json!({ "name": long })));
+    assert_eq!(
+        error,
+        "scenario: consumers[0].name must be at most 80 characters, got 81 characters"
+    );
+    let error = refused(consumer(json!({ "sideEffect": "x".repeat(1 << 20) })));
+    assert_eq!(
+        error,
+        "scenario: consumers[0].sideEffect must be at most 80 characters, got 1048576 characters"
+    );
+    let mut producer = rate(json!({ "everyMs": 100, "count": 3, "body": "b" }));
+    producer["producers"][0]["name"] = json!("é".repeat(81));
+    let error = refused(producer);
+    assert!(
+        error.starts_with("scenario: producers[0].name must be at most 80 characters"),
+        "{error}"
+    );
+    // 80 characters, counted as characters rather than bytes, are fine.
+    assert!(load(consumer(
+        json!({ "name": "é".repeat(80), "sideEffect": "ü".repeat(80) })
+    ))
+    .is_ok());
+}

@@ -336,7 +336,11 @@ deadLetterQueue: string, maxReceiveCount: number, };
 /**
  * Something that sends messages: at fixed moments, or at a steady rate.
  */
-export type Producer = { name: string, queue: string, sends: Array<ScheduledSend>, rate: Rate | null, };
+export type Producer = { 
+/**
+ * Its name in the log, at most 80 characters (every send records it).
+ */
+name: string, queue: string, sends: Array<ScheduledSend>, rate: Rate | null, };
 
 export type ScheduledSend = { atMs: number, body: string, 
 /**
@@ -361,7 +365,12 @@ export type Rate = { startMs: number, everyMs: number, count: number, body: stri
 /**
  * A simulated worker running the loop real consumer code runs.
  */
-export type Consumer = { name: string, queue: string, 
+export type Consumer = { 
+/**
+ * Its name in the log, at most 80 characters (every event of its
+ * calls records it).
+ */
+name: string, queue: string, 
 /**
  * When the worker starts polling.
  */
@@ -388,7 +397,8 @@ pollIntervalMs: number,
  */
 processing: Processing, 
 /**
- * What the handler does, in counts and sentences. Default "charged".
+ * What the handler does, in counts and sentences, at most 80
+ * characters. Default "charged".
  */
 sideEffect: string, 
 /**
@@ -972,6 +982,11 @@ maxRateCount: number,
  * The most characters of a caller's value an error message repeats.
  */
 maxEchoChars: number, 
+/**
+ * The longest name of who makes a call: a scenario's producer or
+ * consumer (and a consumer's `sideEffect`), or `dispatch`'s `caller`.
+ */
+maxCallerChars: number, 
 /**
  * What a playground gets when its options leave a budget out.
  */

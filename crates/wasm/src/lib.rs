@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise, Reflect};
-use queuelab_engine::{Config, PollId, Realism, Snapshot};
+use queuelab_engine::{Config, PollId, Realism, Snapshot, MAX_CALLER_CHARS};
 use queuelab_protocol::{dispatch, poll_response, Dispatched};
 use queuelab_simulation::{
     thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
@@ -79,7 +79,9 @@ export interface PlaygroundOptions {
 
 /** Per-call options for `dispatch`. */
 export interface DispatchOptions {
-  /** Who makes the call, as the event log should name them ("worker-1"). */
+  /** Who makes the call, as the event log should name them ("worker-1"):
+   * at most 80 characters (`limits().maxCallerChars`; a longer one is a
+   * RangeError), since every event of the call records it. */
   caller?: string;
 }
 
@@ -252,6 +254,9 @@ pub struct Limits {
     max_rate_count: u64,
     /// The most characters of a caller's value an error message repeats.
     max_echo_chars: usize,
+    /// The longest name of who makes a call: a scenario's producer or
+    /// consumer (and a consumer's `sideEffect`), or `dispatch`'s `caller`.
+    max_caller_chars: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -281,6 +286,7 @@ impl Limits {
             max_span_ms: queuelab_simulation::MAX_SPAN_MS,
             max_rate_count: queuelab_simulation::MAX_RATE_COUNT,
             max_echo_chars: engine::MAX_ECHO_CHARS,
+            max_caller_chars: engine::MAX_CALLER_CHARS,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
@@ -1024,6 +1030,17 @@ impl Playground {
         )?;
         let o: DispatchOptions =
             options(options_value, method, "dispatch option", &["caller"], &[])?;
+        if let Some(caller) = o
+            .caller
+            .as_deref()
+            .filter(|c| c.chars().nth(MAX_CALLER_CHARS).is_some())
+        {
+            // Every event of the call records the name (MAX_CALLER_CHARS says why).
+            return Err(args::range_error(format!(
+                "{method}: dispatch option caller must be at most {MAX_CALLER_CHARS} characters, got {}",
+                caller.chars().count()
+            )));
+        }
         let answer = match dispatch(self.sim.engine_mut(), &target, &body, o.caller.as_deref()) {
             Dispatched::Done(response) => response::to_js(&response)?,
             Dispatched::Waiting(poll) => self.wait(poll).into(),
