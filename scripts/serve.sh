@@ -3,8 +3,5 @@
 # (PORT, default 8000). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
-./scripts/build-wasm.sh
-node scripts/build-page.mjs
-node scripts/build-dist.mjs
+./scripts/build-dist.sh
 exec node scripts/serve.mjs . "${PORT:-8000}"
