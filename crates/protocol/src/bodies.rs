@@ -14,54 +14,45 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 /// A SendMessage answer, or one successful SendMessageBatch entry's members.
+/// Wire structs: the fields are named as SQS spells its members.
 #[derive(Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[allow(non_snake_case)]
 pub struct Sent<'a> {
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        skip_serializing_if = "Option::is_none"
-    )]
-    md5_of_message_attributes: Option<&'a str>,
-    #[serde(rename = "MD5OfMessageBody")]
-    md5_of_message_body: &'a str,
-    #[serde(
-        rename = "MD5OfMessageSystemAttributes",
-        skip_serializing_if = "Option::is_none"
-    )]
-    md5_of_message_system_attributes: Option<&'a str>,
-    message_id: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    sequence_number: Option<&'a str>,
+    MD5OfMessageAttributes: Option<&'a str>,
+    MD5OfMessageBody: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    MD5OfMessageSystemAttributes: Option<&'a str>,
+    MessageId: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    SequenceNumber: Option<&'a str>,
 }
 
 impl<'a> From<&'a SendResult> for Sent<'a> {
     fn from(result: &'a SendResult) -> Self {
         Sent {
-            md5_of_message_attributes: result.md5_of_attributes.as_deref(),
-            md5_of_message_body: &result.md5_of_body,
-            md5_of_message_system_attributes: result.md5_of_system_attributes.as_deref(),
-            message_id: &result.message_id,
-            sequence_number: result.sequence_number.as_deref(),
+            MD5OfMessageAttributes: result.md5_of_attributes.as_deref(),
+            MD5OfMessageBody: &result.md5_of_body,
+            MD5OfMessageSystemAttributes: result.md5_of_system_attributes.as_deref(),
+            MessageId: &result.message_id,
+            SequenceNumber: result.sequence_number.as_deref(),
         }
     }
 }
 
 /// A ReceiveMessage answer; an empty receive has no `Messages` member.
 #[derive(Serialize)]
+#[allow(non_snake_case)]
 pub struct Received<'a> {
     // `ReceivedMessage` is the engine's type, which knows no JSON: its
     // shape is written by `messages` below.
-    #[serde(
-        rename = "Messages",
-        skip_serializing_if = "<[_]>::is_empty",
-        serialize_with = "messages"
-    )]
-    messages: &'a [ReceivedMessage],
+    #[serde(skip_serializing_if = "<[_]>::is_empty", serialize_with = "messages")]
+    Messages: &'a [ReceivedMessage],
 }
 
 impl<'a> Received<'a> {
     pub fn new(messages: &'a [ReceivedMessage]) -> Self {
-        Received { messages }
+        Received { Messages: messages }
     }
 }
 
@@ -72,33 +63,29 @@ pub fn text(body: &impl Serialize) -> String {
 
 /// One received message, as SQS's JSON protocol writes it.
 #[derive(Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[allow(non_snake_case)]
 struct Message<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty", serialize_with = "pairs")]
-    attributes: &'a [(&'static str, String)],
-    body: &'a str,
-    #[serde(rename = "MD5OfBody")]
-    md5_of_body: &'a str,
-    #[serde(
-        rename = "MD5OfMessageAttributes",
-        skip_serializing_if = "Option::is_none"
-    )]
-    md5_of_message_attributes: Option<&'a str>,
+    Attributes: &'a [(&'static str, String)],
+    Body: &'a str,
+    MD5OfBody: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    MD5OfMessageAttributes: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty", serialize_with = "by_name")]
-    message_attributes: &'a [MessageAttribute],
-    message_id: &'a str,
-    receipt_handle: &'a str,
+    MessageAttributes: &'a [MessageAttribute],
+    MessageId: &'a str,
+    ReceiptHandle: &'a str,
 }
 
 fn messages<S: Serializer>(list: &&[ReceivedMessage], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(list.iter().map(|m| Message {
-        attributes: &m.attributes,
-        body: &m.body,
-        md5_of_body: &m.md5_of_body,
-        md5_of_message_attributes: m.md5_of_message_attributes.as_deref(),
-        message_attributes: &m.message_attributes,
-        message_id: &m.message_id,
-        receipt_handle: &m.receipt_handle,
+        Attributes: &m.attributes,
+        Body: &m.body,
+        MD5OfBody: &m.md5_of_body,
+        MD5OfMessageAttributes: m.md5_of_message_attributes.as_deref(),
+        MessageAttributes: &m.message_attributes,
+        MessageId: &m.message_id,
+        ReceiptHandle: &m.receipt_handle,
     }))
 }
 
