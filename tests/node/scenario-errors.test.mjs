@@ -87,3 +87,12 @@ test("a megabyte-long worker name is refused at once with its path, instead of f
   assert.match(e.message, /consumers\[0\]\.name must be at most 80 characters, got 1048576 characters$/);
   assert.ok(e.message.length < 300, "the error does not repeat the name");
 });
+
+test("a scenario with 3,000 consumers is refused naming the list and its bound, instead of drawing 143,000 nodes", () => {
+  const s = structuredClone(DUP);
+  s.consumers = Array.from({ length: 3000 }, (_, i) => ({ ...DUP.consumers[0], name: `w${i}` }));
+  const e = refusal(JSON.stringify(s, null, 2));
+  assert.equal(e.path, "consumers");
+  assert.equal(e.rule, "a list of at most 100 workers (replicas counted)");
+  assert.match(e.message, /consumers must be a list of at most 100 workers \(replicas counted\), got 3000 workers/);
+});

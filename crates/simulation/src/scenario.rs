@@ -31,10 +31,14 @@ pub struct Scenario {
     #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub duration_ms: u64,
     /// Queues created at time 0, in this order: a dead-letter queue comes
-    /// before the queues that use it.
+    /// before the queues that use it. At most 100.
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCENARIO_QUEUES)))]
     pub queues: Vec<QueueSpec>,
+    /// At most 100.
     #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_PRODUCERS)))]
     pub producers: Vec<Producer>,
+    /// At most 100 workers in all, each consumer counting its `replicas`.
     #[serde(default)]
     pub consumers: Vec<Consumer>,
     /// Lines shown and announced at given moments.
@@ -667,6 +671,15 @@ pub const MAX_RATE_COUNT: u64 = 10_000_000;
 /// hostile file with 50,000 chained lines cannot freeze the tab.
 pub const MAX_NARRATION_LINES: usize = 200;
 
+/// The most queues, producers and workers (consumers times their
+/// `replicas`) a scenario has. The page draws each one: a share link with
+/// 3,000 consumers made 143,000 nodes and froze its tab for 23 s. The
+/// shipped scenarios have at most 3, 2 and 5; a hundred keeps a page of
+/// them drawable on a school laptop (Queuelab's choice).
+pub const MAX_SCENARIO_QUEUES: usize = 100;
+pub const MAX_PRODUCERS: usize = 100;
+pub const MAX_WORKERS: u64 = 100;
+
 /// The most checkpoints a scenario has (each pauses the run for an answer;
 /// the shipped scenarios have one or two), and the most answers one offers.
 pub const MAX_CHECKPOINTS: usize = 20;
@@ -839,6 +852,19 @@ pub(crate) fn quoted(value: &str) -> String {
     format!("\"{}\"", echo(value))
 }
 
+/// A list no longer than `max` (`what` names its items): "queues must be a
+/// list of at most 100 queues, got 3000 queues".
+fn at_most(path: &str, len: u64, max: u64, what: &str) -> Result<(), FieldError> {
+    if len <= max {
+        return Ok(());
+    }
+    Err(FieldError {
+        path: path.into(),
+        rule: format!("a list of at most {max} {what}"),
+        got: format!("{len} {what}"),
+    })
+}
+
 /// A name every event of its worker records (`MAX_CALLER_CHARS`), or a
 /// side effect's word every ledger entry repeats.
 fn short_name(path: String, name: &str) -> Result<(), FieldError> {
@@ -876,6 +902,25 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
+        at_most(
+            "queues",
+            self.queues.len() as u64,
+            MAX_SCENARIO_QUEUES as u64,
+            "queues",
+        )?;
+        at_most(
+            "producers",
+            self.producers.len() as u64,
+            MAX_PRODUCERS as u64,
+            "producers",
+        )?;
+        let workers = (self.consumers.iter()).fold(0u64, |n, c| n.saturating_add(c.replicas));
+        at_most(
+            "consumers",
+            workers,
+            MAX_WORKERS,
+            "workers (replicas counted)",
+        )?;
         for (i, queue) in self.queues.iter().enumerate() {
             queue.validate(i, &self.queues[..i])?;
         }
@@ -942,13 +987,12 @@ impl Scenario {
                 }
             }
         }
-        if self.narration.len() > MAX_NARRATION_LINES {
-            return Err(FieldError {
-                path: "narration".into(),
-                rule: format!("a list of at most {MAX_NARRATION_LINES} lines"),
-                got: format!("{} lines", self.narration.len()),
-            });
-        }
+        at_most(
+            "narration",
+            self.narration.len() as u64,
+            MAX_NARRATION_LINES as u64,
+            "lines",
+        )?;
         // Inserted one by one: collecting into a B-tree compiles a sort.
         let mut ids = std::collections::BTreeSet::new();
         for id in self.narration.iter().filter_map(|l| l.id.as_ref()) {

@@ -193,3 +193,37 @@ fn a_worker_name_or_side_effect_over_80_characters_is_refused_naming_the_field()
     ))
     .is_ok());
 }
+
+/// The page draws every queue, producer and worker: a share link with
+/// 3,000 consumers froze its tab for 23 s.
+#[test]
+fn more_than_100_queues_producers_or_workers_are_refused_naming_the_list() {
+    let queues: Vec<Value> = (0..101)
+        .map(|i| json!({ "name": format!("q{i}") }))
+        .collect();
+    let error = refused(json!({ "title": "t", "durationMs": 1000, "queues": queues }));
+    assert_eq!(
+        error,
+        "scenario: queues must be a list of at most 100 queues, got 101 queues"
+    );
+    let producers: Vec<Value> = (0..101)
+        .map(|i| json!({ "name": format!("p{i}"), "queue": "q" }))
+        .collect();
+    let error = refused(
+        json!({ "title": "t", "durationMs": 1000, "queues": [{ "name": "q" }], "producers": producers }),
+    );
+    assert!(
+        error.starts_with("scenario: producers must be a list of at most 100 producers"),
+        "{error}"
+    );
+    // Workers are counted with their replicas: 5 consumers of 20 are 100, one more is over.
+    let worker = |i: usize, replicas: u64| json!({ "name": format!("w{i}"), "queue": "q", "replicas": replicas, "processing": { "fixedMs": 10 } });
+    let scenario = |consumers: Vec<Value>| json!({ "title": "t", "durationMs": 1000, "queues": [{ "name": "q" }], "consumers": consumers });
+    assert!(load(scenario((0..5).map(|i| worker(i, 20)).collect())).is_ok());
+    let mut over: Vec<Value> = (0..5).map(|i| worker(i, 20)).collect();
+    over.push(worker(5, 1));
+    assert_eq!(
+        refused(scenario(over)),
+        "scenario: consumers must be a list of at most 100 workers (replicas counted), got 101 workers (replicas counted)"
+    );
+}

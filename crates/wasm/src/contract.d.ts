@@ -274,9 +274,17 @@ seed: number,
 durationMs: number, 
 /**
  * Queues created at time 0, in this order: a dead-letter queue comes
- * before the queues that use it.
+ * before the queues that use it. At most 100.
  */
-queues: Array<QueueSpec>, producers: Array<Producer>, consumers: Array<Consumer>, 
+queues: Array<QueueSpec>, 
+/**
+ * At most 100.
+ */
+producers: Array<Producer>, 
+/**
+ * At most 100 workers in all, each consumer counting its `replicas`.
+ */
+consumers: Array<Consumer>, 
 /**
  * Lines shown and announced at given moments.
  */
