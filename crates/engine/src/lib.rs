@@ -59,7 +59,7 @@ pub use snapshot::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
     QueueSnapshot, Snapshot,
 };
-pub use validate::{attribute_base_type, is_queue_name};
+pub use validate::{attribute_base_type, is_caller_name, is_queue_name};
 
 /// Virtual milliseconds since the engine started.
 pub type Millis = u64;

@@ -5,6 +5,14 @@ use crate::message::{AttributeValue, MessageAttribute};
 
 pub(crate) const MAX_MESSAGE_ATTRIBUTES: usize = 10;
 
+/// A name of who calls short enough for every event of its calls to
+/// record ([`crate::MAX_CALLER_CHARS`] characters at most). Public so the
+/// hosts that take one (a scenario's workers, `dispatch`'s caller) hold it
+/// to the same rule.
+pub fn is_caller_name(name: &str) -> bool {
+    name.chars().nth(crate::MAX_CALLER_CHARS).is_none()
+}
+
 /// 1-80 characters of `[A-Za-z0-9_-]`, with `.fifo` allowed (and counted)
 /// at the end. Public so hosts check a name before CreateQueue by the
 /// engine's rule (the simulation's `Scenario::validate`).

@@ -6,8 +6,9 @@
 //! doc comments become the schema's descriptions, `schemars(...)` its ranges.
 
 use queuelab_engine::{
-    echo, is_queue_name, AttributeName, DedupScope, RedrivePolicy, MAX_CALLER_CHARS,
-    MAX_NUMBER_OF_MESSAGES_RANGE, MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
+    echo, is_caller_name, is_queue_name, AttributeName, DedupScope, RedrivePolicy,
+    MAX_CALLER_CHARS, MAX_NUMBER_OF_MESSAGES_RANGE, MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT,
+    WAIT_TIME_SECONDS_RANGE,
 };
 use serde::{Deserialize, Serialize};
 
@@ -868,7 +869,7 @@ fn at_most(path: &str, len: u64, max: u64, what: &str) -> Result<(), FieldError>
 /// A name every event of its worker records (`MAX_CALLER_CHARS`), or a
 /// side effect's word every ledger entry repeats.
 fn short_name(path: String, name: &str) -> Result<(), FieldError> {
-    if name.chars().nth(MAX_CALLER_CHARS).is_none() {
+    if is_caller_name(name) {
         return Ok(());
     }
     Err(FieldError {

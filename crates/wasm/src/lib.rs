@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Promise, Reflect};
-use queuelab_engine::{Config, PollId, Realism, Snapshot, MAX_CALLER_CHARS};
+use queuelab_engine::{is_caller_name, Config, PollId, Realism, Snapshot, MAX_CALLER_CHARS};
 use queuelab_protocol::{dispatch, poll_response, Dispatched};
 use queuelab_simulation::{
     thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
@@ -1030,11 +1030,7 @@ impl Playground {
         )?;
         let o: DispatchOptions =
             options(options_value, method, "dispatch option", &["caller"], &[])?;
-        if let Some(caller) = o
-            .caller
-            .as_deref()
-            .filter(|c| c.chars().nth(MAX_CALLER_CHARS).is_some())
-        {
+        if let Some(caller) = o.caller.as_deref().filter(|c| !is_caller_name(c)) {
             // Every event of the call records the name (MAX_CALLER_CHARS says why).
             return Err(args::range_error(format!(
                 "{method}: dispatch option caller must be at most {MAX_CALLER_CHARS} characters, got {}",
