@@ -108,7 +108,7 @@ fn every_shipped_scenario_tells_its_whole_story_as_written() {
 fn a_fixed_run_ends_with_its_own_line_and_the_files_run_does_not_show_it() {
     let last = |s: Scenario| texts(s).last().cloned().unwrap_or_default();
     let two = fixed("02-slow-consumer-duplicate.json").unwrap();
-    assert!(last(two).starts_with("Charged exactly once: the 5 s visibility"));
+    assert!(last(two).starts_with("Charged exactly once: worker-1 deleted t"));
     assert!(!texts(load("02-slow-consumer-duplicate.json"))
         .iter()
         .any(|t| t.starts_with("Charged exactly once")));
@@ -132,7 +132,7 @@ fn scenario_2_with_a_5_s_timeout_shows_no_line_about_a_duplicate() {
     // Only the ending written for this fix (its first 40 characters).
     assert_eq!(
         texts(s),
-        ["Charged exactly once: the 5 s visibility"],
+        ["Charged exactly once: worker-1 deleted t"],
         "no duplicate, no second charge, no stale handle"
     );
 }
@@ -313,4 +313,18 @@ fn a_story_of_more_than_200_lines_is_refused_in_plain_words() {
         .map(|i| json!({ "atMs": i, "text": "x" }))
         .collect();
     assert_eq!(story(slow_pair(2, json!(lines))).len(), 200);
+}
+
+/// With worker-1's heartbeat on, the 2 s timeout never outlasted the work:
+/// the heartbeat kept the message invisible. The ending must not credit the
+/// timeout (it used to say "the 2 s visibility timeout outlasted the 3.5 s
+/// of work" in this run).
+#[test]
+fn scenario_2_fixed_by_a_heartbeat_ends_without_crediting_the_visibility_timeout() {
+    let mut s = load("02-slow-consumer-duplicate.json");
+    s.consumers[0].behaviour.heartbeat_every_ms = Some(1000);
+    let all = texts(s);
+    let ending = all.last().expect("an ending");
+    assert!(ending.starts_with("Charged exactly once"), "{all:?}");
+    assert!(!ending.contains("visibility"), "{ending}");
 }
