@@ -113,7 +113,7 @@ class Lab {
     this.checkpointSeen = new Set();
     this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: this.asks ? (e) => this.haltsAt(e) : null });
     // All simulation work goes through one slicer, in chunks that fit a frame.
-    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.pg.workEstimate(to), halted: () => this.run.halted != null });
+    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.workEstimate(to), halted: () => this.run.halted != null, pending: () => this.run.pending });
     this.replay = null; // the replay running in slices (runSliced's job), if any
     // The clock: virtual time as a float (for slow speeds) and the frame loop.
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null, dead: false });

@@ -8,6 +8,7 @@
 
 import { Playground, limits } from "./engine.js";
 import { Slicer } from "./slicer.js";
+import { journalWork } from "./run.js";
 import { h } from "./dom.js";
 
 /** Wall ms spent measuring how fast this computer runs the link's scenario. */
@@ -15,29 +16,34 @@ const MEASURE_MS = 20;
 
 /**
  * What opening a link needs: `{ steps, ms, heavy, replays }` for taking
- * `lab`'s run (at time 0) to virtual moment `until`. `ms` is the expected
- * wall time here (null if it could not be measured); `replays` says
- * whether that is a replay to the link's moment or playing at full speed.
+ * `lab`'s run (at time 0) to virtual moment `until`, making the link's
+ * recorded actions (`journal`) due by then. `steps` counts the engine's
+ * estimate and the actions' units (run.js journalWork); `ms` is the
+ * expected wall time here (null if it could not be measured); `replays`
+ * says whether that is a replay to the link's moment or playing at full
+ * speed.
  */
-export function linkWork(lab, { until, replays }) {
+export function linkWork(lab, { until, replays, journal = [] }) {
   const pg = lab.playground;
-  if (!pg || until <= 0) return { steps: 0, ms: 0, heavy: false, replays };
-  const steps = pg.workEstimate(until);
+  if (!pg) return { steps: 0, ms: 0, heavy: false, replays };
+  const steps = (until > 0 ? pg.workEstimate(until) : 0) + journalWork(journal, until);
   const heavy = steps > limits().maxWorkWithoutAsking;
-  return { steps, ms: heavy ? measure(lab.state().text, until, steps) : null, heavy, replays };
+  const perStep = heavy ? msPerStep(lab.state().text, until) : null;
+  return { steps, ms: perStep == null ? null : perStep * steps, heavy, replays };
 }
 
-/** Expected wall ms for `steps` steps of `text` up to `until`, from a short run of a copy. */
-function measure(text, until, steps) {
+/** Wall ms one unit of work of `text` takes here, from a short run of a copy toward `until` (null when nothing ran). */
+function msPerStep(text, until) {
   let probe;
   try {
     probe = Playground.fromScenario(text, undefined);
     const slicer = new Slicer({ advance: (to) => (probe.advance(to - probe.now()), probe.now()), estimate: (to) => probe.workEstimate(to) });
+    const steps = probe.workEstimate(until);
     const began = performance.now();
     slicer.slice(0, until, MEASURE_MS);
     const done = steps - probe.workEstimate(until);
     const took = performance.now() - began;
-    return done > 0 ? (steps / done) * took : null;
+    return done > 0 ? took / done : null;
   } catch {
     return null; // no figure; the notice says "a long time"
   } finally {

@@ -9,7 +9,7 @@ import { createLab } from "./lab.js";
 import { labMarkup, parseControls } from "./markup.js";
 import { fetchScenario, isLab, listLabs, listScenarios, resolveScenario, shortName } from "./scenarios.js";
 import { solvedLabs } from "./progress.js";
-import { damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLink, MAX_LINK_RUN, readLink, runFile, unpack } from "./share.js";
+import { boundedRun, damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLink, MAX_LINK_RUN, readLink, runFile, unpack } from "./share.js";
 import { CodeCell } from "./code-cell.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
 import { askBeforeRunning, linkWork } from "./link-check.js";
@@ -293,27 +293,31 @@ async function openLink(picker) {
   prefetch(name);
   await engine;
   let extra = {};
-  let damaged = link.damaged;
-  if (link.packed && !damaged) {
+  // null: the run is whole; undefined: cut short (its checksum says so); else a DamagedRun's words for why.
+  let damaged = link.damaged ? undefined : null;
+  if (link.packed && damaged === null) {
     try {
       extra = await unpack(link.packed);
-    } catch {
-      damaged = true;
+    } catch (e) {
+      damaged = e.why;
     }
   }
+  // Within the page's bounds (page-limits.js): what was left out is said below.
+  const run = boundedRun(extra);
   if (!(await known(name, stems))) return;
   const loaded = await loadStem(name);
   // The tour is the full page's, never an embed's or a course page's <queue-lab>; it points at what the first scenario drew.
   if (!embed) setUpTour(document, document.querySelector(".picker"));
   if (!loaded) return;
-  if (extra.scenario && !lab.apply(extra.scenario)) return;
+  if (run.scenario && !lab.apply(run.scenario)) return;
   if (link.seed != null && !lab.setSeed(link.seed)) return;
   // After loading, which clears the error box, so a bad speed's message stays.
   if (link.speed != null) lab.setSpeed(link.speed);
-  if (extra.code != null) cell?.show(String(extra.code), { fromLink: true }); // shown, never run
-  openMoment(Array.isArray(extra.actions) ? extra.actions : []);
-  // Never silently: a damaged link's loss is said after loading, which clears the error box.
-  if (damaged) lab.showError(damagedMessage(link.actions));
+  if (run.code != null) cell?.show(run.code, { fromLink: true }); // shown, never run
+  openMoment(run.actions);
+  // Never silently: what a link lost is said after loading, which clears the error box.
+  const lost = [...run.notes, damaged !== null ? damagedMessage(link.actions, damaged) : null].filter(Boolean);
+  if (lost.length) lab.showError(lost.join(" "));
 }
 
 /**
@@ -361,7 +365,7 @@ function openMoment(journal) {
   };
   // Playing at the fastest speed runs to the end as fast as it can; other speeds keep pace with the wall clock.
   const atFullSpeed = link.autoplay && lab.speed === "max";
-  const work = linkWork(lab, { until: Math.max(t, atFullSpeed ? duration : 0), replays: t > 0 });
+  const work = linkWork(lab, { until: Math.max(t, atFullSpeed ? duration : 0), replays: t > 0 || journal.length > 0, journal });
   if (work.heavy) askBeforeRunning(document.querySelector("#lab .transport"), work, { run: go, stay: () => lab.pause() });
   else go();
 }

@@ -9,6 +9,28 @@
 import { Playground } from "./engine.js";
 import { History } from "./history.js";
 import { metrics, STAGE_WINDOW } from "./derive.js";
+import { ACTION_WORK, ACTIONS_PER_CHUNK } from "./page-limits.js";
+
+/** How many of `journal`'s actions (in time order) are at or before `t`: the index of the first later one. */
+function actionsUntil(journal, t) {
+  let [lo, hi] = [0, journal.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (journal[mid].t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Units of work (Playground.workEstimate's) that making `journal`'s
+ * actions up to moment `t` costs, from its `made`-th on: ACTION_WORK
+ * each. The one place the journal joins the work estimate (the slicer's
+ * chunks, and a link's "ask before running").
+ */
+export function journalWork(journal, t, made = 0) {
+  return Math.max(0, actionsUntil(journal, t) - made) * ACTION_WORK;
+}
 
 /** The chart's samples: the metrics at fixed steps of virtual time (about 300 per run). */
 export class Samples {
@@ -266,10 +288,20 @@ export class Run {
     return out;
   }
 
-  /** Advances to `target` in one go (see advanceChunk). */
+  /** Advances to `target` in one go (see advanceChunk), making every action due there. */
   advanceTo(target) {
-    while (this.now < target && !this.halted) this.advanceChunk(target);
+    while ((this.now < target || this.pending > 0) && !this.halted) this.advanceChunk(target);
     return this.now;
+  }
+
+  /** Journal actions due by now and not yet made: a chunk makes at most ACTIONS_PER_CHUNK, and leaves the rest for the next. */
+  get pending() {
+    return this.pg ? actionsUntil(this.journal, this.now) - this.made : 0;
+  }
+
+  /** Estimated units of work from now to `to`: the engine's, and the journal's actions not yet made (journalWork). */
+  workEstimate(to) {
+    return this.pg.workEstimate(to) + journalWork(this.journal, to, this.made);
   }
 
   /**
@@ -283,20 +315,24 @@ export class Run {
    * into the engine and a read of its events: ten times the engine's own
    * work). Returns the moment reached; throws if the engine's clock does
    * not move, rather than spinning. The slicer calls it with chunks of
-   * virtual time.
+   * virtual time. It makes at most ACTIONS_PER_CHUNK journal actions and
+   * stops where that runs out (`pending` says how many are left there):
+   * a link's 40,002 actions at one moment take many chunks, and the
+   * browser gets its turn between slices of them.
    */
   advanceChunk(to) {
     const pg = this.pg;
-    this.makeDue();
-    while (pg.now() < to && !this.halted) {
+    let left = ACTIONS_PER_CHUNK;
+    left -= this.makeDue(left);
+    while (pg.now() < to && !this.halted && this.pending === 0) {
       const now = pg.now();
       pg.advance(Math.min(to, this.nextUnknownStep(now, to), this.journal[this.made]?.t ?? Infinity) - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
       this.collect();
       this.sampleStepsPassed(now);
-      this.makeDue();
+      left -= this.makeDue(left);
     }
-    if (pg.now() >= this.duration) this.sample();
+    if (pg.now() >= this.duration && this.pending === 0) this.sample();
     return pg.now();
   }
 
@@ -321,14 +357,17 @@ export class Run {
     if (now % this.samples.step === 0) this.sample({ atStep: true });
   }
 
-  /** Makes the journal's actions that are due now and not yet made in this engine. */
-  makeDue() {
+  /** Makes up to `most` of the journal's actions that are due now and not yet made in this engine; returns how many it made. */
+  makeDue(most = Infinity) {
     const pg = this.pg;
-    while (this.made < this.journal.length && this.journal[this.made].t <= pg.now()) {
+    let made = 0;
+    while (made < most && this.made < this.journal.length && this.journal[this.made].t <= pg.now()) {
       const a = this.journal[this.made++];
       pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
       this.collect();
+      made++;
     }
+    return made;
   }
 
   /** Advances to the next moment anything is due (or 1 ms, or the end). */
@@ -371,6 +410,8 @@ export class Run {
    */
   dispatch(target, bodyText, { caller = "you" } = {}) {
     if (!this.pg) return Promise.reject(new Error("The playground has no scenario loaded yet."));
+    // Actions due now that a replay stopped short of (a cancel between its chunks) come first, as they did in the run recorded.
+    this.makeDue();
     const now = this.pg.now();
     this.journal = this.journal.filter((a) => a.t <= now);
     this.made = Math.min(this.made, this.journal.length);

@@ -11,11 +11,11 @@
 
 import { HOST_SNIPPET } from "./frame-height.js";
 import { isLab, shortName } from "./stems.js";
+import { MAX_LINK_ACTIONS, MAX_LINK_CODE_CHARS, MAX_LINK_RUN, MAX_PACKED_CHARS, MAX_UNPACKED_BYTES, sizeText } from "./page-limits.js";
+
+export { MAX_LINK_RUN };
 
 const PACKED = "run";
-
-/** The longest run a link carries; a bigger run is saved as a file ("Download run") instead. */
-export const MAX_LINK_RUN = 64 * 1024;
 
 /** FNV-1a (32 bits) of `text`, as 8 hex digits: enough to tell a link cut short or changed. */
 export function checksum(text) {
@@ -36,17 +36,114 @@ export async function pack(value) {
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The inverse of pack; throws a readable error on a damaged value. */
-export async function unpack(text) {
-  try {
-    const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return JSON.parse(await new Response(stream).text());
-  } catch {
-    throw new Error("This link's run data is damaged (the part after “run=” was cut or changed); showing the scenario without it.");
+/** Why a link's run could not be read, in the damaged-link message's words (`why`). */
+export class DamagedRun extends Error {
+  constructor(why) {
+    super(`This link's run could not be read: ${why}.`);
+    this.name = "DamagedRun";
+    this.why = why;
   }
 }
+
+/** The usual damage: a link cut short or changed on the way. */
+const CUT = "it was cut short or changed on the way";
+
+/** The compressed bytes fed to the inflater at a time: deflate gives at most about 1,032 bytes a byte, so one feed inflates to about 1 MiB at most. */
+const FEED_BYTES = 1024;
+
+/**
+ * The inverse of pack, within the page's bounds: a packed text longer than
+ * MAX_PACKED_CHARS is refused before decoding, and inflating stops as soon
+ * as it passes MAX_UNPACKED_BYTES. Throws a DamagedRun saying why.
+ */
+export async function unpack(text) {
+  if (text.length > MAX_PACKED_CHARS) throw new DamagedRun(`its run is longer than ${sizeText(MAX_PACKED_CHARS)} of text before unpacking, more than a browser's address holds`);
+  let bytes;
+  try {
+    const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    throw new DamagedRun(CUT);
+  }
+  const json = await inflate(bytes, MAX_UNPACKED_BYTES);
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new DamagedRun(CUT);
+  }
+}
+
+/**
+ * deflate-raw `bytes` inflated to text, counting bytes as they come and
+ * stopping past `cap`. The input goes in FEED_BYTES at a time, so no one
+ * step of the inflater can make much more than the cap (a stream given
+ * all 543 KB at once may inflate all 400 MB before the first read).
+ */
+async function inflate(bytes, cap) {
+  const ds = new DecompressionStream("deflate-raw");
+  const writer = ds.writable.getWriter();
+  const reader = ds.readable.getReader();
+  const feeding = (async () => {
+    for (let at = 0; at < bytes.length; at += FEED_BYTES) await writer.write(bytes.subarray(at, at + FEED_BYTES));
+    await writer.close();
+  })();
+  feeding.catch(() => {}); // its failure (damaged data, or the cancel below) is the reader's too
+  const decoder = new TextDecoder();
+  const parts = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > cap) {
+        reader.cancel().catch(() => {});
+        throw new DamagedRun(`its run is larger than ${sizeText(cap)} once unpacked, more than Queuelab opens`);
+      }
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+    await feeding;
+  } catch (e) {
+    throw e instanceof DamagedRun ? e : new DamagedRun(CUT);
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}
+
+/**
+ * What a link's unpacked run (`extra`) brings in, within the page's
+ * bounds: { scenario, actions, code, notes }. At most MAX_LINK_ACTIONS
+ * actions (the first ones, then put in time order) and code of at most MAX_LINK_CODE_CHARS;
+ * `notes` says in sentences what was left out and why.
+ */
+export function boundedRun(extra) {
+  const notes = [];
+  const listed = Array.isArray(extra?.actions) ? extra.actions : [];
+  let actions = listed.filter(isAction);
+  if (actions.length < listed.length) {
+    const bad = listed.length - actions.length;
+    notes.push(`${count(bad, "of this link's recorded actions is", "of this link's recorded actions are")} not an action (each needs a moment t in ms and an operation op), so the run goes on without ${bad === 1 ? "it" : "them"}.`);
+  }
+  if (actions.length > MAX_LINK_ACTIONS) {
+    const from = actions.slice(MAX_LINK_ACTIONS).reduce((m, a) => Math.min(m, a.t), Infinity);
+    notes.push(`This link carries ${count(actions.length, "recorded action")}, more than a link replays (${MAX_LINK_ACTIONS.toLocaleString("en")}): the run makes the first ${MAX_LINK_ACTIONS.toLocaleString("en")}, so from t = ${(from / 1000).toFixed(1)} s it may differ from the run that was shared.`);
+    actions = actions.slice(0, MAX_LINK_ACTIONS);
+  }
+  let code = extra?.code == null ? null : String(extra.code);
+  if (code != null && code.length > MAX_LINK_CODE_CHARS) {
+    notes.push(`This link's code is ${count(code.length, "character")}, more than the code cell takes from a link (${MAX_LINK_CODE_CHARS.toLocaleString("en")}), so the cell shows its own code instead.`);
+    code = null;
+  }
+  // In time order, as a run's journal is (a link the page made already is; the sort is stable).
+  actions.sort((a, b) => a.t - b.t);
+  return { scenario: extra?.scenario ?? null, actions, code, notes };
+}
+
+/** A recorded action as Run's journal holds it: a moment and an operation (a bad body is the engine's to answer). */
+const isAction = (a) => a != null && typeof a === "object" && Number.isFinite(a.t) && a.t >= 0 && typeof a.op === "string";
+
+/** "3 recorded actions", "1 recorded action"; `plural` for words that change more than by an s. */
+const count = (n, one, plural = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : plural}`;
 
 /**
  * What a link asks for: { scenario, seed, speed, t, autoplay, embed,
@@ -79,10 +176,14 @@ export function readLink(search, hash = "") {
   };
 }
 
-/** What a damaged link lost, in words: "this link is damaged: the scenario opened without your 3 actions". */
-export function damagedMessage(actions) {
+/**
+ * What a damaged link lost, in words: "this link is damaged (why): the
+ * scenario opened without your 3 actions". `why` is a DamagedRun's.
+ */
+export function damagedMessage(actions, why = CUT) {
   const lost = actions == null ? "the run's changes, actions and code" : actions === 0 ? "the run's changes and code" : `your ${actions} action${actions === 1 ? "" : "s"} (and any changed settings or code)`;
-  return `This link is damaged (it was cut short or changed on the way): the scenario opened without ${lost}. Ask for the link again, or for its run file.`;
+  const ask = why === CUT ? "Ask for the link again, or for its run file." : "Ask for a shorter run.";
+  return `This link is damaged (${why}): the scenario opened without ${lost}. ${ask}`;
 }
 
 /**
@@ -130,6 +231,8 @@ export function runFile({ stem, state, code }) {
 
 /** A run file's text back as a link to open (with the run in its fragment); throws in words on a file that is not one. */
 export async function linkFromRunFile(base, text) {
+  // It opens as a link, and a link's run unpacks to at most this much (read before parsing any of it).
+  if (text.length > MAX_UNPACKED_BYTES) throw new Error(`This run is larger than ${sizeText(MAX_UNPACKED_BYTES)}, more than Queuelab opens.`);
   let file;
   try {
     file = JSON.parse(text);

@@ -36,11 +36,15 @@ export class Stalled extends Error {
  *   the last one measured;
  * - `clock()`: wall-clock ms (performance.now in a page);
  * - `halted()` (optional): true when the work must stop where it is (a
- *   run waiting at a checkpoint for the learner's answer).
+ *   run waiting at a checkpoint for the learner's answer);
+ * - `pending()` (optional): how much work is left at the moment reached
+ *   (a run's recorded actions due there, made a bounded number a chunk):
+ *   the work is done only when none is, and a chunk that lessens it
+ *   without moving the clock made progress.
  */
 export class Slicer {
-  constructor({ advance, estimate = null, clock = () => performance.now(), halted = () => false }) {
-    Object.assign(this, { advance, estimate, clock, halted });
+  constructor({ advance, estimate = null, clock = () => performance.now(), halted = () => false, pending = () => 0 }) {
+    Object.assign(this, { advance, estimate, clock, halted, pending });
     this.chunk = 1; // virtual ms in the next chunk; grows while chunks are cheap
     this.steps = 64; // estimated steps a chunk may hold; learned from measured cost
     this.cost = 0; // wall ms the last chunk took
@@ -54,12 +58,17 @@ export class Slicer {
   slice(from, target, budgetMs = SLICE_MS) {
     const began = this.clock();
     let now = from;
-    while (now < target && !this.halted()) {
+    let left = this.pending();
+    while ((now < target || left > 0) && !this.halted()) {
       const to = this.pick(now, target);
       const t0 = this.clock();
       const reached = this.advance(to.at);
-      this.learn(this.clock() - t0, reached - now, to.steps);
-      if (!(reached > now) && !this.halted()) throw new Stalled(now, to.at);
+      const [cost, before] = [this.clock() - t0, left];
+      left = this.pending();
+      // A chunk cut short by its work at one moment says nothing about virtual time's cost: only its cost counts.
+      if (left > 0) this.cost = cost;
+      else this.learn(cost, reached - now, to.steps);
+      if (!(reached > now) && !(left < before) && !this.halted()) throw new Stalled(now, to.at);
       now = reached;
       // Stop before a chunk like the last one would pass the budget.
       if (this.clock() - began + this.cost > budgetMs) break;
@@ -143,7 +152,7 @@ export function runSliced(slicer, { from, target, budgetMs = SLICE_MS, pause = n
       if (e instanceof Stalled) job.reached = e.at;
       return end("failed", e);
     }
-    if (job.reached >= job.target) return end("done");
+    if (job.reached >= job.target && slicer.pending() === 0) return end("done");
     onSlice(job);
     pause().then(() => job.state === "running" && slice());
   };

@@ -6,7 +6,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
-import { Run } from "../../web/run.js";
+import * as runModule from "../../web/run.js";
+import { ACTION_WORK, ACTIONS_PER_CHUNK } from "../../web/page-limits.js";
+
+const { Run } = runModule;
 
 const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
 const DUP = scenario("02-slow-consumer-duplicate.json");
@@ -260,4 +263,67 @@ test("a replay of moments already shown moves the engine in a few long steps, no
   const list = fresh.samples.list;
   assert.ok(JSON.stringify(list.slice(0, -1)) === JSON.stringify(run.samples.list.filter((m) => m.t < 6000)), "the steps' samples");
   assert.equal(list.at(-1).t, 6000, "and the moment the replay stopped at");
+});
+
+/** `n` recorded SendMessage actions of yours to `url` at moment `t` (a link's journal). */
+const sends = (n, url, t = 0) => Array.from({ length: n }, (_, i) => ({ t, op: "SendMessage", body: { QueueUrl: url, MessageBody: `m${i}` }, caller: "you" }));
+
+test("a replay of 40,000 actions due at one moment makes them in many chunks of at most ACTIONS_PER_CHUNK, and ends where making them in one go ends", () => {
+  const direct = started(DUP);
+  const url = direct.pg.snapshot().queues[0].url;
+  const journal = sends(40_000, url, 0);
+  for (const a of journal) direct.pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
+  direct.advanceTo(1);
+
+  const run = started(DUP);
+  run.journal = journal;
+  run.beginReplay();
+  const made = [];
+  for (let calls = 0; (run.now < 1 || run.pending > 0) && calls < 100_000; calls++) {
+    const before = run.made;
+    run.advanceChunk(1);
+    made.push(run.made - before);
+  }
+  run.endReplay();
+  assert.ok(Math.max(...made) <= ACTIONS_PER_CHUNK, `no chunk makes more than ${ACTIONS_PER_CHUNK} actions (the most: ${Math.max(...made)})`);
+  assert.ok(made.length >= 40_000 / ACTIONS_PER_CHUNK, `it took ${made.length} chunks`);
+  assert.equal(run.made, 40_000, "every action was made");
+  assert.equal(moment(run), moment(direct), "and the run is where making them in one go gets");
+
+  const again = started(DUP);
+  again.journal = journal;
+  again.replayTo(1);
+  assert.equal(moment(again), moment(direct), "replayTo (advanceTo's loop of chunks) gets there too");
+});
+
+test("the work estimate counts the journal's actions not yet made, ACTION_WORK units each", () => {
+  const run = started(DUP);
+  const url = run.pg.snapshot().queues[0].url;
+  const engine = run.pg.workEstimate(5000);
+  assert.equal(run.workEstimate(5000), engine, "no actions: the engine's estimate");
+  run.journal = [...sends(30, url, 0), ...sends(10, url, 4000), ...sends(7, url, 9000)];
+  run.beginReplay();
+  assert.equal(run.workEstimate(5000), run.pg.workEstimate(5000) + 40 * ACTION_WORK, "the 40 actions due by 5 s count; the 7 later ones do not");
+  run.advanceTo(4000);
+  assert.equal(run.made, 40);
+  assert.equal(run.workEstimate(9000), run.pg.workEstimate(9000) + 7 * ACTION_WORK, "actions already made no longer count");
+  assert.equal(runModule.journalWork(run.journal, 9000), 47 * ACTION_WORK, "a link's journal from the start: every action up to the moment");
+  assert.equal(runModule.journalWork(run.journal, 3999), 30 * ACTION_WORK);
+});
+
+test("an action sent while a replay left actions of this moment unmade comes after them, as in the run recorded", async () => {
+  const direct = started(DUP);
+  const url = direct.pg.snapshot().queues[0].url;
+  const journal = sends(ACTIONS_PER_CHUNK + 5, url, 0);
+  const run = started(DUP);
+  run.journal = journal;
+  run.beginReplay();
+  run.advanceChunk(0); // one chunk: the replay is cancelled here, 5 actions short
+  run.endReplay();
+  assert.equal(run.pending, 5);
+  await run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody: "mine" }), { caller: "you" });
+  assert.equal(run.pending, 0);
+  assert.deepEqual(run.journal.map((a) => a.body.MessageBody).slice(-2), [`m${ACTIONS_PER_CHUNK + 4}`, "mine"]);
+  const yours = run.pg.events(0).filter((e) => e.type === "sent" && e.by === "you").length;
+  assert.equal(yours, ACTIONS_PER_CHUNK + 6, "every recorded action was made, and yours");
 });

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
 import { SLICE_MS, Slicer, Stalled, runSliced } from "../../web/slicer.js";
 import { Run } from "../../web/run.js";
+import { ACTIONS_PER_CHUNK } from "../../web/page-limits.js";
 
 /**
  * A fake piece of work along virtual time: moving from t to t+1 costs
@@ -182,4 +183,37 @@ test("a replay in slices of any size makes your actions at their moments, like a
   assert.equal(job.state, "done");
   assert.equal(JSON.stringify({ events: run.pg.events(0), snap: run.pg.snapshot(), samples: run.samples.list }), oneGo);
   assert.equal(run.pg.events(0).filter((e) => e.type === "sent" && e.by === "you").length, 4, "each action made once");
+});
+
+test("a replay whose actions all fall at one moment goes on in slices until every one is made, then ends as a replay in one go does", async () => {
+  const dup = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
+  const run = new Run({ sample: true });
+  run.start(dup);
+  const url = run.pg.snapshot().queues[0].url;
+  const n = 20 * ACTIONS_PER_CHUNK; // 20 chunks' worth
+  run.journal = Array.from({ length: n }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: url, MessageBody: `m${i}` }, caller: "you" }));
+  run.replayTo(0);
+  const oneGo = JSON.stringify({ events: run.pg.events(0), snap: run.pg.snapshot(), samples: run.samples.list });
+
+  // A fake clock: every chunk costs 10 ms, so a slice holds about SLICE_MS / 10 chunks.
+  let wall = 0;
+  const slicer = new Slicer({ advance: (to) => ((wall += 10), run.advanceChunk(to)), clock: () => wall, estimate: (to) => run.workEstimate(to), pending: () => run.pending });
+  run.beginReplay();
+  let pauses = 0;
+  const job = runSliced(slicer, { from: 0, target: 0, pause: () => (pauses++, Promise.resolve()) });
+  await job.done;
+  run.endReplay();
+  assert.equal(job.state, "done");
+  assert.ok(pauses >= 3, `the browser got its turn between slices (${pauses} times)`);
+  assert.equal(run.made, n, "every action was made");
+  assert.equal(JSON.stringify({ events: run.pg.events(0), snap: run.pg.snapshot(), samples: run.samples.list }), oneGo);
+});
+
+test("work left at one moment that does not lessen is a stall, not progress", () => {
+  const slicer = new Slicer({ advance: () => 0, clock: () => 0, pending: () => 3 });
+  assert.throws(() => slicer.slice(0, 0), Stalled);
+  let left = 3;
+  const lessening = new Slicer({ advance: () => (left--, 0), clock: () => 0, pending: () => left });
+  assert.equal(lessening.slice(0, 0), 0);
+  assert.equal(left, 0, "work that lessens goes on until none is left");
 });
