@@ -30,7 +30,9 @@ export const MAX_UNPACKED_BYTES = 4 * MiB;
  * The most recorded actions a link replays; the first this many are
  * made, and the page says from when the run differs. A replay makes them
  * in slices (ACTIONS_PER_CHUNK), and each counts ACTION_WORK units in the
- * work estimate, so this is about a minute of 4x-throttled work at most.
+ * work estimate. About as many as the largest link the page makes holds
+ * (MAX_LINK_RUN: 40,002 SendMessage actions pack to 149 KiB); 20,000
+ * replayed in about 5 s in headless Chromium, 25 s at 4x throttling.
  */
 export const MAX_LINK_ACTIONS = 20_000;
 
@@ -39,18 +41,24 @@ export const MAX_LINK_CODE_CHARS = 64 * 1024;
 
 /**
  * The most recorded actions one chunk of a replay makes: actions due at
- * one moment (40,002 at t = 0) are made over many chunks, so a slice of
- * work gives the browser its turn between them.
+ * one moment (a link's 40,002 at t = 0) are made over many chunks, and a
+ * slice (slicer.js) ends after the chunk that passes its budget, so the
+ * browser gets its turn between them. Measured in headless Chromium at 4x
+ * CPU throttling: 25 SendMessage actions took 4 ms a chunk (median; 8 ms
+ * at the 90th percentile), so 32 keep a chunk near the slicer's aim of an
+ * eighth of a slice (about 6 ms).
  */
-export const ACTIONS_PER_CHUNK = 200;
+export const ACTIONS_PER_CHUNK = 32;
 
 /**
  * Units of work (those of Playground.workEstimate: one engine call, one
  * timer firing, one producer or worker action) one recorded action counts
  * for in the estimate the page asks before running by: its engine call and
- * the page's reading of what it did.
+ * the page's reading of what it did. Measured through a Run in Node: a
+ * SendMessage action cost 21 to 31 times a unit of a consumer polling
+ * every millisecond.
  */
-export const ACTION_WORK = 20;
+export const ACTION_WORK = 30;
 
 /** `bytes` in words: "4 MiB", "64 KiB". */
 export const sizeText = (bytes) => (bytes >= MiB ? `${+(bytes / MiB).toFixed(1)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`);

@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseUrl, clockMs, open } from "./harness.mjs";
-import { elementSnippet, pack } from "../../web/share.js";
+import { deflateRawSync } from "node:zlib";
+import { checksum, elementSnippet, pack } from "../../web/share.js";
 
 /**
  * The issue's 146 bytes: one consumer short-polling an empty queue every
@@ -91,6 +92,49 @@ test("A link with t = 2^53 freezes the tab for good: replay has no progress chec
   await page.waitForSelector("body[data-finished='true']");
   assert.equal(await clockMs(page), 12_000, "the moment is clamped to the run's end");
   assert.match(await page.locator("#error-text").textContent(), /t=9007199254740992 ms, outside this run \(0 to 12000 ms.*so it stands for the run's end instead/);
+  await close();
+});
+
+/** A link to scenario 1 at `t` whose fragment carries `run` (packed) and says it holds `actions` actions, as the page's own links do. */
+const fragmentLink = (run, actions, t = 0) => `index.html?scenario=01-process-then-delete&t=${t}#${new URLSearchParams({ actions: String(actions), sum: checksum(run), run })}`;
+
+test("a link whose run unpacks past 4 MiB opens its scenario with the damaged-link message naming the bound, and the page works", async () => {
+  // 64 MiB of JSON in a 65 KB link: inflating stops at 4 MiB (the issue's 543 KB link of 400 MB crashed the tab).
+  const run = deflateRawSync(Buffer.from(`{"code":"${"0".repeat(64 * 1024 * 1024)}"}`), { level: 9 }).toString("base64url");
+  const { page, problems, close } = await open(fragmentLink(run, 0));
+  assert.equal(
+    await page.locator("#error-text").textContent(),
+    "This link is damaged (its run is larger than 4 MiB once unpacked, more than Queuelab opens): the scenario opened without the run's changes and code. Ask for a shorter run.",
+  );
+  assert.equal(await page.locator("#code-origin").isVisible(), false, "no code from the link is shown");
+  await page.locator("#step").click();
+  assert.ok((await clockMs(page)) > 0, "the scenario runs: Step moves it on");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a link of 40,002 actions at one moment replays the first 20,000 in slices the page answers between, saying what it left out", async () => {
+  const actions = Array.from({ length: 40_002 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
+  const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1));
+  assert.equal(
+    await page.locator("#error-text").textContent(),
+    "This link carries 40,002 recorded actions, more than a link replays (20,000): the run makes the first 20,000, so from t = 0.0 s it may differ from the run that was shared.",
+  );
+  // Events so far, read cheaply (a snapshot without messages): the replay's progress.
+  const events = () => document.getElementById("lab").playground.snapshot({ messagesPerQueue: 0 }).nextEventSeq;
+  // Part way: some of the actions made, the page drawing and answering between slices.
+  await page.waitForFunction(`(${events})() > 1000`);
+  await page.locator("#log-routine").click();
+  assert.equal(await page.locator("#log-routine").isChecked(), true, "a click is handled during the replay");
+  const during = await page.evaluate(() => ({
+    yours: document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length,
+    replaying: !document.getElementById("replay-progress").hidden,
+  }));
+  assert.ok(during.yours < 20_000, `the click was handled before the replay's end (${during.yours} actions made)`);
+  await page.waitForFunction(() => document.getElementById("replay-progress").hidden && document.getElementById("lab").playground.now() === 1);
+  const sent = await page.evaluate(() => document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length);
+  assert.equal(sent, 20_000, "the first 20,000 actions were made, each once");
+  assert.deepEqual(problems, []);
   await close();
 });
 
