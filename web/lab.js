@@ -503,6 +503,8 @@ class Lab {
     if (!this.run.pg || this.replay) return;
     this.playing = false;
     this.skipCheckpoint();
+    // A replay cancelled among a link's actions due at one moment: the next step makes the rest, in slices.
+    if (this.run.pending > 0) return this.replayTo(this.run.now, { forward: true });
     if (this.run.now >= this.duration) return this.draw({ animate: false, silent: true });
     this.run.step();
     this.vt = this.run.now;
@@ -570,6 +572,8 @@ class Lab {
    */
   dispatch(target, bodyText, opts) {
     if (this.replay) return Promise.reject(new Error(`The run is still replaying to t = ${secs(this.replay.target)} s; wait for it or press Cancel, then send again.`));
+    // Making them first here would be one long task; Step makes them in slices.
+    if (this.run.pending > 0) return Promise.reject(new Error(`The replay was cancelled with ${this.run.pending} recorded actions of this moment still to make; press Step to make them, then send again.`));
     const answer = this.run.dispatch(target, bodyText, opts);
     if (!this.run.pg) return answer;
     this.run.collect();

@@ -138,6 +138,30 @@ test("a link of 40,002 actions at one moment replays the first 20,000 in slices 
   await close();
 });
 
+test("a replay cancelled among a link's actions at one moment leaves the rest for Step, which makes them in slices too", async () => {
+  const actions = Array.from({ length: 20_000 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
+  const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1));
+  const yours = () => page.evaluate(() => document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length);
+  await page.locator("#replay-cancel").click();
+  const cancelled = await yours();
+  assert.ok(cancelled < 20_000, `Cancel stopped among the actions (${cancelled} made)`);
+  // A request of yours now would have to make the rest first, in one go: it is refused, saying what to do.
+  await page.locator("#manual-panel summary").click();
+  await page.getByRole("button", { name: "SendMessage" }).click();
+  assert.equal(await page.locator("#error-text").textContent(), `SendMessage could not be sent: The replay was cancelled with ${20_000 - cancelled} recorded actions of this moment still to make; press Step to make them, then send again.`);
+  assert.equal(await yours(), cancelled, "and nothing was made");
+  await page.locator("#step").click();
+  // Step's work runs as a replay onward: the page draws frames between its slices, with some of the rest made and not all.
+  await page.waitForFunction((from) => {
+    const made = document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length;
+    return made > from && made < 20_000;
+  }, cancelled, { polling: "raf" });
+  await page.waitForFunction(() => document.getElementById("replay-progress").hidden);
+  assert.equal(await yours(), 20_000, "Step made the rest, each once");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 /**
  * Another site framing `src`: the course page served as http://localhost:…
  * (another origin than the tests' http://127.0.0.1:…, and still loopback,
