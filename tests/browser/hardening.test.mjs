@@ -138,6 +138,23 @@ test("a link of 40,002 actions at one moment replays the first 20,000 in slices 
   await close();
 });
 
+test("a link's recorded actions count in the work it asks before: just under the limit without them, over it with 10,000", async () => {
+  // 900 s of polling every millisecond: the engine estimates 1.8 million units, under limits().maxWorkWithoutAsking (2 million).
+  const [scenario, t] = [POLL_EVERY_MS, 900_000];
+  const plain = await open(fragmentLink(await pack({ scenario }), 0, t));
+  assert.equal(await plain.page.locator("#link-notice").count(), 0, "without actions it replays without asking");
+  await plain.close();
+
+  const actions = Array.from({ length: 10_000 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "q", MessageBody: `m${i}` }, caller: "you" }));
+  const { page, problems, close } = await open(fragmentLink(await pack({ scenario, actions }), actions.length, t));
+  await page.locator("#link-notice").waitFor();
+  assert.match(await page.locator("#link-notice-text").textContent(), /^This link replays about 2\.1 million steps of simulation/, "10,000 actions add 300,000 units");
+  await page.locator("#link-stay").click();
+  assert.deepEqual(await state(page), { clock: 0, engine: 0, playing: false, replaying: false });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test("a replay cancelled among a link's actions at one moment leaves the rest for Step, which makes them in slices too", async () => {
   const actions = Array.from({ length: 20_000 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
   const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1));
