@@ -932,7 +932,12 @@ impl Explain {
                 "none".into(),
             );
         }
-        at_most("explain.fixes", self.fixes.len() as u64, MAX_FIXES as u64, "fixes")?;
+        at_most(
+            "explain.fixes",
+            self.fixes.len() as u64,
+            MAX_FIXES as u64,
+            "fixes",
+        )?;
         at_most(
             "explain.nonFixes",
             self.non_fixes.len() as u64,

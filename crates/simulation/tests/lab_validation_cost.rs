@@ -45,8 +45,10 @@ fn allocated<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// share link's) listing `fixes` fixes and `fixes` non-fixes.
 fn big_lab(sends: usize, fixes: usize) -> Scenario {
     let sends: Vec<Value> = (0..sends)
-        .map(|i| json!({ "atMs": i, "body": format!("order A-{i}: charge $25"),
-                         "attributes": { "customer": format!("C-{i}") } }))
+        .map(|i| {
+            json!({ "atMs": i, "body": format!("order A-{i}: charge $25"),
+                         "attributes": { "customer": format!("C-{i}") } })
+        })
         .collect();
     let fix = json!({ "name": "Longer", "settings": { "visibility": 10, "idempotent": true } });
     let non_fix = json!({ "name": "Far longer", "settings": { "visibility": 180 },
