@@ -78,7 +78,7 @@ pub const CHECK_WORK_BUDGET: u64 = CHECK_SEEDS.len() as u64 * MAX_WORK_WITHOUT_A
 pub struct CheckProgress {
     /// Seeds whose runs have ended.
     pub seeds_done: usize,
-    /// Every seed the check runs ([`CHECK_SEEDS`]).
+    /// Every seed the check runs (12).
     pub seeds: usize,
     /// The seed running now (once done, the last one).
     pub seed: u64,
@@ -88,7 +88,8 @@ pub struct CheckProgress {
     /// Work done so far: the events the runs logged, at least one per
     /// moment run (the closest measure of the estimate's units).
     pub units: u64,
-    /// The whole check's estimate, which [`CHECK_WORK_BUDGET`] bounds.
+    /// The whole check's estimate, which the check's budget bounds
+    /// (`CHECK_WORK_BUDGET`).
     pub estimated_units: u64,
     /// Every seed has run: the report is ready.
     pub done: bool,
