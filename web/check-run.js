@@ -1,12 +1,15 @@
 // Check my fix in slices. The engine's LabCheck runs the lab's seeds a
 // bounded amount of work per step; web/slicer.js sizes the steps so a
 // slice stays within its wall-clock budget (SLICE_MS), and the browser
-// gets its turn between slices: it paints the progress and hears a click
-// on Cancel, however long the check runs. The check's total is bounded by
+// gets its turn between slices: each slice waits for the next frame (as
+// the lab's replays do), so the page paints the progress and hears a
+// click on Cancel, however long the check runs. (A bare task turn,
+// scheduler.yield, is served before input and rendering in Chromium: a
+// check paced by it ran to its end before Cancel could be clicked.) The check's total is bounded by
 // the engine (CHECK_WORK_BUDGET, refused before it starts).
 // Tested in Node: tests/node/labs.test.mjs.
 
-import { SLICE_MS, Slicer, nextTurn, runSliced } from "./slicer.js";
+import { SLICE_MS, Slicer, nextFrame, runSliced } from "./slicer.js";
 
 /** The slicer's axis is units of work done; where it ends is known only when the last seed ends. */
 const END = Number.MAX_SAFE_INTEGER;
@@ -22,7 +25,7 @@ export const cancelledCheck = () => new DOMException("Check my fix was cancelled
  * `onProgress(progress)` is called at once and after every slice that
  * leaves the check running.
  */
-export function runCheck(check, { onProgress = () => {}, budgetMs = SLICE_MS, pause = nextTurn, clock = () => performance.now() } = {}) {
+export function runCheck(check, { onProgress = () => {}, budgetMs = SLICE_MS, pause = nextFrame, clock = () => performance.now() } = {}) {
   let units = 0;
   const slicer = new Slicer({
     clock,

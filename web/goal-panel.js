@@ -235,12 +235,14 @@ class GoalPanel {
     this.lab.say(`Cannot check: ${this.refused}`);
   }
 
-  /** The button, the progress line and Cancel while a check runs (`on`), or the panel as it was. */
+  /** While a check runs (`on`) its progress line and Cancel stand in the button's place; then the panel as it was. */
   showChecking(on) {
-    const button = this.$("check-fix");
-    button.disabled = on;
-    button.textContent = on ? "Checking…" : "Check my fix";
+    const [button, cancel] = [this.$("check-fix"), this.$("check-cancel")];
+    const focused = (on ? button : cancel).matches(":focus");
+    button.hidden = on;
     this.$("check-progress").hidden = !on;
+    // Focus follows the control that replaced the one it was on.
+    if (focused) (on ? cancel : button).focus();
     this.setHook("goalState", on ? "checking" : this.verdictState());
   }
 

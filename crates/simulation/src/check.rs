@@ -142,12 +142,11 @@ impl LabCheck {
                     CHECK_SEEDS.len()
                 ),
                 got: format!(
-                    "about {} ({} seeds of about {}; {}): poll less often (consumers' \
+                    "about {} ({} seeds of about {}): poll less often (consumers' \
                      pollIntervalMs), send less (producers' rate), or shorten durationMs",
                     thousands(estimated_units),
                     CHECK_SEEDS.len(),
                     thousands(per_seed),
-                    first.heaviest_part(scenario.duration_ms)
                 ),
             });
         }

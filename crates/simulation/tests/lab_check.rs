@@ -135,7 +135,10 @@ fn a_check_past_its_work_budget_is_refused_naming_the_budget() {
         "{text}"
     );
     assert!(
-        text.contains("consumers[0] (pollIntervalMs 1) alone needs about"),
+        text.ends_with(
+            "poll less often (consumers' pollIntervalMs), send less (producers' rate), or \
+             shorten durationMs"
+        ),
         "{text}"
     );
     assert_eq!(check_lab(&lab, &Settings::new()).unwrap_err(), refused);
