@@ -243,7 +243,7 @@ class GoalPanel {
     this.$("check-progress").hidden = !on;
     // Focus follows the control that replaced the one it was on.
     if (focused) (on ? cancel : button).focus();
-    this.setHook("goalState", on ? "checking" : this.verdictState());
+    this.setHook("goalState", this.goalState());
   }
 
   endChecking() {
@@ -271,15 +271,16 @@ class GoalPanel {
     this.lab.host?.dispatchEvent(new CustomEvent("goal-failed", { detail, bubbles: true, composed: true }));
   }
 
-  /** The verdict, the conditions marked held or broken, and the way to the failing run. */
-  /** The panel's state from its verdict: met, or unmet (none yet, or not met). */
-  verdictState() {
-    return this.report?.met ? "met" : "unmet";
+  /** The panel's state: checking, met, or unmet (no verdict yet, or not met); none when the scenario is no lab. */
+  goalState() {
+    if (!this.view) return null;
+    return this.running ? "checking" : this.report?.met ? "met" : "unmet";
   }
 
+  /** The verdict, the conditions marked held or broken, and the way to the failing run. */
   renderResult() {
     const r = this.report;
-    this.setHook("goalState", !this.view ? null : this.running ? "checking" : this.verdictState());
+    this.setHook("goalState", this.goalState());
     const broken = new Set(r?.failures.map((f) => f.condition) ?? []);
     const items = this.view?.conditions.map((c) => {
       const held = !r ? null : !broken.has(c.id);

@@ -227,6 +227,7 @@ test("a long check shows which seed it is on while the page stays usable, and Ca
   const bar = await page.locator("#check-bar").evaluate((el) => el.value);
   assert.ok(bar > 1 / 12 && bar < 1, `bar at ${bar}`);
   await page.locator("#goal").screenshot({ path: join(artifacts, "lab-checking.png") });
+  assert.deepEqual(await axeViolations(page), []);
   await page.locator("#check-cancel").click();
   await page.waitForSelector("#goal[data-goal-state='unmet'] #check-progress[hidden]", { state: "attached" });
   assert.equal(await page.locator("#check-fix").isVisible(), true);
@@ -239,6 +240,14 @@ test("a long check shows which seed it is on while the page stays usable, and Ca
   await page.waitForSelector("#check-progress:not([hidden])");
   await page.locator("#check-cancel").click();
   assert.equal(await cancelled, "AbortError");
+  // A new setting makes a running check moot: it stops, and the run goes on with the setting.
+  await page.locator("#check-fix").click();
+  await page.waitForSelector("#check-progress:not([hidden])");
+  await page.locator("#knob-visibility").fill("10");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForSelector("#goal[data-goal-state='unmet'] #check-progress[hidden]", { state: "attached" });
+  assert.equal(await page.evaluate(() => document.getElementById("lab").lab.settings.visibility), 10);
+  assert.deepEqual(await page.evaluate(() => window.checkEvents), []);
   assert.deepEqual(problems, []);
   await close();
 });
