@@ -51,6 +51,9 @@ const CALLS = {
   peek: "looking at a message",
   scenario: "reading the scenario",
   defaults: "reading the defaults",
+  checkLab: "checking a fix",
+  "new LabCheck": "starting a check of a fix",
+  "LabCheck.step": "checking a fix",
 };
 const describeCall = (name) => CALLS[name] ?? `running ${name}()`;
 
@@ -76,12 +79,12 @@ class Generation {
       died(this, { error: trap, during, message: trap.message, playground: pg });
       throw trap;
     }
-    if (result instanceof this.glue.Playground) this.made.add(new WeakRef(result));
+    if (result instanceof this.glue.Playground || result instanceof this.glue.LabCheck) this.made.add(new WeakRef(result));
     return result;
   }
 
   /**
-   * A dead instance's Playgrounds must never call into it again, not even
+   * A dead instance's Playgrounds (and checks) must never call into it again, not even
    * their finalizers (which free memory in the broken instance): detach
    * each from its pointer without freeing.
    */
@@ -216,19 +219,39 @@ export const operations = () => facts().operations;
 export const limits = () => facts().limits;
 
 /**
- * Labs (see the binding's labView, labScenario and checkLab), called in
- * the instance that works now; a trap is reported like a Playground's.
+ * Labs (see the binding's labView, labScenario, checkLab and LabCheck),
+ * called in the instance that works now; a trap is reported like a
+ * Playground's.
  * - `view(text)`: the goal in words, the knobs, the settings the scenario
  *   has now and the explanation (null for a scenario without a goal);
  * - `scenario(text, settings, seed)`: the scenario those settings make, as
  *   JSON text that leaves out what it does not set (as a file would);
- * - `check(text, settings)`: Check my fix over every check seed.
+ * - `check(text, settings)`: Check my fix over every check seed, in one call;
+ * - `startCheck(text, settings)`: the same check as a job to step in
+ *   slices (web/check-run.js): `{ step(units), progress, report(), free() }`,
+ *   each call guarded. It throws at once for a check past its budget.
  */
 export const labs = {
   view: (text) => current.call(null, "labView", () => current.glue.labView(text)),
   scenario: (text, settings, seed) => scenarioText(current.call(null, "labScenario", () => current.glue.labScenario(text, settings, seed))),
   check: (text, settings) => current.call(null, "checkLab", () => current.glue.checkLab(text, settings)),
+  startCheck: (text, settings) => guardedCheck(current, text, settings),
 };
+
+/** A LabCheck made in `gen`, whose every call goes through its guard (a dead instance answers EngineRestarting). */
+function guardedCheck(gen, text, settings) {
+  const check = gen.call(null, "new LabCheck", () => new gen.glue.LabCheck(text, settings));
+  return {
+    step: (units) => gen.call(null, "LabCheck.step", () => check.step(units)),
+    get progress() {
+      return gen.call(null, "LabCheck.progress", () => check.progress);
+    },
+    report: () => gen.call(null, "LabCheck.report", () => check.report()),
+    free: () => {
+      if (!gen.dead) check.free(); // a dead instance's memory is gone with it
+    },
+  };
+}
 
 /** A scenario object as a file's text: fields left unset (null) are left out. */
 const scenarioText = (scenario) => JSON.stringify(scenario, (key, value) => (value === null ? undefined : value), 2);

@@ -3,12 +3,16 @@
 // one at a time. Everything it says comes from the engine: the goal's
 // sentences, each knob's kind and range (labs.view), the scenario a
 // setting makes (labs.scenario) and the verdict over every check seed
-// (labs.check). The panel never decides whether a goal holds.
+// (labs.startCheck). The panel never decides whether a goal holds.
 //
 // A change of knob runs the lab with the new settings (the run restarts,
 // as for any setting). Check my fix checks the lab's file with the knob
 // values of the run on screen: edits made elsewhere (the JSON editor) are
-// not part of the check, which the panel says when they exist.
+// not part of the check, which the panel says when they exist. The check
+// runs in slices (check-run.js): the panel shows which seed it is on, and
+// Cancel (or a new setting, or another file) stops it and puts the panel
+// back as it was. A check past the engine's budget is refused at once,
+// in the verdict's place.
 //
 // Hooks: the panel's [data-goal-state="unmet|checking|met"] and [data-lab]
 // (mirrored on the host: the <queue-lab> element or the page's <body>);
@@ -17,6 +21,7 @@
 // the panel's API (LabGoal in queue-lab.d.ts) as `lab.goal`.
 
 import { h, secs } from "./dom.js";
+import { runCheck } from "./check-run.js";
 import { labs } from "./engine.js";
 import { knobField, readKnob, showKnobError, clearKnobErrors, writeKnob } from "./knob-fields.js";
 import { markSolved, solvedLabs } from "./progress.js";
@@ -52,11 +57,12 @@ export const goalPanel = {
 class GoalPanel {
   constructor(root, box, lab) {
     this.$ = (id) => root.getElementById(id);
-    Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, hintsShown: 0 });
+    Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, refused: null, running: null, hintsShown: 0 });
     this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
     // Enter in a field applies its value (its change event); only the button checks.
     this.$("knobs").addEventListener("submit", (e) => e.preventDefault());
-    this.$("check-fix").addEventListener("click", () => this.check());
+    this.$("check-fix").addEventListener("click", () => this.check().catch(() => {})); // the panel shows the outcome
+    this.$("check-cancel").addEventListener("click", () => this.running?.cancel());
     this.$("goal-hint").addEventListener("click", () => this.revealHint());
     this.api = this.makeApi();
   }
@@ -84,6 +90,7 @@ class GoalPanel {
       set settings(values) {
         panel.setSettings(values);
       },
+      /** Check my fix, as the button does; rejects with an AbortError if the learner cancels it. */
       checkGoal: () => panel.check(),
     };
   }
@@ -98,6 +105,7 @@ class GoalPanel {
 
   /** A new file: its lab view (or none), its knobs' fields, its hints hidden. */
   loadFile(fileText) {
+    this.running?.cancel(); // a check of the last file says nothing about this one
     this.file = fileText;
     this.view = null;
     try {
@@ -109,7 +117,7 @@ class GoalPanel {
     this.setHook("lab", this.view ? (this.lab.fileId() ?? "") : null);
     this.setHook("goalState", this.view ? "unmet" : null);
     if (!this.view) return;
-    Object.assign(this, { report: null, checkedWith: null, hintsShown: 0 });
+    Object.assign(this, { report: null, checkedWith: null, refused: null, hintsShown: 0 });
     this.$("goal-summary").textContent = this.view.summary;
     this.$("goal-summary").hidden = !this.view.summary;
     this.$("goal-seeds").textContent = `checked over ${this.view.seeds.length} seeds`;
@@ -137,9 +145,12 @@ class GoalPanel {
       // Settings the file's knobs refuse: the note below stays up.
     }
     this.$("goal-edited").hidden = !this.isJson(text) || same(JSON.parse(mine), JSON.parse(text));
+    // A check of other settings than the run's is of no use now: it stops.
+    if (this.running && !same(this.running.settings, this.settings)) this.running.cancel();
     if (this.checkedWith && !same(this.checkedWith, this.settings)) {
       this.report = null;
       this.checkedWith = null;
+      this.refused = null;
     }
     this.renderResult();
   }
@@ -173,30 +184,79 @@ class GoalPanel {
     if (!this.lab.apply(text)) throw new Error(this.lab.lastError()?.message ?? "That change cannot run.");
   }
 
-  /** Check my fix: every check seed, the verdict shown, progress kept, an event fired. */
-  async check() {
-    if (!this.view) throw new Error("This scenario is not a lab: it has no goal to check.");
+  /**
+   * Check my fix: every check seed, in slices, with its progress shown and
+   * Cancel offered; then the verdict shown, progress kept, an event fired.
+   * A second call while one runs gets the same check. Rejects with the
+   * engine's refusal (shown in the panel too), or an AbortError when cancelled.
+   */
+  check() {
+    if (!this.view) return Promise.reject(new Error("This scenario is not a lab: it has no goal to check."));
+    if (this.running) return this.running.done;
     const settings = { ...this.settings };
-    this.setHook("goalState", "checking");
-    const button = this.$("check-fix");
-    button.disabled = true;
-    button.textContent = `Checking ${this.view.seeds.length} seeds…`;
-    // Let the page paint "Checking…" before the engine takes the thread.
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    let report;
+    let check;
     try {
-      report = labs.check(this.file, settings);
-    } finally {
-      button.disabled = false;
-      button.textContent = "Check my fix";
+      check = labs.startCheck(this.file, settings);
+    } catch (e) {
+      if (e?.name !== "EngineTrap") this.refuse(e, settings);
+      return Promise.reject(e);
     }
-    Object.assign(this, { report, checkedWith: settings });
+    const job = runCheck(check, { onProgress: (p) => this.showProgress(p) });
+    this.running = { settings, cancel: () => job.cancel(), done: null };
+    this.showChecking(true);
+    this.lab.say(`Checking your fix over ${this.view.seeds.length} seeds.`);
+    this.running.done = job.done.then(
+      (report) => this.checked(report, settings),
+      (e) => {
+        this.endChecking();
+        if (e?.name === "AbortError") this.lab.say("Check cancelled.");
+        throw e;
+      },
+    );
+    return this.running.done;
+  }
+
+  /** The check ended with its verdict. */
+  checked(report, settings) {
+    this.endChecking();
+    Object.assign(this, { report, checkedWith: settings, refused: null });
     if (report.met) markSolved(this.lab.fileId(), settings);
     this.renderResult();
     // The verdict box appears with its text, which a live region may not read: the lab's announcer does.
     this.lab.say(report.met ? `Goal met. ${report.summary}` : `Goal not met. ${sentence(report.failures[0].message)}.`);
     this.tell(report, settings);
     return { met: report.met, summary: report.summary, seeds: [...report.seeds], failures: report.failures.map((f) => ({ ...f })) };
+  }
+
+  /** The engine would not start the check (past its budget, a refused setting): said in the verdict's place. */
+  refuse(error, settings) {
+    Object.assign(this, { report: null, checkedWith: settings, refused: error.message ?? String(error) });
+    this.renderResult();
+    this.lab.say(`Cannot check: ${this.refused}`);
+  }
+
+  /** While a check runs (`on`) its progress line and Cancel stand in the button's place; then the panel as it was. */
+  showChecking(on) {
+    const [button, cancel] = [this.$("check-fix"), this.$("check-cancel")];
+    const focused = (on ? button : cancel).matches(":focus");
+    button.hidden = on;
+    this.$("check-progress").hidden = !on;
+    // Focus follows the control that replaced the one it was on.
+    if (focused) (on ? cancel : button).focus();
+    this.setHook("goalState", this.goalState());
+  }
+
+  endChecking() {
+    this.running = null;
+    this.showChecking(false);
+  }
+
+  /** "Checking seed 4 of 12…", and the bar: seeds done plus the running one's share of its run. */
+  showProgress(p) {
+    const n = Math.min(p.seedsDone + 1, p.seeds);
+    this.$("check-status").textContent = `Checking seed ${n} of ${p.seeds}…`;
+    const share = p.durationMs > 0 ? Math.min(1, p.atMs / p.durationMs) : 0;
+    this.$("check-bar").value = p.done ? 1 : (p.seedsDone + share) / p.seeds;
   }
 
   tell(report, settings) {
@@ -211,11 +271,16 @@ class GoalPanel {
     this.lab.host?.dispatchEvent(new CustomEvent("goal-failed", { detail, bubbles: true, composed: true }));
   }
 
+  /** The panel's state: checking, met, or unmet (no verdict yet, or not met); none when the scenario is no lab. */
+  goalState() {
+    if (!this.view) return null;
+    return this.running ? "checking" : this.report?.met ? "met" : "unmet";
+  }
+
   /** The verdict, the conditions marked held or broken, and the way to the failing run. */
   renderResult() {
     const r = this.report;
-    const state = !r ? "unmet" : r.met ? "met" : "unmet";
-    this.setHook("goalState", this.view ? state : null);
+    this.setHook("goalState", this.goalState());
     const broken = new Set(r?.failures.map((f) => f.condition) ?? []);
     const items = this.view?.conditions.map((c) => {
       const held = !r ? null : !broken.has(c.id);
@@ -228,7 +293,11 @@ class GoalPanel {
     const solved = this.view && solvedLabs()[this.lab.fileId()];
     this.$("goal-solved").hidden = !solved;
     const out = this.$("goal-result");
-    out.hidden = !r;
+    out.hidden = !r && !this.refused;
+    if (!r && this.refused) {
+      out.dataset.verdict = "refused";
+      return out.replaceChildren(h("p", { class: "verdict", text: "✗ Cannot check these settings." }), h("p", { class: "first-failure", text: this.refused }));
+    }
     if (!r) return out.replaceChildren();
     out.dataset.verdict = r.met ? "met" : "failed";
     out.replaceChildren(...(r.met ? this.metResult(r) : this.failedResult(r)));

@@ -74,6 +74,11 @@ const GOAL = `<section id="goal" class="goal-panel" aria-labelledby="goal-title"
         <div id="knob-fields" class="knob-fields"></div>
         <p id="goal-edited" class="goal-edited" hidden>Your other edits run here, but Check my fix checks the lab with these settings only.</p>
         <button type="button" id="check-fix" class="primary">Check my fix</button>
+        <div id="check-progress" class="check-progress" hidden>
+          <p id="check-status" class="check-status"></p>
+          <progress id="check-bar" max="1" value="0" aria-labelledby="check-status"></progress>
+          <button type="button" id="check-cancel">Cancel</button>
+        </div>
       </form>
     </div>
     <div id="goal-result" class="goal-result" hidden></div>

@@ -55,7 +55,12 @@ export interface LabGoal {
    * `path` ("settings.visibility") and `rule` ("a whole number of seconds from 1 to 180").
    */
   settings: LabSettings;
-  /** Check my fix over every check seed; fires goal-met or goal-failed. */
+  /**
+   * Check my fix over every check seed, in slices (the page keeps answering, with
+   * its progress and Cancel shown); fires goal-met or goal-failed. Rejects with an
+   * AbortError (a DOMException) when the learner cancels it, and with the engine's
+   * Error (`path` "check") for a check past its work budget.
+   */
   checkGoal(): Promise<GoalCheck>;
 }
 

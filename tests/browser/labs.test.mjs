@@ -4,8 +4,9 @@
 // progress kept, and an embedded lab's goal-met event and API.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { artifacts, axeViolations, clockMs, open, scaled } from "./harness.mjs";
+import { artifacts, axeViolations, clockMs, open, root, scaled } from "./harness.mjs";
 import { assertDrawing } from "./drawing.mjs";
 
 const LAB = "?lab=duplicate-orders&checkpoints=off";
@@ -194,5 +195,90 @@ test("an edit outside the lab's knobs runs, and the panel says Check my fix does
   await page.waitForFunction(() => document.getElementById("lab").lab.settings.visibility === 10);
   assert.equal(await page.locator("#goal-edited").isVisible(), false);
   assert.equal(await page.locator("#knob-visibility").inputValue(), "10");
+  await close();
+});
+
+/** Lab 1 with a busy auditor beside it (short-polling another queue every millisecond for `seconds`): a check of many slices. */
+function busyLab(seconds) {
+  const lab = JSON.parse(readFileSync(join(root, "web/scenarios/labs/01-duplicate-orders.json"), "utf8"));
+  lab.durationMs = seconds * 1000;
+  lab.queues.push({ name: "audit" });
+  lab.consumers.push({ name: "auditor", queue: "audit", pollIntervalMs: 1, processing: { fixedMs: 1 }, sideEffect: "audited" });
+  return JSON.stringify(lab);
+}
+
+test("a long check shows which seed it is on while the page stays usable, and Cancel stops it and puts the panel back", async () => {
+  const routes = { "web/scenarios/labs/01-duplicate-orders.json": busyLab(400) };
+  const { page, problems, close } = await open(LAB, { routes });
+  const ended = page.evaluate(() => {
+    window.checkEvents = [];
+    for (const type of ["goal-met", "goal-failed"]) document.body.addEventListener(type, () => window.checkEvents.push(type));
+  });
+  await ended;
+  await page.locator("#check-fix").click();
+  const status = page.locator("#check-status");
+  await page.waitForSelector("#goal[data-goal-state='checking'] #check-progress:not([hidden])");
+  assert.match(await status.textContent(), /^Checking seed \d+ of 12…$/);
+  // Its progress and Cancel stand in the button's place, and focus moved with it.
+  assert.equal(await page.locator("#check-fix").isVisible(), false);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "check-cancel");
+  // The page answers between slices: the bar moves on to the next seed while the check runs.
+  await page.waitForFunction(() => /^Checking seed ([2-9]|1[0-2]) of 12…$/.test(document.getElementById("check-status").textContent), null, { timeout: scaled(60_000) });
+  const bar = await page.locator("#check-bar").evaluate((el) => el.value);
+  assert.ok(bar > 1 / 12 && bar < 1, `bar at ${bar}`);
+  await page.locator("#goal").screenshot({ path: join(artifacts, "lab-checking.png") });
+  assert.deepEqual(await axeViolations(page), []);
+  await page.locator("#check-cancel").click();
+  await page.waitForSelector("#goal[data-goal-state='unmet'] #check-progress[hidden]", { state: "attached" });
+  assert.equal(await page.locator("#check-fix").isVisible(), true);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "check-fix");
+  assert.equal(await page.locator("#goal-result").isVisible(), false, "no verdict from a cancelled check");
+  await page.waitForFunction(() => document.getElementById("announcer").textContent.includes("Check cancelled."));
+  assert.deepEqual(await page.evaluate(() => window.checkEvents), []);
+  // The API's check is the button's: cancelling it rejects with an AbortError.
+  const cancelled = page.evaluate(() => document.getElementById("lab").lab.checkGoal().then(() => "resolved", (e) => e.name));
+  await page.waitForSelector("#check-progress:not([hidden])");
+  await page.locator("#check-cancel").click();
+  assert.equal(await cancelled, "AbortError");
+  // A new setting makes a running check moot: it stops, and the run goes on with the setting.
+  await page.locator("#check-fix").click();
+  await page.waitForSelector("#check-progress:not([hidden])");
+  await page.locator("#knob-visibility").fill("10");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForSelector("#goal[data-goal-state='unmet'] #check-progress[hidden]", { state: "attached" });
+  assert.equal(await page.evaluate(() => document.getElementById("lab").lab.settings.visibility), 10);
+  assert.deepEqual(await page.evaluate(() => window.checkEvents), []);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the check's progress fits a phone-width panel", async () => {
+  const routes = { "web/scenarios/labs/01-duplicate-orders.json": busyLab(400) };
+  const { page, close } = await open(LAB, { routes, viewport: { width: 400, height: 800 } });
+  await page.locator("#check-fix").click();
+  await page.waitForFunction(() => /^Checking seed ([2-9]|1[0-2]) of 12…$/.test(document.getElementById("check-status").textContent), null, { timeout: scaled(60_000) });
+  const box = await page.locator("#check-progress").boundingBox();
+  const panel = await page.locator("#goal").boundingBox();
+  assert.ok(box.x >= panel.x && box.x + box.width <= panel.x + panel.width, `${JSON.stringify(box)} inside ${JSON.stringify(panel)}`);
+  assert.ok(await page.locator("#check-cancel").isVisible());
+  await page.locator("#goal").screenshot({ path: join(artifacts, "lab-checking-400.png") });
+  await page.locator("#check-cancel").click();
+  await page.waitForSelector("#check-progress[hidden]", { state: "attached" });
+  await close();
+});
+
+test("a check past the engine's budget is refused in the verdict's place, naming the budget", async () => {
+  // Every millisecond for 2,000 s: about 4 million units a seed, twice what a check may take.
+  const routes = { "web/scenarios/labs/01-duplicate-orders.json": busyLab(2000) };
+  const { page, problems, close } = await open(LAB, { routes });
+  await page.locator("#check-fix").click();
+  const result = page.locator("#goal-result[data-verdict='refused']");
+  await result.waitFor();
+  assert.match(await result.textContent(), /^✗ Cannot check these settings\.check refused: check must be at most 24,000,000 units of work \(the check's budget: its 12 seeds' runs together\), got about/);
+  await page.locator("#goal").screenshot({ path: join(artifacts, "lab-check-refused.png") });
+  assert.equal(await page.locator("#goal").getAttribute("data-goal-state"), "unmet");
+  assert.equal(await page.locator("#check-progress").isVisible(), false);
+  assert.equal(await page.locator("#check-fix").isVisible(), true);
+  assert.deepEqual(problems, []);
   await close();
 });

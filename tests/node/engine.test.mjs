@@ -68,3 +68,24 @@ test("a trap in the fresh instance is contained again, and an error that is not 
   assert.throws(() => after.advance(-1));
   assert.equal(generation(), alive);
 });
+
+test("a check running when its instance dies answers EngineRestarting, frees nothing there, and the fresh instance checks again", async () => {
+  const { labs } = await import("../../web/engine.js");
+  await ready({ module: wasm });
+  const lab = readFileSync(new URL("../../web/scenarios/labs/01-duplicate-orders.json", import.meta.url), "utf8");
+  const check = labs.startCheck(lab, { visibility: 10 });
+  assert.equal(check.step(10), false);
+  assert.equal(check.progress.seeds, 12);
+  const victim = new Playground();
+  corrupt(victim);
+  assert.throws(() => victim.now(), EngineTrap);
+  assert.throws(() => check.step(10), EngineRestarting, "the dead instance is never called again, not by a check");
+  assert.throws(() => check.progress, EngineRestarting);
+  check.free(); // its memory went with the instance: nothing to free, nothing thrown
+  assert.throws(() => labs.startCheck(lab), EngineRestarting, "nor a new check made there before the fresh instance is ready");
+  await settled();
+  const again = labs.startCheck(lab, { visibility: 10 });
+  while (!again.step(1000));
+  assert.deepEqual(again.report(), labs.check(lab, { visibility: 10 }));
+  again.free();
+});

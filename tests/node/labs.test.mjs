@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs";
-import { checkLab, labScenario, labView, Playground } from "../../web/pkg/queuelab.js";
+import { checkLab, LabCheck, labScenario, labView, Playground } from "../../web/pkg/queuelab.js";
 
 const labs = new URL("../../web/scenarios/labs/", import.meta.url);
 const fixtures = new URL("../fixtures/labs/", import.meta.url);
@@ -124,4 +124,107 @@ test("absurd settings get a clear, bounded error naming the knob", () => {
   for (const settings of [{ ["k".repeat(1 << 20)]: 1 }, { visibility: "x".repeat(1 << 20) }]) {
     assert.throws(() => labScenario(lab, settings), (e) => e.message.length < 2500 && (e.path ?? "").length < 1100);
   }
+});
+
+test("LabCheck runs a check a slice at a time, says which seed it is on, and ends with checkLab's report", () => {
+  const lab = text("01-duplicate-orders.json");
+  for (const settings of [undefined, { visibility: 10 }]) {
+    const check = new LabCheck(lab, settings);
+    const seen = [];
+    let progress = check.progress;
+    assert.deepEqual([progress.seedsDone, progress.seeds, progress.seed, progress.units, progress.done], [0, 12, 1, 0, false]);
+    assert.ok(progress.estimatedUnits > 0 && progress.durationMs === 60000, JSON.stringify(progress));
+    while (!check.step(10)) {
+      const now = check.progress;
+      assert.ok(now.units > progress.units, "every step does some work");
+      assert.equal(check.report(), null, "no verdict before the last seed");
+      if (seen.at(-1) !== now.seed) seen.push(now.seed);
+      progress = now;
+    }
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], "every seed runs in turn, none in one step");
+    assert.equal(check.progress.done, true);
+    assert.equal(check.progress.seedsDone, 12);
+    assert.deepEqual(check.report(), checkLab(lab, settings));
+    check.free();
+  }
+});
+
+test("a check past its work budget is refused before it runs, naming the budget", () => {
+  // One consumer short-polling every millisecond for 2,000 s: about 4 million units a seed, 48 million for 12.
+  const busy = JSON.stringify({
+    title: "A busy poller",
+    durationMs: 2_000_000,
+    queues: [{ name: "orders" }],
+    producers: [{ name: "shop", queue: "orders", sends: [{ atMs: 0, body: "order A-1001" }] }],
+    consumers: [{ name: "worker", queue: "orders", pollIntervalMs: 1, processing: { fixedMs: 10 } }],
+    goal: { sideEffectsAtMost: 1 },
+  });
+  const refused = (e) =>
+    e instanceof Error &&
+    e.path === "check" &&
+    e.message.startsWith("check refused: check must be at most 24,000,000 units of work (the check's budget: its 12 seeds' runs together), got about 48,") &&
+    /\(12 seeds of about 4,\d{3},\d{3}\): poll less often \(consumers' pollIntervalMs\), send less \(producers' rate\), or shorten durationMs$/.test(e.message);
+  assert.throws(() => new LabCheck(busy), refused);
+  assert.throws(() => checkLab(busy), refused);
+});
+
+test("LabCheck.step refuses a number of units that is not a whole number", () => {
+  const check = new LabCheck(text("01-duplicate-orders.json"));
+  assert.throws(() => check.step(-1), RangeError);
+  assert.throws(() => check.step(1.5), RangeError);
+  assert.throws(() => check.step("10"), TypeError);
+  assert.equal(check.progress.units, 0, "a refused step does no work");
+  assert.equal(check.step(), false, "no units: one moment");
+  assert.ok(check.progress.units > 0);
+  check.free();
+});
+
+/** A LabCheck that records its calls: steps asked for, and whether it was freed. */
+function recorded(check) {
+  const calls = { steps: [], freed: 0 };
+  return {
+    calls,
+    step: (units) => (calls.steps.push(units), check.step(units)),
+    get progress() {
+      return check.progress;
+    },
+    report: () => check.report(),
+    free: () => (calls.freed++, check.free()),
+  };
+}
+
+test("runCheck runs a check in slices, shows progress between them, and ends with checkLab's report", async () => {
+  const { runCheck } = await import("../../web/check-run.js");
+  const lab = text("01-duplicate-orders.json");
+  const check = recorded(new LabCheck(lab, { visibility: 10 }));
+  let ms = 0;
+  const shown = [];
+  let turns = 0;
+  // A clock where every reading is 5 ms later: a slice holds about ten steps.
+  const job = runCheck(check, { clock: () => (ms += 5), pause: async () => turns++, onProgress: (p) => shown.push(p) });
+  assert.equal(job.state, "running", "the first slice does not finish the check");
+  assert.deepEqual([shown[0].seedsDone, shown[0].units], [0, 0], "progress is shown before any work");
+  const report = await job.done;
+  assert.deepEqual(report, checkLab(lab, { visibility: 10 }));
+  assert.equal(job.state, "done");
+  assert.ok(turns > 1 && shown.length > 2, `${turns} turns, ${shown.length} progress lines`);
+  assert.ok(shown.every((p, i) => i === 0 || p.units >= shown[i - 1].units));
+  assert.equal(check.calls.freed, 1, "the check is freed once it ends");
+});
+
+test("cancelling a check stops it between slices, frees it, and rejects with an AbortError", async () => {
+  const { runCheck } = await import("../../web/check-run.js");
+  const check = recorded(new LabCheck(text("01-duplicate-orders.json")));
+  let ms = 0;
+  let resume;
+  const job = runCheck(check, { clock: () => (ms += 5), pause: () => new Promise((r) => (resume = r)) });
+  const stepsBefore = check.calls.steps.length;
+  assert.ok(stepsBefore > 0);
+  job.cancel();
+  assert.equal(job.state, "cancelled");
+  await assert.rejects(job.done, (e) => e.name === "AbortError" && e.message === "Check my fix was cancelled.");
+  assert.equal(check.calls.freed, 1);
+  resume(); // the browser's turn comes back: nothing more runs
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(check.calls.steps.length, stepsBefore);
 });

@@ -13,7 +13,7 @@ use std::ops::Not;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::{field_range, quoted, rule_for, FieldError, Redrive, Scenario};
+use crate::scenario::{at_most, field_range, quoted, rule_for, FieldError, Redrive, Scenario};
 
 /// What a fixed system achieves, over every seed the check runs. Each
 /// condition given must hold; its id (in failures, in
@@ -213,11 +213,12 @@ pub struct Explain {
     pub compare: String,
     /// The AWS documentation page about it.
     pub doc: Doc,
-    /// Settings that meet the goal over every seed of the check.
-    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
+    /// Settings that meet the goal over every seed of the check (1 to 8).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_FIXES)))]
     pub fixes: Vec<Fix>,
-    /// Settings that only move the problem: each fails the named condition.
-    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
+    /// Settings that only move the problem: each fails the named condition
+    /// (1 to 8).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_NON_FIXES)))]
     pub non_fixes: Vec<NonFix>,
 }
 
@@ -251,6 +252,14 @@ pub struct NonFix {
 }
 
 pub const MAX_HINTS: usize = 5;
+
+/// The most fixes and non-fixes a lab lists. They are proofs (the native
+/// tests run each over every check seed), so a handful is plenty; the
+/// shipped labs list at most 3 of each. Each one's settings are checked at
+/// every load: a share link with 2,000 of them on a lab of 100,000 sends
+/// took 28 s to open when each check copied the scenario.
+pub const MAX_FIXES: usize = 8;
+pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
 pub const CONDITION_IDS: [&str; 11] = [
@@ -923,13 +932,26 @@ impl Explain {
                 "none".into(),
             );
         }
+        at_most(
+            "explain.fixes",
+            self.fixes.len() as u64,
+            MAX_FIXES as u64,
+            "fixes",
+        )?;
+        at_most(
+            "explain.nonFixes",
+            self.non_fixes.len() as u64,
+            MAX_NON_FIXES as u64,
+            "non-fixes",
+        )?;
         let ids = s.goal.as_ref().map(Goal::ids).unwrap_or_default();
         let fixes = self.fixes.iter().map(|f| ("fixes", &f.settings));
         let non_fixes = self.non_fixes.iter().map(|f| ("nonFixes", &f.settings));
         let mut counts = BTreeMap::new();
         for (list, settings) in fixes.chain(non_fixes) {
             let j = counts.entry(list).or_insert(0usize);
-            if let Err(e) = s.with_settings(settings) {
+            // Checked against the knobs, not applied: no copy of the scenario.
+            if let Err(e) = s.check_settings(settings) {
                 return refuse(format!("explain.{list}[{}].{}", j, e.path), e.rule, e.got);
             }
             *j += 1;
@@ -995,11 +1017,36 @@ impl Scenario {
     /// explanation are kept, so the result is a plain scenario a page runs,
     /// replays and shares like any other.
     pub fn with_settings(&self, settings: &Settings) -> Result<Scenario, FieldError> {
+        self.check_settings(settings)?;
         let mut out = self.clone();
         for (id, value) in settings {
             // Read from the result: a queueType setting renames the queue
             // in the other knobs' selectors too.
-            let Some(knob) = out.knobs.iter().find(|k| &k.id == id).cloned() else {
+            if let Some(knob) = out.knobs.iter().find(|k| &k.id == id).cloned() {
+                knob.target.write(&mut out, value);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether `with_settings` accepts these settings, found without
+    /// making the scenario: each id names a knob, each value is within its
+    /// knob, and together they ask for nothing no handler does. Costs the
+    /// settings and the consumers, never the scenario's sends, so a lab's
+    /// fixes are checked at load for next to nothing.
+    pub fn check_settings(&self, settings: &Settings) -> Result<(), FieldError> {
+        // Per consumer: (retryImmediately, a retryBackoff), as the
+        // settings leave them; later ids win, as `with_settings` writes.
+        let mut retries: Vec<(bool, bool)> = (self.consumers.iter())
+            .map(|c| {
+                let b = &c.behaviour;
+                (b.retry_immediately, b.retry_backoff.is_some())
+            })
+            .collect();
+        for (id, value) in settings {
+            // Knob ids never change with a setting (a queueType renames
+            // selectors only), so the file's knobs answer for the result's.
+            let Some(knob) = self.knobs.iter().find(|k| &k.id == id) else {
                 let ids: Vec<&str> = self.knobs.iter().map(|k| k.id.as_str()).collect();
                 let rule = match ids.is_empty() {
                     true => "the id of a knob, and this scenario has none".to_string(),
@@ -1010,16 +1057,23 @@ impl Scenario {
                 return refuse(path, rule, quoted(id));
             };
             knob.check(value)?;
-            knob.target.write(&mut out, value);
+            match &knob.target {
+                Target::RetryImmediately { consumer } => {
+                    for i in consumer_indexes(self, consumer) {
+                        retries[i].0 = matches!(value, KnobValue::Bool(true));
+                    }
+                }
+                Target::RetryBackoff { consumer, .. } => {
+                    for i in consumer_indexes(self, consumer) {
+                        retries[i].1 = matches!(value, KnobValue::Int(_));
+                    }
+                }
+                _ => {}
+            }
         }
         // Settings that together ask for what no handler does.
-        let both = |c: &crate::scenario::Consumer| {
-            c.behaviour.retry_immediately && c.behaviour.retry_backoff.is_some()
-        };
-        if out.consumers.iter().any(both) {
-            let ids: Vec<String> = out
-                .knobs
-                .iter()
+        if retries.iter().any(|(now, backoff)| *now && *backoff) {
+            let ids: Vec<String> = (self.knobs.iter())
                 .filter(|k| {
                     matches!(
                         k.target,
@@ -1038,7 +1092,7 @@ impl Scenario {
                 "both on".into(),
             );
         }
-        Ok(out)
+        Ok(())
     }
 }
 

@@ -34,9 +34,15 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
-pub use check::{check_lab, run_seed, CheckFailure, CheckReport, MovedProblem, CHECK_SEEDS};
+pub use check::{
+    check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
+    CHECK_SEEDS, CHECK_WORK_BUDGET,
+};
 pub use goal::{name_of, thousands, Breach, ConditionText, Measures};
-pub use lab::{Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target};
+pub use lab::{
+    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target, MAX_FIXES,
+    MAX_NON_FIXES,
+};
 pub use lab_view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;

@@ -855,7 +855,7 @@ pub(crate) fn quoted(value: &str) -> String {
 
 /// A list no longer than `max` (`what` names its items): "queues must be a
 /// list of at most 100 queues, got 3000 queues".
-fn at_most(path: &str, len: u64, max: u64, what: &str) -> Result<(), FieldError> {
+pub(crate) fn at_most(path: &str, len: u64, max: u64, what: &str) -> Result<(), FieldError> {
     if len <= max {
         return Ok(());
     }

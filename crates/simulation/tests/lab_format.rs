@@ -443,3 +443,30 @@ fn choice_settings_name_their_choices() {
         "settings.groupId must be \"one\", \"perAttribute\" or \"perMessage\", got true"
     );
 }
+
+#[test]
+fn a_lab_lists_at_most_eight_fixes_and_eight_non_fixes() {
+    // They are proofs the native tests run over every check seed: a handful
+    // is plenty, and each one costs a settings check at every load.
+    let nine = |list: &str| {
+        refusal(|v| {
+            let one = v["explain"][list][0].clone();
+            v["explain"][list] = Value::Array(vec![one; 9]);
+        })
+    };
+    assert_eq!(
+        nine("fixes"),
+        "explain.fixes must be a list of at most 8 fixes, got 9 fixes"
+    );
+    assert_eq!(
+        nine("nonFixes"),
+        "explain.nonFixes must be a list of at most 8 non-fixes, got 9 non-fixes"
+    );
+    // Eight of each is a lab.
+    let mut value = lab();
+    for list in ["fixes", "nonFixes"] {
+        let one = value["explain"][list][0].clone();
+        value["explain"][list] = Value::Array(vec![one; 8]);
+    }
+    parse(value).validate().expect("valid");
+}

@@ -796,11 +796,12 @@ compare?: string,
  */
 doc: Doc, 
 /**
- * Settings that meet the goal over every seed of the check.
+ * Settings that meet the goal over every seed of the check (1 to 8).
  */
 fixes: Array<Fix>, 
 /**
- * Settings that only move the problem: each fails the named condition.
+ * Settings that only move the problem: each fails the named condition
+ * (1 to 8).
  */
 nonFixes: Array<NonFix>, };
 
@@ -872,6 +873,41 @@ message: string, };
  * A non-fix the learner chose: its name and why it is also wrong.
  */
 export type MovedProblem = { name: string, why: string, };
+
+/**
+ * How far a check has come.
+ */
+export type CheckProgress = { 
+/**
+ * Seeds whose runs have ended.
+ */
+seedsDone: number, 
+/**
+ * Every seed the check runs (12).
+ */
+seeds: number, 
+/**
+ * The seed running now (once done, the last one).
+ */
+seed: number, 
+/**
+ * The running seed's virtual moment, and the moment its run ends.
+ */
+atMs: number, durationMs: number, 
+/**
+ * Work done so far: the events the runs logged, at least one per
+ * moment run (the closest measure of the estimate's units).
+ */
+units: number, 
+/**
+ * The whole check's estimate, which the check's budget bounds
+ * (`CHECK_WORK_BUDGET`).
+ */
+estimatedUnits: number, 
+/**
+ * Every seed has run: the report is ready.
+ */
+done: boolean, };
 
 /**
  * What a page needs to show a lab.

@@ -21,10 +21,12 @@ use wasm_bindgen::prelude::*;
 
 mod args;
 mod json_path;
+mod lab_check;
 mod response;
 mod scenario_error;
 
 use args::{copy_options, string_arg, whole_number_arg};
+pub use lab_check::LabCheck;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -377,10 +379,12 @@ pub fn lab_scenario(
 
 /// Check my fix: runs the lab (the text of a lab file) with `settings`
 /// (`{ knobId: value }`, a partial map; `undefined` for the file's own
-/// settings) over every check seed, and answers a `CheckReport`. A
-/// malformed lab throws like `fromScenario`; a setting outside its knob
-/// throws an Error "invalid settings: settings.visibility must be …" with
-/// `path` ("settings.visibility") and `rule`.
+/// settings) over every check seed, in one call, and answers a
+/// `CheckReport`. A malformed lab throws like `fromScenario`; a setting
+/// outside its knob throws an Error "invalid settings: settings.visibility
+/// must be …" with `path` ("settings.visibility") and `rule`; a check
+/// estimated past its budget throws "check refused: …" (`path` "check")
+/// before it runs. A page runs it in slices instead: `LabCheck`.
 #[wasm_bindgen(js_name = checkLab, unchecked_return_type = "CheckReport")]
 pub fn check_lab(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -445,9 +449,10 @@ fn parse_settings(
 fn settings_error(e: queuelab_simulation::FieldError) -> JsValue {
     let placed = scenario_error::from_field("", &e);
     let js = scenario_js_error(placed);
-    let what = match e.path.starts_with("settings") {
-        true => "invalid settings",
-        false => "not a lab",
+    let what = match e.path.as_str() {
+        "check" => "check refused",
+        path if path.starts_with("settings") => "invalid settings",
+        _ => "not a lab",
     };
     let _ = Reflect::set(&js, &"message".into(), &format!("{what}: {e}").into());
     js

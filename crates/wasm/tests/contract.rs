@@ -31,8 +31,9 @@ use queuelab_simulation::{
     SimulationSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
-    CheckFailure, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob, KnobChoice, KnobKind,
-    KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge, Target,
+    CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
+    KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
+    Target,
 };
 use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
@@ -134,6 +135,7 @@ fn typescript() -> String {
         CheckReport,
         CheckFailure,
         MovedProblem,
+        CheckProgress,
         LabView,
         ConditionText,
         KnobView,
