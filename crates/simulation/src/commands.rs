@@ -23,6 +23,7 @@ impl Simulation {
             ..ReceiveMessage::default()
         };
         let name = worker.name.clone();
+        self.count_work(1);
         self.engine.receive_message(&request, Some(&name))
     }
 
@@ -44,6 +45,7 @@ impl Simulation {
         for command in commands {
             match command {
                 Command::Delete { index: i } => {
+                    self.count_work(1);
                     match self
                         .engine
                         .delete_message(&url, &batch[*i].handle, Some(&consumer))
@@ -53,13 +55,20 @@ impl Simulation {
                     }
                 }
                 Command::ExtendVisibility { seconds } => {
-                    let seconds = seconds.unwrap_or_else(|| self.visibility_timeout(&url));
+                    let seconds = match seconds {
+                        Some(seconds) => *seconds,
+                        None => {
+                            self.count_work(1);
+                            self.visibility_timeout(&url)
+                        }
+                    };
                     let handles: Vec<String> = batch[current..]
                         .iter()
                         .filter(|h| !h.deleted)
                         .map(|h| h.handle.clone())
                         .collect();
                     for handle in handles {
+                        self.count_work(1);
                         if let Err(error) = self.engine.change_message_visibility(
                             &url,
                             &handle,
@@ -72,6 +81,7 @@ impl Simulation {
                 }
                 Command::ChangeVisibility { index: i, seconds } => {
                     let handle = batch[*i].handle.clone();
+                    self.count_work(1);
                     if let Err(error) = self.engine.change_message_visibility(
                         &url,
                         &handle,

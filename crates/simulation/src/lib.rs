@@ -41,7 +41,7 @@ pub use lab_view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use story::Outcome;
-pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
+pub use work::{BODY_BYTES_PER_UNIT, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
 use worker::{State, Worker};
 
@@ -208,6 +208,8 @@ pub struct Simulation {
     log: log::Log,
     /// A lab's goal, watched over the run (None without a goal).
     goal: Option<goal::GoalWatch>,
+    /// Units of work done so far, counted as they happen (`work.rs`).
+    work_done: u64,
 }
 
 /// A scenario that cannot run: which part, and why.
@@ -331,6 +333,7 @@ impl Simulation {
             narration: None,
             alarms: Vec::new(),
             external_answers: Vec::new(),
+            work_done: 0,
         }
     }
 
@@ -358,14 +361,14 @@ impl Simulation {
         let target = self.now().saturating_add(ms).min(MAX_VIRTUAL_MS);
         self.checkpointed = false;
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
-            self.engine.advance(t - self.now());
+            self.advance_engine(t);
             self.act();
             if self.checkpointed && self.pause_at_checkpoints {
                 self.log.sync(&self.engine);
                 return self.now();
             }
         }
-        self.engine.advance(target - self.now());
+        self.advance_engine(target);
         self.act();
         // Copies the engine's events in now, so reading the log between
         // frames clones only what came after.
@@ -460,6 +463,7 @@ impl Simulation {
             }
         }
         for text in self.story.take_due(self.now()) {
+            self.count_work(1);
             self.narration = Some(text.clone());
             self.log.push(&self.engine, SimEvent::Narration { text });
         }
@@ -575,6 +579,8 @@ impl Simulation {
                 queue_url: url,
                 message,
             };
+            // The producer's action, its SendMessage call, and its body's bytes.
+            self.count_work(2 + work::body_units(request.message.body.len()));
             let before = self.engine.next_event_seq();
             match self.engine.send_message(&request, Some(&name)) {
                 Ok(result) => {
@@ -635,6 +641,8 @@ impl Simulation {
     }
 
     fn check_alarms(&mut self) {
+        // One GetQueueAttributes call per alarm.
+        self.count_work(self.alarms.len() as u64);
         for i in 0..self.alarms.len() {
             let (alarm, url, was) = &self.alarms[i];
             let visible = self
