@@ -351,6 +351,7 @@ impl Simulation {
             }
             self.apply(index, &mut batch, current, &done);
         }
+        self.done_with(index, &held.message_id);
         if current + 1 < batch.len() {
             self.begin(index, batch, current + 1, now);
             return;
@@ -391,7 +392,18 @@ impl Simulation {
         if before_side_effect {
             self.lost_if_deleted(&consumer, held, true);
         }
+        // The crash drops the whole batch it held.
+        let dropped: Vec<String> = match &self.workers[index].state {
+            State::Working { batch, current, .. } => batch[*current..]
+                .iter()
+                .map(|h| h.message_id.clone())
+                .collect(),
+            _ => vec![held.message_id.clone()],
+        };
         self.workers[index].state = State::Crashed { until };
+        for id in dropped {
+            self.done_with(index, &id);
+        }
     }
 
     /// A message deleted before processing has no copy left to retry when
