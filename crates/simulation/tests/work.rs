@@ -25,7 +25,11 @@ fn idle_poller(poll_ms: u64, duration_ms: u64) -> Scenario {
 }
 
 fn shipped() -> Vec<(String, Scenario)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/scenarios");
+    shipped_in("../../web/scenarios")
+}
+
+fn shipped_in(folder: &str) -> Vec<(String, Scenario)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -393,4 +397,20 @@ fn work_estimate_weighs_body_bytes() {
         big >= small + weight,
         "1 MiB bodies: {big}, 10 bytes: {small}"
     );
+}
+
+/// The shipped scenarios and labs, run to their end: the same factor.
+#[test]
+fn work_estimate_is_within_its_factor_of_the_work_done_on_shipped_scenarios_and_labs() {
+    let mut all = shipped();
+    all.extend(shipped_in("../../web/scenarios/labs"));
+    assert!(all.len() >= 18, "{}", all.len());
+    for (name, scenario) in all {
+        let (estimate, done) = estimate_and_work(scenario).expect("loads");
+        eprintln!("{name}: estimated {estimate}, did {done}");
+        assert!(
+            done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
+            "{name}: estimated {estimate}, did {done}"
+        );
+    }
 }
