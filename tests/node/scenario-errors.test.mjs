@@ -96,3 +96,24 @@ test("a scenario with 3,000 consumers is refused naming the list and its bound, 
   assert.equal(e.rule, "a list of at most 100 workers (replicas counted)");
   assert.match(e.message, /consumers must be a list of at most 100 workers \(replicas counted\), got 3000 workers/);
 });
+
+test("processing: {} names the kinds a processing time takes, never serde's 'expected value'", () => {
+  const text = withConsumer({ processing: {} });
+  const e = refusal(text);
+  assert.equal(e.path, "consumers[0].processing");
+  assert.match(e.rule, /^one of fixedMs \(ms\), uniformMs \{ min, max \} or exponentialMs \{ mean \}/);
+  assert.doesNotMatch(e.message, /expected value/);
+});
+
+test("a repeated queue or worker name is refused at the field that repeats it", () => {
+  const queues = structuredClone(DUP);
+  queues.queues.push({ ...queues.queues[0] });
+  const q = refusal(JSON.stringify(queues, null, 2));
+  assert.equal(q.path, `queues[${queues.queues.length - 1}].name`);
+  assert.match(q.message, /must be a name no other queue has \(queues\[0\] is also named so\)/);
+  const workers = structuredClone(DUP);
+  workers.consumers[1].name = workers.consumers[0].name;
+  const w = refusal(JSON.stringify(workers, null, 2));
+  assert.equal(w.path, "consumers[1].name");
+  assert.match(w.rule, /^a name no other producer or worker has/);
+});

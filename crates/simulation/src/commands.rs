@@ -8,8 +8,10 @@ use std::sync::Arc;
 
 use crate::behaviours::Command;
 use crate::worker::Held;
-use crate::{SideEffect, SimEvent, Simulation};
-use queuelab_engine::{AttributeName, ReceiveMessage, ReceiveOutcome, SqsError, SqsResult};
+use crate::{SimEvent, Simulation};
+use queuelab_engine::{
+    AttributeName, EventKind, ReceiveMessage, ReceiveOutcome, SqsError, SqsResult,
+};
 
 impl Simulation {
     /// The worker's ReceiveMessage, as its spec configures it.
@@ -23,6 +25,7 @@ impl Simulation {
             ..ReceiveMessage::default()
         };
         let name = worker.name.clone();
+        self.count_work(1);
         self.engine.receive_message(&request, Some(&name))
     }
 
@@ -44,6 +47,7 @@ impl Simulation {
         for command in commands {
             match command {
                 Command::Delete { index: i } => {
+                    self.count_work(1);
                     match self
                         .engine
                         .delete_message(&url, &batch[*i].handle, Some(&consumer))
@@ -53,13 +57,20 @@ impl Simulation {
                     }
                 }
                 Command::ExtendVisibility { seconds } => {
-                    let seconds = seconds.unwrap_or_else(|| self.visibility_timeout(&url));
+                    let seconds = match seconds {
+                        Some(seconds) => *seconds,
+                        None => {
+                            self.count_work(1);
+                            self.visibility_timeout(&url)
+                        }
+                    };
                     let handles: Vec<String> = batch[current..]
                         .iter()
                         .filter(|h| !h.deleted)
                         .map(|h| h.handle.clone())
                         .collect();
                     for handle in handles {
+                        self.count_work(1);
                         if let Err(error) = self.engine.change_message_visibility(
                             &url,
                             &handle,
@@ -72,6 +83,7 @@ impl Simulation {
                 }
                 Command::ChangeVisibility { index: i, seconds } => {
                     let handle = batch[*i].handle.clone();
+                    self.count_work(1);
                     if let Err(error) = self.engine.change_message_visibility(
                         &url,
                         &handle,
@@ -113,49 +125,61 @@ impl Simulation {
     pub(crate) fn side_effect(&mut self, index: usize, held: &Held, once: bool) {
         let worker = &self.workers[index];
         let consumer = worker.name.clone();
-        if once && self.processed.contains(&held.message_id) {
+        if once && self.ledger.seen_once(&held.message_id) {
             self.emit(SimEvent::SkippedAlreadyProcessed {
                 consumer,
                 message_id: held.message_id.clone(),
             });
             return;
         }
-        if once {
-            self.processed.insert(held.message_id.clone());
-        }
         let effect = worker.spec.side_effect.clone();
         self.workers[index].side_effects += 1;
-        // Found through the index: a scan of the ledger made a long run
-        // quadratic in its messages.
-        let next = self.side_effects.len();
-        let position = *self
-            .side_effect_index
-            .entry(held.message_id.clone())
-            .or_insert(next);
         // The event about to be logged gets this number or a later one.
         let seq = self.next_event_seq();
-        if position == next {
-            self.side_effect_seqs.push(seq);
-            self.side_effects.push(SideEffect {
-                message_id: held.message_id.clone(),
-                // Bounded: the ledger names the message, it does not keep
-                // a second copy of a body of up to 1 MiB.
-                body: queuelab_engine::echo(&held.body).into_owned(),
-                effect: effect.clone(),
-                count: 0,
-                by: Vec::new(),
-            });
-        }
-        self.side_effect_seqs[position] = seq;
-        let entry = &mut self.side_effects[position];
-        entry.count += 1;
-        entry.by.push(consumer.to_string());
-        let count = entry.count;
+        let performed = self
+            .ledger
+            .perform(&held.message_id, &held.body, &effect, &consumer, seq);
         self.emit(SimEvent::SideEffectPerformed {
             consumer,
             message_id: held.message_id.clone(),
             effect,
-            count,
+            count: performed.count,
         });
+    }
+
+    /// A message that left the engine for good (deleted, expired, purged)
+    /// and that no worker holds is forgotten by the ledger's bounded parts.
+    pub(crate) fn forget_if_gone(&mut self, kind: &EventKind) {
+        let id = match kind {
+            EventKind::Deleted { message_id, .. }
+            | EventKind::Expired { message_id, .. }
+            | EventKind::Purged { message_id, .. } => message_id.to_string(),
+            _ => return,
+        };
+        match self.workers.iter().any(|w| w.is_processing(&id)) {
+            false => self.gone(&id),
+            true => self.ledger.gone_while_held(&id),
+        }
+    }
+
+    /// Worker `index` is done with `id`: a message that left the engine
+    /// while held is forgotten once no other worker holds it.
+    pub(crate) fn done_with(&mut self, index: usize, id: &str) {
+        let held_elsewhere = self
+            .workers
+            .iter()
+            .enumerate()
+            .any(|(i, w)| i != index && w.is_processing(id));
+        if self.ledger.is_gone_while_held(id) && !held_elsewhere {
+            self.gone(id);
+        }
+    }
+
+    /// A message is gone for good: what follows it per message forgets it.
+    fn gone(&mut self, id: &str) {
+        self.ledger.gone(id);
+        if let Some(goal) = &mut self.goal {
+            goal.gone(id);
+        }
     }
 }

@@ -60,7 +60,10 @@ pub struct Measures {
 }
 
 /// A message the scenario's producers stored.
+#[derive(Clone)]
 struct Watched {
+    /// Its place in send order.
+    seq: u64,
     name: String,
     poison: bool,
     /// Its `orderKeptPer` attribute's value.
@@ -86,9 +89,18 @@ pub(crate) struct GoalWatch {
     consumers: BTreeSet<String>,
     /// Whether a queue sends its failures to `goal.deadLetterQueue`.
     has_redrive: bool,
+    /// Messages that may still change a verdict: stored, held, or (with
+    /// `orderKeptPer`) gone unprocessed with a key. A message gone for
+    /// good is forgotten, so the goal's memory follows the live messages,
+    /// not all those handled.
     messages: BTreeMap<String, Watched>,
-    /// Message ids in send order.
-    order: Vec<String>,
+    /// Those message ids in send order.
+    order: BTreeMap<u64, String>,
+    /// Sends so far (the next message's `seq`).
+    sent: u64,
+    /// For each condition judged at the end, the earliest message (in
+    /// send order) forgotten already that breaks it.
+    settled: BTreeMap<&'static str, (String, Watched)>,
     /// Messages in `oldestAge`'s queue, oldest first.
     waiting: BTreeSet<(Millis, String)>,
     empty_receives: u64,
@@ -176,7 +188,9 @@ impl GoalWatch {
             consumers,
             has_redrive,
             messages: BTreeMap::new(),
-            order: Vec::new(),
+            order: BTreeMap::new(),
+            sent: 0,
+            settled: BTreeMap::new(),
             waiting: BTreeSet::new(),
             empty_receives: 0,
             measures: Measures::default(),
@@ -222,9 +236,12 @@ impl GoalWatch {
             .order_kept_per
             .as_ref()
             .and_then(|a| attributes.get(a).cloned());
+        let seq = self.sent;
+        self.sent += 1;
         self.messages.insert(
             id.to_string(),
             Watched {
+                seq,
                 name: name_of(body),
                 poison,
                 key,
@@ -238,7 +255,7 @@ impl GoalWatch {
                 moved_to_dlq: false,
             },
         );
-        self.order.push(id.to_string());
+        self.order.insert(seq, id.to_string());
         if self.watches_age(queue) {
             self.waiting.insert((now, id.to_string()));
         }
@@ -443,7 +460,9 @@ impl GoalWatch {
             return;
         };
         m.effects = count;
-        m.by.push(consumer.clone());
+        if m.by.len() < crate::MAX_SIDE_EFFECT_NAMES {
+            m.by.push(consumer.clone());
+        }
         if m.first_effect_at.is_none() {
             m.first_effect_at = Some(now);
         }
@@ -452,7 +471,7 @@ impl GoalWatch {
         }
         self.measures.most_side_effects = self.measures.most_side_effects.max(count);
         let (name, by) = (m.name.clone(), m.by.clone());
-        let key = m.key.clone();
+        let (key, m_seq) = (m.key.clone(), m.seq);
         let over = |limit: Option<u64>| limit.is_some_and(|n| count == n + 1);
         let mut breaches = Vec::new();
         for (id_, limit) in [
@@ -474,15 +493,11 @@ impl GoalWatch {
             }
         }
         if let (Some(attribute), Some(key), 1) = (self.goal.order_kept_per.clone(), key, count) {
-            let earlier = self
-                .order
-                .iter()
-                .take_while(|o| o.as_str() != id)
-                .find(|o| {
-                    self.messages.get(*o).is_some_and(|e| {
-                        !e.poison && e.effects == 0 && e.key.as_deref() == Some(&key)
-                    })
-                });
+            let earlier = self.order.range(..m_seq).map(|(_, o)| o).find(|o| {
+                self.messages
+                    .get(*o)
+                    .is_some_and(|e| !e.poison && e.effects == 0 && e.key.as_deref() == Some(&key))
+            });
             if let Some(earlier) = earlier {
                 let before = &self.messages[earlier].name;
                 let text = format!(
@@ -545,7 +560,13 @@ impl GoalWatch {
                 self.waited(&id, &queue, entered, now);
             }
         }
-        let ids = self.order.clone();
+        // Forgotten messages that break an end condition come back to be
+        // judged in send order with the live ones.
+        for (id, m) in std::mem::take(&mut self.settled).into_values() {
+            self.order.insert(m.seq, id.clone());
+            self.messages.insert(id, m);
+        }
+        let ids: Vec<String> = self.order.values().cloned().collect();
         if let Some(t) = self.goal.processed_by_ms {
             let late = ids.iter().find(|id| {
                 let m = &self.messages[*id];
@@ -670,6 +691,54 @@ impl GoalWatch {
             .map(|(action, n)| format!("{} {action}", thousands(*n)))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// `id` left the engine for good and no worker holds it: its record
+    /// is final. It is forgotten, kept only as the earliest breaker of an
+    /// end condition it breaks (or, with `orderKeptPer`, while it is a
+    /// keyed message never processed, which a later one may overtake).
+    pub(crate) fn gone(&mut self, id: &str) {
+        let Some(m) = self.messages.get(id) else {
+            return;
+        };
+        if self.ended
+            || self.goal.order_kept_per.is_some() && m.key.is_some() && m.effects == 0 && !m.poison
+        {
+            return;
+        }
+        let late = self
+            .goal
+            .processed_by_ms
+            .is_some_and(|t| !m.poison && m.sent_at < t && m.first_effect_at.is_none_or(|e| e > t));
+        let short = self
+            .goal
+            .side_effects_exactly
+            .is_some_and(|n| !m.poison && m.effects < n);
+        let missing = self.goal.dead_letter_queue.is_some() && m.poison && !m.moved_to_dlq;
+        for (condition, breaks) in [
+            ("processedByMs", late),
+            ("sideEffectsExactly", short),
+            ("deadLetterQueue", missing),
+        ] {
+            let earlier = self
+                .settled
+                .get(condition)
+                .is_some_and(|(_, e)| e.seq < m.seq);
+            if breaks && !earlier {
+                self.settled.insert(condition, (id.to_string(), m.clone()));
+            }
+        }
+        if let Some(m) = self.messages.remove(id) {
+            self.order.remove(&m.seq);
+        }
+    }
+
+    /// Records kept: (messages followed, breaches and settled breakers).
+    pub(crate) fn retained(&self) -> (usize, usize) {
+        (
+            self.messages.len(),
+            self.breaches.len() + self.settled.len(),
+        )
     }
 
     /// The earliest breach: by moment, then by the conditions' order.

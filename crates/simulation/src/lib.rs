@@ -19,6 +19,7 @@ mod explain;
 mod goal;
 pub mod lab;
 mod lab_view;
+mod ledger;
 pub mod log;
 mod placeholders;
 mod rng;
@@ -28,7 +29,7 @@ mod time_order;
 mod work;
 mod worker;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -44,10 +45,11 @@ pub use lab::{
     MAX_NON_FIXES,
 };
 pub use lab_view::{KnobChoice, KnobKind, KnobView, LabView};
+pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use story::Outcome;
-pub use work::{MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
+pub use work::{BODY_BYTES_PER_UNIT, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
 use worker::{State, Worker};
 
@@ -147,8 +149,30 @@ pub struct SimulationSnapshot {
     pub outcome: Outcome,
     pub producers: Vec<ProducerSnapshot>,
     pub workers: Vec<WorkerSnapshot>,
+    /// The first `MAX_SIDE_EFFECT_DETAILS` messages' side effects (or
+    /// those changed since the page's last read).
     pub side_effects: Vec<SideEffect>,
+    /// Messages handled past those, whose details the ledger did not keep
+    /// (only their counts, while they may still be handled).
+    pub side_effects_omitted: u64,
     pub alarms: Vec<AlarmSnapshot>,
+}
+
+/// Per-message records a run keeps now ([`Simulation::retained`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Retained {
+    /// The ledger's detailed entries (at most `MAX_SIDE_EFFECT_DETAILS`).
+    pub side_effect_details: usize,
+    /// Counts of messages past the details that may still be handled.
+    pub side_effect_counts: usize,
+    /// Ids in the idempotent handlers' table.
+    pub processed_ids: usize,
+    /// Messages a lab's goal still follows.
+    pub goal_messages: usize,
+    /// Breaches and end-of-run candidates the goal keeps (one per condition).
+    pub goal_breaches: usize,
+    /// Messages the story remembers (labels, receipts, waits).
+    pub story_messages: usize,
 }
 
 struct ProducerState {
@@ -187,15 +211,9 @@ pub struct Simulation {
     scenario: Scenario,
     producers: Vec<ProducerState>,
     workers: Vec<Worker>,
-    /// Message ids every idempotent handler has recorded (a shared table).
-    processed: BTreeSet<String>,
-    side_effects: Vec<SideEffect>,
-    /// For each entry of `side_effects`, the event number the log had when
-    /// it last changed: `snapshot_since` lists only entries changed since a
-    /// page's last read.
-    side_effect_seqs: Vec<u64>,
-    /// Where each message's entry is in `side_effects`.
-    side_effect_index: BTreeMap<String, usize>,
+    /// Side effects per message, and the idempotent handlers' shared
+    /// table of processed ids (bounded: `ledger.rs`).
+    ledger: ledger::Ledger,
     /// Which narration lines apply, decided from the run's events.
     story: story::Story,
     /// Whether `advance` stops at the moment a checkpoint is asked or
@@ -214,6 +232,8 @@ pub struct Simulation {
     log: log::Log,
     /// A lab's goal, watched over the run (None without a goal).
     goal: Option<goal::GoalWatch>,
+    /// Units of work done so far, counted as they happen (`work.rs`).
+    work_done: u64,
 }
 
 /// A scenario that cannot run: which part, and why.
@@ -330,13 +350,11 @@ impl Simulation {
             scenario,
             producers: Vec::new(),
             workers: Vec::new(),
-            processed: BTreeSet::new(),
-            side_effects: Vec::new(),
-            side_effect_seqs: Vec::new(),
-            side_effect_index: BTreeMap::new(),
+            ledger: ledger::Ledger::default(),
             narration: None,
             alarms: Vec::new(),
             external_answers: Vec::new(),
+            work_done: 0,
         }
     }
 
@@ -364,14 +382,14 @@ impl Simulation {
         let target = self.now().saturating_add(ms).min(MAX_VIRTUAL_MS);
         self.checkpointed = false;
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
-            self.engine.advance(t - self.now());
+            self.advance_engine(t);
             self.act();
             if self.checkpointed && self.pause_at_checkpoints {
                 self.log.sync(&self.engine);
                 return self.now();
             }
         }
-        self.engine.advance(target - self.now());
+        self.advance_engine(target);
         self.act();
         // Copies the engine's events in now, so reading the log between
         // frames clones only what came after.
@@ -443,6 +461,7 @@ impl Simulation {
             if let Some(goal) = &mut self.goal {
                 goal.observe_sqs(at, &kind);
             }
+            self.forget_if_gone(&kind);
         }
     }
 
@@ -451,12 +470,10 @@ impl Simulation {
         self.read_engine_events();
         self.story.reach(self.now());
         let ended = self.now() >= self.scenario.duration_ms;
-        let counts: Vec<u64> = match ended {
-            true => self.side_effects.iter().map(|s| s.count).collect(),
-            false => Vec::new(),
-        };
+        let ledger = &self.ledger;
+        let each_exactly = |n: u64| ledger.each_exactly(n);
         if ended {
-            self.story.end(&counts);
+            self.story.end(&each_exactly);
         }
         if let Some(goal) = &mut self.goal {
             let (now, meter) = (self.engine.now(), self.engine.meter());
@@ -466,12 +483,14 @@ impl Simulation {
             }
         }
         for text in self.story.take_due(self.now()) {
+            self.work_done = self.work_done.saturating_add(1);
             self.narration = Some(text.clone());
             self.log.push(&self.engine, SimEvent::Narration { text });
         }
         // Checkpoints follow the lines: one asked `after` a line comes once
         // it is shown, and answers come after the lines about the same event.
-        self.story.ask(self.now(), ended.then_some(&counts[..]));
+        let end: Option<&dyn Fn(u64) -> bool> = ended.then_some(&each_exactly);
+        self.story.ask(self.now(), end);
         for event in self.story.take_told() {
             self.checkpointed = true;
             self.log.push(&self.engine, event);
@@ -581,6 +600,8 @@ impl Simulation {
                 queue_url: url,
                 message,
             };
+            // The producer's action, its SendMessage call, and its body's bytes.
+            self.count_work(2 + work::body_units(request.message.body.len()));
             let before = self.engine.next_event_seq();
             match self.engine.send_message(&request, Some(&name)) {
                 Ok(result) => {
@@ -641,6 +662,8 @@ impl Simulation {
     }
 
     fn check_alarms(&mut self) {
+        // One GetQueueAttributes call per alarm.
+        self.count_work(self.alarms.len() as u64);
         for i in 0..self.alarms.len() {
             let (alarm, url, was) = &self.alarms[i];
             let visible = self
@@ -688,10 +711,12 @@ impl Simulation {
                 })
                 .collect(),
             workers: self.workers.iter().map(worker_snapshot).collect(),
+            side_effects_omitted: self.ledger.omitted,
             side_effects: self
-                .side_effects
+                .ledger
+                .entries
                 .iter()
-                .zip(&self.side_effect_seqs)
+                .zip(&self.ledger.seqs)
                 .filter(|(_, &seq)| seq >= since)
                 .map(|(s, _)| s.clone())
                 .collect(),
@@ -721,9 +746,26 @@ impl Simulation {
         self.goal.as_ref().map(goal::GoalWatch::measures)
     }
 
-    /// Side effects per message, in the order they first happened.
+    /// Side effects per message, in the order they first happened: the
+    /// first `MAX_SIDE_EFFECT_DETAILS` messages (see
+    /// [`SimulationSnapshot::side_effects_omitted`]).
     pub fn side_effects(&self) -> &[SideEffect] {
-        &self.side_effects
+        &self.ledger.entries
+    }
+
+    /// How many per-message records the run keeps now: what bounds its
+    /// memory however many messages it handled.
+    pub fn retained(&self) -> Retained {
+        let (details, live, processed) = self.ledger.retained();
+        let (goal_messages, goal_breaches) = self.goal.as_ref().map_or((0, 0), |g| g.retained());
+        Retained {
+            side_effect_details: details,
+            side_effect_counts: live,
+            processed_ids: processed,
+            goal_messages,
+            goal_breaches,
+            story_messages: self.story.retained(),
+        }
     }
 }
 

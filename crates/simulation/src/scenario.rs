@@ -11,6 +11,7 @@ use queuelab_engine::{
     WAIT_TIME_SECONDS_RANGE,
 };
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Queues, producers, simulated consumers and narration, replayed
 /// deterministically from a seed. Times are virtual milliseconds from the
@@ -755,6 +756,13 @@ pub fn rule_for(path: &str) -> Option<String> {
     if !ranged_here {
         return None;
     }
+    // An enum of objects: serde can only say "expected value".
+    if field == "processing" && parent.starts_with("consumers[") {
+        return Some(
+            "one of fixedMs (ms), uniformMs { min, max } or exponentialMs { mean }, e.g.              { \"fixedMs\": 500 }"
+                .into(),
+        );
+    }
     let (lo, hi, unit) = field_range(field)?;
     let hi_words = match hi {
         MAX_SPAN_MS => format!("{hi} (a year)"),
@@ -900,6 +908,50 @@ impl Scenario {
     /// simulation adds or multiplies can overflow, and each consumer's
     /// batch size and wait to what ReceiveMessage accepts. `Err` names the
     /// field by its path in the scenario file.
+    /// Queues, producers and workers are found by name (a consumer's
+    /// queue, the log's callers, a trigger's filter): each name names one.
+    /// A consumer's replicas are `name`, `name-2`, …, and a producer and a
+    /// worker may not share a name either (the log could not tell them apart).
+    fn unique_names(&self) -> Result<(), FieldError> {
+        let mut queues = BTreeMap::new();
+        for (i, q) in self.queues.iter().enumerate() {
+            if let Some(first) = queues.insert(q.name.as_str(), i) {
+                return Err(FieldError {
+                    path: format!("queues[{i}].name"),
+                    rule: format!("a name no other queue has (queues[{first}] is also named so)"),
+                    got: quoted(&q.name),
+                });
+            }
+        }
+        let mut callers: BTreeMap<String, String> = BTreeMap::new();
+        let lists = self
+            .producers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("producers[{i}]"), vec![p.name.clone()]))
+            .chain(
+                self.consumers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (format!("consumers[{i}]"), crate::worker_names(c))),
+            );
+        for (who, names) in lists {
+            for name in names {
+                if let Some(first) = callers.insert(name.clone(), who.clone()) {
+                    return Err(FieldError {
+                        path: format!("{who}.name"),
+                        rule: format!(
+                            "a name no other producer or worker has (replicas are named name,                              name-2, …; {first} is also named {})",
+                            quoted(&name)
+                        ),
+                        got: quoted(&name),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
@@ -925,6 +977,7 @@ impl Scenario {
         for (i, queue) in self.queues.iter().enumerate() {
             queue.validate(i, &self.queues[..i])?;
         }
+        self.unique_names()?;
         for (i, p) in self.producers.iter().enumerate() {
             short_name(format!("producers[{i}].name"), &p.name)?;
             for (j, s) in p.sends.iter().enumerate() {

@@ -847,8 +847,9 @@ impl Story {
         }
     }
 
-    /// The run reached its end: `atEnd` lines whose condition held are due.
-    pub(crate) fn end(&mut self, side_effect_counts: &[u64]) {
+    /// The run reached its end: `atEnd` lines whose condition held are
+    /// due. `each_exactly(n)`: every message handled had exactly n side effects.
+    pub(crate) fn end(&mut self, each_exactly: &dyn Fn(u64) -> bool) {
         let lines: Vec<usize> = self.at_end.drain(..).collect();
         for line in lines {
             let happened = self.lines[line].when.is_none() || self.happened_for_end.contains(&line);
@@ -856,17 +857,15 @@ impl Story {
                 && self.lines[line]
                     .at_end
                     .as_ref()
-                    .is_some_and(|c| self.holds(c, side_effect_counts));
+                    .is_some_and(|c| self.holds(c, each_exactly));
             if holds && self.ready(line) {
                 self.show(line);
             }
         }
     }
 
-    fn holds(&self, c: &EndCondition, side_effect_counts: &[u64]) -> bool {
-        let each = c.side_effects_each.is_none_or(|n| {
-            !side_effect_counts.is_empty() && side_effect_counts.iter().all(|k| *k == n)
-        });
+    fn holds(&self, c: &EndCondition, each_exactly: &dyn Fn(u64) -> bool) -> bool {
+        let each = c.side_effects_each.is_none_or(each_exactly);
         let o = &self.outcome;
         let no_dup = !c.no_duplicate_delivery || o.duplicate_deliveries == 0;
         let none_lost = !c.none_lost || o.lost + o.expired + o.dead_lettered == 0;
@@ -911,7 +910,7 @@ impl Story {
     /// Asks the checkpoints whose moment has come and whose `after` line
     /// was shown; at the run's end, answers those still open from the run
     /// as a whole.
-    pub(crate) fn ask(&mut self, now: Millis, end: Option<&[u64]>) {
+    pub(crate) fn ask(&mut self, now: Millis, end: Option<&dyn Fn(u64) -> bool>) {
         for i in 0..self.checkpoints.len() {
             let c = &self.checkpoints[i];
             let ready = match &c.after {
@@ -927,13 +926,15 @@ impl Story {
                 });
             }
         }
-        if let Some(counts) = end {
+        if let Some(each_exactly) = end {
             for i in 0..self.checkpoints.len() {
                 if self.asked[i] == Asked::Open {
                     let choices = &self.checkpoints[i].choices;
-                    let holds = choices
-                        .iter()
-                        .position(|c| c.at_end.as_ref().is_some_and(|e| self.holds(e, counts)));
+                    let holds = choices.iter().position(|c| {
+                        c.at_end
+                            .as_ref()
+                            .is_some_and(|e| self.holds(e, each_exactly))
+                    });
                     let otherwise = || {
                         choices
                             .iter()
@@ -995,5 +996,20 @@ impl Story {
             }
         }
         outcome
+    }
+}
+
+impl Story {
+    /// Messages the story remembers now (labels, receipts, waits, work
+    /// not done yet, learners' messages): bounded by the stored and held
+    /// messages, not by all those handled.
+    pub(crate) fn retained(&self) -> usize {
+        self.labels.len()
+            + self.receipts.len()
+            + self.waiting.len()
+            + self.unprocessed.len()
+            + self.learners.len()
+            + self.abandoned.len()
+            + self.groups.len()
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
 use crate::behaviours::{self, Command, Observation, WorkerBehaviour};
-use crate::{queue_name, SimEvent, Simulation};
+use crate::{queue_name, work, SimEvent, Simulation};
 use queuelab_engine::{Millis, PollId, ReceiveOutcome, ReceivedMessage, SqsResult};
 
 /// A message a worker holds, from its receive until it is done with it.
@@ -145,6 +145,7 @@ fn crash(commands: &[Command]) -> Option<(bool, Millis)> {
 
 impl Simulation {
     pub(crate) fn step_worker(&mut self, index: usize, now: Millis) {
+        self.count_work(1);
         match self.workers[index].state.clone() {
             State::Idle { .. } | State::Crashed { .. } => {
                 let restarting = matches!(self.workers[index].state, State::Crashed { .. });
@@ -207,6 +208,11 @@ impl Simulation {
         let consumer = worker.name.clone();
         let queue = queue_name(&worker.url);
         let mut batch = Vec::new();
+        let bytes: u64 = messages
+            .iter()
+            .map(|m| work::body_units(m.body.len()))
+            .sum();
+        self.count_work(bytes);
         for m in messages {
             let receive_count = m
                 .attributes
@@ -345,6 +351,7 @@ impl Simulation {
             }
             self.apply(index, &mut batch, current, &done);
         }
+        self.done_with(index, &held.message_id);
         if current + 1 < batch.len() {
             self.begin(index, batch, current + 1, now);
             return;
@@ -385,7 +392,18 @@ impl Simulation {
         if before_side_effect {
             self.lost_if_deleted(&consumer, held, true);
         }
+        // The crash drops the whole batch it held.
+        let dropped: Vec<String> = match &self.workers[index].state {
+            State::Working { batch, current, .. } => batch[*current..]
+                .iter()
+                .map(|h| h.message_id.clone())
+                .collect(),
+            _ => vec![held.message_id.clone()],
+        };
         self.workers[index].state = State::Crashed { until };
+        for id in dropped {
+            self.done_with(index, &id);
+        }
     }
 
     /// A message deleted before processing has no copy left to retry when

@@ -227,3 +227,51 @@ fn more_than_100_queues_producers_or_workers_are_refused_naming_the_list() {
         "scenario: consumers must be a list of at most 100 workers (replicas counted), got 101 workers (replicas counted)"
     );
 }
+
+#[test]
+fn names_a_scenario_repeats_are_refused_at_the_field() {
+    let q = |name: &str| json!({ "name": name });
+    let c = |name: &str, replicas: u64| json!({ "name": name, "queue": "a", "replicas": replicas, "processing": { "fixedMs": 1 } });
+    let p = |name: &str| json!({ "name": name, "queue": "a" });
+    let base = |queues: Value, producers: Value, consumers: Value| {
+        json!({ "title": "t", "durationMs": 1000, "queues": queues,
+                "producers": producers, "consumers": consumers })
+    };
+    let error = refused(base(json!([q("a"), q("a")]), json!([]), json!([])));
+    assert!(
+        error.contains("queues[1].name must be a name no other queue has")
+            && error.contains("queues[0]"),
+        "{error}"
+    );
+    let error = refused(base(
+        json!([q("a")]),
+        json!([]),
+        json!([c("w", 1), c("w", 1)]),
+    ));
+    assert!(error.contains("consumers[1].name must be"), "{error}");
+    // A replica of `w` is `w-2`: another consumer may not take that name.
+    let error = refused(base(
+        json!([q("a")]),
+        json!([]),
+        json!([c("w", 2), c("w-2", 1)]),
+    ));
+    assert!(
+        error.contains("consumers[1].name") && error.contains("w-2"),
+        "{error}"
+    );
+    let error = refused(base(
+        json!([q("a")]),
+        json!([p("shop"), p("shop")]),
+        json!([]),
+    ));
+    assert!(error.contains("producers[1].name must be"), "{error}");
+    let error = refused(base(json!([q("a")]), json!([p("w")]), json!([c("w", 1)])));
+    assert!(error.contains("consumers[0].name must be"), "{error}");
+    // Distinct names load.
+    load(base(
+        json!([q("a"), q("b")]),
+        json!([p("shop")]),
+        json!([c("w", 2), c("v", 1)]),
+    ))
+    .expect("loads");
+}

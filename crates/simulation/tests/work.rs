@@ -5,7 +5,9 @@
 use std::path::Path;
 
 use queuelab_engine::Config;
-use queuelab_simulation::{Scenario, Simulation, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
+use queuelab_simulation::{
+    Scenario, Simulation, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING,
+};
 use serde_json::{json, Value};
 
 fn scenario(value: Value) -> Scenario {
@@ -23,7 +25,11 @@ fn idle_poller(poll_ms: u64, duration_ms: u64) -> Scenario {
 }
 
 fn shipped() -> Vec<(String, Scenario)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/scenarios");
+    shipped_in("../../web/scenarios")
+}
+
+fn shipped_in(folder: &str) -> Vec<(String, Scenario)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -124,4 +130,287 @@ fn a_scenario_estimated_past_the_work_limit_is_refused() {
     assert!(error.contains(&MAX_SCENARIO_WORK.to_string()), "{error}");
     // The same consumer polling every second is fine.
     Simulation::new(idle_poller(1_000, days_35), Config::default()).expect("loads");
+}
+
+/// Units of fixed cost the estimate may add to a tiny run (an empty
+/// scenario does 1 unit; its estimate may say a few).
+const ESTIMATE_SLACK: u64 = 100;
+
+/// A small seeded generator (SplitMix64), so the scenarios are the same
+/// on every run and every machine.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// In `lo..=hi`.
+    fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+    /// In `lo..=hi`, each power of ten as likely as the next.
+    fn log(&mut self, lo: u64, hi: u64) -> u64 {
+        let (a, b) = ((lo.max(1) as f64).ln(), (hi as f64).ln());
+        let unit = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        ((a + (b - a) * unit).exp() as u64).clamp(lo, hi)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.range(1, 100) <= percent
+    }
+}
+
+const YEAR_MS: u64 = 31_536_000_000;
+
+fn generated_processing(g: &mut Gen) -> Value {
+    match g.range(0, 3) {
+        0 => json!({ "fixedMs": g.log(0, 5_000) }),
+        1 => {
+            let min = g.log(0, 1_000);
+            json!({ "uniformMs": { "min": min, "max": min + g.log(1, 10_000) } })
+        }
+        // The range: 1 ms to a year.
+        2 => json!({ "uniformMs": { "min": g.range(0, 5), "max": g.log(10_000, YEAR_MS) } }),
+        _ => json!({ "exponentialMs": { "mean": g.log(1, 5_000) } }),
+    }
+}
+
+fn generated_behaviour(g: &mut Gen) -> Value {
+    let mut b = serde_json::Map::new();
+    if g.chance(35) {
+        b.insert("heartbeatEveryMs".into(), json!(g.log(1, 3_000)));
+    }
+    if g.chance(20) {
+        b.insert("failsOn".into(), json!(["poison"]));
+    }
+    if g.chance(10) {
+        b.insert("failsEveryNth".into(), json!(g.range(2, 5)));
+    }
+    if g.chance(10) {
+        b.insert("crashesAfterSideEffectOn".into(), json!(["crash"]));
+        b.insert("restartMs".into(), json!(g.log(0, 5_000)));
+    }
+    if g.chance(10) {
+        b.insert("crashesBeforeSideEffectOn".into(), json!(["crash"]));
+    }
+    if g.chance(15) {
+        b.insert("idempotent".into(), json!(true));
+    }
+    if g.chance(10) {
+        b.insert("deletesBeforeProcessing".into(), json!(true));
+    }
+    if g.chance(10) {
+        b.insert("lambdaBatch".into(), json!(true));
+        b.insert("reportBatchItemFailures".into(), json!(g.chance(50)));
+    }
+    match g.range(0, 9) {
+        0 => {
+            b.insert("retryImmediately".into(), json!(true));
+        }
+        1 => {
+            let base = g.range(1, 5);
+            b.insert(
+                "retryBackoff".into(),
+                json!({ "baseSeconds": base, "maxSeconds": base + g.range(0, 60) }),
+            );
+        }
+        _ => {}
+    }
+    if g.chance(10) {
+        let start = g.range(0, 10_000);
+        b.insert(
+            "failsDuringMs".into(),
+            json!({ "startMs": start, "endMs": start + g.log(1, 20_000) }),
+        );
+    }
+    Value::Object(b)
+}
+
+/// A body: mostly small, sometimes poison or crashing, sometimes big.
+fn generated_body(g: &mut Gen, big: bool) -> String {
+    let tag = match g.range(0, 9) {
+        0 => "poison",
+        1 => "crash",
+        _ => "order",
+    };
+    let mut body = format!("{tag} {{n}}");
+    if big {
+        body.push_str(&"x".repeat(g.log(1_000, 200_000) as usize));
+    }
+    body
+}
+
+/// One scenario from the generator: 1–3 queues (some with a dead-letter
+/// queue), 0–3 producers, 0–3 consumers of any behaviour, 1–60 s.
+fn generated(g: &mut Gen) -> Value {
+    let duration = g.log(1_000, 60_000);
+    let mut queues = vec![json!({ "name": "dlq" })];
+    let main = g.range(1, 2);
+    for i in 0..main {
+        let mut q = json!({ "name": format!("q{i}"),
+                            "visibilityTimeoutSeconds": g.range(0, 40) });
+        if g.chance(30) {
+            q["delaySeconds"] = json!(g.range(0, 5));
+        }
+        if g.chance(40) {
+            q["redrive"] = json!({ "deadLetterQueue": "dlq", "maxReceiveCount": g.range(1, 5) });
+        }
+        queues.push(q);
+    }
+    let queue = |g: &mut Gen| match g.range(0, 4) {
+        0 => "dlq".to_string(),
+        k => format!("q{}", k as usize % main as usize),
+    };
+    let producers: Vec<Value> = (0..g.range(0, 3))
+        .map(|i| {
+            let big = g.chance(10);
+            let q = queue(g);
+            let mut p = json!({ "name": format!("p{i}"), "queue": q });
+            if g.chance(30) {
+                let sends: Vec<Value> = (0..g.range(1, 20))
+                    .map(|_| {
+                        let body = generated_body(g, big).replace("{n}", "1");
+                        json!({ "atMs": g.range(0, duration), "body": body })
+                    })
+                    .collect();
+                p["sends"] = json!(sends);
+            } else {
+                let every = g.log(1, 5_000);
+                let count = if big {
+                    g.range(1, 100)
+                } else {
+                    g.log(1, 20_000)
+                };
+                p["rate"] = json!({ "startMs": g.range(0, duration / 2), "everyMs": every,
+                                    "count": count, "body": generated_body(g, big) });
+            }
+            p
+        })
+        .collect();
+    let consumers: Vec<Value> = (0..g.range(0, 3))
+        .map(|i| {
+            let q = queue(g);
+            let mut c = json!({
+                "name": format!("c{i}"), "queue": q,
+                "batchSize": g.range(1, 10),
+                "pollIntervalMs": g.log(1, 5_000),
+                "processing": generated_processing(g),
+                "replicas": g.range(1, 3),
+                "behaviour": generated_behaviour(g),
+            });
+            if g.chance(40) {
+                c["waitTimeSeconds"] = json!(g.range(1, 20));
+            }
+            if g.chance(20) {
+                c["batchOverheadMs"] = json!(g.log(1, 2_000));
+            }
+            if g.chance(15) {
+                c["startMs"] = json!(g.range(0, duration / 2));
+            }
+            if g.chance(15) {
+                c["stopMs"] = json!(g.range(duration / 2, duration));
+            }
+            c
+        })
+        .collect();
+    let mut s = json!({ "title": "generated", "durationMs": duration, "seed": g.next() % 1000,
+                        "queues": queues, "producers": producers, "consumers": consumers });
+    if g.chance(20) {
+        s["alarms"] = json!([{ "name": "deep", "queue": "q0", "threshold": g.range(1, 50) }]);
+    }
+    s
+}
+
+/// Runs `scenario` to its end: (estimate before, work counted while running).
+fn estimate_and_work(scenario: Scenario) -> Option<(u64, u64)> {
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).ok()?;
+    let estimate = sim.work_estimate(duration);
+    let before = sim.work_done();
+    sim.advance(duration);
+    Some((estimate, sim.work_done() - before))
+}
+
+/// The estimate against the work really done, on scenarios from a seeded
+/// generator: every kind of producer, processing time, polling,
+/// behaviour, batch, dead-letter queue and replica count.
+#[test]
+fn work_estimate_is_within_its_factor_of_the_work_done_on_generated_scenarios() {
+    let mut g = Gen(25);
+    let mut worst: Vec<(f64, usize, u64, u64)> = Vec::new();
+    let mut failures = Vec::new();
+    for i in 0..120 {
+        let value = generated(&mut g);
+        let Some((estimate, done)) = estimate_and_work(scenario(value.clone())) else {
+            failures.push(format!("#{i} did not load: {value}"));
+            continue;
+        };
+        worst.push((estimate as f64 / done.max(1) as f64, i, estimate, done));
+        if done > estimate || estimate > ESTIMATE_FACTOR * done + ESTIMATE_SLACK {
+            failures.push(format!("#{i}: estimated {estimate}, did {done}: {value}"));
+        }
+    }
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    eprintln!("median estimate/work: {:.2}", worst[worst.len() / 2].0);
+    eprintln!("lowest estimate/work: {:?}", &worst[..5]);
+    eprintln!("highest estimate/work: {:?}", &worst[worst.len() - 5..]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The case: processing drawn from 1 ms to a year, a heartbeat
+/// every millisecond. Each heartbeat is work, at the heartbeat's rate.
+#[test]
+fn work_estimate_counts_heartbeats_at_their_rate() {
+    let s = scenario(json!({
+        "title": "heartbeats", "durationMs": 100_000,
+        "queues": [{ "name": "q" }],
+        "producers": [{ "name": "p", "queue": "q", "sends": [{ "atMs": 0, "body": "one" }] }],
+        "consumers": [{ "name": "c", "queue": "q", "processing": { "uniformMs": { "min": 1, "max": YEAR_MS } },
+                        "behaviour": { "heartbeatEveryMs": 1 } }],
+    }));
+    let (estimate, done) = estimate_and_work(s).expect("loads");
+    assert!(done >= 100_000, "{done}");
+    assert!(
+        estimate >= done && estimate <= ESTIMATE_FACTOR * done,
+        "estimated {estimate}, did {done}"
+    );
+}
+
+/// A producer of 1 MiB bodies costs more than one of 10-byte bodies.
+#[test]
+fn work_estimate_weighs_body_bytes() {
+    let sender = |body: String| {
+        scenario(json!({
+            "title": "bytes", "durationMs": 10_000, "queues": [{ "name": "q" }],
+            "producers": [{ "name": "p", "queue": "q",
+                            "rate": { "everyMs": 100, "count": 100, "body": body } }],
+        }))
+    };
+    let small = Simulation::new(sender("x".repeat(10)), Config::default()).unwrap();
+    let big = Simulation::new(sender("x".repeat(1 << 20)), Config::default()).unwrap();
+    let (small, big) = (small.work_estimate(10_000), big.work_estimate(10_000));
+    let weight = 100 * (1 << 20) / queuelab_simulation::BODY_BYTES_PER_UNIT;
+    assert!(
+        big >= small + weight,
+        "1 MiB bodies: {big}, 10 bytes: {small}"
+    );
+}
+
+/// The shipped scenarios and labs, run to their end: the same factor.
+#[test]
+fn work_estimate_is_within_its_factor_of_the_work_done_on_shipped_scenarios_and_labs() {
+    let mut all = shipped();
+    all.extend(shipped_in("../../web/scenarios/labs"));
+    assert!(all.len() >= 18, "{}", all.len());
+    for (name, scenario) in all {
+        let (estimate, done) = estimate_and_work(scenario).expect("loads");
+        eprintln!("{name}: estimated {estimate}, did {done}");
+        assert!(
+            done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
+            "{name}: estimated {estimate}, did {done}"
+        );
+    }
 }

@@ -135,7 +135,17 @@ explanation: string | null,
 /**
  * What the run did so far, counted from its events (the recap at its end).
  */
-outcome: Outcome, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, sideEffects: Array<SideEffect>, alarms: Array<AlarmSnapshot>, };
+outcome: Outcome, producers: Array<ProducerSnapshot>, workers: Array<WorkerSnapshot>, 
+/**
+ * The first `MAX_SIDE_EFFECT_DETAILS` messages' side effects (or
+ * those changed since the page's last read).
+ */
+sideEffects: Array<SideEffect>, 
+/**
+ * Messages handled past those, whose details the ledger did not keep
+ * (only their counts, while they may still be handled).
+ */
+sideEffectsOmitted: number, alarms: Array<AlarmSnapshot>, };
 
 /**
  * What the run did, counted from its events: the end-of-run recap.

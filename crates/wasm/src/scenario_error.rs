@@ -134,7 +134,11 @@ fn wanted(doc: &Value, path: &str) -> Option<(String, String)> {
             return Some((rule, got.to_string()));
         }
     }
-    None
+    // An object no value of another kind replaces (an enum written as
+    // `{}`): its rule in words, when the field has one.
+    rule_for(path)
+        .filter(|_| got.is_object())
+        .map(|rule| (rule, got.to_string()))
 }
 
 /// A field's path as a JSON pointer, for `Value::pointer`:
@@ -147,4 +151,26 @@ fn pointer(path: &str) -> String {
             format!("/{}", part.replace('~', "~0").replace('/', "~1"))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `processing: {}` names what the field needs, not serde's "expected value".
+    #[test]
+    fn an_empty_processing_says_which_kinds_it_takes() {
+        let text = r#"{ "title": "t", "durationMs": 1000, "queues": [{ "name": "q" }],
+            "consumers": [{ "name": "c", "queue": "q", "processing": {} }] }"#;
+        let error = serde_json::from_str::<Scenario>(text).expect_err("refused");
+        let placed = from_serde(text, &error);
+        assert!(
+            placed
+                .message
+                .contains("consumers[0].processing must be one of fixedMs"),
+            "{}",
+            placed.message
+        );
+        assert_eq!(placed.path.as_deref(), Some("consumers[0].processing"));
+    }
 }
