@@ -9,7 +9,7 @@ export const HEIGHT_MESSAGE = "queuelab:height";
 
 /**
  * The tallest an iframe the host line sizes may become, in CSS pixels:
- * far above any embed view (a scenario's 100 queues draw about 12,000 px),
+ * many screens taller than an embed view,
  * far below what would bury the course page (a hostile frame set 1e9 px).
  */
 export const MAX_EMBED_HEIGHT = 20_000;
