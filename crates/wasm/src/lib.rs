@@ -999,7 +999,8 @@ impl Playground {
         Ok(self.sim.work_estimate(until) as f64)
     }
 
-    /// Everything about one stored message, without changing it; null
+    /// Everything about one stored message, without changing it, its
+    /// whole body included (a snapshot carries only its first KiB); null
     /// when no queue holds it (deleted, expired, never sent).
     #[wasm_bindgen(unchecked_return_type = "MessagePeek | null")]
     pub fn peek(
