@@ -12,7 +12,10 @@
  * in queue order (a cell of more than about 40 already shows only ids, and
  * a lane of hundreds is a wall). run.js asks the engine for exactly this
  * window (`snapshot({ messagesPerQueue })`), so a queue of a million
- * messages costs a frame what a queue of 200 does.
+ * messages costs a frame what a queue of 200 does. The engine also holds a
+ * window to a byte budget (`limits().snapshotWindowBytes`, 1 MiB, the rest
+ * counted in `messagesOmitted`) and a listed message's `body` to its first
+ * KiB (`bodyBytes`, `bodyTruncated`): the peek asks `peek()` for the whole.
  */
 export const STAGE_WINDOW = 200;
 

@@ -7,8 +7,28 @@
 
 export const HEIGHT_MESSAGE = "queuelab:height";
 
-/** The host page's line that resizes every Queuelab iframe to its content. */
-export const HOST_SNIPPET = `<script>addEventListener("message",(e)=>{if(e.data?.type==="${HEIGHT_MESSAGE}")for(const f of document.querySelectorAll("iframe"))if(f.contentWindow===e.source)f.style.height=e.data.height+"px"})</script>`;
+/**
+ * The tallest an iframe the host line sizes may become, in CSS pixels:
+ * many screens taller than an embed view,
+ * far below what would bury the course page (a hostile frame set 1e9 px).
+ */
+export const MAX_EMBED_HEIGHT = 20_000;
+
+/**
+ * The host page's line that resizes every Queuelab iframe to its content.
+ * It hears only frames of `origin` (the Queuelab page's own, which makes
+ * the snippet): any other child of the course page (an ad, a video, a
+ * frame navigated elsewhere) may post the same message. The height must
+ * be a finite number >= 0 and is clamped to MAX_EMBED_HEIGHT.
+ */
+export function hostSnippet(origin) {
+  // An opaque origin ("null": file://, a sandbox) names no one: nothing is heard (e.origin is a string).
+  const heard = origin && origin !== "null" ? JSON.stringify(origin).replace(/</g, "\\u003c") : "null";
+  return `<script>addEventListener("message",(e)=>{const h=e.data?.height;if(e.origin===${heard}&&e.data?.type==="${HEIGHT_MESSAGE}"&&Number.isFinite(h)&&h>=0)for(const f of document.querySelectorAll("iframe"))if(f.contentWindow===e.source)f.style.height=Math.min(h,${MAX_EMBED_HEIGHT})+"px"})</script>`;
+}
+
+/** The host line for this page's origin (the Embed… dialog's). */
+export const HOST_SNIPPET = hostSnippet(globalThis.location?.origin);
 
 /** In the embed view: posts the page's height to the parent whenever it changes. A height is all it says, so any parent may hear it. */
 export function postHeight(doc = document) {

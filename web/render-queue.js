@@ -71,7 +71,7 @@ class QueueBox {
     const fmt = (n) => WHOLE.format(n);
     for (const [lane] of LANES) setText(this.moreLanes[lane], counts[lane] > 0 ? `+ ${fmt(counts[lane])} more` : "");
     const parts = LANES.filter(([lane]) => counts[lane] > 0).map(([lane, label]) => `${fmt(counts[lane])} ${label.toLowerCase()}`);
-    this.more.setAttribute("aria-label", `Not drawn: ${parts.join(", ")}. The stage draws the first ${STAGE_WINDOW} messages of each queue; the counts above cover them all.`);
+    this.more.setAttribute("aria-label", `Not drawn: ${parts.join(", ")}. The stage draws at most the first ${STAGE_WINDOW} messages of each queue (fewer when their bodies are big); the counts above cover them all.`);
   }
 
   row(key) {

@@ -96,3 +96,31 @@ test("a queue within its lanes' cards has no stack and no \"more\" mark", async 
   assert.equal(await page.locator("#rows .stack").count(), 0);
   await close();
 });
+
+test("a message of 300 KB: the stage's snapshot carries its first KiB and length, and the peek shows the whole body", async () => {
+  const body = `order {n}: ${"x".repeat(300_000)} end of order {n}`;
+  const scenario = JSON.stringify({
+    title: "Big bodies",
+    seed: 1,
+    durationMs: 100,
+    queues: [{ name: "uploads" }],
+    producers: [{ name: "p", queue: "uploads", rate: { startMs: 0, everyMs: 10, count: 3, body } }],
+  });
+  const index = JSON.stringify([...JSON.parse(readFileSync(`${root}web/scenarios/index.json`, "utf8")), "big-bodies.json"]);
+  const { page, problems, close } = await open("?scenario=big-bodies&speed=max&autoplay=1", {
+    routes: { "scenarios/big-bodies.json": scenario, "scenarios/index.json": index },
+  });
+  await page.waitForSelector("body[data-finished='true']", { timeout: scaled(30_000) });
+  const listed = await page.evaluate(() => document.getElementById("lab").playground.snapshot({ messagesPerQueue: 200 }).queues[0].messages
+    .map(({ messageId, body, bodyBytes, bodyTruncated }) => ({ messageId, length: body.length, bodyBytes, bodyTruncated })));
+  assert.equal(listed.length, 3);
+  const whole = body.replaceAll("{n}", "1").length;
+  assert.deepEqual(listed[0], { messageId: listed[0].messageId, length: 1024, bodyBytes: whole, bodyTruncated: true });
+  await page.locator(`[data-queue="uploads"] .token[data-message-id="${listed[0].messageId}"]`).click();
+  await page.waitForSelector("#peek:not([hidden])");
+  const shown = await page.locator("#peek .peek-body").textContent();
+  assert.equal(shown.length, whole);
+  assert.ok(shown.endsWith("end of order 1"), shown.slice(-40));
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { call, Playground } from "./load.mjs";
-import { limits } from "../../web/pkg/queuelab.js";
+import { checkLab, labScenario, labView, limits } from "../../web/pkg/queuelab.js";
 import { Run } from "../../web/run.js";
 import { STAGE_WINDOW } from "../../web/derive.js";
 
@@ -33,6 +33,14 @@ async function stillWorks(pg) {
   assert.equal(made.status, 200);
   assert.ok(new Playground().now() === 0);
 }
+
+/** A producer of 200 bodies of 1 MiB (the largest message SQS takes) into one queue. */
+const BIG_BODIES = JSON.stringify({
+  title: "1 MiB bodies",
+  durationMs: 1000,
+  queues: [{ name: "orders" }],
+  producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 200, body: "x".repeat(1 << 20) } }],
+});
 
 async function withQueue(name = "orders", attributes = {}) {
   const pg = new Playground({ seed: 1 });
@@ -133,31 +141,31 @@ async function withPrototypeSetter(name, set, fn) {
   }
 }
 
-test("a throwing setter on Object.prototype fails the answer with a plain Error, and the Playground stays usable", async () => {
-  const pg = new Playground();
-  for (const name of ["status", "body", "x-amzn-requestid"]) {
-    await withPrototypeSetter(name, () => { throw new Error("setter says no"); }, () => {
-      throwsError(() => pg.dispatchSync("AmazonSQS.ListQueues", "{}"), Error, /^could not hand a response to JavaScript$/);
-      return assert.rejects(() => Promise.resolve().then(() => pg.dispatch("AmazonSQS.ListQueues", "{}")), /could not hand a response/);
+test("a setter on Object.prototype never runs while an answer is built: the call answers, and what it stored is there", async () => {
+  const { pg, url } = await withQueue();
+  const ran = [];
+  for (const name of ["status", "headers", "body", "content-type", "x-amzn-requestid"]) {
+    await withPrototypeSetter(name, () => { ran.push(name); throw new Error("setter says no"); }, async () => {
+      const sent = pg.dispatchSync(SEND, JSON.stringify({ QueueUrl: url, MessageBody: name }));
+      assert.equal(sent.status, 200);
+      assert.equal(JSON.parse(sent.body).MD5OfMessageBody.length, 32);
+      assert.equal(sent.headers["content-type"], "application/x-amz-json-1.0");
+      assert.equal((await pg.dispatch(SEND, JSON.stringify({ QueueUrl: url, MessageBody: `${name}!` }))).status, 200);
     });
   }
+  assert.deepEqual(ran, [], "no setter ran");
+  assert.equal(pg.counts().queues[0].visible, 10, "every call that stored a message answered");
   await stillWorks(pg);
 });
 
-test("a setter on Object.prototype calling back into playgrounds while an answer is built does not poison them", async () => {
-  const pg = new Playground();
-  const other = new Playground();
-  const seen = [];
-  let inside = false;
-  await withPrototypeSetter("headers", function () {
-    if (inside) return; // the inner answer sets headers too
-    inside = true;
-    seen.push(other.dispatchSync("AmazonSQS.ListQueues", "{}").status); // a response built inside a response
-    pg.now(); // the playground answering is busy: this throws
-  }, () => throwsError(() => pg.dispatchSync("AmazonSQS.ListQueues", "{}"), Error, /^could not hand a response to JavaScript$/));
-  assert.deepEqual(seen, [200]);
-  await stillWorks(pg);
-  await stillWorks(other);
+test("a long poll answered later is resolved even with a throwing setter on Object.prototype", async () => {
+  const { pg, url } = await withQueue();
+  const poll = pg.dispatch("AmazonSQS.ReceiveMessage", JSON.stringify({ QueueUrl: url, WaitTimeSeconds: 20 }));
+  await withPrototypeSetter("body", () => { throw new Error("setter says no"); }, () => {
+    assert.equal(pg.dispatchSync(SEND, JSON.stringify({ QueueUrl: url, MessageBody: "late" })).status, 200);
+  });
+  const answer = await poll;
+  assert.equal(JSON.parse(answer.body).Messages[0].Body, "late");
 });
 
 test("a getter calling back into the same Playground does not poison it", async () => {
@@ -257,19 +265,49 @@ test("a snapshot of more than a million messages is refused, naming the cause an
 });
 
 test("a snapshot of more than 256 MiB of JSON is refused before it fills memory, naming the cause and the way out", () => {
-  // 600 bodies of 250,000 quotes: 150 MB stored, 300 MB once JSON escapes them.
+  // 120,000 bodies of 1,024 quotes: each message's preview is its whole
+  // body, 2 KiB once JSON escapes it, so about 290 MB of JSON.
   const scenario = JSON.stringify({
-    title: "big bodies",
-    durationMs: 1000,
+    title: "quoted bodies",
+    durationMs: 120_000,
     queues: [{ name: "orders" }],
-    producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 600, body: '"'.repeat(250_000) } }],
+    producers: [{ name: "p", queue: "orders", rate: { startMs: 0, everyMs: 1, count: 120_000, body: '"'.repeat(1024) } }],
   });
   const pg = Playground.fromScenario(scenario);
+  pg.advance(120_000);
+  assert.equal(pg.counts().queues[0].visible, 120_000);
+  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 120,000 messages, more than 256 MiB of JSON; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
+  // A window, however wide, is held to its byte budget instead.
+  const window = pg.snapshot({ messagesPerQueue: 100_000 }).queues[0];
+  assert.ok(window.messages.length > 100 && window.messages.length < 1000, `${window.messages.length} listed`);
+  assert.equal(window.messagesOmitted, 120_000 - window.messages.length);
+});
+
+test("a snapshot message carries its body's length and first KiB, and peek carries the whole body", async () => {
+  const { pg, url } = await withQueue();
+  const big = "é".repeat(300_000); // 600,000 bytes of UTF-8
+  await call(pg, "SendMessage", { QueueUrl: url, MessageBody: big });
+  await call(pg, "SendMessage", { QueueUrl: url, MessageBody: "small" });
+  const { bodyPreviewBytes, snapshotWindowBytes } = limits();
+  assert.deepEqual([bodyPreviewBytes, snapshotWindowBytes], [1024, 1 << 20]);
+  const [first, second] = pg.snapshot({ messagesPerQueue: 200 }).queues[0].messages;
+  assert.deepEqual([first.body, first.bodyBytes, first.bodyTruncated], ["é".repeat(512), 600_000, true]);
+  assert.deepEqual([second.body, second.bodyBytes, second.bodyTruncated], ["small", 5, false]);
+  assert.deepEqual(pg.queueMessages(url).messages[0], pg.snapshot().queues[0].messages[0], "a page lists the same preview");
+  const peek = pg.peek(first.messageId).message;
+  assert.deepEqual([peek.body, peek.bodyBytes, peek.bodyTruncated], [big, 600_000, false]);
+});
+
+test("a window of 200 messages of 1 MiB is a few hundred KiB of JSON and carries each length", () => {
+  const pg = Playground.fromScenario(BIG_BODIES);
   pg.advance(1000);
-  assert.equal(pg.counts().queues[0].visible, 600);
-  throwsError(() => pg.snapshot(), Error, /^the snapshot holds 600 messages, more than 256 MiB of JSON; ask for a window with snapshot\(\{ messagesPerQueue \}\)/);
-  throwsError(() => pg.snapshot({ messagesPerQueue: 1000 }), Error, /ask for a smaller window/);
-  assert.equal(pg.snapshot({ messagesPerQueue: 100 }).queues[0].messages.length, 100);
+  assert.equal(pg.counts().queues[0].visible, 200);
+  const snap = pg.snapshot({ messagesPerQueue: 200 });
+  // Before: each message carried its whole body, 200 MiB of JSON.
+  const bytes = JSON.stringify(snap).length;
+  assert.ok(bytes < 400 << 10, `${bytes} bytes`);
+  assert.equal(snap.queues[0].messages.length, 200);
+  assert.ok(snap.queues[0].messages.every((m) => m.bodyBytes === 1 << 20 && m.bodyTruncated && m.body.length === 1024));
 });
 
 test("the page's run asks the engine only for the messages the stage draws", () => {
@@ -325,5 +363,74 @@ test("a caller name over limits().maxCallerChars is a RangeError saying the limi
   const sent = await call(pg, "SendMessage", { QueueUrl: url, MessageBody: "x" }, { caller: "é".repeat(80) });
   assert.equal(sent.status, 200);
   assert.equal(pg.events(0).find((e) => e.type === "sent").by, "é".repeat(80));
+  await stillWorks(pg);
+});
+
+test("advance and workEstimate refuse a fraction, a negative or a non-number, naming the argument", () => {
+  const pg = new Playground();
+  for (const bad of [0.5, 1.25, -1, NaN, Infinity]) {
+    throwsError(() => pg.advance(bad), RangeError, /^advance: ms must be a whole number from 0 to \d+, got /);
+  }
+  throwsError(() => pg.advance("5"), TypeError, /^advance: ms must be a whole number, got string$/);
+  throwsError(() => pg.advance({ valueOf: () => 5 }), TypeError, /^advance: ms must be a whole number, got object$/);
+  assert.equal(pg.now(), 0, "no refused advance moved time");
+  assert.equal(pg.advance(2), 2);
+  for (const bad of [0.5, -1, NaN]) throwsError(() => pg.workEstimate(bad), RangeError, /^workEstimate: untilMs must be a whole number from 0 to /);
+  throwsError(() => pg.workEstimate("9"), TypeError, /^workEstimate: untilMs must be a whole number, got string$/);
+  assert.equal(typeof pg.workEstimate(10), "number");
+});
+
+/** A Proxy already revoked: every operation on it throws, even Array.isArray. */
+function revoked() {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+test("a revoked Proxy handed to any export, 10,000 times, throws a JavaScript error and the module keeps working", async () => {
+  const lab = readFileSync(new URL("../../web/scenarios/labs/01-duplicate-orders.json", import.meta.url), "utf8");
+  const { pg, url } = await withQueue();
+  const sent = JSON.stringify({ QueueUrl: url, MessageBody: "x" });
+  const calls = [
+    (r) => new Playground(r),
+    (r) => new Playground({ realism: r }),
+    (r) => Playground.fromScenario(r),
+    (r) => Playground.fromScenario(lab, r),
+    (r) => pg.dispatch(r, sent),
+    (r) => pg.dispatch(SEND, r),
+    (r) => pg.dispatch(SEND, sent, r),
+    (r) => pg.dispatchSync(SEND, sent, r),
+    (r) => pg.advance(r),
+    (r) => pg.pauseAtCheckpoints(r),
+    (r) => pg.events(r),
+    (r) => pg.snapshot(r),
+    (r) => pg.queueMessages(r),
+    (r) => pg.queueMessages(url, r),
+    (r) => pg.workEstimate(r),
+    (r) => pg.peek(r),
+    (r) => pg.whyEmpty(r, "me"),
+    (r) => pg.whyEmpty(url, r),
+    (r) => labView(r),
+    (r) => labScenario(r),
+    (r) => labScenario(lab, r),
+    (r) => labScenario(lab, undefined, r),
+    (r) => checkLab(r),
+    (r) => checkLab(lab, r),
+  ];
+  const r = revoked();
+  let threw = 0;
+  for (let i = 0; i < 10_000; i++) {
+    try {
+      calls[i % calls.length](r);
+    } catch (e) {
+      assert.ok(e instanceof Error, `call ${i % calls.length} threw ${e}`);
+      threw++;
+    }
+  }
+  assert.equal(threw, 10_000, "every call refused the revoked Proxy");
+  // Before: "recursive use of an object detected", then after about 2,000
+  // throws every call trapped, new Playground() included.
+  assert.equal(pg.dispatchSync(SEND, sent).status, 200);
+  assert.equal(pg.counts().queues[0].visible, 1);
   await stillWorks(pg);
 });

@@ -56,8 +56,8 @@ pub use settings::{
     MAX_VISIBILITY_TIMEOUT,
 };
 pub use snapshot::{
-    Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
-    QueueSnapshot, Snapshot,
+    body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
+    QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
 };
 pub use validate::{attribute_base_type, is_caller_name, is_queue_name};
 

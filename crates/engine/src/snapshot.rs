@@ -3,6 +3,12 @@
 //! each queue's first messages (a window, for big queues: the page draws no
 //! more than that), or one page of one queue's messages. The page draws
 //! from this; tests compare it.
+//!
+//! A listed message carries its body's length and only its first KiB
+//! (`BODY_PREVIEW_BYTES`): with bodies of up to 1 MiB, a window of 200
+//! messages read after every frame was 200 MiB of JSON and froze the page
+//! for seconds. `peek` carries the whole body, for the one message a person
+//! opens. A window is bounded by bytes as well (`SNAPSHOT_WINDOW_BYTES`).
 
 use std::collections::BTreeSet;
 
@@ -12,6 +18,32 @@ use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, State};
 use crate::queue::{Group, Queue};
 use crate::{Engine, MessageId, Millis};
+
+/// A snapshot message's body is its first this many bytes of UTF-8 (cut
+/// back to a character boundary); `bodyBytes` gives the whole length, and
+/// `peek` the whole body.
+pub const BODY_PREVIEW_BYTES: usize = 1024;
+
+/// A windowed snapshot lists messages, queue by queue in name order and
+/// each queue in its order, while their JSON (as `MessageSnapshot::json_bytes`
+/// counts it) totals at most this many bytes; from the first message that
+/// does not fit, every queue's `messagesOmitted` counts the messages left
+/// out. 1 MiB: about 700 messages with 1 KiB previews, or 3,000 with short
+/// bodies, and a few milliseconds of `JSON.parse` for the page.
+pub const SNAPSHOT_WINDOW_BYTES: usize = 1 << 20;
+
+/// The first `BODY_PREVIEW_BYTES` of `body`, cut on a character boundary,
+/// and whether anything was cut.
+pub fn body_preview(body: &str) -> (&str, bool) {
+    if body.len() <= BODY_PREVIEW_BYTES {
+        return (body, false);
+    }
+    let mut end = BODY_PREVIEW_BYTES;
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&body[..end], true)
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -86,7 +118,13 @@ pub struct MessagePage {
 #[serde(rename_all = "camelCase")]
 pub struct MessageSnapshot {
     pub message_id: MessageId,
+    /// The body's first `BODY_PREVIEW_BYTES` (1 KiB, cut on a character
+    /// boundary) in a snapshot or a page; the whole body in a peek.
     pub body: String,
+    /// The whole body's length in bytes of UTF-8 (as SQS counts it).
+    pub body_bytes: usize,
+    /// `body` is only the body's beginning: `peek` gives the whole of it.
+    pub body_truncated: bool,
     /// `delayed`, `visible` or `in-flight`.
     #[cfg_attr(
         feature = "contract",
@@ -139,8 +177,53 @@ pub struct GroupSnapshot {
     pub messages: usize,
 }
 
+impl MessageSnapshot {
+    /// About how many bytes of JSON this message is, never fewer: its
+    /// strings as JSON escapes them, plus a fixed allowance for the member
+    /// names, numbers and punctuation. What a window's byte budget counts.
+    pub fn json_bytes(&self) -> usize {
+        /// Member names (about 200 bytes), numbers, `null`s and punctuation.
+        const FIXED: usize = 400;
+        let optional = [
+            &self.group,
+            &self.holder,
+            &self.receipt_handle,
+            &self.sequence_number,
+            &self.dead_letter_source_arn,
+        ];
+        FIXED
+            + json_len(&self.body)
+            + optional
+                .iter()
+                .filter_map(|s| s.as_deref())
+                .map(json_len)
+                .sum::<usize>()
+            + self.holders.iter().map(|h| json_len(h) + 3).sum::<usize>()
+    }
+}
+
+/// The length of `s` as a JSON string's contents: a quote or a backslash
+/// is two bytes, a control character up to six.
+fn json_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
 impl Engine {
-    fn message_snapshot(&self, q: &Queue, key: u64, m: &Message) -> MessageSnapshot {
+    /// One message as snapshots list it: its body's preview, or with
+    /// `whole_body` (a peek) its whole body.
+    fn message_snapshot(
+        &self,
+        q: &Queue,
+        key: u64,
+        m: &Message,
+        whole_body: bool,
+    ) -> MessageSnapshot {
         let (state, visible_at) = match m.state {
             State::Delayed { until } => ("delayed", Some(until)),
             State::Visible => ("visible", None),
@@ -148,9 +231,15 @@ impl Engine {
         };
         let extras = m.extras();
         let in_flight = matches!(m.state, State::InFlight { .. });
+        let (body, body_truncated) = match whole_body {
+            true => (&*m.body, false),
+            false => body_preview(&m.body),
+        };
         MessageSnapshot {
             message_id: m.id,
-            body: m.body.to_string(),
+            body: body.to_string(),
+            body_bytes: m.body.len(),
+            body_truncated,
             state,
             group: m.group.as_ref().map(|g| g.to_string()),
             receive_count: m.receive_count,
@@ -181,24 +270,28 @@ impl Engine {
     }
 
     /// Every queue with its first `messages_per_queue` messages (all of
-    /// them for `None`); the counts always cover every message. Building it
-    /// costs the messages listed, not the messages stored.
+    /// them for `None`), a window listing at most `SNAPSHOT_WINDOW_BYTES`
+    /// of them; the counts always cover every message. Building it costs
+    /// the messages listed, not the messages stored.
     pub fn snapshot_window(&self, messages_per_queue: Option<usize>) -> Snapshot {
         let queues: Vec<&Queue> = self.by_name.values().map(|id| self.queue(*id)).collect();
+        // A full snapshot lists every message: only a window has a budget.
+        let mut budget = messages_per_queue.map(|_| SNAPSHOT_WINDOW_BYTES);
         Snapshot {
             time_ms: self.now,
             next_event_seq: self.log.next_seq(),
             waiting_polls: self.waiting_polls(),
             queues: queues
                 .iter()
-                .map(|q| self.queue_snapshot(q, &queues, messages_per_queue))
+                .map(|q| self.queue_snapshot(q, &queues, messages_per_queue, &mut budget))
                 .collect(),
         }
     }
 
-    /// How many messages `snapshot_window(messages_per_queue)` would list,
-    /// without building it: so that a host can refuse one too big to hand
-    /// over before paying for it.
+    /// How many messages `snapshot_window(messages_per_queue)` would list
+    /// at most (a window's byte budget may list fewer), without building
+    /// it: so that a host can refuse one too big to hand over before
+    /// paying for it.
     pub fn messages_listed(&self, messages_per_queue: Option<usize>) -> usize {
         self.queues
             .values()
@@ -219,7 +312,7 @@ impl Engine {
             .messages()
             .skip(offset)
             .take(limit)
-            .map(|(key, m)| self.message_snapshot(q, key, m))
+            .map(|(key, m)| self.message_snapshot(q, key, m, false))
             .collect();
         let end = offset.saturating_add(messages.len());
         Some(MessagePage {
@@ -254,14 +347,32 @@ impl Engine {
     }
 
     /// `all` is every queue, to name the queue's redrive partners; `window`
-    /// how many messages to list (all for `None`).
-    fn queue_snapshot(&self, q: &Queue, all: &[&Queue], window: Option<usize>) -> QueueSnapshot {
+    /// how many messages to list (all for `None`); `budget` the bytes of
+    /// messages the snapshot may still list (`None`: no limit), spent here.
+    fn queue_snapshot(
+        &self,
+        q: &Queue,
+        all: &[&Queue],
+        window: Option<usize>,
+        budget: &mut Option<usize>,
+    ) -> QueueSnapshot {
         let stored = q.count_visible() + q.count_in_flight() + q.count_delayed();
-        let messages: Vec<MessageSnapshot> = q
-            .messages()
-            .take(window.unwrap_or(usize::MAX))
-            .map(|(key, m)| self.message_snapshot(q, key, m))
-            .collect();
+        let mut messages: Vec<MessageSnapshot> = Vec::new();
+        for (key, m) in q.messages().take(window.unwrap_or(usize::MAX)) {
+            let message = self.message_snapshot(q, key, m, false);
+            if let Some(left) = budget {
+                match left.checked_sub(message.json_bytes()) {
+                    Some(rest) => *left = rest,
+                    None => {
+                        // Spent: no later message is listed either, so the
+                        // window stays a prefix of the snapshot's order.
+                        *left = 0;
+                        break;
+                    }
+                }
+            }
+            messages.push(message);
+        }
         let groups: Vec<GroupSnapshot> = match window {
             None => q
                 .groups()
@@ -395,7 +506,7 @@ impl Engine {
                 .collect();
             return Some(Peek {
                 queue: q.name.to_string(),
-                message: self.message_snapshot(q, key, m),
+                message: self.message_snapshot(q, key, m, true),
                 attributes,
                 dedup_id: extras.and_then(|e| e.dedup_id.as_ref().map(|d| d.to_string())),
                 receipt_handles,

@@ -15,6 +15,13 @@
 //! enumerable properties are read, each exactly once, into a plain object
 //! that serde then decodes. A throwing getter throws its own error to the
 //! caller, and the Playground stays usable.
+//!
+//! The same holds for every import that meets a caller's value: a revoked
+//! Proxy throws even from `Array.isArray`, and before it was caught each
+//! such throw also lowered wasm's stack pointer for good (about 2,000 of
+//! them and every call trapped). Only `typeof` tests (`is_object`,
+//! `as_string`, `as_f64`…), which run no code of the caller's, are called
+//! without a catch.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -41,13 +48,18 @@ extern "C" {
     /// `Object.keys`, catching what a Proxy's traps throw.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn own_keys(object: &JsValue) -> Result<js_sys::Array, JsValue>;
+
+    /// `Array.isArray`, catching its `TypeError` for a revoked Proxy.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(value: &JsValue) -> Result<bool, JsValue>;
 }
 
 /// What a value is, for an error message: "number", "null", "an array"…
+/// (a revoked Proxy, which is no array anyone can use, is its `typeof`).
 pub(crate) fn kind(value: &JsValue) -> String {
     if value.is_null() {
         "null".into()
-    } else if js_sys::Array::is_array(value) {
+    } else if is_array(value).unwrap_or(false) {
         "array".into()
     } else {
         value.js_typeof().as_string().unwrap_or_default()
@@ -137,7 +149,8 @@ pub(crate) fn copy_options(
         return Ok(None);
     }
     // `is_object` is a `typeof` test: unlike `instanceof`, it runs no trap.
-    if !value.is_object() || js_sys::Array::is_array(value) {
+    // A revoked Proxy throws its own TypeError here.
+    if !value.is_object() || is_array(value)? {
         return Err(type_error(format!(
             "{method}: {what}s must be an object, got {}",
             kind(value)

@@ -87,7 +87,20 @@ groups: Array<GroupSnapshot>,
  */
 groupsOmitted?: number, };
 
-export type MessageSnapshot = { messageId: MessageId, body: string, 
+export type MessageSnapshot = { messageId: MessageId, 
+/**
+ * The body's first `BODY_PREVIEW_BYTES` (1 KiB, cut on a character
+ * boundary) in a snapshot or a page; the whole body in a peek.
+ */
+body: string, 
+/**
+ * The whole body's length in bytes of UTF-8 (as SQS counts it).
+ */
+bodyBytes: number, 
+/**
+ * `body` is only the body's beginning: `peek` gives the whole of it.
+ */
+bodyTruncated: boolean, 
 /**
  * `delayed`, `visible` or `in-flight`.
  */
@@ -1041,6 +1054,17 @@ maxEchoChars: number,
  * consumer (and a consumer's `sideEffect`), or `dispatch`'s `caller`.
  */
 maxCallerChars: number, 
+/**
+ * The bytes of a body a snapshot message carries (`body`, cut on a
+ * character boundary; `bodyBytes` is the whole length, `peek` the
+ * whole body).
+ */
+bodyPreviewBytes: number, 
+/**
+ * The bytes of messages (about their JSON) a windowed snapshot lists
+ * at most, across its queues; past it, `messagesOmitted` counts the rest.
+ */
+snapshotWindowBytes: number, 
 /**
  * What a playground gets when its options leave a budget out.
  */

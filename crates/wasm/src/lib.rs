@@ -93,10 +93,16 @@ export interface SnapshotOptions {
    * order the page draws them), and only their FIFO groups; each queue then
    * says how many it left out (`messagesOmitted`, `groupsOmitted`). Its
    * counts (`visible`, `inFlight`, `delayed`) always cover every message.
-   * 0 gives every queue's settings and counts without messages. A whole
-   * number; default: every message. A snapshot listing more than 1,000,000
-   * messages, or more than 256 MiB of JSON, is refused with an Error that
-   * says to ask for a window. (For counts alone, `counts()` is cheaper.) */
+   * A window also lists at most `limits().snapshotWindowBytes` (1 MiB) of
+   * messages across its queues, in queue order: past it, the rest are
+   * counted in `messagesOmitted` too. 0 gives every queue's settings and
+   * counts without messages. A whole number; default: every message. A
+   * full snapshot listing more than 1,000,000 messages, or more than
+   * 256 MiB of JSON, is refused with an Error that says to ask for a
+   * window. Every message carries its body's first
+   * `limits().bodyPreviewBytes` (1 KiB) with `bodyBytes` and
+   * `bodyTruncated`; `peek(messageId)` gives the whole body. (For counts
+   * alone, `counts()` is cheaper.) */
   messagesPerQueue?: number;
   /** List in `simulation.sideEffects` only the side effects performed at or
    * after event number N: pass the `nextEventSeq` of your previous snapshot
@@ -259,6 +265,13 @@ pub struct Limits {
     /// The longest name of who makes a call: a scenario's producer or
     /// consumer (and a consumer's `sideEffect`), or `dispatch`'s `caller`.
     max_caller_chars: usize,
+    /// The bytes of a body a snapshot message carries (`body`, cut on a
+    /// character boundary; `bodyBytes` is the whole length, `peek` the
+    /// whole body).
+    body_preview_bytes: usize,
+    /// The bytes of messages (about their JSON) a windowed snapshot lists
+    /// at most, across its queues; past it, `messagesOmitted` counts the rest.
+    snapshot_window_bytes: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -289,6 +302,8 @@ impl Limits {
             max_rate_count: queuelab_simulation::MAX_RATE_COUNT,
             max_echo_chars: engine::MAX_ECHO_CHARS,
             max_caller_chars: engine::MAX_CALLER_CHARS,
+            body_preview_bytes: engine::BODY_PREVIEW_BYTES,
+            snapshot_window_bytes: engine::SNAPSHOT_WINDOW_BYTES,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
@@ -767,13 +782,16 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
         #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<Promise, JsValue> {
-        // A long poll's answer is already its Promise: resolving with it gives it back.
-        Ok(Promise::resolve(&self.answer(
-            "dispatch",
-            &target,
-            &body,
-            options_arg,
-        )?))
+        match self.answer("dispatch", &target, &body, options_arg)? {
+            // The engine has acted: nothing may throw from here on (a
+            // throw would hide a call that happened), and `Promise.resolve`
+            // of a plain object runs no page code (only a replaced
+            // `Promise.resolve` could throw, and that is caught).
+            Answer::Done(response) => resolved(&response).map_err(|_| {
+                error("could not hand a response to JavaScript: Promise.resolve failed").into()
+            }),
+            Answer::Waiting(promise) => Ok(promise),
+        }
     }
 
     /// `dispatch` without the Promise, for a caller that cannot wait a
@@ -790,20 +808,26 @@ impl Playground {
         #[wasm_bindgen(unchecked_param_type = "string")] body: JsValue,
         #[wasm_bindgen(js_name = options)] options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<JsValue, JsValue> {
-        self.answer("dispatchSync", &target, &body, options_arg)
+        Ok(
+            match self.answer("dispatchSync", &target, &body, options_arg)? {
+                Answer::Done(response) => response,
+                Answer::Waiting(promise) => promise.into(),
+            },
+        )
     }
 
-    /// Moves virtual time forward by `ms` milliseconds; returns the new time.
-    pub fn advance(&mut self, ms: f64) -> Result<f64, JsError> {
-        if !ms.is_finite() || ms < 0.0 {
-            return Err(error(format!(
-                "advance(ms) needs a finite number of milliseconds >= 0, got {ms}"
-            )));
-        }
+    /// Moves virtual time forward by `ms` milliseconds, a whole number
+    /// (a fraction, a negative or a non-number is refused: `advance(0.5)`
+    /// used to round, so two of them moved 2 ms); returns the new time.
+    pub fn advance(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] ms: JsValue,
+    ) -> Result<f64, JsValue> {
+        let ms = whole_number_arg("advance", "ms", &ms, 0, u64::MAX)?;
         // Past the last representable moment: an Error naming the limit.
         let now = self
             .sim
-            .try_advance(ms.round() as u64)
+            .try_advance(ms)
             .map_err(|limit| error(limit.to_string()))?;
         self.resolve_answered()?;
         Ok(now as f64)
@@ -880,7 +904,8 @@ impl Playground {
         let window = option("messagesPerQueue", usize::MAX as u64)?.map(|n| n as usize);
         let side_effects_since = option("sideEffectsSince", u64::MAX)?.unwrap_or(0);
         let listed = self.sim.engine().messages_listed(window);
-        if listed > MAX_SNAPSHOT_MESSAGES {
+        // A window is held to its byte budget by the engine instead.
+        if window.is_none() && listed > MAX_SNAPSHOT_MESSAGES {
             return Err(error(too_big(listed, window, false)).into());
         }
         let mut engine = self.sim.engine().snapshot_window(window);
@@ -962,20 +987,25 @@ impl Playground {
     /// producer or worker action. Computed from the scenario's numbers
     /// (sends, rates, poll intervals, processing times, stored messages),
     /// never by running, so it is cheap; an estimate that leans high.
-    /// 0 when `untilMs` is not later than now. Compare it with
+    /// 0 when `untilMs` is not later than now. `untilMs` is a whole number
+    /// (a fraction or a non-number is refused). Compare it with
     /// `limits().maxWorkWithoutAsking` before replaying a link.
     #[wasm_bindgen(js_name = workEstimate)]
-    pub fn work_estimate(&self, until_ms: f64) -> Result<f64, JsError> {
-        if until_ms.is_nan() || until_ms < 0.0 {
-            return Err(error(format!(
-                "workEstimate(untilMs) needs a number of milliseconds >= 0, got {until_ms}"
-            )));
-        }
-        let until = until_ms.min(queuelab_engine::MAX_VIRTUAL_MS as f64) as u64;
+    pub fn work_estimate(
+        &self,
+        #[wasm_bindgen(js_name = untilMs, unchecked_param_type = "number")] until_ms: JsValue,
+    ) -> Result<f64, JsValue> {
+        let end = queuelab_engine::MAX_VIRTUAL_MS;
+        let until = match until_ms.as_f64() {
+            // A whole moment past the end of time is estimated to it.
+            Some(n) if n.is_finite() && n.fract() == 0.0 && n > end as f64 => end,
+            _ => whole_number_arg("workEstimate", "untilMs", &until_ms, 0, end)?,
+        };
         Ok(self.sim.work_estimate(until) as f64)
     }
 
-    /// Everything about one stored message, without changing it; null
+    /// Everything about one stored message, without changing it, its
+    /// whole body included (a snapshot carries only its first KiB); null
     /// when no queue holds it (deleted, expired, never sent).
     #[wasm_bindgen(unchecked_return_type = "MessagePeek | null")]
     pub fn peek(
@@ -1012,14 +1042,15 @@ impl Playground {
 
     /// Reads a request's arguments (`method` names the call in errors),
     /// hands it to the protocol, and gives its response, or a Promise of it
-    /// for a long poll that waits.
+    /// for a long poll that waits. Every refusal comes before the engine
+    /// acts; after it, building the answer runs no page code.
     fn answer(
         &mut self,
         method: &str,
         target: &JsValue,
         body: &JsValue,
         options_arg: Option<args::DispatchOptionsArg>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Answer, JsValue> {
         let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
         let target = string_arg(
             method,
@@ -1043,8 +1074,8 @@ impl Playground {
             )));
         }
         let answer = match dispatch(self.sim.engine_mut(), &target, &body, o.caller.as_deref()) {
-            Dispatched::Done(response) => response::to_js(&response)?,
-            Dispatched::Waiting(poll) => self.wait(poll).into(),
+            Dispatched::Done(response) => Answer::Done(response::to_js(&response)?),
+            Dispatched::Waiting(poll) => Answer::Waiting(self.wait(poll)),
         };
         // A send may have answered other waiting polls.
         self.resolve_answered()?;
@@ -1072,6 +1103,20 @@ impl Playground {
         }
         Ok(())
     }
+}
+
+/// A dispatched call's answer: the response, or the Promise of a long poll
+/// that waits in virtual time.
+enum Answer {
+    Done(JsValue),
+    Waiting(Promise),
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Promise.resolve`, caught: it is called after the engine acted.
+    #[wasm_bindgen(catch, js_namespace = Promise, js_name = resolve)]
+    fn resolved(value: &JsValue) -> Result<Promise, JsValue>;
 }
 
 /// Runs `n` send -> receive -> delete cycles inside wasm through the typed

@@ -118,12 +118,12 @@ async fn long_poll_resolves_when_virtual_time_brings_a_message() {
             None,
         )
         .unwrap();
-    assert_eq!(pg.advance(2_999.0).unwrap(), 2_999.0);
+    assert_eq!(pg.advance(JsValue::from(2_999.0)).unwrap(), 2_999.0);
     assert_eq!(
         get(&pg.snapshot(None).unwrap(), "waitingPolls").as_f64(),
         Some(1.0)
     );
-    pg.advance(1.0).unwrap();
+    pg.advance(JsValue::from(1.0)).unwrap();
     let reply = settle(poll).await;
     assert_eq!(reply.body["Messages"][0]["Body"], "later");
     assert_eq!(pg.now(), 3_000.0);
@@ -142,7 +142,7 @@ async fn long_poll_resolves_empty_when_its_wait_ends() {
             None,
         )
         .unwrap();
-    pg.advance(20_000.0).unwrap();
+    pg.advance(JsValue::from(20_000.0)).unwrap();
     let reply = settle(poll).await;
     assert_eq!(reply.status, 200.0);
     assert!(reply.body.get("Messages").is_none());
@@ -165,7 +165,7 @@ async fn events_and_snapshot_describe_every_state_change() {
             .unwrap(),
     )
     .await;
-    pg.advance(2_000.0).unwrap();
+    pg.advance(JsValue::from(2_000.0)).unwrap();
     let events: Array = pg.events(None).unwrap().dyn_into().unwrap();
     let types: Vec<String> = events
         .iter()
@@ -205,9 +205,9 @@ fn misuse_throws_real_errors() {
     assert!(bad_knob.is_err());
 
     let mut pg = Playground::new(None).unwrap();
-    let error: JsValue = pg.advance(-1.0).err().unwrap().into();
+    let error: JsValue = pg.advance(JsValue::from(-1.0)).err().unwrap();
     assert!(error.is_instance_of::<js_sys::Error>());
-    assert!(pg.advance(f64::NAN).is_err());
+    assert!(pg.advance(JsValue::from(f64::NAN)).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -232,7 +232,7 @@ fn scenarios_run_their_workers_and_show_them_in_the_snapshot() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
     let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
     assert_eq!(pg.next_event_time(), Some(200.0));
-    pg.advance(14_000.0).unwrap();
+    pg.advance(JsValue::from(14_000.0)).unwrap();
     let simulation = get(&pg.snapshot(None).unwrap(), "simulation");
     assert_eq!(get(&simulation, "finished").as_bool(), Some(true));
     let alarms: Array = get(&simulation, "alarms").dyn_into().unwrap();
@@ -288,7 +288,7 @@ fn from_scenario_takes_a_seed_and_gives_back_the_parsed_scenario() {
 fn counts_roles_operations_and_defaults() {
     let scenario = include_str!("../../../web/scenarios/05-poison-message.json");
     let mut pg = Playground::from_scenario(scenario.into(), None).unwrap();
-    pg.advance(1_000.0).unwrap();
+    pg.advance(JsValue::from(1_000.0)).unwrap();
     let counts: Array = get(&pg.counts().unwrap(), "queues").dyn_into().unwrap();
     let queues: Array = get(&pg.snapshot(None).unwrap(), "queues")
         .dyn_into()

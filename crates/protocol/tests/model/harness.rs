@@ -962,7 +962,19 @@ impl World {
             Some(engine.message_id.to_string()),
             self.model.ids[message.key].clone(),
         )?;
-        same("body", engine.body.as_str(), message.body.as_str())?;
+        // A snapshot carries the body's first KiB and its length.
+        same(
+            "body",
+            (
+                engine.body.as_str(),
+                engine.body_truncated,
+                engine.body_bytes,
+            ),
+            {
+                let (preview, cut) = queuelab_engine::body_preview(&message.body);
+                (preview, cut, message.body.len())
+            },
+        )?;
         same(
             "state and deadline",
             (engine.state, engine.visible_at),
