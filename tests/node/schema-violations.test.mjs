@@ -60,7 +60,7 @@ function sample(node, branch) {
  * queue becomes a FIFO queue (its FIFO-only attributes are sampled) whose
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
- * one answer gives neither.
+ * one answer gives neither. Producers and workers have names of their own.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
@@ -69,6 +69,8 @@ function wire(scenario) {
   work.redrive.deadLetterQueue = "dead.fifo";
   scenario.queues.unshift({ name: "dead.fifo" });
   for (const user of [...scenario.producers, ...scenario.consumers, ...scenario.alarms]) user.queue = "work.fifo";
+  scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
+  scenario.consumers.forEach((consumer, i) => (consumer.name = `worker-${i + 1}`));
   return scenario;
 }
 

@@ -941,7 +941,7 @@ impl Scenario {
                     return Err(FieldError {
                         path: format!("{who}.name"),
                         rule: format!(
-                            "a name no other producer or worker has (replicas are named name,                              name-2, …; {first} is also named {})",
+                            "a name no other producer or worker has (replicas are named name, name-2, …; {first} is also named {})",
                             quoted(&name)
                         ),
                         got: quoted(&name),
