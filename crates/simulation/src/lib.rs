@@ -78,7 +78,14 @@ pub struct SideEffect {
 #[serde(rename_all = "camelCase")]
 pub struct HeldSnapshot {
     pub message_id: String,
+    /// The body's first `BODY_PREVIEW_BYTES` (1 KiB, cut on a character
+    /// boundary), as the engine's snapshot gives a stored message's: a
+    /// worker holding 1 MiB bodies must not put them in every snapshot.
     pub body: String,
+    /// The whole body's length in bytes of UTF-8.
+    pub body_bytes: usize,
+    /// `body` is only the body's beginning: `peek` gives the whole of it.
+    pub body_truncated: bool,
     pub receive_count: u32,
     /// Being processed now (the others of a batch wait their turn or are done).
     pub current: bool,
@@ -786,13 +793,18 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
             batch
                 .iter()
                 .enumerate()
-                .map(|(i, h)| HeldSnapshot {
-                    message_id: h.message_id.clone(),
-                    body: h.body.clone(),
-                    receive_count: h.receive_count,
-                    current: i == *current,
-                    done: i < *current,
-                    failed: h.failed,
+                .map(|(i, h)| {
+                    let (body, body_truncated) = queuelab_engine::body_preview(&h.body);
+                    HeldSnapshot {
+                        message_id: h.message_id.clone(),
+                        body: body.to_owned(),
+                        body_bytes: h.body.len(),
+                        body_truncated,
+                        receive_count: h.receive_count,
+                        current: i == *current,
+                        done: i < *current,
+                        failed: h.failed,
+                    }
                 })
                 .collect(),
             Some(*started_at),

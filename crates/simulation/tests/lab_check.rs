@@ -135,9 +135,10 @@ fn a_check_past_its_work_budget_is_refused_naming_the_budget() {
         "{text}"
     );
     // The figure is the estimate's (it leans high by design): past the budget, whatever it is.
-    let got: u64 = text["check must be at most 24,000,000 units of work (the check's budget: its 12 \
+    let got: u64 = text
+        ["check must be at most 24,000,000 units of work (the check's budget: its 12 \
                          seeds' runs together), got about "
-        .len()..]
+            .len()..]
         .split(' ')
         .next()
         .unwrap()

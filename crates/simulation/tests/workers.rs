@@ -337,3 +337,21 @@ fn exponential_ms_draws_processing_times_with_the_given_mean() {
         "{long} of 100 above twice the mean; an exponential puts 13.5% there"
     );
 }
+
+#[test]
+fn a_worker_holding_a_big_body_shows_its_length_and_first_kib_in_the_snapshot() {
+    // 100,000 bytes of "é" (2 bytes each): the 1 KiB cut falls on a character boundary.
+    let big = "é".repeat(50_000);
+    let mut sim = simulation(sends_at_zero(&[&big]), json!({}));
+    run_until(&mut sim, 50);
+    let snapshot = sim.snapshot();
+    let held = &snapshot.workers[0].holding[0];
+    assert_eq!(held.body_bytes, 100_000);
+    assert!(held.body_truncated);
+    assert_eq!(held.body, "é".repeat(512));
+    let whole = sim
+        .engine()
+        .peek(&held.message_id)
+        .expect("the held message is stored");
+    assert_eq!(whole.message.body, big, "peek gives the whole body");
+}

@@ -221,7 +221,21 @@ state: "idle" | "polling" | "processing" | "crashed" | "stopped", holding: Array
  */
 startedAt: number | null, doneAt: number | null, sideEffects: number, };
 
-export type HeldSnapshot = { messageId: string, body: string, receiveCount: number, 
+export type HeldSnapshot = { messageId: string, 
+/**
+ * The body's first `BODY_PREVIEW_BYTES` (1 KiB, cut on a character
+ * boundary), as the engine's snapshot gives a stored message's: a
+ * worker holding 1 MiB bodies must not put them in every snapshot.
+ */
+body: string, 
+/**
+ * The whole body's length in bytes of UTF-8.
+ */
+bodyBytes: number, 
+/**
+ * `body` is only the body's beginning: `peek` gives the whole of it.
+ */
+bodyTruncated: boolean, receiveCount: number, 
 /**
  * Being processed now (the others of a batch wait their turn or are done).
  */
