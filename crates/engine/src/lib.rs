@@ -334,6 +334,17 @@ impl Engine {
         self.queues.values().map(|q| q.examined.get()).sum()
     }
 
+    /// FIFO receive attempts (`ReceiveRequestAttemptId`s) looked at so far
+    /// (the `scan-count` feature): a lookup drops the expired ones and
+    /// finds its own, never walking the others.
+    #[cfg(feature = "scan-count")]
+    pub fn attempts_examined(&self) -> u64 {
+        self.queues
+            .values()
+            .map(|q| q.attempts.examined.get())
+            .sum()
+    }
+
     /// Queues `settle` has visited so far (the `scan-count` feature): a
     /// step of `advance` or a receive must visit only the queues with
     /// something due, never every queue.
