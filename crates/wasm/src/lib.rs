@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, JsString, Promise, Reflect};
 use queuelab_engine::{is_caller_name, Config, PollId, Realism, Snapshot, MAX_CALLER_CHARS};
-use queuelab_protocol::{dispatch, poll_response, Dispatched};
+use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, MAX_REQUEST_BYTES};
 use queuelab_simulation::{
     thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
 };
@@ -257,6 +257,9 @@ pub struct Limits {
     /// The longest name of who makes a call: a scenario's producer or
     /// consumer (and a consumer's `sideEffect`), or `dispatch`'s `caller`.
     max_caller_chars: usize,
+    /// The most bytes one `dispatch` may carry (target and body, as UTF-8):
+    /// past it the answer is a 413 before the text is read.
+    max_request_bytes: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -287,6 +290,7 @@ impl Limits {
             max_rate_count: queuelab_simulation::MAX_RATE_COUNT,
             max_echo_chars: engine::MAX_ECHO_CHARS,
             max_caller_chars: engine::MAX_CALLER_CHARS,
+            max_request_bytes: MAX_REQUEST_BYTES,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
@@ -1016,6 +1020,15 @@ impl Playground {
         options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<JsValue, JsValue> {
         let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
+        // Refused before its text is copied into wasm memory, where a 1.5 GB
+        // string trapped: a string's UTF-8 bytes are at least its UTF-16
+        // units, so more units than MAX_REQUEST_BYTES is too large for sure.
+        // Under that, the copy is at most three times the limit, and
+        // `dispatch` counts the bytes exactly.
+        let units = |v: &JsValue| v.dyn_ref::<JsString>().map_or(0, |s| s.length() as usize);
+        if units(target).saturating_add(units(body)) > MAX_REQUEST_BYTES {
+            return Ok(response::to_js(&oversized(self.sim.engine_mut()))?);
+        }
         let target = string_arg(
             method,
             "target",
