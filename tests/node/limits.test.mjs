@@ -75,3 +75,28 @@ test("a scenario estimated past maxScenarioWork is refused in plain words", () =
   );
   assert.throws(() => Playground.fromScenario(idlePoller(0, 1000)), /consumers\[0\]\.pollIntervalMs must be a whole number of milliseconds from 1/);
 });
+
+// Issue 25: a 1.5 GB request (a queue name of 3-byte characters) trapped
+// the module while its text was copied in. Past limits().maxRequestBytes a
+// request is answered 413, and a string with more UTF-16 units than that is
+// refused before it is copied (its UTF-8 is at least as long).
+test("a dispatch past maxRequestBytes answers 413 naming the limit, and the playground goes on", () => {
+  const max = limits().maxRequestBytes;
+  assert.equal(max, 4 * 1024 * 1024);
+  const pg = new Playground({ seed: 1 });
+  const tooLarge = (res) => {
+    assert.equal(res.status, 413);
+    const body = JSON.parse(res.body);
+    assert.equal(body.__type, "com.amazon.coral.service#RequestEntityTooLargeException");
+    assert.match(body.message, /4194304 bytes \(4 MiB, MAX_REQUEST_BYTES\)/);
+  };
+  // More UTF-16 units than the limit: refused unread.
+  tooLarge(pg.dispatchSync("AmazonSQS.CreateQueue", `{"QueueName":"${"n".repeat(max)}"}`));
+  // Fewer units but more UTF-8 bytes (1.4 million 3-byte characters): counted after the copy.
+  tooLarge(pg.dispatchSync("AmazonSQS.CreateQueue", `{"QueueName":"${"€".repeat(1_400_000)}"}`));
+  // The target counts too.
+  tooLarge(pg.dispatchSync("x".repeat(max), "{}"));
+  const created = pg.dispatchSync("AmazonSQS.CreateQueue", JSON.stringify({ QueueName: "after" }));
+  assert.equal(created.status, 200);
+  pg.free();
+});

@@ -13,7 +13,9 @@
 //! - informational: `advance` firing 100,000 queues' own delays or polls'
 //!   own waits, per deadline fired, and a receive among 100,000 queues
 //!   (`breadth.rs`);
-//! - memory per queued message beyond its body (a counting allocator).
+//! - memory per queued message beyond its body (a counting allocator);
+//! - 40,000 FIFO receives, each with a fresh `ReceiveRequestAttemptId`
+//!   (`--attempts-only` runs just this row).
 //!
 //! Figures only: there are no pass/fail thresholds here. Every call's
 //! result is checked, though, and a failed call stops the run: a figure
@@ -152,9 +154,46 @@ fn memory_per_message(n: u64, body_len: usize) -> f64 {
 
 const RECEIVE_ROUNDS: u64 = 20_000;
 
+/// Seconds of `n` FIFO receives, each under a fresh attempt id, of one
+/// message a visibility timeout of 0 makes visible again each time: every
+/// attempt stays remembered for five minutes (issue 25: 18.8 s for 40,000
+/// when each lookup walked them all).
+fn fresh_attempt_receives(n: u64) -> f64 {
+    let mut e = engine();
+    let url = workload::queue(&mut e, "attempts", true);
+    workload::send(&mut e, &url, "payload", true, 1, 0);
+    let start = Instant::now();
+    for i in 0..n {
+        let request = queuelab_engine::ReceiveMessage {
+            queue_url: url.clone(),
+            visibility_timeout: Some(0),
+            receive_request_attempt_id: Some(format!("attempt-{i}")),
+            ..Default::default()
+        };
+        match e.receive_message(&request, None) {
+            Ok(queuelab_engine::ReceiveOutcome::Done(got)) => assert_eq!(got.len(), 1),
+            other => panic!("a receive with a fresh attempt id: {other:?}"),
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+const ATTEMPT_RECEIVES: u64 = 40_000;
+
+fn attempt_figures() {
+    println!(
+        "{ATTEMPT_RECEIVES} FIFO receives, each with a fresh ReceiveRequestAttemptId: {:.3} s",
+        fresh_attempt_receives(ATTEMPT_RECEIVES)
+    );
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let big: u64 = if quick { 100_000 } else { 1_000_000 };
+    if std::env::args().any(|a| a == "--attempts-only") {
+        attempt_figures();
+        return;
+    }
     if std::env::args().any(|a| a == "--unrelated-only") {
         // The unrelated-queue rows alone, for profiling them.
         unrelated_figures(quick, 100_000);
@@ -196,6 +235,7 @@ fn main() {
         "memory per queued message beyond its body: {:.0} bytes (100-byte bodies, {big} messages)",
         memory_per_message(big, 100)
     );
+    attempt_figures();
 }
 
 /// The breadth rows: each cost with one queue (or poll) and with 100,000.
@@ -253,6 +293,7 @@ mod tests {
     fn every_workload_runs_its_calls_without_a_failure() {
         assert!(typed_cycles(50) > 0.0);
         assert!(protocol_cycles(50) > 0.0);
+        assert!(fresh_attempt_receives(50) > 0.0);
         for fifo in [false, true] {
             let (receive, delete) = receive_cost(100, fifo, 20);
             assert!(receive > 0.0 && delete > 0.0);

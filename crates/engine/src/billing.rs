@@ -23,7 +23,7 @@
 //! - The free tier (first million requests a month) and volume tiers are
 //!   left out: costs are at list price.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::Caller;
@@ -78,10 +78,25 @@ pub struct BillLine {
     pub fifo: bool,
 }
 
+/// The most callers the meter names. A name is kept for the whole run
+/// (issue 25: each distinct caller cost 148 bytes never freed, so a host
+/// inventing a name per call grew without bound); a scenario has at most
+/// 200 producers and workers, so this is far more than any run names.
+pub const MAX_METERED_CALLERS: usize = 1_000;
+
+/// The caller the calls of every caller past [`MAX_METERED_CALLERS`] are
+/// billed under, together. Longer than any caller's name may be
+/// ([`crate::MAX_CALLER_CHARS`]), so it can never be one.
+pub const OTHER_CALLERS: &str =
+    "(other callers: the meter names at most 1,000 callers and bills the calls of the rest here)";
+
 /// Every billed call of a run, by caller, action and queue type.
 #[derive(Clone, Debug, Default)]
 pub struct Meter {
     lines: BTreeMap<BillLine, Tally>,
+    /// The callers named so far (at most [`MAX_METERED_CALLERS`]), shared
+    /// with their lines: a call by a known caller allocates nothing.
+    callers: BTreeSet<Arc<str>>,
 }
 
 /// Requests a call with this many payload bytes is billed as: one per
@@ -93,13 +108,27 @@ pub fn requests_for_payload(bytes: usize) -> u64 {
 impl Meter {
     pub(crate) fn bill(&mut self, by: Caller, action: BilledAction, fifo: bool, payload: usize) {
         let line = BillLine {
-            caller: by.map(Into::into),
+            caller: by.map(|name| self.caller(name)),
             action,
             fifo,
         };
         let tally = self.lines.entry(line).or_default();
         tally.calls += 1;
         tally.requests += requests_for_payload(payload);
+    }
+
+    /// The name a caller's calls are billed under: its own while the meter
+    /// names fewer than [`MAX_METERED_CALLERS`], else [`OTHER_CALLERS`].
+    fn caller(&mut self, name: &str) -> Arc<str> {
+        if let Some(known) = self.callers.get(name) {
+            return known.clone();
+        }
+        if self.callers.len() >= MAX_METERED_CALLERS {
+            return OTHER_CALLERS.into();
+        }
+        let name: Arc<str> = name.into();
+        self.callers.insert(name.clone());
+        name
     }
 
     /// The bill's lines, in (caller, action, queue type) order.

@@ -14,6 +14,22 @@
 //! for the next settle). Without a cycle that never happens. Either way the
 //! DLQ's polls are answered before the paused receive goes on, so the log
 //! reads in the order things happened.
+//!
+//! That alone does not bound the loop: a queue served, popped and served
+//! again can take back a message it just gave away, and with a cycle of
+//! dead-letter queues one message could bounce between them for ever inside
+//! one call (issue 25: two FIFO queues, each the other's DLQ, froze a page).
+//! So one run of the loop moves a message at most once: a message that
+//! arrived by a dead-letter move in this run may still be delivered (the
+//! DLQ's waiting poll gets it at once), but if it is due to move on, it is
+//! held where it is, visible, for the next run (`settle` serves each queue
+//! with waiting polls at most once per pass, so a chain of DLQs is still
+//! walked to its end at one moment, one queue per visit, and a cycle stops
+//! after one lap). A receive also visits each message and each FIFO group
+//! at most once, and only those available when it began. Then every run
+//! does bounded work: at most one move per stored message, one answer per
+//! waiting poll, and at most ten deliveries per receive, whatever the
+//! redrive graph.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -23,6 +39,7 @@ use crate::error::{ErrorCode, SqsError};
 use crate::events::EventKind;
 use crate::ids::Receipt;
 use crate::message::{Message, State};
+use crate::queue::AvailableGroup;
 use crate::receive::{view, ReceiveSpec};
 use crate::{Engine, PollId, ReceivedMessage, SqsResult, IN_FLIGHT_LIMIT};
 
@@ -34,6 +51,9 @@ use crate::{Engine, PollId, ReceivedMessage, SqsResult, IN_FLIGHT_LIMIT};
 pub(crate) struct Stack {
     work: Vec<Work>,
     serving: BTreeSet<u32>,
+    /// Where the messages moved to a dead-letter queue in this run now are
+    /// (queue, key): none of them moves again in this run.
+    moved: BTreeSet<(u32, u64)>,
 }
 
 impl Stack {
@@ -91,14 +111,24 @@ enum Walk {
         budget: usize,
     },
     /// FIFO: as many messages as possible from one group, in order, before
-    /// the next group; `None` between groups.
-    Fifo(Option<GroupWalk>),
+    /// the next group.
+    Fifo(FifoWalk),
+}
+
+/// A FIFO receive's place: the groups in the order their heads became
+/// available, each visited once.
+struct FifoWalk {
+    /// The last group begun (its entry among the available groups).
+    after: Option<AvailableGroup>,
+    /// Only heads available when the receive began (see [`Take::end`]).
+    until: u64,
+    /// The group being walked; `None` between groups.
+    current: Option<GroupWalk>,
 }
 
 struct GroupWalk {
     group: Arc<str>,
     next: Option<u64>,
-    progressed: bool,
 }
 
 /// What one step of a receive did.
@@ -106,6 +136,8 @@ enum Step {
     Delivered,
     /// A message moved to this dead-letter queue.
     Moved(u32),
+    /// A message that moved in this run was due to move again: it stays.
+    Held,
     Done,
 }
 
@@ -152,8 +184,8 @@ impl Engine {
                         Err(error) => self.answer(id, poll, Err(error)),
                     }
                 }
-                Work::Take(take) => match self.step(take) {
-                    Step::Delivered => {}
+                Work::Take(take) => match self.step(take, &mut stack.moved) {
+                    Step::Delivered | Step::Held => {}
                     Step::Moved(dlq) => {
                         if !stack.serving.contains(&dlq) {
                             stack.push(Work::Serve(dlq));
@@ -178,6 +210,7 @@ impl Engine {
                 },
             }
         }
+        stack.moved.clear();
         self.delivery_stack = stack;
         delivered
     }
@@ -223,13 +256,21 @@ impl Engine {
         let sample_rate = realism.short_poll_sample_rate;
         let fewer = realism.fewer_messages_probability;
         let mut want = spec.max.min(IN_FLIGHT_LIMIT - queue.count_in_flight());
-        let (fifo, owes_full_read, end) =
-            (queue.fifo, queue.sampling_owes_full_read, queue.next_key());
+        let (fifo, owes_full_read, end, until) = (
+            queue.fifo,
+            queue.sampling_owes_full_read,
+            queue.next_key(),
+            queue.availability(),
+        );
         if self.rng.chance(fewer) {
             want = self.rng.one_to(want);
         }
         let walk = if fifo {
-            Walk::Fifo(None)
+            Walk::Fifo(FifoWalk {
+                after: None,
+                until,
+                current: None,
+            })
         } else {
             Walk::Standard {
                 cursor: 0,
@@ -249,18 +290,27 @@ impl Engine {
         }))
     }
 
-    /// Moves or delivers the receive's next message.
-    fn step(&mut self, take: &mut Take) -> Step {
+    /// Moves, holds or delivers the receive's next message. `moved` says
+    /// where the messages this run moved are, and learns the new one.
+    fn step(&mut self, take: &mut Take, moved: &mut BTreeSet<(u32, u64)>) -> Step {
         let Some(key) = self.next_candidate(take) else {
             return Step::Done;
         };
-        match self.move_if_exhausted(take.queue, key) {
-            Some(dlq) => Step::Moved(dlq),
-            None => {
-                take.out.push(self.deliver(take.queue, key, &take.spec));
-                Step::Delivered
+        let Some(dlq) = self.dead_letter_target(take.queue, key) else {
+            take.out.push(self.deliver(take.queue, key, &take.spec));
+            return Step::Delivered;
+        };
+        if moved.contains(&(take.queue, key)) {
+            // FIFO: the rest of its group waits behind it.
+            if let Walk::Fifo(walk) = &mut take.walk {
+                walk.current = None;
             }
+            return Step::Held;
         }
+        if let Some(arrived) = self.move_to_dead_letter_queue(take.queue, key, dlq) {
+            moved.insert((dlq, arrived));
+        }
+        Step::Moved(dlq)
     }
 
     /// The next message a receive should get, or `None` when it is done.
@@ -288,31 +338,28 @@ impl Engine {
                 }
                 None
             }
-            Walk::Fifo(current) => loop {
+            Walk::Fifo(walk) => loop {
                 let queue = self.queue(id);
-                if let Some(walk) = current {
-                    let key = walk.next.filter(|_| room);
-                    if let Some(key) =
-                        key.filter(|k| queue.get(*k).is_some_and(Message::is_visible))
-                    {
-                        walk.progressed = true;
-                        walk.next = queue.next_in_group(&walk.group, key);
+                if let Some(group) = &mut walk.current {
+                    // Messages stored since the receive began are not its own.
+                    let key = group.next.filter(|k| {
+                        room && *k < end && queue.get(*k).is_some_and(Message::is_visible)
+                    });
+                    if let Some(key) = key {
+                        group.next = queue.next_in_group(&group.group, key);
                         return Some(key);
                     }
-                    // The index promises a visible head; never spin if it did not.
-                    if !walk.progressed {
-                        return None;
-                    }
-                    *current = None;
+                    walk.current = None;
                 }
                 if !room {
                     return None;
                 }
-                let (head, group) = queue.first_available_group().filter(|(h, _)| *h < end)?;
-                *current = Some(GroupWalk {
+                let entry = queue.available_group_after(walk.after.as_ref(), walk.until)?;
+                let ((_, head), group) = entry.clone();
+                walk.after = Some(entry);
+                walk.current = Some(GroupWalk {
                     group,
                     next: Some(head),
-                    progressed: false,
                 });
             },
         }
@@ -381,19 +428,22 @@ impl Engine {
         view(queue, message, spec, receipt.encode(secret), epoch, &sender)
     }
 
-    /// The lazy dead-letter move: a message that has used up its
-    /// `maxReceiveCount` goes to the DLQ when a receive reaches it. Returns
-    /// the DLQ when the message moved, so its waiting polls get served.
-    fn move_if_exhausted(&mut self, id: u32, key: u64) -> Option<u32> {
+    /// The dead-letter queue a message goes to when a receive reaches it:
+    /// its queue's, once its receive count has reached `maxReceiveCount`. A
+    /// policy naming the message's own queue moves nothing (docs/fidelity.md).
+    fn dead_letter_target(&self, id: u32, key: u64) -> Option<u32> {
         let queue = self.queue(id);
         let policy = queue.settings.redrive_policy.as_ref()?;
         let dlq = self.resolve_arn(&policy.dead_letter_target_arn)?;
         let exhausted = queue
             .get(key)
             .is_some_and(|m| i64::from(m.receive_count) >= policy.max_receive_count);
-        if !exhausted || dlq == id {
-            return None;
-        }
+        (exhausted && dlq != id).then_some(dlq)
+    }
+
+    /// The lazy dead-letter move of an exhausted message. Returns its key
+    /// in the DLQ (whose waiting polls then get served).
+    fn move_to_dead_letter_queue(&mut self, id: u32, key: u64, dlq: u32) -> Option<u64> {
         let now = self.now;
         let dead_letter_queue = self.queue(dlq).name.clone();
         let mut queue = self.queues.get_mut(&id).expect("resolved");
@@ -425,11 +475,12 @@ impl Engine {
         extras.serial_at_arrival = serial;
         extras.holder = None;
         extras.holders.clear();
+        let arrived = target.next_key();
         target.insert(message).log(&mut self.log, now);
         drop(target);
         // Kept enqueue time: a message already older than the DLQ's
         // retention expires on arrival, before any poll could get it.
         self.fire_queue_timers(dlq, now);
-        Some(dlq)
+        Some(arrived)
     }
 }

@@ -32,6 +32,10 @@ pub enum ErrorCode {
     ResourceNotFound,
     /// The request body was not valid JSON or a member had the wrong type.
     Serialization,
+    /// A request past the size a host accepts, refused before it is read.
+    /// AWS's front end answers such a request with HTTP 413 before SQS sees
+    /// it, so, like an unknown operation, it carries no SQS query code.
+    RequestEntityTooLarge,
 }
 
 impl ErrorCode {
@@ -59,6 +63,7 @@ impl ErrorCode {
             InvalidBatchEntryId => "AWS.SimpleQueueService.InvalidBatchEntryId",
             ResourceNotFound => "ResourceNotFoundException",
             Serialization => "SerializationException",
+            RequestEntityTooLarge => "RequestEntityTooLarge",
         }
     }
 
@@ -69,9 +74,11 @@ impl ErrorCode {
     pub fn namespace(self) -> &'static str {
         use ErrorCode::*;
         match self {
-            UnknownOperation | InvalidParameterValue | MissingParameter | Serialization => {
-                "com.amazon.coral.service"
-            }
+            UnknownOperation
+            | InvalidParameterValue
+            | MissingParameter
+            | Serialization
+            | RequestEntityTooLarge => "com.amazon.coral.service",
             _ => "com.amazonaws.sqs",
         }
     }
@@ -79,7 +86,10 @@ impl ErrorCode {
     /// Does the answer carry SQS's `x-amzn-query-error` header? Every error
     /// SQS answers does; an unknown operation never reaches SQS.
     pub fn has_query_code(self) -> bool {
-        self != ErrorCode::UnknownOperation
+        !matches!(
+            self,
+            ErrorCode::UnknownOperation | ErrorCode::RequestEntityTooLarge
+        )
     }
 
     /// The modelled error shape (`__type` is `<namespace>#<shape>`).
@@ -106,6 +116,7 @@ impl ErrorCode {
             InvalidBatchEntryId => "InvalidBatchEntryId",
             ResourceNotFound => "ResourceNotFoundException",
             Serialization => "SerializationException",
+            RequestEntityTooLarge => "RequestEntityTooLargeException",
         }
     }
 
@@ -117,6 +128,7 @@ impl ErrorCode {
             ErrorCode::ResourceNotFound
             | ErrorCode::ReceiptHandleIsInvalid
             | ErrorCode::InvalidAddress => 404,
+            ErrorCode::RequestEntityTooLarge => 413,
             _ => 400,
         }
     }

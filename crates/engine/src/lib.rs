@@ -48,12 +48,13 @@ pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
 pub use permissions::{PolicyMember, PolicyStatement, QueuePolicy};
+pub use permissions::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;
 pub use settings::{
-    invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,
-    RedriveAllowPolicy, RedrivePermission, RedrivePolicy, Settings, ThroughputLimit,
-    MAX_VISIBILITY_TIMEOUT,
+    check_attribute_text, invalid_attribute_value, unknown_attribute, AttributeName, DedupScope,
+    QueueAttribute, RedriveAllowPolicy, RedrivePermission, RedrivePolicy, Settings,
+    ThroughputLimit, MAX_KMS_KEY_ID_CHARS, MAX_REDRIVE_POLICY_BYTES, MAX_VISIBILITY_TIMEOUT,
 };
 pub use snapshot::{
     body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
@@ -332,6 +333,17 @@ impl Engine {
     #[cfg(feature = "scan-count")]
     pub fn messages_examined(&self) -> u64 {
         self.queues.values().map(|q| q.examined.get()).sum()
+    }
+
+    /// FIFO receive attempts (`ReceiveRequestAttemptId`s) looked at so far
+    /// (the `scan-count` feature): a lookup drops the expired ones and
+    /// finds its own, never walking the others.
+    #[cfg(feature = "scan-count")]
+    pub fn attempts_examined(&self) -> u64 {
+        self.queues
+            .values()
+            .map(|q| q.attempts.examined.get())
+            .sum()
     }
 
     /// Queues `settle` has visited so far (the `scan-count` feature): a

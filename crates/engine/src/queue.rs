@@ -75,6 +75,10 @@ impl Storage {
     }
 }
 
+/// A FIFO group whose head is visible, as `Queue::available_groups` files
+/// it: ((head availability, head key), group name).
+pub(crate) type AvailableGroup = ((u64, u64), Arc<str>);
+
 /// A FIFO message group: its messages in send order.
 #[derive(Default)]
 pub(crate) struct Group {
@@ -117,7 +121,7 @@ pub(crate) struct Queue {
     /// FIFO groups whose head message is visible, in the order their heads
     /// became available (sqs-facts: send time if never received, else the
     /// moment it came back; ties keep send order).
-    available_groups: BTreeSet<((u64, u64), Arc<str>)>,
+    available_groups: BTreeSet<AvailableGroup>,
     /// Messages this queue's accessors have handed out, counted only with
     /// the `scan-count` feature: tests/scans.rs holds a receive to a number
     /// that does not grow with the queue. Without the feature it does not exist.
@@ -282,6 +286,34 @@ impl Queue {
         self.available_groups
             .first()
             .map(|((_, head), group)| (*head, group.clone()))
+    }
+
+    /// The FIFO group whose head became available next after `after` (an
+    /// entry this method gave out, `None` for the first), among the heads
+    /// available by `until` (an [`Queue::availability`]): its entry is
+    /// ((head availability, head key), group). A receive walks the groups
+    /// with it, so it visits each group at most once, and a head that
+    /// becomes available while it runs (a visibility timeout of 0, a
+    /// message moved in) waits for the next receive.
+    pub(crate) fn available_group_after(
+        &self,
+        after: Option<&AvailableGroup>,
+        until: u64,
+    ) -> Option<AvailableGroup> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.examine();
+        let start = after.map_or(Unbounded, Excluded);
+        self.available_groups
+            .range((start, Unbounded))
+            .next()
+            .filter(|((since, _), _)| *since <= until)
+            .cloned()
+    }
+
+    /// The last `available_since` given out: a message or FIFO group head
+    /// available by now has one at most this.
+    pub(crate) fn availability(&self) -> u64 {
+        self.availability
     }
 
     /// The key after `key` in a FIFO group's send order.

@@ -447,7 +447,8 @@ fn check_tags(queue: &str, tags: &Tags, existing: usize) -> SqsResult<()> {
             || key.to_ascii_lowercase().starts_with("aws:")
         {
             return Err(SqsError::invalid_parameter(format!(
-                "Tag key '{key}' is invalid: keys are 1 to 128 characters and may not start with 'aws:'."
+                "Tag key '{}' is invalid: keys are 1 to 128 characters and may not start with 'aws:'.",
+                crate::echo(key)
             )));
         }
         if value.chars().count() > 256 {

@@ -99,6 +99,37 @@ impl AttributeName {
     }
 }
 
+/// The longest `KmsMasterKeyId`: a KMS key id, alias or ARN, which KMS's
+/// API reference bounds to 2,048 characters ("Length Constraints: Maximum
+/// length of 2048").
+pub const MAX_KMS_KEY_ID_CHARS: usize = 2_048;
+
+/// The longest `RedrivePolicy` or `RedriveAllowPolicy` text, in bytes. AWS
+/// documents none; a policy of ten queue ARNs is under 1.5 KB, and this is
+/// the `Policy` attribute's own quota ([`crate::MAX_POLICY_BYTES`]). A
+/// Queuelab choice (docs/fidelity.md): without it a 64 MiB text was kept.
+pub const MAX_REDRIVE_POLICY_BYTES: usize = 8_192;
+
+/// Checks a string attribute's length before anything parses or keeps it
+/// (issue 25: a 64 MiB `KmsMasterKeyId` and a 10 MB `Policy` were kept, and
+/// memory outside every budget ended in a trap). The protocol layer calls
+/// it on the wire text; [`Settings::apply`] holds typed values to it too.
+pub fn check_attribute_text(name: AttributeName, text: &str) -> SqsResult<()> {
+    let fits = match name {
+        AttributeName::Policy => return crate::permissions::check_policy_bytes(text),
+        AttributeName::KmsMasterKeyId => text.chars().nth(MAX_KMS_KEY_ID_CHARS).is_none(),
+        AttributeName::RedrivePolicy | AttributeName::RedriveAllowPolicy => {
+            text.len() <= MAX_REDRIVE_POLICY_BYTES
+        }
+        _ => true,
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(invalid_attribute_value(name.as_str()))
+    }
+}
+
 pub fn unknown_attribute(name: &str) -> SqsError {
     SqsError::new(
         ErrorCode::InvalidAttributeName,
@@ -333,6 +364,7 @@ impl Settings {
             }
             A::RedrivePolicy(p) => {
                 if let Some(p) = p {
+                    check_attribute_text(name, &p.text)?;
                     let count = p.max_receive_count;
                     let (lo, hi) = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE;
                     if !(lo..=hi).contains(&count) {
@@ -361,8 +393,14 @@ impl Settings {
                 }
                 self.redrive_allow_policy = p.clone();
             }
-            A::Policy(p) => self.policy = p.clone(),
+            A::Policy(p) => {
+                if let Some(p) = p {
+                    p.check_quotas()?;
+                }
+                self.policy = p.clone();
+            }
             A::KmsMasterKeyId(k) => {
+                check_attribute_text(name, k)?;
                 self.kms_master_key_id = (!k.is_empty()).then(|| k.clone());
                 if self.kms_master_key_id.is_some() {
                     self.sqs_managed_sse = false;

@@ -189,3 +189,41 @@ fn visibility_changes_and_deletes_are_one_request_per_call() {
         ]
     );
 }
+
+/// Issue 25: every distinct caller's name was kept by the meter for the
+/// whole run, 148 bytes each, so a host naming each call anew grew memory
+/// without bound. Past MAX_METERED_CALLERS names, calls are billed together
+/// under OTHER_CALLERS; the known names keep their own lines.
+#[test]
+fn the_meter_names_at_most_max_metered_callers_and_bills_the_rest_together() {
+    use queuelab_engine::billing::{MAX_METERED_CALLERS, OTHER_CALLERS};
+    let (mut engine, url) = engine_with("orders", &[]);
+    let extra = 500;
+    for i in 0..MAX_METERED_CALLERS + extra {
+        engine
+            .receive_message(&receive(&url, 0), Some(&format!("caller-{i}")))
+            .unwrap();
+    }
+    // A caller named before the bound still has its own line.
+    engine
+        .receive_message(&receive(&url, 0), Some("caller-0"))
+        .unwrap();
+    let named: std::collections::BTreeSet<_> = engine
+        .meter()
+        .lines()
+        .filter_map(|(l, _)| l.caller.clone())
+        .collect();
+    assert_eq!(
+        named.len(),
+        MAX_METERED_CALLERS + 1,
+        "the names and the bucket"
+    );
+    let total = (MAX_METERED_CALLERS + extra + 1) as u64;
+    assert_eq!(engine.meter().requests(all), total, "no call goes unbilled");
+    assert_eq!(
+        engine.meter().requests(|by| by == Some(OTHER_CALLERS)),
+        extra as u64
+    );
+    assert_eq!(engine.meter().requests(|by| by == Some("caller-0")), 2);
+    assert!(OTHER_CALLERS.chars().count() > queuelab_engine::MAX_CALLER_CHARS);
+}

@@ -169,3 +169,93 @@ fn advance_over_100000_queues_visits_only_the_queues_whose_deadline_came() {
     let delayed_ones = (0..WIDE).filter(|i| i % 900 < 10).count() as u64;
     assert_eq!(engine.queues_visited() - before, delayed_ones);
 }
+
+// ---------------------------------------------------------------------------
+// FIFO receive attempts: issue 25 found "40,000 receives with fresh
+// ReceiveRequestAttemptIds take 18.8 s instead of 0.73 s": every lookup
+// looked at every attempt of the last five minutes to drop the old ones.
+// ---------------------------------------------------------------------------
+
+/// A FIFO queue holding one message, received again and again with a
+/// visibility timeout of 0, each receive under a fresh attempt id.
+struct Retried {
+    engine: Engine,
+    url: String,
+    receives: u64,
+}
+
+impl Retried {
+    fn new() -> Self {
+        let mut engine = quiet_engine();
+        let url = workload::queue(&mut engine, "attempts", true);
+        workload::send(&mut engine, &url, "m", true, 1, 0);
+        Retried {
+            engine,
+            url,
+            receives: 0,
+        }
+    }
+
+    /// One receive with a fresh attempt id; the attempt entries it examined.
+    fn receive(&mut self) -> u64 {
+        self.receives += 1;
+        let request = ReceiveMessage {
+            queue_url: self.url.clone(),
+            visibility_timeout: Some(0),
+            receive_request_attempt_id: Some(format!("attempt-{}", self.receives)),
+            ..ReceiveMessage::default()
+        };
+        let before = self.engine.attempts_examined();
+        let outcome = self.engine.receive_message(&request, None).unwrap();
+        let ReceiveOutcome::Done(messages) = outcome else {
+            panic!("a short poll answers at once");
+        };
+        assert_eq!(messages.len(), 1, "the message is visible again each time");
+        self.engine.attempts_examined() - before
+    }
+
+    /// `n` receives, each with a fresh attempt id.
+    fn receive_times(&mut self, n: u64) {
+        for _ in 0..n {
+            self.receive();
+        }
+    }
+}
+
+/// Attempt entries examined by a receive with a fresh attempt id after
+/// `remembered` others, all within their five minutes.
+fn attempts_examined_after(remembered: u64) -> u64 {
+    let mut retried = Retried::new();
+    retried.receive_times(remembered);
+    retried.receive()
+}
+
+#[test]
+fn a_receive_attempt_lookup_examines_as_many_entries_among_40_000_attempts_as_among_1_000() {
+    let small = attempts_examined_after(1_000);
+    let large = attempts_examined_after(40_000);
+    assert!(small > 0, "the counter counts nothing");
+    assert_eq!(small, large, "entries examined among 1,000 vs 40,000");
+}
+
+#[test]
+fn attempts_past_their_five_minutes_are_dropped_examining_only_them_and_one_more() {
+    let mut retried = Retried::new();
+    retried.receive_times(3_000);
+    retried.engine.advance(60_000);
+    retried.receive_times(2_000);
+    let baseline = retried.receive();
+    // The first 3,000 are now five minutes old; the other 2,001 are not.
+    retried.engine.advance(240_000);
+    let expiring = retried.receive();
+    assert_eq!(
+        expiring,
+        baseline + 3_000,
+        "a lookup drops the 3,000 expired attempts and examines nothing else more"
+    );
+    assert_eq!(
+        retried.receive(),
+        baseline,
+        "then it is back to the baseline"
+    );
+}

@@ -6,8 +6,9 @@
 use std::collections::BTreeMap;
 
 use queuelab_engine::{
-    invalid_attribute_value, unknown_attribute, AttributeName, DedupScope, QueueAttribute,
-    RedriveAllowPolicy, RedrivePermission, RedrivePolicy, SqsError, SqsResult, ThroughputLimit,
+    check_attribute_text, invalid_attribute_value, unknown_attribute, AttributeName, DedupScope,
+    QueueAttribute, RedriveAllowPolicy, RedrivePermission, RedrivePolicy, SqsError, SqsResult,
+    ThroughputLimit,
 };
 use serde_json::{json, Value};
 
@@ -37,6 +38,8 @@ pub fn parse_settable(map: &BTreeMap<String, String>) -> SqsResult<Vec<QueueAttr
 fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
     use QueueAttribute as A;
     let parsed: AttributeName = name.parse()?;
+    // Before any parsing: a 10 MB policy is refused unread.
+    check_attribute_text(parsed, value)?;
     Ok(match parsed {
         AttributeName::DelaySeconds => A::DelaySeconds(int(name, value)?),
         AttributeName::MaximumMessageSize => A::MaximumMessageSize(int(name, value)?),

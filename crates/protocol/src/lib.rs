@@ -13,7 +13,7 @@ mod input;
 mod operations;
 mod policy;
 
-use queuelab_engine::{Engine, PollId, ReceivedMessage, SqsError, SqsResult};
+use queuelab_engine::{Engine, ErrorCode, PollId, ReceivedMessage, SqsError, SqsResult};
 use serde_json::{json, Value};
 
 pub use operations::OPERATIONS;
@@ -93,9 +93,39 @@ fn respond(engine: &mut Engine, result: Result<String, SqsError>) -> Response {
     }
 }
 
+/// The most bytes one request may carry (its target and body, as UTF-8):
+/// 4 MiB. SQS's largest request is a batch of 1 MiB of messages, which
+/// JSON escaping can at most double or so; anything past this is refused
+/// before it is read, so no request can exhaust a tab's memory while it is
+/// parsed (issue 25: a 1.5 GB queue name trapped after 15 s).
+pub const MAX_REQUEST_BYTES: usize = 4 << 20;
+
+/// The answer to a request past [`MAX_REQUEST_BYTES`] (413, as AWS's front
+/// end answers a request body it will not take). A host that can tell a
+/// request is too large before copying it (the wasm binding, from a
+/// string's length) answers with this too.
+pub fn oversized(engine: &mut Engine) -> Response {
+    respond(engine, Err(oversized_error()))
+}
+
+fn oversized_error() -> SqsError {
+    SqsError::new(
+        ErrorCode::RequestEntityTooLarge,
+        format!(
+            "The request is larger than {MAX_REQUEST_BYTES} bytes (4 MiB, MAX_REQUEST_BYTES), the \
+             most one request may carry; SQS's own largest request, a batch of 1 MiB of \
+             messages, fits well within it."
+        ),
+    )
+}
+
 /// Handles one request. `target` is the `X-Amz-Target` header
 /// (`AmazonSQS.SendMessage`); `caller` names who calls, for the event log.
+/// A request past [`MAX_REQUEST_BYTES`] is refused before anything reads it.
 pub fn dispatch(engine: &mut Engine, target: &str, body: &str, caller: Option<&str>) -> Dispatched {
+    if target.len().saturating_add(body.len()) > MAX_REQUEST_BYTES {
+        return Dispatched::Done(oversized(engine));
+    }
     match operations::call(engine, target, body, caller) {
         Ok(operations::Outcome::Body(body)) => Dispatched::Done(respond(engine, Ok(body))),
         Ok(operations::Outcome::Waiting(poll)) => Dispatched::Waiting(poll),

@@ -42,10 +42,47 @@ impl Json {
             Some(Json::Scalar(Value::String(s))) => Some(s.clone()),
             _ => None,
         };
+        let principals = |value: &Json| match value {
+            // {"AWS": [...], "Service": "..."}: every value of every key.
+            Json::Object(members) => members.iter().map(|(_, v)| v.count()).sum(),
+            star => star.count(),
+        };
+        let conditions = |value: &Json| match value {
+            // {"ArnLike": {"aws:SourceArn": ...}, ...}: the keys under each operator.
+            Json::Object(operators) => operators.iter().map(|(_, keys)| keys.keys()).sum(),
+            _ => 0,
+        };
         Some(PolicyStatement {
             sid,
             json: self.text(),
+            actions: self.either("Action", "NotAction").map_or(0, Json::count),
+            principals: self
+                .either("Principal", "NotPrincipal")
+                .map_or(0, principals),
+            conditions: self.member("Condition").map_or(0, conditions),
         })
+    }
+
+    /// The member named `name`, else the one named `not` (a statement has
+    /// `Action` or `NotAction`, `Principal` or `NotPrincipal`).
+    fn either(&self, name: &str, not: &str) -> Option<&Json> {
+        self.member(name).or_else(|| self.member(not))
+    }
+
+    /// Values a policy element lists: a list's items, else one.
+    fn count(&self) -> usize {
+        match self {
+            Json::List(items) => items.len(),
+            _ => 1,
+        }
+    }
+
+    /// Members of an object (0 for anything else).
+    fn keys(&self) -> usize {
+        match self {
+            Json::Object(members) => members.len(),
+            _ => 0,
+        }
     }
 }
 

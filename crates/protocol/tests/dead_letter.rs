@@ -1147,3 +1147,94 @@ fn a_dead_letter_queue_of_another_account_is_refused() {
             ),
         );
 }
+
+/// Issue 25 (the fuzzer's input): FIFO queues `a` and `b`, each the other's
+/// dead-letter queue after one receive; `b` has a zero visibility timeout
+/// and holds m1 (received once) and m2 in one group; a long poll waits on
+/// `a`. Returns the engine, `a`, `b` and the waiting poll.
+fn fifo_redrive_cycle_with_a_poll_waiting() -> (Sqs, String, String, u64) {
+    let mut sqs = Sqs::new();
+    let fifo = |more: Value| {
+        let mut attributes = json!({ "FifoQueue": "true" });
+        attributes
+            .as_object_mut()
+            .unwrap()
+            .extend(more.as_object().unwrap().clone());
+        attributes
+    };
+    let (a, a_arn) = sqs.create_with_arn("a.fifo", fifo(json!({})));
+    let (b, b_arn) = sqs.create_with_arn(
+        "b.fifo",
+        fifo(json!({ "VisibilityTimeout": "0", "RedrivePolicy": redrive_policy(&a_arn, 1) })),
+    );
+    sqs.set_attributes(&a, redrive_to(&b_arn, 1)).ok();
+    sqs.send_fifo(&b, "m1", "g", "d1");
+    sqs.send_fifo(&b, "m2", "g", "d2");
+    let first = sqs.receive(&b, 1);
+    assert_eq!(first[0]["Body"], "m1");
+    let poll = sqs
+        .start(
+            "ReceiveMessage",
+            json!({ "QueueUrl": a, "WaitTimeSeconds": 20 }),
+        )
+        .expect_err("a is empty: its poll waits");
+    (sqs, a, b, poll)
+}
+
+#[test]
+fn a_receive_in_a_fifo_redrive_cycle_returns_after_moving_the_message_one_lap_at_most() {
+    // On the code before issue 25 this receive never returned: m1 moved
+    // from b to a, a's waiting poll moved it straight back, b's receive
+    // reached it again, and so on inside the one call.
+    let (mut sqs, a, b, poll) = fifo_redrive_cycle_with_a_poll_waiting();
+    let from = sqs.events().len();
+    let got = sqs.receive(&b, 10);
+    // m1 moved to a; behind it in its group m2 is delivered, once.
+    let bodies: Vec<&str> = got.iter().map(|m| m["Body"].as_str().unwrap()).collect();
+    assert_eq!(bodies, ["m2"]);
+    assert_eq!(got[0]["Attributes"]["ApproximateReceiveCount"], "1");
+    // In a, m1 is exhausted too. a's poll met it during b's receive and
+    // held it (it had moved once in that run); served again once the
+    // receive was done, the poll moved it back to b, once, and waits on.
+    assert_eq!(
+        dead_letter_moves(&sqs, from),
+        [
+            "b.fifo -> a.fifo at receive 1",
+            "a.fifo -> b.fifo at receive 1"
+        ]
+    );
+    assert!(sqs.answered().is_empty(), "a's poll {poll} still waits");
+    assert_eq!(visible(&mut sqs, &a), "0");
+    // m2's zero visibility timeout has ended too: both wait in b.
+    assert_eq!(visible(&mut sqs, &b), "2");
+    // The next receive takes the next lap, and returns.
+    let from = sqs.events().len();
+    sqs.receive_none(&b, 10);
+    assert_eq!(
+        dead_letter_moves(&sqs, from),
+        [
+            "b.fifo -> a.fifo at receive 1",
+            "b.fifo -> a.fifo at receive 1",
+            "a.fifo -> b.fifo at receive 1",
+            "a.fifo -> b.fifo at receive 1"
+        ]
+    );
+}
+
+/// The dead-letter moves logged after event `from`, in words.
+fn dead_letter_moves(sqs: &Sqs, from: usize) -> Vec<String> {
+    sqs.events()[from..]
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::MovedToDeadLetterQueue {
+                queue,
+                dead_letter_queue,
+                receive_count,
+                ..
+            } => Some(format!(
+                "{queue} -> {dead_letter_queue} at receive {receive_count}"
+            )),
+            _ => None,
+        })
+        .collect()
+}

@@ -1080,6 +1080,11 @@ bodyPreviewBytes: number,
  */
 snapshotWindowBytes: number, 
 /**
+ * The most bytes one `dispatch` may carry (target and body, as UTF-8):
+ * past it the answer is a 413 before the text is read.
+ */
+maxRequestBytes: number, 
+/**
  * What a playground gets when its options leave a budget out.
  */
 defaultBudgets: Budgets, 

@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, JsString, Promise, Reflect};
 use queuelab_engine::{is_caller_name, Config, PollId, Realism, Snapshot, MAX_CALLER_CHARS};
-use queuelab_protocol::{dispatch, poll_response, Dispatched};
+use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, MAX_REQUEST_BYTES};
 use queuelab_simulation::{
     thousands, Consumer, Producer, Scenario, Simulation, SimulationSnapshot,
 };
@@ -272,6 +272,9 @@ pub struct Limits {
     /// The bytes of messages (about their JSON) a windowed snapshot lists
     /// at most, across its queues; past it, `messagesOmitted` counts the rest.
     snapshot_window_bytes: usize,
+    /// The most bytes one `dispatch` may carry (target and body, as UTF-8):
+    /// past it the answer is a 413 before the text is read.
+    max_request_bytes: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -304,6 +307,7 @@ impl Limits {
             max_caller_chars: engine::MAX_CALLER_CHARS,
             body_preview_bytes: engine::BODY_PREVIEW_BYTES,
             snapshot_window_bytes: engine::SNAPSHOT_WINDOW_BYTES,
+            max_request_bytes: MAX_REQUEST_BYTES,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
@@ -1052,6 +1056,17 @@ impl Playground {
         options_arg: Option<args::DispatchOptionsArg>,
     ) -> Result<Answer, JsValue> {
         let options_value = options_arg.map_or(JsValue::UNDEFINED, JsValue::from);
+        // Refused before its text is copied into wasm memory, where a 1.5 GB
+        // string trapped: a string's UTF-8 bytes are at least its UTF-16
+        // units, so more units than MAX_REQUEST_BYTES is too large for sure.
+        // Under that, the copy is at most three times the limit, and
+        // `dispatch` counts the bytes exactly.
+        let units = |v: &JsValue| v.dyn_ref::<JsString>().map_or(0, |s| s.length() as usize);
+        if units(target).saturating_add(units(body)) > MAX_REQUEST_BYTES {
+            return Ok(Answer::Done(response::to_js(&oversized(
+                self.sim.engine_mut(),
+            ))?));
+        }
         let target = string_arg(
             method,
             "target",
