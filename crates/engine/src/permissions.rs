@@ -458,6 +458,9 @@ impl Engine {
             conditions: 0,
         });
         policy.rewrite();
+        // The whole policy is held to the quotas a caller-set one is, so
+        // what AddPermission writes can always be read back and set again.
+        policy.check_quotas()?;
         self.store_policy(id, Some(policy));
         let queue = self.queue(id).name.clone();
         self.emit(EventKind::PermissionAdded {

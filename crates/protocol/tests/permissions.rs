@@ -540,6 +540,64 @@ fn a_twenty_first_statement_answers_over_limit() {
 }
 
 #[test]
+fn add_permission_holds_the_whole_policy_to_sqs_policy_quotas() {
+    // 50 principals across the policy: a second statement of 50 accounts
+    // would make 100, and a policy past 8,192 bytes is refused as one a
+    // caller sets would be, so a policy AddPermission wrote can always be
+    // read back and set again.
+    let (mut sqs, url) = queue();
+    let accounts: Vec<String> = (0..50).map(|i| format!("{:012}", 100_000 + i)).collect();
+    add(&mut sqs, &url, "a", json!(accounts), json!(["SendMessage"])).ok();
+    add(
+        &mut sqs,
+        &url,
+        "b",
+        json!(["111122223333"]),
+        json!(["SendMessage"]),
+    )
+    .rejected(
+        403,
+        "OverLimit",
+        "51 principals were found in the submitted policy, max allowed is 50.",
+    );
+    let written = policy(&mut sqs, &url);
+    assert!(written.len() <= 8_192, "{} bytes", written.len());
+    let (mut sqs, url) = queue();
+    let actions = json!([
+        "SendMessage",
+        "ReceiveMessage",
+        "DeleteMessage",
+        "ChangeMessageVisibility",
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "PurgeQueue"
+    ]);
+    let mut refused = None;
+    let mut accounts = (100_000..).map(|n| format!("{n:012}"));
+    for i in 1..=20 {
+        // 50 accounts in all: three in each of the first ten statements, two after.
+        let some: Vec<String> = accounts
+            .by_ref()
+            .take(if i <= 10 { 3 } else { 2 })
+            .collect();
+        let label = format!("{}{i}", "L".repeat(70));
+        let reply = add(&mut sqs, &url, &label, json!(some), actions.clone());
+        if reply.status != 200 {
+            refused = Some(reply);
+            break;
+        }
+        assert!(policy(&mut sqs, &url).len() <= 8_192);
+    }
+    refused
+        .expect("20 statements of 7 actions, 50 accounts and 72-character labels pass 8,192 bytes")
+        .rejected(
+            403,
+            "OverLimit",
+            "Submitted policy is over max allowed size.",
+        );
+}
+
+#[test]
 fn an_owner_only_action_answers_only_the_queue_owner() {
     let (mut sqs, url) = queue();
     for action in [

@@ -23,7 +23,7 @@
 //! `as_string`, `as_f64`…), which run no code of the caller's, are called
 //! without a catch.
 
-use js_sys::{Object, Reflect};
+use js_sys::{JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 // Optional arguments as they appear in the TypeScript (`options?:
@@ -174,7 +174,21 @@ pub(crate) fn copy_options(
                 kind(&field)
             )));
         }
+        // A string is measured before serde copies it into wasm memory,
+        // where a string of a gigabyte would trap rather than be refused.
+        if let Some(text) = field.dyn_ref::<JsString>() {
+            if text.length() as usize > MAX_OPTION_CHARS {
+                return Err(range_error(format!(
+                    "{method}: {what} \"{name}\" must be at most {MAX_OPTION_CHARS} characters, got {}",
+                    text.length()
+                )));
+            }
+        }
         Reflect::set(&copy, &key, &field)?;
     }
     Ok(Some(copy))
 }
+
+/// The longest string any option takes (names of at most 80 characters,
+/// a region, an account id), in UTF-16 units, checked before it is copied.
+pub(crate) const MAX_OPTION_CHARS: usize = 1024;
