@@ -128,7 +128,7 @@ const POLL_EVERY_MS = JSON.stringify({
 test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s: a replay to its end (t=3000000000 is clamped there) goes in slices of bounded work", async () => {
   const run = new Run({ sample: true });
   run.start(POLL_EVERY_MS);
-  assert.ok(run.samples.step > 100_000, "one chart step is minutes of virtual time (tens of thousands of polls)");
+  assert.ok(run.samples.step >= 60_000, "one chart step is a minute of virtual time (tens of thousands of polls)");
   // The fake wall clock is the engine's work: each event read costs 20 µs, as measured on this machine.
   const clock = () => run.seq * 0.02;
   const slicer = new Slicer({ advance: (to) => run.advanceChunk(to), estimate: (to) => run.pg.workEstimate(to), clock });
