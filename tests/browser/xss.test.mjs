@@ -41,7 +41,8 @@ function evilScenario() {
       queue: "orders.fifo",
       sends: [0, 1, 2].map((i) => ({ atMs: i * 10, body: `${EVIL} #${i}`, groupId: EVIL_ID, attributes: { note: EVIL } })),
     }],
-    consumers: [{ name: EVIL, queue: "orders.fifo", waitTimeSeconds: 20, processing: { fixedMs: 2000 }, sideEffect: EVIL, behaviour: { failsOn: [`${EVIL} never`] } }],
+    // A worker cannot share the producer's name: the same payload, told apart.
+    consumers: [{ name: `${EVIL} w`, queue: "orders.fifo", waitTimeSeconds: 20, processing: { fixedMs: 2000 }, sideEffect: EVIL, behaviour: { failsOn: [`${EVIL} never`] } }],
     alarms: [{ name: EVIL, queue: "orders.fifo", threshold: 1 }],
     narration: [{ atMs: 0, text: EVIL }],
   };
