@@ -272,6 +272,9 @@ pub struct Limits {
     /// The bytes of messages (about their JSON) a windowed snapshot lists
     /// at most, across its queues; past it, `messagesOmitted` counts the rest.
     snapshot_window_bytes: usize,
+    /// The messages whose side effects the simulation keeps in detail (the
+    /// first ones handled); the snapshot's `sideEffectsOmitted` counts the rest.
+    max_side_effect_details: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -304,6 +307,7 @@ impl Limits {
             max_caller_chars: engine::MAX_CALLER_CHARS,
             body_preview_bytes: engine::BODY_PREVIEW_BYTES,
             snapshot_window_bytes: engine::SNAPSHOT_WINDOW_BYTES,
+            max_side_effect_details: queuelab_simulation::MAX_SIDE_EFFECT_DETAILS,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
