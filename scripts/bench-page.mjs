@@ -10,14 +10,23 @@
 // - for every shipped lab: the time Check my fix takes, from the click to
 //   the verdict (the engine runs every check seed to its end);
 // - frames per second of a generated 5,000-message scenario.
+// - with --replays, only this (issue 25): the drawing cost of two heavy
+//   links, (a) 40,002 recorded actions at t = 0 replayed in slices and
+//   (b) a producer sending 300 bodies of 1 MiB (the engine stores 256,
+//   then answers OverLimit) played at the fastest speed: the longest task
+//   (Long Tasks API; also only those after the page said it was ready,
+//   which leaves out compiling the wasm and the first draw) and the p95
+//   frame time (the wall time between two animation frames) from the
+//   link's load to its end.
 // Figures only: nothing here passes or fails.
-// Usage: node scripts/bench-page.mjs [--throttle N] [--no-scenarios] [--no-labs]
+// Usage: node scripts/bench-page.mjs [--throttle N] [--no-scenarios] [--no-labs] [--replays] [--runs N]
 // Every page runs with Chromium's CPU throttled N times (default 4, a school
 // laptop; --throttle 1 for this machine's own speed).
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "./static-server.mjs";
+import { checksum, pack } from "../web/share.js";
 
 const flag = process.argv.indexOf("--throttle");
 const throttle = flag > 0 ? Number(process.argv[flag + 1]) : 4;
@@ -99,6 +108,79 @@ async function playCrowd(count) {
   await page.evaluate(() => (window.__frames = []));
   await page.waitForTimeout(3000);
   return { page, frames: await page.evaluate(() => window.__frames) };
+}
+
+/** In the page before its scripts: every long task (ms) and the wall time between animation frames. */
+const watchTasks = () => {
+  window.__tasks = [];
+  window.__gaps = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  // When the page says it is ready: the tasks after it are the link's replay or play, not loading the page.
+  new MutationObserver((_, observer) => {
+    if (document.body?.dataset.ready !== "true") return;
+    window.__readyAt = performance.now();
+    observer.disconnect();
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+  let last = 0;
+  const tick = (t) => {
+    if (last) window.__gaps.push(t - last);
+    last = t;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+};
+
+/** Opens `link` and waits until `done` holds: { longest task, p95 frame, frames, seconds }. */
+async function measureLink(link, done) {
+  const page = await newPage(browser);
+  await page.addInitScript(watchTasks);
+  const start = Date.now();
+  await page.goto(`${url}${link}`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 * throttle });
+  if (await page.locator("#link-run").count()) await page.locator("#link-run").click(); // a heavy link asks first
+  await page.waitForFunction(done, null, { timeout: 300_000 * throttle, polling: 500 });
+  const { tasks, gaps, readyAt } = await page.evaluate(() => ({ tasks: window.__tasks, gaps: window.__gaps, readyAt: window.__readyAt }));
+  await page.close();
+  const longest = (list) => Math.max(0, ...list.map(([, d]) => d));
+  return { longest: longest(tasks), afterReady: longest(tasks.filter(([t]) => t >= readyAt)), p95: percentile(gaps, 95), frames: gaps.length, secs: (Date.now() - start) / 1000 };
+}
+
+/** The fragment link of scenario 1 at `t` whose run is `value` (packed), as the page's own links are made. */
+async function runLink(value, actions, t) {
+  const run = await pack(value);
+  return `index.html?scenario=01-process-then-delete&t=${t}#${new URLSearchParams({ actions: String(actions), sum: checksum(run), run })}`;
+}
+
+if (process.argv.includes("--replays")) {
+  const runsFlag = process.argv.indexOf("--runs");
+  const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 2;
+  console.log(`CPU throttled ${throttle}×; heavy links, ${runs} runs each`);
+  const actions = Array.from({ length: 40_002 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
+  const many = await runLink({ actions }, actions.length, 1);
+  const big = JSON.stringify({
+    title: "300 bodies of 1 MiB", seed: 1, durationMs: 60_000,
+    queues: [{ name: "big" }],
+    producers: [{ name: "bulk", queue: "big", rate: { everyMs: 100, count: 300, body: `${"x".repeat(1024 * 1024 - 8)}{n}` } }],
+  });
+  const bigLink = `${(await runLink({ scenario: JSON.parse(big) }, 0, 0)).replace("&t=0", "&speed=max&autoplay=1")}`;
+  const cases = [
+    ["(a) 40,002 actions at t = 0, replayed", many, () => document.getElementById("replay-progress").hidden && document.getElementById("lab").playground.now() === 1],
+    ["(b) 300 bodies of 1 MiB, at max speed", bigLink, () => document.body.dataset.finished === "true"],
+  ];
+  try {
+    for (const [name, link, done] of cases) {
+      for (let i = 0; i < runs; i++) {
+        const r = await measureLink(link, done);
+        console.log(`${name}: longest task ${r.longest.toFixed(0)} ms (after the page was ready: ${r.afterReady.toFixed(0)} ms), p95 frame ${r.p95.toFixed(1)} ms (${r.frames} frames, ${r.secs.toFixed(1)} s)`);
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(0);
 }
 
 try {

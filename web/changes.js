@@ -101,18 +101,46 @@ export function changeSentence(list) {
   return `You ${verb}${more}`;
 }
 
-/** The largest side-effect count of any message (0 when none happened). */
+/**
+ * The largest side-effect count of any message the ledger keeps in detail
+ * (0 when none happened): the simulation keeps the first
+ * limits().maxSideEffectDetails messages' entries, and counts the rest in
+ * `sideEffectsOmitted` (see keptOnly).
+ */
 export const mostSideEffects = (sim) => sim.sideEffects.reduce((m, s) => Math.max(m, s.count), 0);
 
-/** How this run's outcome differs from the file's: phrases, empty when the same. */
-export function differences(file, now) {
+const count = (n) => n.toLocaleString("en-US");
+
+/**
+ * The ledger's note when the simulation kept the details of only the
+ * first `details` messages (limits().maxSideEffectDetails): "details of
+ * 1,234 more messages not kept: the ledger keeps the first 10,000", or ""
+ * when it kept them all.
+ */
+export function omittedNote(sim, details) {
+  const n = sim.sideEffectsOmitted ?? 0;
+  if (!(n > 0)) return "";
+  return `details of ${count(n)} more message${n === 1 ? "" : "s"} not kept: the ledger keeps the first ${count(details)}`;
+}
+
+/** " among the first 10,000" when a run's ledger left messages out (its side-effect phrases cover only those kept), else "". */
+const keptOnly = (sims, details) => (sims.some((s) => s.sideEffectsOmitted > 0) ? ` among the first ${count(details)}` : "");
+
+/**
+ * How this run's outcome differs from the file's: phrases, empty when the
+ * same. The counts are the simulation's over every message (`outcome`);
+ * the side-effect phrase reads the ledger's entries, so when either run
+ * kept the details of only the first `details` messages, it says so.
+ */
+export function differences(file, now, details = 0) {
   const out = [];
   const effect = now.sideEffects[0]?.effect ?? file.sideEffects[0]?.effect ?? "side effect";
   const [a, b] = [mostSideEffects(file), mostSideEffects(now)];
+  const among = keptOnly([file, now], details);
   if (a !== b) {
-    if (b === 1) out.push(`${effect} exactly once per message this time (the file's run: up to ×${a})`);
-    else if (b === 0) out.push(`no ${effect} at all this time (the file's run: up to ×${a})`);
-    else out.push(`${effect} up to ×${b} this time (the file's run: ${a === 0 ? "never" : `up to ×${a}`})`);
+    if (b === 1) out.push(`${effect} exactly once per message${among} this time (the file's run: up to ×${a})`);
+    else if (b === 0) out.push(`no ${effect} at all${among} this time (the file's run: up to ×${a})`);
+    else out.push(`${effect} up to ×${b}${among} this time (the file's run: ${a === 0 ? "never" : `up to ×${a}`})`);
   }
   const counted = [
     ["duplicateDeliveries", "duplicate delivery", "duplicate deliveries"],

@@ -89,6 +89,7 @@ export const controls = {
     wireControls(app, $, lab.keys);
     let noted = 0;
     return {
+      duringReplay: true, // the clock, the timeline and the bar draw a replay's progress (lab.js's drawProgress)
       update(d) {
         syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: d.now >= d.duration }, app.dragging, $, lab.host);
         if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);
@@ -109,13 +110,20 @@ function showReplay($, replay) {
   const box = $("replay-progress");
   if (!box) return;
   if (box.hidden !== !replay) box.hidden = !replay;
+  // The stage and the log keep the moment they drew until the replay ends: marked busy (and dimmed) meanwhile.
+  for (const id of ["stage", "log"]) {
+    const el = $(id);
+    if (!el || el.hasAttribute("aria-busy") === !!replay) continue;
+    if (replay) el.setAttribute("aria-busy", "true");
+    else el.removeAttribute("aria-busy");
+  }
   if (!replay) return;
   const bar = $("replay-bar");
   const done = replay.target > 0 ? replay.reached / replay.target : 1;
   const pct = done > 0 && done < 0.01 ? "under 1%" : `${Math.floor(done * 100)}%`;
   bar.value = done;
   bar.setAttribute("aria-valuetext", pct);
-  setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${pct})`);
+  setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${pct}); the queues are drawn when it ends`);
 }
 
 /** Says how many of your actions the run includes (the timeline replays them). */

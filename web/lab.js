@@ -214,8 +214,8 @@ class Lab {
   /**
    * Rebuilds moment `t` (clamped to the run) by replaying from time 0, in
    * slices (slicer.js): a short replay is done before this returns; a long
-   * one draws as it goes, shows a progress bar with Cancel, and keeps the
-   * page answering. Asking for a later moment while one runs extends it.
+   * one shows a progress bar with Cancel as it goes (drawProgress), keeps
+   * the page answering, and draws the moment it reached at its end. Asking for a later moment while one runs extends it.
    * With `forward` (the timeline's scrubs), a later moment than now is
    * reached by going on from now instead (Run.beginOnward).
    */
@@ -252,7 +252,7 @@ class Lab {
       onSlice: (job) => {
         job.shown ||= performance.now() - began >= PROGRESS_AFTER_MS;
         this.vt = this.run.now;
-        this.draw({ animate: false, silent: true });
+        if (this.replay) this.drawProgress(); // (not yet set while the first slice runs)
       },
       onEnd: (job) => this.replayEnded(job),
     });
@@ -262,6 +262,8 @@ class Lab {
   /** A replay stopped (done, cancelled or failed): the run stays at the moment it reached, and says so. */
   replayEnded(job) {
     if (job.abandoned) return;
+    // A replay that ran over several slices drew only its progress (drawProgress): its views draw this moment as a rebuild, from the run's facts.
+    if (this.replay === job) this.next.rebuild = true;
     this.replay = null;
     this.run.endReplay();
     this.vt = this.run.now;
@@ -440,9 +442,14 @@ class Lab {
 
   // ---- drawing -------------------------------------------------------------
 
-  /** Hands every view the derived record of this moment (derive.js) and the frame's flags. */
+  /**
+   * Hands every view the derived record of this moment (derive.js) and the
+   * frame's flags. While a replay runs in slices, only its progress draws
+   * (drawProgress): the moment is drawn once, at its end.
+   */
   draw({ animate, silent }) {
     const run = this.run;
+    if (this.replay) return this.drawProgress();
     if (!run.pg || !run.snap) return;
     const now = run.now;
     const { events, leftNow } = run.take();
@@ -462,6 +469,26 @@ class Lab {
     });
     for (const v of this.views) v.update(d);
     for (const v of this.views) v.settle?.();
+  }
+
+  /**
+   * A frame of a replay running in slices: the views that show its
+   * progress (the clock, the timeline, the bar: `duringReplay`) draw; the
+   * others keep the moment they drew, marked busy, until the replay ends.
+   * Drawing the stage and the log between slices cost more than the slices
+   * (a replay of 40,002 actions: layout, paint and 400 log lines a frame,
+   * tasks of up to 1.5 s at 4x CPU throttling). Nothing is read from the
+   * engine here: the events wait in the run for the end's one draw.
+   */
+  drawProgress() {
+    const job = this.replay;
+    if (!job.shown) return; // a replay that ends soon draws only its end
+    const d = {
+      now: this.run.now, duration: this.duration, playing: this.playing, speed: this.speed, journal: this.run.journal.length,
+      changed: false, fresh: false, started: null, rebuild: false, animate: false, silent: true,
+      replay: { reached: job.reached, target: job.target },
+    };
+    for (const v of this.views) if (v.duringReplay) v.update(d);
   }
 
   // ---- the controls' commands -------------------------------------------------

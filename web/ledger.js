@@ -1,7 +1,12 @@
 // The side-effect ledger under the stage: what the handlers did (charged,
 // emailed…) per message, the latest 12, marked when one happened twice.
+// The simulation keeps the details of the first
+// limits().maxSideEffectDetails messages only: past them a note says how
+// many it left out, so "the latest" is never taken for the run's latest.
 
-import { cut, h } from "./dom.js";
+import { cut, h, setText } from "./dom.js";
+import { limits } from "./engine.js";
+import { omittedNote } from "./changes.js";
 
 const SHOWN = 12;
 
@@ -9,10 +14,15 @@ export const ledger = {
   mount(root) {
     const list = root.getElementById("ledger");
     const empty = root.getElementById("ledger-empty");
+    const omitted = root.getElementById("ledger-omitted");
     let shown = null; // the side-effect list drawn (run.js keeps the same array while nothing changes)
     return {
       update(d) {
         if (!d.changed) return;
+        // Before the list's check: past the kept details the list stays the same array while the count grows.
+        const note = omittedNote(d.snap.simulation, limits().maxSideEffectDetails);
+        setText(omitted, note ? `${note[0].toUpperCase()}${note.slice(1)}.` : "");
+        if (omitted.hidden !== !note) omitted.hidden = !note;
         const fx = d.snap.simulation.sideEffects;
         if (fx === shown) return;
         shown = fx;

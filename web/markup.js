@@ -57,6 +57,7 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
         <h3 id="ledger-title">Side effects <span class="sub">(what the handlers did)</span></h3>
         <ul id="ledger" class="ledger"></ul>
         <p class="empty-note" id="ledger-empty">No side effects yet.</p>
+        <p class="empty-note" id="ledger-omitted" hidden></p>
       </section>
     </div>
   </section>`;

@@ -7,7 +7,7 @@
 
 import { h, setText, span } from "./dom.js";
 import { Playground, defaults, limits } from "./engine.js";
-import { changes, changeSentence, differences, mostSideEffects } from "./changes.js";
+import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "./changes.js";
 
 /**
  * Runs a copy of a scenario (its JSON text) to its end and answers
@@ -72,20 +72,23 @@ export const outcome = {
         const sim = d.snap.simulation;
         box.hidden = !finished;
         if (!finished) return;
-        const now = JSON.stringify([sim.outcome, sim.sideEffects, list]);
+        const now = JSON.stringify([sim.outcome, sim.sideEffects, sim.sideEffectsOmitted, list]);
         if (now === key) return;
         key = now;
         let compare = "";
         if (list.length) {
           if (!files.has(file)) files.set(file, fileRun(file));
           const original = files.get(file);
-          const diff = original ? differences(original, sim) : [];
+          const diff = original ? differences(original, sim, limits().maxSideEffectDetails) : [];
           compare = original ? `${changeSentence(list)}: ${diff.length ? diff.join("; ") : "the outcome is the same as the file's run"}.` : `${changeSentence(list)}.`;
         }
         box.dataset.sideEffects = String(mostSideEffects(sim));
         const effects = sim.sideEffects.length
           ? sim.sideEffects.map((s) => h("li", { class: s.count > 1 ? "warn" : null, text: `${s.body}: ${s.effect} ×${s.count}` }))
           : [h("li", { class: "muted", text: "No side effect happened." })];
+        // The list is the ledger's kept entries: past them, it says how many messages it leaves out.
+        const note = omittedNote(sim, limits().maxSideEffectDetails);
+        if (note) effects.push(h("li", { class: "muted fx-omitted", text: `…and ${note}.` }));
         box.replaceChildren(...[
           h("h3", { text: "Outcome of this run" }),
           compare ? h("p", { class: "compare", text: compare }) : null,

@@ -60,5 +60,14 @@ export const ACTIONS_PER_CHUNK = 32;
  */
 export const ACTION_WORK = 30;
 
+/**
+ * The most events a run holds for its next draw while a replay runs in
+ * slices (the views draw the moment once, at its end): the newest this
+ * many, and every checkpoint event (few: a scenario's own). The event log
+ * shows at most 400 lines, from at most 800 events; a link of 18 million
+ * polls would otherwise hold all of theirs until its end.
+ */
+export const REPLAY_EVENTS_KEPT = 1_000;
+
 /** `bytes` in words: "4 MiB", "64 KiB". */
 export const sizeText = (bytes) => (bytes >= MiB ? `${+(bytes / MiB).toFixed(1)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`);

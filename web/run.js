@@ -9,7 +9,7 @@
 import { Playground } from "./engine.js";
 import { History } from "./history.js";
 import { metrics, STAGE_WINDOW } from "./derive.js";
-import { ACTION_WORK, ACTIONS_PER_CHUNK } from "./page-limits.js";
+import { ACTION_WORK, ACTIONS_PER_CHUNK, REPLAY_EVENTS_KEPT } from "./page-limits.js";
 
 /** How many of `journal`'s actions (in time order) are at or before `t`: the index of the first later one. */
 function actionsUntil(journal, t) {
@@ -231,9 +231,24 @@ export class Run {
         }
       }
       for (const id of this.facts.ingest(evs)) this.leftNow.push(id);
+      if (this.replaying && this.batch.length > 2 * REPLAY_EVENTS_KEPT) this.trimBatch();
     }
     if (evs.length) this.stale = true;
     return evs.length;
+  }
+
+  /**
+   * A replay's views draw once, at its end (lab.js's drawProgress): of the
+   * events read meanwhile the run keeps the newest REPLAY_EVENTS_KEPT
+   * (more than the log shows) and every checkpoint event, and the newest
+   * ids that left (the stage redraws the tray from `facts` at a replay's
+   * end), so a replay of millions of events holds a bounded batch.
+   */
+  trimBatch() {
+    const cut = this.batch.length - REPLAY_EVENTS_KEPT;
+    const older = this.batch.slice(0, cut).filter((e) => e.type.startsWith("checkpoint"));
+    this.batch = older.concat(this.batch.slice(cut));
+    this.leftNow = this.leftNow.slice(-REPLAY_EVENTS_KEPT);
   }
 
   /**

@@ -4,7 +4,10 @@
 // - update(d) runs every frame with derive.js's record plus the frame's
 //   flags (lab.js's draw: changed, fresh, started, rebuild, animate, silent…);
 // - settle() runs after every view's update, for reads after all writes (FLIP);
-// - escape() closes what the view has open (the Escape shortcut).
+// - escape() closes what the view has open (the Escape shortcut);
+// - duringReplay: true if it also draws while a replay runs in slices
+//   (lab.js's drawProgress hands it only the clock's and the replay's
+//   fields); the others draw the moment the replay reached, at its end.
 // Adding a view: one file exporting such an object, its import here and
 // its name in VIEWS.
 

@@ -140,8 +140,8 @@ test("a link of 40,002 actions at one moment replays the first 20,000 in slices 
 });
 
 test("a link's recorded actions count in the work it asks before: just under the limit without them, over it with 10,000", async () => {
-  // 900 s of polling every millisecond: the engine estimates 1.8 million units, under limits().maxWorkWithoutAsking (2 million).
-  const [scenario, t] = [POLL_EVERY_MS, 900_000];
+  // 400 s of polling every millisecond: the engine estimates 1.8 million units (4.5 a poll), under limits().maxWorkWithoutAsking (2 million).
+  const [scenario, t] = [POLL_EVERY_MS, 400_000];
   const plain = await open(fragmentLink(await pack({ scenario }), 0, t));
   assert.equal(await plain.page.locator("#link-notice").count(), 0, "without actions it replays without asking");
   await plain.close();
@@ -278,5 +278,51 @@ test("the Embed… snippet escapes < in its JSON: narration with <!--<script can
   const { page, close } = await open("lesson.html", { routes: { "lesson.html": { contentType: "text/html", body: host } }, readyWhen: "queue-lab[data-ready='true']" });
   assert.equal(await page.locator("#after").textContent(), "The rest of the lesson.", "the host page after the snippet survives");
   assert.equal(await page.locator("queue-lab #narration").textContent(), scenario.narration[0].text, "and the element reads the text exactly");
+  await close();
+});
+
+test("while a link's replay runs in slices, the stage and the event log keep the moment they drew, marked busy, and draw the moment reached once at its end", async () => {
+  const actions = Array.from({ length: 40_002 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
+  // Every change to the stage's rows or the log, counted while the replay's progress bar shows.
+  // (and whether the stage and the log were marked busy then).
+  const init = () => {
+    Object.assign(window, { __drawnDuringReplay: 0, __busy: new Set() });
+    new MutationObserver((records) => {
+      if (document.getElementById("replay-progress")?.hidden !== false) return;
+      for (const r of records) if (r.attributeName !== "aria-busy" && r.target.closest?.("#log, #rows")) window.__drawnDuringReplay++;
+      window.__busy.add(["stage", "log"].map((id) => document.getElementById(id).getAttribute("aria-busy")).join());
+    }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  };
+  const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1), { init });
+  await page.locator("#replay-progress").waitFor();
+  await page.waitForFunction(() => document.getElementById("replay-progress").hidden && document.getElementById("lab").playground.now() === 1);
+  assert.equal(await page.evaluate(() => window.__drawnDuringReplay), 0, "nothing in the stage's rows or the log changed while the replay ran");
+  assert.deepEqual(await page.evaluate(() => [...window.__busy]), ["true,true"], "the stage and the log said they were not the moment yet");
+  // At its end, one draw of the moment reached: the busy marks gone, the log's newest lines your sends, the queue's count on the stage.
+  assert.deepEqual(await page.evaluate(() => [document.getElementById("stage").hasAttribute("aria-busy"), document.getElementById("log").hasAttribute("aria-busy")]), [false, false]);
+  assert.match(await page.locator("#log li").last().textContent(), /m19999/);
+  assert.ok((await page.locator("#log li").count()) > 0);
+  assert.equal(await page.locator("#rows [data-message-id][data-state]").count() > 0, true, "the stage draws the queue's messages");
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("past the first 10,000 messages' side effects, the ledger and the recap say the details of the rest were not kept", async () => {
+  const n = 10_050;
+  const scenario = JSON.stringify({
+    title: `${n} orders`,
+    durationMs: n + 2000,
+    queues: [{ name: "orders" }],
+    producers: [{ name: "shop", queue: "orders", rate: { everyMs: 1, count: n, body: "order {n}" } }],
+    consumers: [{ name: "worker-1", queue: "orders", batchSize: 10, processing: { fixedMs: 0 }, sideEffect: "charged" }],
+  });
+  const { page, problems, close } = await open(`index.html?scenario=01-process-then-delete&t=${n + 2000}`, { routes: { "web/scenarios/01-process-then-delete.json": scenario } });
+  await page.waitForSelector("body[data-finished='true']");
+  const note = page.locator("#ledger-omitted");
+  await note.waitFor();
+  assert.equal(await note.textContent(), "Details of 50 more messages not kept: the ledger keeps the first 10,000.");
+  assert.equal(await page.locator("#outcome .fx-omitted").textContent(), "…and details of 50 more messages not kept: the ledger keeps the first 10,000.");
+  assert.equal(await page.locator("#outcome .effects li:not(.fx-omitted)").count(), 10_000, "the recap lists the kept messages");
+  assert.deepEqual(problems, []);
   await close();
 });

@@ -3,7 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { changes, changeSentence, differences, mostSideEffects } from "../../web/changes.js";
+import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../web/changes.js";
+import { Playground } from "./load.mjs";
+import { limits } from "../../web/pkg/queuelab.js";
 
 const file = (stem) => JSON.parse(readFileSync(new URL(`../../web/scenarios/${stem}.json`, import.meta.url), "utf8"));
 
@@ -55,4 +57,38 @@ test("the outcome's differences say what changed in the run, and nothing when it
   assert.deepEqual(differences(original, original), []);
   assert.equal(mostSideEffects(sim([1, 3, 2])), 3);
   assert.equal(mostSideEffects(sim([])), 0);
+});
+
+/** A producer of `n` messages a millisecond apart and a worker charging each once, in batches of 10. */
+const manyMessages = (n) =>
+  JSON.stringify({
+    title: `${n} messages`,
+    durationMs: n + 2000,
+    queues: [{ name: "q" }],
+    producers: [{ name: "p", queue: "q", rate: { everyMs: 1, count: n, body: "order {n}" } }],
+    consumers: [{ name: "w", queue: "q", batchSize: 10, processing: { fixedMs: 0 }, sideEffect: "charged" }],
+  });
+
+test("past the ledger's kept details, its note says how many messages' details were not kept, and the recap's side-effect phrase says it covers only the first ones", () => {
+  const details = limits().maxSideEffectDetails;
+  assert.equal(details, 10_000, "the engine's MAX_SIDE_EFFECT_DETAILS, through limits()");
+  // A real run past the details: the snapshot counts the messages left out.
+  const pg = Playground.fromScenario(manyMessages(details + 50));
+  pg.advance(details + 2050);
+  const run = pg.snapshot({ messagesPerQueue: 0 }).simulation;
+  pg.free();
+  assert.equal(run.sideEffects.length, details);
+  assert.equal(run.sideEffectsOmitted, 50);
+  assert.equal(omittedNote(run, details), "details of 50 more messages not kept: the ledger keeps the first 10,000");
+  assert.equal(omittedNote({ ...run, sideEffectsOmitted: 1 }, details), "details of 1 more message not kept: the ledger keeps the first 10,000");
+  assert.equal(omittedNote({ ...run, sideEffectsOmitted: 0 }, details), "", "no note when every message was kept");
+  // The recap: its side-effect phrase covers the kept messages only, and says so; the counts are the outcome's, over all.
+  const sim = (counts, omitted, o = {}) => ({
+    sideEffects: counts.map((count) => ({ effect: "charged", count })),
+    sideEffectsOmitted: omitted,
+    outcome: { duplicateDeliveries: 0, lost: 0, expired: 0, deadLettered: 0, emptyReceives: 0, ...o },
+  });
+  assert.deepEqual(differences(sim([2], 0, { duplicateDeliveries: 1 }), sim([1], 50), details), ["charged exactly once per message among the first 10,000 this time (the file's run: up to ×2)", "no duplicate delivery this time (the file's run: 1)"]);
+  assert.deepEqual(differences(sim([1], 7), sim([3], 0), details), ["charged up to ×3 among the first 10,000 this time (the file's run: up to ×1)"]);
+  assert.deepEqual(differences(sim([1], 0), sim([2], 0), details), ["charged up to ×2 this time (the file's run: up to ×1)"], "every message kept: no qualifier");
 });

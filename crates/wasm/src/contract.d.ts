@@ -1085,6 +1085,11 @@ snapshotWindowBytes: number,
  */
 maxRequestBytes: number, 
 /**
+ * The messages whose side effects the simulation keeps in detail (the
+ * first ones handled); the snapshot's `sideEffectsOmitted` counts the rest.
+ */
+maxSideEffectDetails: number, 
+/**
  * What a playground gets when its options leave a budget out.
  */
 defaultBudgets: Budgets, 

@@ -275,6 +275,9 @@ pub struct Limits {
     /// The most bytes one `dispatch` may carry (target and body, as UTF-8):
     /// past it the answer is a 413 before the text is read.
     max_request_bytes: usize,
+    /// The messages whose side effects the simulation keeps in detail (the
+    /// first ones handled); the snapshot's `sideEffectsOmitted` counts the rest.
+    max_side_effect_details: usize,
     /// What a playground gets when its options leave a budget out.
     default_budgets: Budgets,
     /// The largest value each budget option accepts.
@@ -308,6 +311,7 @@ impl Limits {
             body_preview_bytes: engine::BODY_PREVIEW_BYTES,
             snapshot_window_bytes: engine::SNAPSHOT_WINDOW_BYTES,
             max_request_bytes: MAX_REQUEST_BYTES,
+            max_side_effect_details: queuelab_simulation::MAX_SIDE_EFFECT_DETAILS,
             default_budgets: Budgets {
                 max_stored_bytes: d.max_stored_bytes,
                 max_stored_messages: d.max_stored_messages,
