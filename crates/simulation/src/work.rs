@@ -97,8 +97,8 @@ fn scheduled_total(pending: &[crate::ScheduledSend], until: Millis) -> u64 {
     pending.partition_point(|s| s.at_ms <= until) as u64
 }
 
-/// The mean time one message keeps a worker busy, in ms (at least 1),
-/// with its share of the batch's overhead.
+/// The mean time one message keeps a worker busy, in ms (0 for a handler
+/// that takes no time), with its share of the batch's overhead.
 fn mean_processing(worker: &Worker) -> f64 {
     use crate::Processing::*;
     let ms = match worker.spec.processing {
@@ -106,8 +106,24 @@ fn mean_processing(worker: &Worker) -> f64 {
         UniformMs { min, max } => (min as f64 + max as f64) / 2.0,
         ExponentialMs { mean } => mean as f64,
     };
-    let batch = worker.spec.batch_size.clamp(1, 10) as f64;
-    (ms + worker.spec.batch_overhead_ms as f64 / batch).max(1.0)
+    ms + worker.spec.batch_overhead_ms as f64 / batch_size(worker)
+}
+
+fn batch_size(worker: &Worker) -> f64 {
+    worker.spec.batch_size.clamp(1, 10) as f64
+}
+
+/// The most batches a worker receives in one moment: a handler that takes
+/// no time polls again at once after each batch, while messages are
+/// visible, for as many rounds as `Simulation::act` runs in a moment (each
+/// batch is two of its rounds: the receive, then the handling).
+const BATCHES_PER_MOMENT: f64 = 5_000.0;
+
+/// Whether a worker's handler fails every message it handles
+/// (`failsEveryNth` 1): what it receives always comes back, like a poison
+/// message, until `maxReceiveCount` moves it on.
+fn fails_every_message(worker: &Worker) -> bool {
+    worker.spec.behaviour.fails_every_nth == Some(1)
 }
 
 /// Whether a worker's handler fails now and then whatever the body
@@ -150,11 +166,17 @@ impl WorkerPlan {
         let to = until.min(worker.spec.stop_ms.unwrap_or(Millis::MAX));
         let span = to.saturating_sub(from) as f64;
         let mean = mean_processing(worker);
-        let batch = worker.spec.batch_size.clamp(1, 10) as f64;
-        let capacity = if from > to { 0.0 } else { span / mean + batch };
+        let batch = batch_size(worker);
+        // A handler quicker than a millisecond handles many messages a
+        // millisecond (one taking no time, all that are visible), up to
+        // the batches a moment holds, in the first moment too.
+        let per_ms = (1.0 / mean).min(BATCHES_PER_MOMENT * batch);
+        let moments = if mean < 1.0 { span + 1.0 } else { span };
+        let capacity = if from > to { 0.0 } else { moments * per_ms + batch };
         WorkerPlan {
             span,
-            mean,
+            // Busy time is counted in whole milliseconds of the run.
+            mean: mean.max(1.0),
             capacity,
             handled: 0.0,
             busy_low: 0.0,
@@ -308,8 +330,15 @@ impl Simulation {
                 per_message = (per_message * 2.0).max(1.0 + span.min(comeback * 2.0) / comeback);
             }
             let per_message = per_message.min(max_receives.max(1.0));
-            let ok = (all - plan.failing).max(0.0);
-            let deliveries = ok * per_message + plan.failing * per_failing;
+            // A worker that fails every message makes every message a
+            // failing one: whatever it receives comes back (another worker
+            // may still handle it, which the workers' capacity bounds).
+            let failing = match any(&fails_every_message) {
+                true => all,
+                false => plan.failing,
+            };
+            let ok = (all - failing).max(0.0);
+            let deliveries = ok * per_message + failing * per_failing;
             // What exhausts `maxReceiveCount` moves on to the dead-letter queue.
             if let Some(dlq) = specs[q]
                 .redrive
@@ -322,7 +351,7 @@ impl Simulation {
                     0.0
                 };
                 let failing_out = if per_failing >= max_receives {
-                    plan.failing
+                    failing
                 } else {
                     0.0
                 };

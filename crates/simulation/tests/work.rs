@@ -414,3 +414,48 @@ fn work_estimate_is_within_its_factor_of_the_work_done_on_shipped_scenarios_and_
         );
     }
 }
+
+/// A message every handler fails comes back when its visibility timeout
+/// ends (at once with 0 s) and is received again and again, up to its
+/// queue's `maxReceiveCount`: every delivery is work, at the rate the
+/// workers can poll (the fuzzer's case: 200 sends a millisecond, a 1 ms
+/// poller of batch 10 failing every message, `maxReceiveCount` 1000,
+/// run past its 1 ms `durationMs` to 2 s).
+#[test]
+fn work_estimate_counts_failed_messages_redelivered_until_their_max_receive_count() {
+    let s = scenario(json!({
+        "title": "fuzz", "seed": 846, "durationMs": 1,
+        "queues": [
+            { "name": "dlq" },
+            { "name": "work", "visibilityTimeoutSeconds": 0,
+              "redrive": { "deadLetterQueue": "dlq", "maxReceiveCount": 1000 } }
+        ],
+        "producers": [
+            { "name": "p", "queue": "work",
+              "rate": { "everyMs": 1, "count": 200, "body": "m{n}", "groupId": "g{n}" } },
+            { "name": "s", "queue": "work",
+              "sends": [{ "atMs": 548, "body": "x", "delaySeconds": 900 }] }
+        ],
+        "consumers": [
+            { "name": "w0", "queue": "work", "waitTimeSeconds": 0, "batchSize": 10,
+              "pollIntervalMs": 1, "processing": { "fixedMs": 0 },
+              "behaviour": { "failsEveryNth": 1 } },
+            { "name": "w1", "queue": "work", "waitTimeSeconds": 0, "batchSize": 1,
+              "pollIntervalMs": 1000, "processing": { "fixedMs": 300 },
+              "behaviour": { "failsEveryNth": 3 } }
+        ],
+        "alarms": [{ "name": "a", "queue": "dlq", "threshold": 1 }],
+        "narration": [{ "atMs": 0, "text": "n" }]
+    }));
+    let mut sim = Simulation::new(s, Config::default()).expect("loads");
+    let estimate = sim.work_estimate(2_000);
+    // `advance` takes a span: twice 1 s, as the fuzzer did.
+    sim.advance(1_000);
+    sim.advance(1_000);
+    let done = sim.work_done();
+    eprintln!("estimated {estimate}, did {done}");
+    assert!(
+        done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
+        "estimated {estimate}, did {done}"
+    );
+}
