@@ -119,11 +119,14 @@ fn batch_size(worker: &Worker) -> f64 {
 /// batch is two of its rounds: the receive, then the handling).
 const BATCHES_PER_MOMENT: f64 = 5_000.0;
 
-/// Whether a worker's handler fails every message it handles
-/// (`failsEveryNth` 1): what it receives always comes back, like a poison
-/// message, until `maxReceiveCount` moves it on.
-fn fails_every_message(worker: &Worker) -> bool {
-    worker.spec.behaviour.fails_every_nth == Some(1)
+/// The share of the messages a worker handles that fail whatever their
+/// body (`failsEveryNth`: 1 for every message).
+fn fail_rate(worker: &Worker) -> f64 {
+    worker
+        .spec
+        .behaviour
+        .fails_every_nth
+        .map_or(0.0, |n| 1.0 / n.max(1) as f64)
 }
 
 /// Whether a worker's handler fails now and then whatever the body
@@ -172,7 +175,11 @@ impl WorkerPlan {
         // the batches a moment holds, in the first moment too.
         let per_ms = (1.0 / mean).min(BATCHES_PER_MOMENT * batch);
         let moments = if mean < 1.0 { span + 1.0 } else { span };
-        let capacity = if from > to { 0.0 } else { moments * per_ms + batch };
+        let capacity = if from > to {
+            0.0
+        } else {
+            moments * per_ms + batch
+        };
         WorkerPlan {
             span,
             // Busy time is counted in whole milliseconds of the run.
@@ -326,19 +333,30 @@ impl Simulation {
                     .max(1.0),
                 false => 1.0,
             };
+            // The chance a delivery fails, by who takes it: each worker in
+            // proportion to how much it can take (one that takes no time
+            // takes all that is visible when it polls).
+            let capacity: f64 = on_q.iter().map(|w| plans[*w].capacity).sum();
+            let fails = match capacity > 0.0 {
+                true => {
+                    on_q.iter()
+                        .map(|w| plans[*w].capacity * fail_rate(&workers[*w]))
+                        .sum::<f64>()
+                        / capacity
+                }
+                false => 0.0,
+            };
             if any(&flaky) {
                 per_message = (per_message * 2.0).max(1.0 + span.min(comeback * 2.0) / comeback);
+                // A message failing at that chance is received 1 / (1 -
+                // chance) times (every time when it is 1), each visibility
+                // timeout, until the run ends or it is moved on.
+                let expected = 1.0 / (1.0 - fails).max(f64::MIN_POSITIVE);
+                per_message = per_message.max(expected.min(1.0 + span / comeback));
             }
             let per_message = per_message.min(max_receives.max(1.0));
-            // A worker that fails every message makes every message a
-            // failing one: whatever it receives comes back (another worker
-            // may still handle it, which the workers' capacity bounds).
-            let failing = match any(&fails_every_message) {
-                true => all,
-                false => plan.failing,
-            };
-            let ok = (all - failing).max(0.0);
-            let deliveries = ok * per_message + failing * per_failing;
+            let ok = (all - plan.failing).max(0.0);
+            let deliveries = ok * per_message + plan.failing * per_failing;
             // What exhausts `maxReceiveCount` moves on to the dead-letter queue.
             if let Some(dlq) = specs[q]
                 .redrive
@@ -346,19 +364,18 @@ impl Simulation {
                 .and_then(|r| specs.iter().position(|s| s.name == r.dead_letter_queue))
             {
                 let flaky_out = if any(&flaky) {
-                    ok * 0.5f64.powf(max_receives)
+                    ok * fails.max(0.5).powf(max_receives)
                 } else {
                     0.0
                 };
                 let failing_out = if per_failing >= max_receives {
-                    failing
+                    plan.failing
                 } else {
                     0.0
                 };
                 queues[dlq].moved_in += flaky_out + failing_out;
                 units[dlq] += (flaky_out + failing_out) * queues[q].body_units;
             }
-            let capacity: f64 = on_q.iter().map(|w| plans[*w].capacity).sum();
             let handled = deliveries.min(capacity);
             let (lo, hi) = plan.steady_window;
             let steady_span = hi.saturating_sub(lo) as f64;
