@@ -6,8 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::behaviours::Command;
-use crate::worker::Held;
+use crate::behaviours::{Command, Held};
 use crate::{SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, EventKind, ReceiveMessage, ReceiveOutcome, SqsError, SqsResult,

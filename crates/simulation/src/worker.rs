@@ -7,22 +7,9 @@
 use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
-use crate::behaviours::{self, Command, Observation, WorkerBehaviour};
+use crate::behaviours::{self, Command, Held, Observation, WorkerBehaviour};
 use crate::{queue_name, work, SimEvent, Simulation};
 use queuelab_engine::{Millis, PollId, ReceiveOutcome, ReceivedMessage, SqsResult};
-
-/// A message a worker holds, from its receive until it is done with it.
-#[derive(Clone, Debug)]
-pub struct Held {
-    pub message_id: String,
-    pub body: String,
-    pub handle: String,
-    pub receive_count: u32,
-    /// The handler failed on it: it is not deleted and comes back.
-    pub failed: bool,
-    /// Deleted already (deletes-before-processing).
-    pub deleted: bool,
-}
 
 #[derive(Clone, Debug)]
 pub enum State {

@@ -22,8 +22,20 @@ mod poison;
 mod retry;
 
 use crate::scenario::Behaviour as Spec;
-use crate::worker::Held;
 use queuelab_engine::Millis;
+
+/// A message a worker holds, from its receive until it is done with it.
+#[derive(Clone, Debug)]
+pub struct Held {
+    pub message_id: String,
+    pub body: String,
+    pub handle: String,
+    pub receive_count: u32,
+    /// The handler failed on it: it is not deleted and comes back.
+    pub failed: bool,
+    /// Deleted already (deletes-before-processing).
+    pub deleted: bool,
+}
 
 /// What a worker's loop tells its behaviours.
 pub enum Observation<'a> {
