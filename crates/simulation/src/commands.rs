@@ -1,16 +1,126 @@
-//! Where what workers decide meets the engine: every SQS call a worker
-//! makes (ReceiveMessage, DeleteMessage, ChangeMessageVisibility) and the
-//! side-effect ledger. The loop (`worker.rs`) and the behaviours
+//! Where what actors decide meets the engine: every SQS call a producer,
+//! a schedule, an alarm or a worker makes (SendMessage, CreateQueue,
+//! DeleteQueue, GetQueueAttributes, ReceiveMessage, DeleteMessage,
+//! ChangeMessageVisibility) and the side-effect ledger. Actors
+//! (`actors/`), the workers' loop (`worker.rs`) and the behaviours
 //! (`behaviours/`) only decide; this applies, through the engine's public,
-//! typed operations under the worker's name, like any other caller.
+//! typed operations under the actor's name, like any other caller.
 
 use std::sync::Arc;
 
+use crate::actors::{self, Outcome};
 use crate::behaviours::{Command, Held};
-use crate::{SimEvent, Simulation};
+use crate::{queue_name, work, SimEvent, Simulation};
 use queuelab_engine::{
-    AttributeName, EventKind, ReceiveMessage, ReceiveOutcome, SqsError, SqsResult,
+    AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
+    ReceiveMessage, ReceiveOutcome, SendMessage, SqsError, SqsResult, Tags,
 };
+
+/// What actors read of the engine: calls any caller may make, none that
+/// changes anything.
+pub(crate) struct Reads<'a>(pub &'a Engine);
+
+impl actors::Observe for Reads<'_> {
+    fn visible(&self, queue_url: &str) -> Option<u64> {
+        queue_number(
+            self.0,
+            queue_url,
+            AttributeName::ApproximateNumberOfMessages,
+        )
+    }
+}
+
+/// A numeric queue attribute, read through GetQueueAttributes as any
+/// caller would (workers and alarms never look inside a queue).
+fn queue_number(engine: &Engine, url: &str, name: AttributeName) -> Option<u64> {
+    let selection = AttributeSelection::Names(vec![name]);
+    match engine.get_queue_attributes(url, &selection).ok()?.first()? {
+        QueueAttribute::VisibilityTimeout(v) => u64::try_from(*v).ok(),
+        QueueAttribute::ApproximateNumberOfMessages(v) => Some(*v),
+        _ => None,
+    }
+}
+
+impl Simulation {
+    /// Carries out actor `index`'s commands in order, telling it what
+    /// became of each before the next.
+    pub(crate) fn execute(&mut self, index: usize, commands: Vec<actors::Command>, now: Millis) {
+        let name = self.actors[index].name().clone();
+        for command in commands {
+            let outcome = match command {
+                actors::Command::Send { queue_url, message } => {
+                    self.send(&name, queue_url, message, now)
+                }
+                actors::Command::CreateQueue {
+                    name: queue,
+                    attributes,
+                } => {
+                    self.count_work(1);
+                    match self.engine.create_queue(&queue, &attributes, &Tags::new()) {
+                        Ok(queue_url) => Outcome::Created { queue_url },
+                        Err(error) => self.failed(&name, "CreateQueue", error),
+                    }
+                }
+                actors::Command::DeleteQueue { queue_url } => {
+                    self.count_work(1);
+                    match self.engine.delete_queue(&queue_url) {
+                        Ok(()) => Outcome::Deleted,
+                        Err(error) => self.failed(&name, "DeleteQueue", error),
+                    }
+                }
+                actors::Command::Log(event) => {
+                    self.emit(event);
+                    Outcome::Logged
+                }
+            };
+            self.actors[index].outcome(&outcome);
+        }
+    }
+
+    /// An actor's SendMessage, under its name.
+    fn send(
+        &mut self,
+        name: &Arc<str>,
+        queue_url: String,
+        message: NewMessage,
+        now: Millis,
+    ) -> Outcome {
+        // A lab's goal reads the whole body (poison patterns) and the
+        // attributes, which the engine's event does not carry.
+        let watched = self
+            .goal
+            .is_some()
+            .then(|| (message.body.clone(), actors::string_attributes(&message)));
+        let request = SendMessage { queue_url, message };
+        // The actor's action, its SendMessage call, and its body's bytes.
+        self.count_work(2 + work::body_units(request.message.body.len()));
+        let before = self.engine.next_event_seq();
+        match self.engine.send_message(&request, Some(name)) {
+            Ok(result) => {
+                // SQS answers a deduplicated FIFO send like any other;
+                // only the engine's event says it was dropped.
+                let dropped = self
+                    .engine
+                    .events(before - 1)
+                    .any(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }));
+                if dropped {
+                    return Outcome::Deduplicated;
+                }
+                let queue = queue_name(&request.queue_url);
+                if let (Some(goal), Some((body, attributes))) = (&mut self.goal, watched) {
+                    goal.sent(&result.message_id, &queue, &body, &attributes, now);
+                }
+                Outcome::Sent
+            }
+            Err(error) => self.failed(name, "SendMessage", error),
+        }
+    }
+
+    fn failed(&mut self, actor: &Arc<str>, action: &'static str, error: SqsError) -> Outcome {
+        self.action_failed(actor, action, error);
+        Outcome::Failed
+    }
+}
 
 impl Simulation {
     /// The worker's ReceiveMessage, as its spec configures it.
@@ -101,8 +211,7 @@ impl Simulation {
     }
 
     fn visibility_timeout(&self, url: &str) -> i64 {
-        self.queue_number(url, AttributeName::VisibilityTimeout)
-            .map_or(30, |v| v as i64)
+        queue_number(&self.engine, url, AttributeName::VisibilityTimeout).map_or(30, |v| v as i64)
     }
 
     pub(crate) fn action_failed(

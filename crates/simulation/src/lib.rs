@@ -11,6 +11,7 @@
 //! What workers and producers do is logged as [`SimEvent`]s in the run's
 //! one log with the engine's events (`log.rs`).
 
+mod actors;
 mod behaviours;
 mod check;
 mod commands;
@@ -54,9 +55,8 @@ pub use work::{BODY_BYTES_PER_UNIT, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK
 use worker::{State, Worker};
 
 use queuelab_engine::{
-    AttributeName, AttributeSelection, AttributeValue, Config, Engine, EventKind, MessageAttribute,
-    Millis, NewMessage, PollId, QueueAttribute, ReceivedMessage, RedrivePolicy, SendMessage,
-    SqsError, SqsResult, Tags, TimeLimit, MAX_VIRTUAL_MS,
+    AttributeName, AttributeSelection, Config, Engine, Millis, PollId, QueueAttribute,
+    ReceivedMessage, RedrivePolicy, SqsError, SqsResult, Tags, TimeLimit, MAX_VIRTUAL_MS,
 };
 
 /// How often a side effect happened to one message.
@@ -182,41 +182,12 @@ pub struct Retained {
     pub story_messages: usize,
 }
 
-struct ProducerState {
-    name: Arc<str>,
-    url: String,
-    sends: Vec<ScheduledSend>,
-    next_send: usize,
-    rate: Option<Rate>,
-    next_rate: u64,
-    sent: u64,
-    deduplicated: u64,
-    failed: u64,
-}
-
-impl ProducerState {
-    fn rate_at(&self) -> Option<Millis> {
-        let rate = self.rate.as_ref()?;
-        // Checked: a send that would fall past the last representable
-        // moment never comes.
-        let at = rate
-            .every_ms
-            .checked_mul(self.next_rate)?
-            .checked_add(rate.start_ms)?;
-        (self.next_rate < rate.count && at <= MAX_VIRTUAL_MS).then_some(at)
-    }
-
-    fn wake_at(&self) -> Option<Millis> {
-        let scheduled = self.sends.get(self.next_send).map(|s| s.at_ms);
-        [scheduled, self.rate_at()].into_iter().flatten().min()
-    }
-}
-
 /// An engine with a scenario's producers and consumers running in it.
 pub struct Simulation {
     engine: Engine,
     scenario: Scenario,
-    producers: Vec<ProducerState>,
+    /// Producers, schedules and alarms (`actors/`), in registry order.
+    actors: Vec<Box<dyn actors::Actor>>,
     workers: Vec<Worker>,
     /// Side effects per message, and the idempotent handlers' shared
     /// table of processed ids (bounded: `ledger.rs`).
@@ -230,7 +201,6 @@ pub struct Simulation {
     /// A checkpoint was asked or answered since `advance` began.
     checkpointed: bool,
     narration: Option<String>,
-    alarms: Vec<(Alarm, String, bool)>,
     /// Long polls answered for callers other than the workers.
     external_answers: Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)>,
     /// Processing times are drawn here, never from the engine's PRNG.
@@ -258,6 +228,7 @@ impl Simulation {
             duration_ms: 0,
             queues: Vec::new(),
             producers: Vec::new(),
+            schedule: Vec::new(),
             consumers: Vec::new(),
             narration: Vec::new(),
             checkpoints: Vec::new(),
@@ -296,21 +267,7 @@ impl Simulation {
             })
         };
         let mut simulation = Self::start(engine, scenario.clone());
-        for p in &scenario.producers {
-            let mut sends = p.sends.clone();
-            time_order::sort_by_time(&mut sends, |s| s.at_ms);
-            simulation.producers.push(ProducerState {
-                name: p.name.as_str().into(),
-                url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,
-                sends,
-                next_send: 0,
-                rate: p.rate.clone(),
-                next_rate: 0,
-                sent: 0,
-                deduplicated: 0,
-                failed: 0,
-            });
-        }
+        simulation.actors = actors::build(&scenario, &url_of)?;
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
             let url = url_of(&what, &c.queue)?;
@@ -320,10 +277,6 @@ impl Simulation {
                 let worker = Worker::new(spec, url.clone()).map_err(|e| invalid(&what, e))?;
                 simulation.workers.push(worker);
             }
-        }
-        for alarm in &scenario.alarms {
-            let url = url_of(&format!("alarm \"{}\"", alarm.name), &alarm.queue)?;
-            simulation.alarms.push((alarm.clone(), url, false));
         }
         let duration = simulation.scenario.duration_ms;
         let work = simulation.work_estimate(duration);
@@ -355,11 +308,10 @@ impl Simulation {
             log: log::Log::new(&engine),
             engine,
             scenario,
-            producers: Vec::new(),
+            actors: Vec::new(),
             workers: Vec::new(),
             ledger: ledger::Ledger::default(),
             narration: None,
-            alarms: Vec::new(),
             external_answers: Vec::new(),
             work_done: 0,
         }
@@ -510,7 +462,7 @@ impl Simulation {
         let narration = self.story.next_moment(self.scenario.duration_ms);
         [self.engine.next_deadline(), narration]
             .into_iter()
-            .chain(self.producers.iter().map(ProducerState::wake_at))
+            .chain(self.actors.iter().map(|a| a.wake_at()))
             .chain(self.workers.iter().map(Worker::wake_at))
             .flatten()
             // Never a moment `advance` cannot reach.
@@ -525,15 +477,14 @@ impl Simulation {
         std::mem::take(&mut self.external_answers)
     }
 
-    /// Everything due now: narration, producers, then workers, repeated
-    /// while anything acted (a worker that finishes may receive at once).
+    /// Everything due now: narration, senders, then workers, repeated
+    /// while anything acted (a worker that finishes may receive at once),
+    /// then the watchers, on the moment settled.
     fn act(&mut self) {
         let now = self.now();
         // Scene-setting lines come first, as before anything acts now.
         self.tell();
-        for index in 0..self.producers.len() {
-            self.run_producer(index, now);
-        }
+        self.step_actors(actors::Phase::Send, now);
         // Bounded: each round either changes a worker's state or stops.
         for _ in 0..10_000 {
             self.route_answers();
@@ -547,93 +498,30 @@ impl Simulation {
                 self.step_worker(index, now);
             }
         }
-        self.check_alarms();
+        self.step_actors(actors::Phase::Watch, now);
         // Then the lines that what just happened triggered.
         self.tell();
     }
 
-    fn run_producer(&mut self, index: usize, now: Millis) {
-        loop {
-            let producer = &self.producers[index];
-            let scheduled = producer
-                .sends
-                .get(producer.next_send)
-                .filter(|s| s.at_ms <= now)
-                .cloned();
-            let (name, url) = (producer.name.clone(), producer.url.clone());
-            let send = if let Some(send) = scheduled {
-                self.producers[index].next_send += 1;
-                send
-            } else if let Some(at) = producer.rate_at().filter(|at| *at <= now) {
-                let rate = producer.rate.clone().expect("rate_at implies a rate");
-                let n = producer.next_rate + 1;
-                let fill = |s: &str| s.replace("{n}", &n.to_string());
-                let send = ScheduledSend {
-                    at_ms: at,
-                    body: fill(&rate.body),
-                    group_id: rate.group_id.as_deref().map(fill),
-                    dedup_id: None,
-                    delay_seconds: None,
-                    attributes: BTreeMap::new(),
-                };
-                self.producers[index].next_rate += 1;
-                send
-            } else {
-                return;
+    /// Steps the actors of `phase` that are due (a watcher at every
+    /// moment), carrying out their commands one actor at a time.
+    fn step_actors(&mut self, phase: actors::Phase, now: Millis) {
+        for index in 0..self.actors.len() {
+            let actor = &self.actors[index];
+            let due = match phase {
+                actors::Phase::Send => actor.wake_at().is_some_and(|t| t <= now),
+                // One read (GetQueueAttributes) at each of its steps.
+                actors::Phase::Watch => true,
             };
-            // A lab's goal reads the whole body (poison patterns) and the
-            // attributes, which the engine's event does not carry.
-            let watched = self
-                .goal
-                .is_some()
-                .then(|| (send.body.clone(), send.attributes.clone()));
-            let message = NewMessage {
-                body: send.body,
-                delay_seconds: send.delay_seconds,
-                attributes: send
-                    .attributes
-                    .into_iter()
-                    .map(|(name, value)| MessageAttribute {
-                        name,
-                        data_type: "String".into(),
-                        value: AttributeValue::String(value),
-                    })
-                    .collect(),
-                system_attributes: Vec::new(),
-                group_id: send.group_id,
-                dedup_id: send.dedup_id,
-            };
-            let request = SendMessage {
-                queue_url: url,
-                message,
-            };
-            // The producer's action, its SendMessage call, and its body's bytes.
-            self.count_work(2 + work::body_units(request.message.body.len()));
-            let before = self.engine.next_event_seq();
-            match self.engine.send_message(&request, Some(&name)) {
-                Ok(result) => {
-                    // SQS answers a deduplicated FIFO send like any other;
-                    // only the engine's event says it was dropped.
-                    let dropped = self
-                        .engine
-                        .events(before - 1)
-                        .any(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }));
-                    let producer = &mut self.producers[index];
-                    if dropped {
-                        producer.deduplicated += 1;
-                    } else {
-                        producer.sent += 1;
-                        let queue = queue_name(&producer.url);
-                        if let (Some(goal), Some((body, attributes))) = (&mut self.goal, watched) {
-                            goal.sent(&result.message_id, &queue, &body, &attributes, now);
-                        }
-                    }
-                }
-                Err(error) => {
-                    self.producers[index].failed += 1;
-                    self.action_failed(&name, "SendMessage", error);
-                }
+            if actor.phase() != phase || !due {
+                continue;
             }
+            if phase == actors::Phase::Watch {
+                self.count_work(1);
+            }
+            let seen = commands::Reads(&self.engine);
+            let commands = self.actors[index].step(now, &seen);
+            self.execute(index, commands, now);
         }
     }
 
@@ -648,44 +536,6 @@ impl Simulation {
             match owner {
                 Some(index) => self.received(index, result, now),
                 None => self.external_answers.push((poll, result)),
-            }
-        }
-    }
-
-    /// A numeric queue attribute, read through GetQueueAttributes as any
-    /// caller would (workers and alarms never look inside a queue).
-    pub(crate) fn queue_number(&self, url: &str, name: AttributeName) -> Option<u64> {
-        let selection = AttributeSelection::Names(vec![name]);
-        match self
-            .engine
-            .get_queue_attributes(url, &selection)
-            .ok()?
-            .first()?
-        {
-            QueueAttribute::VisibilityTimeout(v) => u64::try_from(*v).ok(),
-            QueueAttribute::ApproximateNumberOfMessages(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    fn check_alarms(&mut self) {
-        // One GetQueueAttributes call per alarm.
-        self.count_work(self.alarms.len() as u64);
-        for i in 0..self.alarms.len() {
-            let (alarm, url, was) = &self.alarms[i];
-            let visible = self
-                .queue_number(url, AttributeName::ApproximateNumberOfMessages)
-                .unwrap_or(0);
-            let now_in_alarm = visible >= alarm.threshold;
-            if now_in_alarm != *was {
-                let event = SimEvent::AlarmChanged {
-                    alarm: alarm.name.as_str().into(),
-                    queue: alarm.queue.as_str().into(),
-                    in_alarm: now_in_alarm,
-                    visible,
-                };
-                self.alarms[i].2 = now_in_alarm;
-                self.emit(event);
             }
         }
     }
@@ -706,17 +556,10 @@ impl Simulation {
             narration: self.narration.clone(),
             explanation: self.story.explanation(),
             outcome: self.story.outcome(self.now()),
-            producers: self
-                .producers
-                .iter()
-                .map(|p| ProducerSnapshot {
-                    name: p.name.to_string(),
-                    queue: queue_name(&p.url).to_string(),
-                    sent: p.sent,
-                    deduplicated: p.deduplicated,
-                    failed: p.failed,
-                })
-                .collect(),
+            producers: self.parts(|part| match part {
+                actors::Part::Producer(p) => Some(p),
+                actors::Part::Alarm(_) => None,
+            }),
             workers: self.workers.iter().map(worker_snapshot).collect(),
             side_effects_omitted: self.ledger.omitted,
             side_effects: self
@@ -727,17 +570,20 @@ impl Simulation {
                 .filter(|(_, &seq)| seq >= since)
                 .map(|(s, _)| s.clone())
                 .collect(),
-            alarms: self
-                .alarms
-                .iter()
-                .map(|(a, _, in_alarm)| AlarmSnapshot {
-                    name: a.name.clone(),
-                    queue: a.queue.clone(),
-                    threshold: a.threshold,
-                    in_alarm: *in_alarm,
-                })
-                .collect(),
+            alarms: self.parts(|part| match part {
+                actors::Part::Alarm(a) => Some(a),
+                actors::Part::Producer(_) => None,
+            }),
         }
+    }
+
+    /// The actors' parts of a snapshot that `pick` keeps, in order.
+    fn parts<T>(&self, pick: impl Fn(actors::Part) -> Option<T>) -> Vec<T> {
+        self.actors
+            .iter()
+            .filter_map(|a| a.snapshot())
+            .filter_map(pick)
+            .collect()
     }
 
     /// A lab's first breach of its goal so far (None: every condition

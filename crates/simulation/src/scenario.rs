@@ -40,6 +40,10 @@ pub struct Scenario {
     #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_PRODUCERS)))]
     pub producers: Vec<Producer>,
+    /// Messages sent at given moments, however far ahead (`Schedule`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCHEDULES)))]
+    pub schedule: Vec<Schedule>,
     /// At most 100 workers in all, each consumer counting its `replicas`.
     #[serde(default)]
     pub consumers: Vec<Consumer>,
@@ -185,6 +189,77 @@ pub struct ScheduledSend {
     /// String message attributes.
     #[serde(default)]
     pub attributes: std::collections::BTreeMap<String, String>,
+}
+
+/// A scheduler (EventBridge Scheduler, a cron job) that sends each message
+/// at its moment: it waits in the run, so a moment may be hours or days
+/// ahead, where SQS's own DelaySeconds stops at 900 seconds (15 minutes).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Schedule {
+    /// Its name in the log, at most 80 characters (every send records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub name: String,
+    /// One of the scenario's queues.
+    pub queue: String,
+    /// The messages, each sent at its `atMs` (a FIFO queue's with their
+    /// `groupId`, and a `dedupId` unless the queue has
+    /// contentBasedDeduplication); a `delaySeconds` delays it further.
+    pub sends: Vec<ScheduledSend>,
+}
+
+/// The most schedules a scenario has (Queuelab's choice, as for producers).
+pub const MAX_SCHEDULES: usize = 100;
+
+impl Scenario {
+    /// Each schedule: at most `MAX_SCHEDULES`, a short name, one of the
+    /// scenario's queues, moments the run can reach, a delay SQS accepts,
+    /// and what a FIFO queue requires of every send.
+    fn validate_schedule(&self) -> Result<(), FieldError> {
+        let count = self.schedule.len() as u64;
+        at_most("schedule", count, MAX_SCHEDULES as u64, "schedules")?;
+        for (i, s) in self.schedule.iter().enumerate() {
+            short_name(format!("schedule[{i}].name"), &s.name)?;
+            let Some(queue) = self.queues.iter().find(|q| q.name == s.queue) else {
+                return Err(FieldError {
+                    path: format!("schedule[{i}].queue"),
+                    rule: "the name of one of the scenario's queues".into(),
+                    got: quoted(&s.queue),
+                });
+            };
+            let fifo = is_fifo(&queue.name);
+            let content_dedup = queue.content_based_deduplication == Some(true);
+            for (j, send) in s.sends.iter().enumerate() {
+                let path = |field: &str| format!("schedule[{i}].sends[{j}].{field}");
+                within(path("atMs"), i128::from(send.at_ms))?;
+                if let Some(delay) = send.delay_seconds {
+                    within(path("delaySeconds"), i128::from(delay))?;
+                }
+                let missing = |field: &str, rule: &str| FieldError {
+                    path: path(field),
+                    rule: rule.into(),
+                    got: "none".into(),
+                };
+                if send.body.is_empty() {
+                    return Err(missing("body", "a message body of at least 1 character"));
+                }
+                if fifo && send.group_id.is_none() {
+                    return Err(missing(
+                        "groupId",
+                        "a MessageGroupId: every send to a FIFO queue has one",
+                    ));
+                }
+                if fifo && !content_dedup && send.dedup_id.is_none() {
+                    return Err(missing(
+                        "dedupId",
+                        "a MessageDeduplicationId: the queue has no contentBasedDeduplication",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// count sends, one every everyMs from startMs; {n} in body and groupId
@@ -934,6 +1009,10 @@ impl Scenario {
                     .iter()
                     .enumerate()
                     .map(|(i, c)| (format!("consumers[{i}]"), crate::worker_names(c))),
+            )
+            .chain(
+                (self.schedule.iter().enumerate())
+                    .map(|(i, s)| (format!("schedule[{i}]"), vec![s.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -989,6 +1068,7 @@ impl Scenario {
                 at(format!("producers[{i}].rate.count"), rate.count)?;
             }
         }
+        self.validate_schedule()?;
         for (i, c) in self.consumers.iter().enumerate() {
             let path = |field: &str| format!("consumers[{i}].{field}");
             short_name(path("name"), &c.name)?;

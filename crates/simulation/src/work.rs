@@ -15,8 +15,9 @@
 
 use queuelab_engine::Millis;
 
+use crate::actors::Phase;
 use crate::worker::Worker;
-use crate::{queue_name, ProducerState, Simulation};
+use crate::{queue_name, Simulation};
 
 /// The most work a host runs without asking the learner first: about a
 /// second or two of engine work on a laptop's browser tab.
@@ -48,54 +49,6 @@ const PER_LINE: u64 = 1;
 /// times this margin: draws, batches and the order of competing workers
 /// move the real figure around its expectation.
 const MARGIN: f64 = 1.5;
-
-impl ProducerState {
-    /// Sends this producer still makes at or before `until`, and their
-    /// body bytes' units.
-    fn sends_until(&self, until: Millis) -> (u64, u64) {
-        let pending = &self.sends[self.next_send.min(self.sends.len())..];
-        let scheduled = &pending[..pending.partition_point(|s| s.at_ms <= until)];
-        let scheduled_units = scheduled
-            .iter()
-            .fold(0u64, |sum, s| sum.saturating_add(body_units(s.body.len())));
-        let (rated, rated_units) = self.rate.as_ref().map_or((0, 0), |rate| {
-            if until < rate.start_ms || rate.every_ms == 0 {
-                return (0, 0);
-            }
-            // Sends numbered 0..=k fall at or before `until`.
-            let due = ((until - rate.start_ms) / rate.every_ms).saturating_add(1);
-            let n = due.min(rate.count).saturating_sub(self.next_rate);
-            // `{n}` becomes at most 20 digits.
-            (n, n.saturating_mul(body_units(rate.body.len() + 20)))
-        });
-        (
-            (scheduled.len() as u64).saturating_add(rated),
-            scheduled_units.saturating_add(rated_units),
-        )
-    }
-
-    /// Of those sends, how many have a body containing one of `patterns`.
-    fn matching_until(&self, until: Millis, patterns: &[&String]) -> u64 {
-        let hits = |body: &str| patterns.iter().any(|p| body.contains(p.as_str()));
-        let pending = &self.sends[self.next_send.min(self.sends.len())..];
-        let scheduled = pending
-            .iter()
-            .take_while(|s| s.at_ms <= until)
-            .filter(|s| hits(&s.body))
-            .count() as u64;
-        let rated = match &self.rate {
-            Some(rate) if hits(&rate.body) => {
-                self.sends_until(until).0 - scheduled_total(pending, until)
-            }
-            _ => 0,
-        };
-        scheduled.saturating_add(rated)
-    }
-}
-
-fn scheduled_total(pending: &[crate::ScheduledSend], until: Millis) -> u64 {
-    pending.partition_point(|s| s.at_ms <= until) as u64
-}
 
 /// The mean time one message keeps a worker busy, in ms (0 for a handler
 /// that takes no time), with its share of the batch's overhead.
@@ -235,6 +188,21 @@ struct QueuePlan {
     steady_window: (Millis, Millis),
 }
 
+/// How a queue's messages are delivered over the run, for its workers.
+struct Deliveries {
+    /// Deliveries in all (redeliveries counted).
+    total: f64,
+    /// Messages no worker always fails on.
+    ok: f64,
+    /// The chance a delivery fails at a flaky worker.
+    fails: f64,
+    /// Whether any of its workers is flaky.
+    flaky: bool,
+    /// Deliveries of a message every worker fails on.
+    per_failing: f64,
+    max_receives: f64,
+}
+
 impl Simulation {
     /// Every worker's plan, with its expected share of its queue's
     /// deliveries: a queue's messages, delivered once each, again while a
@@ -249,9 +217,49 @@ impl Simulation {
             .iter()
             .map(|w| WorkerPlan::new(w, now, until))
             .collect();
+        let (mut queues, mut units) = self.supply(until);
+        let span = until.saturating_sub(now) as f64;
+        // A dead-letter queue is listed before its sources: sources first.
+        for q in (0..queues.len()).rev() {
+            let on_q: Vec<usize> = (0..self.workers.len())
+                .filter(|w| self.queue_index(&self.workers[*w].url) == Some(q))
+                .collect();
+            let plan = queues[q].clone();
+            queues[q].body_units = units[q] / plan.messages.max(1.0);
+            let d = self.deliveries(q, &on_q, &plans, &plan, span);
+            // What exhausts `maxReceiveCount` moves on to the dead-letter queue.
+            let dlq = self.scenario.queues[q].redrive.as_ref().and_then(|r| {
+                let specs = &self.scenario.queues;
+                specs.iter().position(|s| s.name == r.dead_letter_queue)
+            });
+            if let Some(dlq) = dlq {
+                let flaky_out = match d.flaky {
+                    true => d.ok * d.fails.max(0.5).powf(d.max_receives),
+                    false => 0.0,
+                };
+                let failing_out = match d.per_failing >= d.max_receives {
+                    true => plan.failing,
+                    false => 0.0,
+                };
+                queues[dlq].moved_in += flaky_out + failing_out;
+                units[dlq] += (flaky_out + failing_out) * queues[q].body_units;
+            }
+            share(&mut plans, &on_q, &plan, d.total);
+        }
+        (plans, queues)
+    }
+
+    fn queue_index(&self, url: &str) -> Option<usize> {
+        let name = queue_name(url);
+        self.scenario.queues.iter().position(|q| *q.name == *name)
+    }
+
+    /// What each queue holds now and is sent up to `until` (by the
+    /// actors that send), and those messages' body units.
+    fn supply(&self, until: Millis) -> (Vec<QueuePlan>, Vec<f64>) {
+        let now = self.now();
         let specs = &self.scenario.queues;
         let mut queues = vec![QueuePlan::default(); specs.len()];
-        let index = |url: &str| specs.iter().position(|q| *q.name == *queue_name(url));
         let counts = self.engine.counts();
         for (i, spec) in specs.iter().enumerate() {
             let stored = counts
@@ -262,24 +270,26 @@ impl Simulation {
             queues[i].messages = stored as f64;
         }
         let mut units = vec![0.0; specs.len()];
-        for p in &self.producers {
-            let Some(q) = index(&p.url) else { continue };
+        for a in &self.actors {
+            let Some(url) = a.queue_url() else { continue };
+            let Some(q) = self.queue_index(url) else {
+                continue;
+            };
             // A delayed message reaches the workers its delay later.
             let delay = specs[q].delay_seconds.unwrap_or(0).max(0) as u64 * 1000;
             let arrived = until.saturating_sub(delay);
-            let (sends, bytes) = p.sends_until(arrived);
-            let patterns: Vec<&String> = self
-                .workers
-                .iter()
-                .filter(|w| w.url == p.url)
+            let patterns: Vec<&String> = (self.workers.iter())
+                .filter(|w| w.url == url)
                 .flat_map(failing_patterns)
                 .collect();
-            queues[q].messages += sends as f64;
-            if let Some(rate) = &p.rate {
-                let rated =
-                    sends - scheduled_total(&p.sends[p.next_send.min(p.sends.len())..], arrived);
-                let start = rate.start_ms.saturating_add(delay);
-                let end = start.saturating_add(rate.every_ms.saturating_mul(rate.count));
+            let hits = |body: &str| patterns.iter().any(|p| body.contains(p.as_str()));
+            let Some(sent) = a.plan(arrived, &hits) else {
+                continue;
+            };
+            queues[q].messages += sent.sends as f64;
+            if let Some((rated, start, end)) = sent.steady {
+                let start = start.saturating_add(delay);
+                let end = end.saturating_add(delay);
                 let (lo, hi) = queues[q].steady_window;
                 queues[q].steady += rated as f64;
                 queues[q].steady_window = match queues[q].steady == rated as f64 {
@@ -287,128 +297,88 @@ impl Simulation {
                     false => (lo.min(start.max(now)), hi.max(end.min(until))),
                 };
             }
-            queues[q].failing += p.matching_until(arrived, &patterns) as f64;
-            units[q] += bytes as f64;
+            queues[q].failing += sent.matching as f64;
+            units[q] += sent.units as f64;
         }
-        let span = until.saturating_sub(now) as f64;
-        // A dead-letter queue is listed before its sources: sources first.
-        for q in (0..specs.len()).rev() {
-            let on_q: Vec<usize> = (0..self.workers.len())
-                .filter(|w| index(&self.workers[*w].url) == Some(q))
-                .collect();
-            let plan = queues[q].clone();
-            let all = plan.messages + plan.moved_in;
-            queues[q].body_units = units[q] / plan.messages.max(1.0);
-            let vt = specs[q].visibility_timeout_seconds.unwrap_or(30).max(0) as f64 * 1000.0;
-            let max_receives = specs[q]
-                .redrive
-                .as_ref()
-                .map_or(f64::INFINITY, |r| r.max_receive_count.max(1) as f64);
-            let workers = &self.workers;
-            let any = |f: &dyn Fn(&Worker) -> bool| on_q.iter().any(|w| f(&workers[*w]));
-            // A failed message comes back after the visibility timeout,
-            // or the retry's own delay.
-            let retry_ms = |w: &Worker| match (
-                &w.spec.behaviour.retry_backoff,
-                w.spec.behaviour.retry_immediately,
-            ) {
-                (_, true) => 0.0,
-                (Some(b), _) => b.base_seconds.max(0) as f64 * 1000.0,
-                (None, false) => vt,
-            };
-            let comeback = on_q
-                .iter()
-                .map(|w| retry_ms(&workers[*w]))
-                .fold(vt, f64::min)
-                .max(1.0);
-            let per_failing = max_receives.min(1.0 + span / comeback);
-            let slowest = on_q
-                .iter()
-                .filter(|w| workers[**w].spec.behaviour.heartbeat_every_ms.is_none())
-                .map(|w| plans[*w].mean)
-                .fold(0.0, f64::max);
-            let mut per_message = match slowest > vt {
-                true => (1.0 + slowest / vt.max(1.0))
-                    .min(on_q.len() as f64)
-                    .max(1.0),
-                false => 1.0,
-            };
-            // The chance a delivery fails, by who takes it: each worker in
-            // proportion to how much it can take (one that takes no time
-            // takes all that is visible when it polls).
-            let capacity: f64 = on_q.iter().map(|w| plans[*w].capacity).sum();
-            let fails = match capacity > 0.0 {
-                true => {
-                    on_q.iter()
-                        .map(|w| plans[*w].capacity * fail_rate(&workers[*w]))
-                        .sum::<f64>()
-                        / capacity
-                }
-                false => 0.0,
-            };
-            if any(&flaky) {
-                per_message = (per_message * 2.0).max(1.0 + span.min(comeback * 2.0) / comeback);
-                // A message failing at that chance is received 1 / (1 -
-                // chance) times (every time when it is 1), each visibility
-                // timeout, until the run ends or it is moved on.
-                let expected = 1.0 / (1.0 - fails).max(f64::MIN_POSITIVE);
-                per_message = per_message.max(expected.min(1.0 + span / comeback));
+        (queues, units)
+    }
+
+    /// Queue `q`'s deliveries over `span`, by its workers (`on_q`).
+    fn deliveries(
+        &self,
+        q: usize,
+        on_q: &[usize],
+        plans: &[WorkerPlan],
+        plan: &QueuePlan,
+        span: f64,
+    ) -> Deliveries {
+        let spec = &self.scenario.queues[q];
+        let all = plan.messages + plan.moved_in;
+        let vt = spec.visibility_timeout_seconds.unwrap_or(30).max(0) as f64 * 1000.0;
+        let max_receives = spec
+            .redrive
+            .as_ref()
+            .map_or(f64::INFINITY, |r| r.max_receive_count.max(1) as f64);
+        let workers = &self.workers;
+        let flaky = on_q.iter().any(|w| flaky(&workers[*w]));
+        // A failed message comes back after the visibility timeout,
+        // or the retry's own delay.
+        let retry_ms = |w: &Worker| match (
+            &w.spec.behaviour.retry_backoff,
+            w.spec.behaviour.retry_immediately,
+        ) {
+            (_, true) => 0.0,
+            (Some(b), _) => b.base_seconds.max(0) as f64 * 1000.0,
+            (None, false) => vt,
+        };
+        let comeback = on_q
+            .iter()
+            .map(|w| retry_ms(&workers[*w]))
+            .fold(vt, f64::min)
+            .max(1.0);
+        let per_failing = max_receives.min(1.0 + span / comeback);
+        let slowest = on_q
+            .iter()
+            .filter(|w| workers[**w].spec.behaviour.heartbeat_every_ms.is_none())
+            .map(|w| plans[*w].mean)
+            .fold(0.0, f64::max);
+        let mut per_message = match slowest > vt {
+            true => (1.0 + slowest / vt.max(1.0))
+                .min(on_q.len() as f64)
+                .max(1.0),
+            false => 1.0,
+        };
+        // The chance a delivery fails, by who takes it: each worker in
+        // proportion to how much it can take (one that takes no time
+        // takes all that is visible when it polls).
+        let capacity: f64 = on_q.iter().map(|w| plans[*w].capacity).sum();
+        let fails = match capacity > 0.0 {
+            true => {
+                on_q.iter()
+                    .map(|w| plans[*w].capacity * fail_rate(&workers[*w]))
+                    .sum::<f64>()
+                    / capacity
             }
-            let per_message = per_message.min(max_receives.max(1.0));
-            let ok = (all - plan.failing).max(0.0);
-            let deliveries = ok * per_message + plan.failing * per_failing;
-            // What exhausts `maxReceiveCount` moves on to the dead-letter queue.
-            if let Some(dlq) = specs[q]
-                .redrive
-                .as_ref()
-                .and_then(|r| specs.iter().position(|s| s.name == r.dead_letter_queue))
-            {
-                let flaky_out = if any(&flaky) {
-                    ok * fails.max(0.5).powf(max_receives)
-                } else {
-                    0.0
-                };
-                let failing_out = if per_failing >= max_receives {
-                    plan.failing
-                } else {
-                    0.0
-                };
-                queues[dlq].moved_in += flaky_out + failing_out;
-                units[dlq] += (flaky_out + failing_out) * queues[q].body_units;
-            }
-            let handled = deliveries.min(capacity);
-            let (lo, hi) = plan.steady_window;
-            let steady_span = hi.saturating_sub(lo) as f64;
-            // Whoever polls when a message is there gets it, fast or
-            // slow: a split by the time each is there, each up to what
-            // it can handle (what it cannot goes to the others).
-            let mut by_capacity = on_q.clone();
-            // Unstable with the index as tie-break: the stable order, without
-            // a stable sort's 8 KB of wasm (time_order.rs says why).
-            by_capacity.sort_unstable_by(|a, b| {
-                let per_ms = |w: &usize| plans[*w].capacity / plans[*w].span.max(1.0);
-                per_ms(a).total_cmp(&per_ms(b)).then(a.cmp(b))
-            });
-            let mut left = handled;
-            let mut time: f64 = on_q.iter().map(|w| plans[*w].span).sum();
-            for w in by_capacity {
-                let span = plans[w].span;
-                let share = (left * span / time.max(1.0)).min(plans[w].capacity);
-                plans[w].handled = share;
-                left -= share;
-                time -= span;
-            }
-            for w in on_q {
-                let p = &mut plans[w];
-                // Its expected share of the busy time: a draw longer than
-                // the span keeps it busy for the span, no longer.
-                p.busy_high = (p.handled * p.mean.min(p.span)).min(p.span);
-                let others = capacity - p.capacity;
-                let surely = (plan.steady - others).max(0.0).min(p.capacity);
-                p.busy_low = (surely * p.mean).min(steady_span).min(p.span);
-            }
+            false => 0.0,
+        };
+        if flaky {
+            per_message = (per_message * 2.0).max(1.0 + span.min(comeback * 2.0) / comeback);
+            // A message failing at that chance is received 1 / (1 -
+            // chance) times (every time when it is 1), each visibility
+            // timeout, until the run ends or it is moved on.
+            let expected = 1.0 / (1.0 - fails).max(f64::MIN_POSITIVE);
+            per_message = per_message.max(expected.min(1.0 + span / comeback));
         }
-        (plans, queues)
+        let per_message = per_message.min(max_receives.max(1.0));
+        let ok = (all - plan.failing).max(0.0);
+        Deliveries {
+            total: ok * per_message + plan.failing * per_failing,
+            ok,
+            fails,
+            flaky,
+            per_failing,
+            max_receives,
+        }
     }
 
     /// The part of the scenario that needs the most work up to `until`,
@@ -416,10 +386,13 @@ impl Simulation {
     /// it when a scenario is refused.
     pub(crate) fn heaviest_part(&self, until: Millis) -> String {
         let (plans, _) = self.plans(until);
-        let producers = self.producers.iter().enumerate().map(|(i, p)| {
-            let (sends, bytes) = p.sends_until(until);
-            let work = sends.saturating_mul(PER_SEND).saturating_add(bytes);
-            (work, format!("producers[{i}] ({sends} sends)"))
+        let senders = self.actors.iter().filter_map(|a| {
+            let sent = a.plan(until, &|_| false)?;
+            let work = sent
+                .sends
+                .saturating_mul(PER_SEND)
+                .saturating_add(sent.units);
+            Some((work, format!("{} ({} sends)", a.place()?, sent.sends)))
         });
         let workers = self
             .workers
@@ -435,7 +408,7 @@ impl Simulation {
                 };
                 (work, format!("consumers[{i}] ({polling})"))
             });
-        producers
+        senders
             .chain(workers)
             .max_by_key(|(work, _)| *work)
             .map_or_else(String::new, |(work, part)| {
@@ -457,14 +430,13 @@ impl Simulation {
         let (plans, queues) = self.plans(until);
         let mut sends = 0u64;
         let mut producers = 0f64;
-        for p in &self.producers {
-            let (n, bytes) = p.sends_until(until);
-            let delayed = self
-                .scenario
-                .queues
-                .iter()
-                .find(|q| *q.name == *queue_name(&p.url))
-                .is_some_and(|q| q.delay_seconds.unwrap_or(0) > 0);
+        for a in &self.actors {
+            let Some(sent) = a.plan(until, &|_| false) else {
+                continue;
+            };
+            let (n, bytes) = (sent.sends, sent.units);
+            let delayed = (a.queue_url().and_then(|url| self.queue_index(url)))
+                .is_some_and(|q| self.scenario.queues[q].delay_seconds.unwrap_or(0) > 0);
             let per_send = PER_SEND + if delayed { PER_TIMER } else { 0 };
             sends = sends.saturating_add(n);
             producers += n as f64 * per_send as f64 + bytes as f64;
@@ -492,11 +464,49 @@ impl Simulation {
         }
         let lines = self.story.timed_until(until) as f64 * PER_LINE as f64;
         let acting = producers + workers;
-        // Alarms are checked at every wake.
-        let alarm_checks = self.alarms.len() as f64 * acting.min((until - now) as f64);
+        // Alarms (the watchers) are checked at every wake.
+        let watchers = self.actors.iter().filter(|a| a.phase() == Phase::Watch);
+        let watchers = watchers.count() as u64;
+        let alarm_checks = watchers as f64 * acting.min((until - now) as f64);
         let expected = acting + lines + alarm_checks;
         // The last wake, at `until` itself, and its alarm checks.
-        (expected * MARGIN).min(u64::MAX as f64) as u64 + 1 + self.alarms.len() as u64
+        (expected * MARGIN).min(u64::MAX as f64) as u64 + 1 + watchers
+    }
+}
+
+/// Shares a queue's `deliveries` among its workers (`on_q`): whoever
+/// polls when a message is there gets it, fast or slow, so a split by the
+/// time each is there, each up to what it can handle (what it cannot goes
+/// to the others); then each one's busy time.
+fn share(plans: &mut [WorkerPlan], on_q: &[usize], plan: &QueuePlan, deliveries: f64) {
+    let capacity: f64 = on_q.iter().map(|w| plans[*w].capacity).sum();
+    let handled = deliveries.min(capacity);
+    let (lo, hi) = plan.steady_window;
+    let steady_span = hi.saturating_sub(lo) as f64;
+    let mut by_capacity = on_q.to_vec();
+    // Unstable with the index as tie-break: the stable order, without
+    // a stable sort's 8 KB of wasm (time_order.rs says why).
+    by_capacity.sort_unstable_by(|a, b| {
+        let per_ms = |w: &usize| plans[*w].capacity / plans[*w].span.max(1.0);
+        per_ms(a).total_cmp(&per_ms(b)).then(a.cmp(b))
+    });
+    let mut left = handled;
+    let mut time: f64 = on_q.iter().map(|w| plans[*w].span).sum();
+    for w in by_capacity {
+        let span = plans[w].span;
+        let share = (left * span / time.max(1.0)).min(plans[w].capacity);
+        plans[w].handled = share;
+        left -= share;
+        time -= span;
+    }
+    for &w in on_q {
+        let p = &mut plans[w];
+        // Its expected share of the busy time: a draw longer than
+        // the span keeps it busy for the span, no longer.
+        p.busy_high = (p.handled * p.mean.min(p.span)).min(p.span);
+        let others = capacity - p.capacity;
+        let surely = (plan.steady - others).max(0.0).min(p.capacity);
+        p.busy_low = (surely * p.mean).min(steady_span).min(p.span);
     }
 }
 

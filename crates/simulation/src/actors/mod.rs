@@ -1,0 +1,201 @@
+//! Actors: the parts of a scenario that act by themselves in virtual time
+//! (producers, schedules, alarms; workers are actors too, with their own
+//! vocabulary in `worker.rs` and `behaviours/`). Like stateright's actors,
+//! an actor says when it next wants to act ([`Actor::wake_at`]) and, when
+//! stepped, answers with [`Command`]s: data, never engine calls. The run
+//! (`Simulation::act` in `lib.rs`) steps each at its moments, and
+//! `commands.rs` carries every command out, in one place, under the
+//! actor's name, telling it what became of each ([`Actor::outcome`]).
+//!
+//! A new actor is one file here, one scenario section (`scenario.rs`) and
+//! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
+
+mod alarm;
+mod producer;
+mod schedule;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use queuelab_engine::{
+    AttributeValue, MessageAttribute, Millis, NewMessage, QueueAttribute, SqsResult,
+};
+
+use crate::log::SimEvent;
+use crate::scenario::{Scenario, ScheduledSend};
+use crate::{AlarmSnapshot, ProducerSnapshot};
+
+/// What an actor asks of the run. `commands.rs` carries it out.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Command {
+    /// SendMessage of `message` to the queue at `queue_url`.
+    Send {
+        queue_url: String,
+        message: NewMessage,
+    },
+    /// CreateQueue `name` with these attributes.
+    CreateQueue {
+        name: String,
+        attributes: Vec<QueueAttribute>,
+    },
+    /// DeleteQueue of the queue at `queue_url`.
+    DeleteQueue { queue_url: String },
+    /// Logs a simulation event at this moment.
+    Log(SimEvent),
+}
+
+/// What became of a command, told back to the actor that gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// A send stored a new message.
+    Sent,
+    /// SQS accepted a FIFO send but dropped it as a duplicate.
+    Deduplicated,
+    /// A queue was created at this URL.
+    Created { queue_url: String },
+    /// A queue was deleted.
+    Deleted,
+    /// SQS refused the call (the run logged an `actionFailed` event).
+    Failed,
+    /// Logged.
+    Logged,
+}
+
+/// What an actor may read when it steps: what any caller may read, never
+/// a change (`commands.rs` answers through the engine's public API).
+pub(crate) trait Observe {
+    /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
+    fn visible(&self, queue_url: &str) -> Option<u64>;
+}
+
+/// When the run steps an actor within a moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// At its `wake_at` moments, before the workers act (senders).
+    Send,
+    /// At the end of every moment the run acts, after the workers: it sees
+    /// the moment settled and never wakes the run itself (alarms).
+    Watch,
+}
+
+/// What the page's snapshot shows of an actor.
+pub(crate) enum Part {
+    Producer(ProducerSnapshot),
+    Alarm(AlarmSnapshot),
+}
+
+/// What the work estimate (`work.rs`) needs of a sender: its sends to its
+/// queue up to a moment.
+pub(crate) struct SendPlan {
+    /// Sends at or before the moment, and their bodies' units.
+    pub sends: u64,
+    pub units: u64,
+    /// Of those, the ones whose body contains one of the failing patterns.
+    pub matching: u64,
+    /// Of those, the ones sent at a steady rate, with the window they
+    /// fall in (start, end), if any.
+    pub steady: Option<(u64, Millis, Millis)>,
+}
+
+/// Something in a scenario that acts by itself.
+pub(crate) trait Actor {
+    /// Its name: the caller of its SQS calls in the log.
+    fn name(&self) -> &Arc<str>;
+    /// When it next acts by itself (None: never, or only as a watcher).
+    fn wake_at(&self) -> Option<Millis>;
+    fn phase(&self) -> Phase {
+        Phase::Send
+    }
+    /// Its commands for the moment `now` (all that are due by then).
+    fn step(&mut self, now: Millis, seen: &dyn Observe) -> Vec<Command>;
+    /// What became of one of its commands, in the order it gave them.
+    fn outcome(&mut self, _outcome: &Outcome) {}
+    fn snapshot(&self) -> Option<Part> {
+        None
+    }
+    /// The queue it sends to (None: it sends nothing).
+    fn queue_url(&self) -> Option<&str> {
+        None
+    }
+    /// Its sends up to `until` (None: it sends nothing), counting as
+    /// matching the bodies `hits` says yes to.
+    fn plan(&self, _until: Millis, _hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
+        None
+    }
+    /// Its part of the work estimate, in the author's words
+    /// ("producers[0] (12 sends)"), for a refusal to name it.
+    fn place(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A queue's URL by its name; `Err` names the part of the scenario (`what`).
+pub(crate) type UrlOf<'a> = &'a dyn Fn(&str, &str) -> SqsResult<String>;
+
+/// Builds one scenario section's actors, in listed order.
+pub(crate) type Build = fn(&Scenario, UrlOf) -> SqsResult<Vec<Box<dyn Actor>>>;
+
+/// Every kind of actor a scenario section makes (workers apart: `worker.rs`),
+/// in the order they act within a phase.
+pub(crate) const REGISTRY: &[(&str, Build)] = &[
+    ("producers", producer::build),
+    ("schedule", schedule::build),
+    ("alarms", alarm::build),
+];
+
+/// Every actor of a scenario, in registry order.
+pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+    let mut out = Vec::new();
+    for (_, build) in REGISTRY {
+        out.extend(build(scenario, url_of)?);
+    }
+    Ok(out)
+}
+
+/// A scenario's send as SendMessage takes it: string attributes typed.
+pub(crate) fn new_message(send: ScheduledSend) -> NewMessage {
+    NewMessage {
+        body: send.body,
+        delay_seconds: send.delay_seconds,
+        attributes: send
+            .attributes
+            .into_iter()
+            .map(|(name, value)| MessageAttribute {
+                name,
+                data_type: "String".into(),
+                value: AttributeValue::String(value),
+            })
+            .collect(),
+        system_attributes: Vec::new(),
+        group_id: send.group_id,
+        dedup_id: send.dedup_id,
+    }
+}
+
+/// A message's string attributes, as the scenario wrote them.
+pub(crate) fn string_attributes(message: &NewMessage) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for a in &message.attributes {
+        if let AttributeValue::String(value) = &a.value {
+            out.insert(a.name.clone(), value.clone());
+        }
+    }
+    out
+}
+
+/// Sends of a list sorted by time: how many fall at or before `until` from
+/// `next` on, their bodies' units, and how many `hits` says yes to.
+pub(crate) fn listed_until(
+    sends: &[ScheduledSend],
+    next: usize,
+    until: Millis,
+    hits: &dyn Fn(&str) -> bool,
+) -> (u64, u64, u64) {
+    let pending = &sends[next.min(sends.len())..];
+    let due = &pending[..pending.partition_point(|s| s.at_ms <= until)];
+    let units = due.iter().fold(0u64, |sum, s| {
+        sum.saturating_add(crate::work::body_units(s.body.len()))
+    });
+    let matching = due.iter().filter(|s| hits(&s.body)).count() as u64;
+    (due.len() as u64, units, matching)
+}

@@ -1,0 +1,170 @@
+//! A scenario producer: sends at listed moments (`sends`) and at a steady
+//! rate (`rate`, `{n}` in its body and group id numbering each send).
+
+use std::sync::Arc;
+
+use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
+
+use super::{listed_until, new_message, Actor, Command, Observe, Outcome, Part, SendPlan, UrlOf};
+use crate::scenario::{Rate, Scenario, ScheduledSend};
+use crate::{queue_name, time_order, work, ProducerSnapshot};
+
+pub(crate) struct Producer {
+    name: Arc<str>,
+    url: String,
+    /// Its place in the scenario's `producers`.
+    index: usize,
+    sends: Vec<ScheduledSend>,
+    next_send: usize,
+    rate: Option<Rate>,
+    next_rate: u64,
+    sent: u64,
+    deduplicated: u64,
+    failed: u64,
+}
+
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+) -> queuelab_engine::SqsResult<Vec<Box<dyn Actor>>> {
+    let mut out: Vec<Box<dyn Actor>> = Vec::new();
+    for (index, p) in scenario.producers.iter().enumerate() {
+        let mut sends = p.sends.clone();
+        time_order::sort_by_time(&mut sends, |s| s.at_ms);
+        out.push(Box::new(Producer {
+            name: p.name.as_str().into(),
+            url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,
+            index,
+            sends,
+            next_send: 0,
+            rate: p.rate.clone(),
+            next_rate: 0,
+            sent: 0,
+            deduplicated: 0,
+            failed: 0,
+        }));
+    }
+    Ok(out)
+}
+
+impl Producer {
+    /// The moment of the rate's next send.
+    fn rate_at(&self) -> Option<Millis> {
+        let rate = self.rate.as_ref()?;
+        // Checked: a send that would fall past the last representable
+        // moment never comes.
+        let at = rate
+            .every_ms
+            .checked_mul(self.next_rate)?
+            .checked_add(rate.start_ms)?;
+        (self.next_rate < rate.count && at <= MAX_VIRTUAL_MS).then_some(at)
+    }
+
+    /// Its next send due at or before `now`: a listed one first.
+    fn next_due(&mut self, now: Millis) -> Option<ScheduledSend> {
+        if let Some(send) = self.sends.get(self.next_send).filter(|s| s.at_ms <= now) {
+            let send = send.clone();
+            self.next_send += 1;
+            return Some(send);
+        }
+        let at = self.rate_at().filter(|at| *at <= now)?;
+        let rate = self.rate.as_ref()?;
+        let n = self.next_rate + 1;
+        let fill = |s: &str| s.replace("{n}", &n.to_string());
+        let send = ScheduledSend {
+            at_ms: at,
+            body: fill(&rate.body),
+            group_id: rate.group_id.as_deref().map(fill),
+            dedup_id: None,
+            delay_seconds: None,
+            attributes: Default::default(),
+        };
+        self.next_rate += 1;
+        Some(send)
+    }
+
+    /// Rated sends at or before `until`, and their bodies' units.
+    fn rated_until(&self, until: Millis) -> (u64, u64) {
+        self.rate.as_ref().map_or((0, 0), |rate| {
+            if until < rate.start_ms || rate.every_ms == 0 {
+                return (0, 0);
+            }
+            // Sends numbered 0..=k fall at or before `until`.
+            let due = ((until - rate.start_ms) / rate.every_ms).saturating_add(1);
+            let n = due.min(rate.count).saturating_sub(self.next_rate);
+            // `{n}` becomes at most 20 digits.
+            (n, n.saturating_mul(work::body_units(rate.body.len() + 20)))
+        })
+    }
+}
+
+impl Actor for Producer {
+    fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+
+    fn wake_at(&self) -> Option<Millis> {
+        let scheduled = self.sends.get(self.next_send).map(|s| s.at_ms);
+        [scheduled, self.rate_at()].into_iter().flatten().min()
+    }
+
+    fn step(&mut self, now: Millis, _seen: &dyn Observe) -> Vec<Command> {
+        let mut out = Vec::new();
+        while let Some(send) = self.next_due(now) {
+            out.push(Command::Send {
+                queue_url: self.url.clone(),
+                message: new_message(send),
+            });
+        }
+        out
+    }
+
+    fn outcome(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Sent => self.sent += 1,
+            Outcome::Deduplicated => self.deduplicated += 1,
+            Outcome::Failed => self.failed += 1,
+            _ => {}
+        }
+    }
+
+    fn snapshot(&self) -> Option<Part> {
+        Some(Part::Producer(ProducerSnapshot {
+            name: self.name.to_string(),
+            queue: queue_name(&self.url).to_string(),
+            sent: self.sent,
+            deduplicated: self.deduplicated,
+            failed: self.failed,
+        }))
+    }
+
+    fn queue_url(&self) -> Option<&str> {
+        Some(&self.url)
+    }
+
+    fn plan(&self, until: Millis, hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
+        let (listed, listed_units, listed_matching) =
+            listed_until(&self.sends, self.next_send, until, hits);
+        let (rated, rated_units) = self.rated_until(until);
+        let steady = self.rate.as_ref().map(|rate| {
+            let end = rate
+                .start_ms
+                .saturating_add(rate.every_ms.saturating_mul(rate.count));
+            (rated, rate.start_ms, end)
+        });
+        let rated_matching = match &self.rate {
+            Some(rate) if hits(&rate.body) => rated,
+            _ => 0,
+        };
+        Some(SendPlan {
+            sends: listed.saturating_add(rated),
+            units: listed_units.saturating_add(rated_units),
+            matching: listed_matching.saturating_add(rated_matching),
+            steady,
+        })
+    }
+
+    fn place(&self) -> Option<String> {
+        Some(format!("producers[{}]", self.index))
+    }
+}
