@@ -516,3 +516,24 @@ fn work_estimate_counts_failed_messages_redelivered_until_their_max_receive_coun
         "estimated {estimate}, did {done}"
     );
 }
+
+#[test]
+fn work_estimate_counts_a_schedules_sends_within_its_factor() {
+    let sends: Vec<Value> = (0..2_000u64)
+        .map(|i| json!({ "atMs": i * 50, "body": "x".repeat(1_000) }))
+        .collect();
+    let value = json!({
+        "title": "schedule", "durationMs": 100_000, "queues": [{ "name": "q" }],
+        "schedule": [{ "name": "cron", "queue": "q", "sends": sends }],
+        "consumers": [{ "name": "w", "queue": "q", "processing": { "fixedMs": 20 } }],
+    });
+    let sim = Simulation::new(scenario(value.clone()), Config::default()).unwrap();
+    // 2,000 sends by 100,000 ms, half of them by 50,000 ms.
+    let (whole, half) = (sim.work_estimate(100_000), sim.work_estimate(50_000));
+    assert!(whole >= 2_000 * 3 && half < whole, "{half} of {whole}");
+    let (estimate, done) = estimate_and_work(scenario(value)).unwrap();
+    assert!(
+        done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
+        "estimated {estimate}, did {done}"
+    );
+}
