@@ -168,9 +168,8 @@ impl GoalWatch {
         let consumers: BTreeSet<String> =
             s.consumers.iter().flat_map(crate::worker_names).collect();
         let callers = s
-            .producers
-            .iter()
-            .map(|p| p.name.clone())
+            .senders()
+            .map(str::to_owned)
             .chain(consumers.iter().cloned())
             .collect();
         let has_redrive = goal.dead_letter_queue.as_ref().is_some_and(|dlq| {

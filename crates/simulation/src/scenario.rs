@@ -213,6 +213,13 @@ pub struct Schedule {
 pub const MAX_SCHEDULES: usize = 100;
 
 impl Scenario {
+    /// The names of the scenario's senders (producers, then schedules):
+    /// a message anyone else sent is the learner's.
+    pub(crate) fn senders(&self) -> impl Iterator<Item = &str> {
+        let producers = self.producers.iter().map(|p| p.name.as_str());
+        producers.chain(self.schedule.iter().map(|s| s.name.as_str()))
+    }
+
     /// Each schedule: at most `MAX_SCHEDULES`, a short name, one of the
     /// scenario's queues, moments the run can reach, a delay SQS accepts,
     /// and what a FIFO queue requires of every send.

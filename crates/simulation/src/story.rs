@@ -201,8 +201,8 @@ impl Story {
         for c in &scenario.consumers {
             waits.insert(c.name.clone(), c.wait_time_seconds);
         }
-        for p in &scenario.producers {
-            producers.insert(p.name.clone());
+        for name in scenario.senders() {
+            producers.insert(name.to_owned());
         }
         let mut story = Story {
             shown: vec![false; lines.len()],

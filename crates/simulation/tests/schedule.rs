@@ -5,7 +5,7 @@
 //! its field, in words.
 
 use queuelab_engine::{Config, EventKind, MAX_VIRTUAL_MS};
-use queuelab_simulation::{FieldError, Kind, Scenario, Simulation};
+use queuelab_simulation::{FieldError, Kind, Scenario, SimEvent, Simulation};
 use serde_json::{json, Value};
 
 fn scenario(queues: Value, schedule: Value) -> Scenario {
@@ -225,4 +225,26 @@ fn more_than_a_hundred_schedules_are_refused() {
         .collect();
     let error = refusal(json!([{ "name": "jobs" }]), json!(many));
     assert_eq!(error.path, "schedule");
+}
+
+/// A schedule is the scenario's sender, not the learner: a narration line
+/// waiting for its send fires, as it would for a producer's.
+#[test]
+fn a_narration_line_fires_on_a_scheduled_send() {
+    let scenario: Scenario = serde_json::from_value(json!({
+        "title": "t", "durationMs": 5_000, "queues": [{ "name": "jobs" }],
+        "schedule": [{ "name": "cron", "queue": "jobs", "sends": [{ "atMs": 4_000, "body": "x" }] }],
+        "narration": [{ "when": { "event": "sent", "consumer": "cron" }, "text": "the schedule sent" }],
+    }))
+    .unwrap();
+    let mut sim = Simulation::new(scenario, Config::default()).unwrap();
+    sim.advance(5_000);
+    let told: Vec<(u64, String)> = sim
+        .events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::Narration { text }) => Some((e.time_ms, text)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, vec![(4_000, "the schedule sent".to_string())]);
 }
