@@ -9,11 +9,11 @@
 use std::sync::Arc;
 
 use crate::actors::{self, Outcome};
-use crate::behaviours::{Command, Held};
+use crate::worker::Effect;
 use crate::{queue_name, work, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
-    ReceiveMessage, ReceiveOutcome, SendMessage, SqsError, SqsResult, Tags,
+    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
 };
 
 /// What actors read of the engine: calls any caller may make, none that
@@ -123,8 +123,89 @@ impl Simulation {
 }
 
 impl Simulation {
+    /// Worker `index` is due now: its transition, carried out.
+    pub(crate) fn step_worker(&mut self, index: usize, now: Millis) {
+        let effects = self.workers[index].wake(now, &mut self.rng);
+        self.run_worker(index, effects, now);
+    }
+
+    /// A receive of worker `index` came back: its transition, carried out.
+    pub(crate) fn deliver(
+        &mut self,
+        index: usize,
+        result: SqsResult<Vec<ReceivedMessage>>,
+        now: Millis,
+    ) {
+        // Which worker already processes each message (a duplicate delivery).
+        let holders: Vec<Option<Arc<str>>> = match &result {
+            Ok(messages) => messages
+                .iter()
+                .map(|m| {
+                    let holder = self.workers.iter().find(|w| w.is_processing(&m.message_id));
+                    holder.map(|w| w.name.clone())
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let effects = self.workers[index].received(result, &holders, now, &mut self.rng);
+        self.run_worker(index, effects, now);
+    }
+
+    /// Carries out worker `index`'s effects, in order.
+    fn run_worker(&mut self, index: usize, effects: Vec<Effect>, now: Millis) {
+        let (consumer, url) = {
+            let w = &self.workers[index];
+            (w.name.clone(), w.url.clone())
+        };
+        for effect in effects {
+            match effect {
+                Effect::Work(units) => self.count_work(units),
+                Effect::Log(event) => self.emit(event),
+                Effect::Receive => match self.receive(index) {
+                    Ok(ReceiveOutcome::Done(messages)) => self.deliver(index, Ok(messages), now),
+                    Ok(ReceiveOutcome::Waiting(poll)) => self.workers[index].polling(poll),
+                    Err(error) => self.deliver(index, Err(error), now),
+                },
+                Effect::Delete { handle } => {
+                    self.count_work(1);
+                    match self.engine.delete_message(&url, &handle, Some(&consumer)) {
+                        Ok(()) => self.workers[index].deleted(handle),
+                        Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
+                    }
+                }
+                Effect::ChangeVisibility { handles, seconds } => {
+                    let seconds = match seconds {
+                        Some(seconds) => seconds,
+                        None => {
+                            self.count_work(1);
+                            self.visibility_timeout(&url)
+                        }
+                    };
+                    for handle in handles {
+                        self.count_work(1);
+                        if let Err(error) = self.engine.change_message_visibility(
+                            &url,
+                            &handle,
+                            seconds,
+                            Some(&consumer),
+                        ) {
+                            self.action_failed(&consumer, "ChangeMessageVisibility", error);
+                        }
+                    }
+                }
+                Effect::SideEffect {
+                    message_id,
+                    body,
+                    once,
+                } => self.side_effect(index, &message_id, &body, once),
+                Effect::DoneWith { message_id } => self.done_with(index, &message_id),
+                Effect::Become(state) => self.workers[index].state = state,
+            }
+        }
+    }
+
     /// The worker's ReceiveMessage, as its spec configures it.
-    pub(crate) fn receive(&mut self, index: usize) -> SqsResult<ReceiveOutcome> {
+    fn receive(&mut self, index: usize) -> SqsResult<ReceiveOutcome> {
         let worker = &self.workers[index];
         let request = ReceiveMessage {
             queue_url: worker.url.clone(),
@@ -138,78 +219,6 @@ impl Simulation {
         self.engine.receive_message(&request, Some(&name))
     }
 
-    /// Applies the engine-facing commands of a worker's behaviours to its
-    /// `batch` (whose current message is `batch[current]`). The loop's own
-    /// commands (crash, fail, side effect, heartbeat timing) are decided in
-    /// `worker.rs`.
-    pub(crate) fn apply(
-        &mut self,
-        index: usize,
-        batch: &mut [Held],
-        current: usize,
-        commands: &[Command],
-    ) {
-        let (consumer, url) = {
-            let w = &self.workers[index];
-            (w.name.clone(), w.url.clone())
-        };
-        for command in commands {
-            match command {
-                Command::Delete { index: i } => {
-                    self.count_work(1);
-                    match self
-                        .engine
-                        .delete_message(&url, &batch[*i].handle, Some(&consumer))
-                    {
-                        Ok(()) => batch[*i].deleted = true,
-                        Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
-                    }
-                }
-                Command::ExtendVisibility { seconds } => {
-                    let seconds = match seconds {
-                        Some(seconds) => *seconds,
-                        None => {
-                            self.count_work(1);
-                            self.visibility_timeout(&url)
-                        }
-                    };
-                    let handles: Vec<String> = batch[current..]
-                        .iter()
-                        .filter(|h| !h.deleted)
-                        .map(|h| h.handle.clone())
-                        .collect();
-                    for handle in handles {
-                        self.count_work(1);
-                        if let Err(error) = self.engine.change_message_visibility(
-                            &url,
-                            &handle,
-                            seconds,
-                            Some(&consumer),
-                        ) {
-                            self.action_failed(&consumer, "ChangeMessageVisibility", error);
-                        }
-                    }
-                }
-                Command::ChangeVisibility { index: i, seconds } => {
-                    let handle = batch[*i].handle.clone();
-                    self.count_work(1);
-                    if let Err(error) = self.engine.change_message_visibility(
-                        &url,
-                        &handle,
-                        *seconds,
-                        Some(&consumer),
-                    ) {
-                        self.action_failed(&consumer, "ChangeMessageVisibility", error);
-                    }
-                }
-                Command::Heartbeat { .. }
-                | Command::Fail
-                | Command::Crash { .. }
-                | Command::SideEffectOnce => {}
-            }
-        }
-    }
-
     fn visibility_timeout(&self, url: &str) -> i64 {
         queue_number(&self.engine, url, AttributeName::VisibilityTimeout).map_or(30, |v| v as i64)
     }
@@ -220,23 +229,18 @@ impl Simulation {
         action: &'static str,
         error: SqsError,
     ) {
-        self.emit(SimEvent::ActionFailed {
-            actor: actor.clone(),
-            action,
-            code: error.code.query_code(),
-            error: error.message,
-        });
+        self.emit(SimEvent::action_failed(actor, action, error));
     }
 
     /// Performs the side effect, or skips it when `once` and an idempotent
     /// handler recorded the message already (a table all of them share).
-    pub(crate) fn side_effect(&mut self, index: usize, held: &Held, once: bool) {
+    fn side_effect(&mut self, index: usize, message_id: &str, body: &str, once: bool) {
         let worker = &self.workers[index];
         let consumer = worker.name.clone();
-        if once && self.ledger.seen_once(&held.message_id) {
+        if once && self.ledger.seen_once(message_id) {
             self.emit(SimEvent::SkippedAlreadyProcessed {
                 consumer,
-                message_id: held.message_id.clone(),
+                message_id: message_id.to_owned(),
             });
             return;
         }
@@ -246,10 +250,10 @@ impl Simulation {
         let seq = self.next_event_seq();
         let performed = self
             .ledger
-            .perform(&held.message_id, &held.body, &effect, &consumer, seq);
+            .perform(message_id, body, &effect, &consumer, seq);
         self.emit(SimEvent::SideEffectPerformed {
             consumer,
-            message_id: held.message_id.clone(),
+            message_id: message_id.to_owned(),
             effect,
             count: performed.count,
         });

@@ -534,7 +534,7 @@ impl Simulation {
                 .iter()
                 .position(|w| matches!(w.state, State::Polling { poll: p } if p == poll));
             match owner {
-                Some(index) => self.received(index, result, now),
+                Some(index) => self.deliver(index, result, now),
                 None => self.external_answers.push((poll, result)),
             }
         }

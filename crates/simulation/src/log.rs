@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use queuelab_engine::{Engine, EventKind, Millis};
+use queuelab_engine::{Engine, EventKind, Millis, SqsError};
 use serde::Serialize;
 
 /// One event of the run. Serialized exactly like the engine's `Event`:
@@ -132,6 +132,18 @@ pub enum SimEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         because: Option<String>,
     },
+}
+
+impl SimEvent {
+    /// An SQS call of `actor` that SQS refused, with SQS's code and words.
+    pub(crate) fn action_failed(actor: &Arc<str>, action: &'static str, error: SqsError) -> Self {
+        SimEvent::ActionFailed {
+            actor: actor.clone(),
+            action,
+            code: error.code.query_code(),
+            error: error.message,
+        }
+    }
 }
 
 pub(crate) struct Log {

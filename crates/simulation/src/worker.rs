@@ -1,15 +1,19 @@
 //! One simulated consumer: the receive -> process -> delete loop real code
 //! runs, as a state machine in virtual time. Every worker transition lives
 //! here: when it polls, what a receive starts, when each message is done,
-//! and what its behaviours (`behaviours/`) decide at each step. What the
-//! transitions do to the engine goes through `commands.rs`.
+//! and what its behaviours (`behaviours/`) decide at each step. A
+//! transition reads the worker's own state and returns its [`Effect`]s,
+//! data that `commands.rs` carries out in order (the engine calls, the
+//! side-effect ledger, the log, the worker's next state).
 
 use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
 use crate::behaviours::{self, Command, Held, Observation, WorkerBehaviour};
-use crate::{queue_name, work, SimEvent, Simulation};
-use queuelab_engine::{Millis, PollId, ReceiveOutcome, ReceivedMessage, SqsResult};
+use crate::log::SimEvent;
+use crate::rng::SimRng;
+use crate::{queue_name, work};
+use queuelab_engine::{Millis, PollId, ReceivedMessage, SqsResult};
 
 #[derive(Clone, Debug)]
 pub enum State {
@@ -37,6 +41,43 @@ pub enum State {
     Stopped,
 }
 
+/// What a worker's transition asks of the run, carried out in order by
+/// `commands.rs` (`Simulation::run_worker`) under the worker's name.
+#[derive(Debug)]
+pub(crate) enum Effect {
+    /// Units of work besides its engine calls (`work.rs`): its action,
+    /// the bodies it received.
+    Work(u64),
+    /// Logs a simulation event at this moment.
+    Log(SimEvent),
+    /// Its ReceiveMessage, as its spec configures it; the answer is its
+    /// next transition ([`Worker::received`]), or a long poll to wait on.
+    Receive,
+    /// DeleteMessage of the message with this receipt handle; once it
+    /// succeeds the worker counts the message deleted ([`Worker::deleted`]).
+    Delete { handle: String },
+    /// ChangeMessageVisibility of each handle to `seconds` (None: the
+    /// queue's visibility timeout, read first).
+    ChangeVisibility {
+        handles: Vec<String>,
+        seconds: Option<i64>,
+    },
+    /// The handler's side effect on a message (`once`: skipped when an
+    /// idempotent handler recorded the message already).
+    SideEffect {
+        message_id: String,
+        body: String,
+        once: bool,
+    },
+    /// It is done with a message (the ledger may forget it).
+    DoneWith { message_id: String },
+    /// Its state from here on. Placed among the effects where the loop it
+    /// models changes state, so everything the run does between sees the
+    /// worker as that loop would be (who holds a message, when a message
+    /// that left the engine may be forgotten).
+    Become(State),
+}
+
 pub struct Worker {
     pub spec: Consumer,
     pub name: Arc<str>,
@@ -44,6 +85,8 @@ pub struct Worker {
     pub state: State,
     /// Side effects this worker performed.
     pub side_effects: u64,
+    /// Receipt handles of the batch it holds that the run deleted.
+    deleted: Vec<String>,
     behaviours: Vec<Box<dyn WorkerBehaviour>>,
 }
 
@@ -60,6 +103,7 @@ impl Worker {
             spec,
             url,
             side_effects: 0,
+            deleted: Vec::new(),
         })
     }
 
@@ -97,6 +141,325 @@ impl Worker {
             _ => false,
         }
     }
+
+    /// The run deleted the message with this receipt handle.
+    pub(crate) fn deleted(&mut self, handle: String) {
+        self.deleted.push(handle);
+    }
+
+    /// Its state, each held message's `deleted` as the run found it.
+    fn state_now(&self) -> State {
+        let mut state = self.state.clone();
+        if let State::Working { batch, .. } = &mut state {
+            for h in batch {
+                h.deleted = self.deleted.contains(&h.handle);
+            }
+        }
+        state
+    }
+
+    /// Its long poll is waiting in the engine.
+    pub(crate) fn polling(&mut self, poll: PollId) {
+        self.state = State::Polling { poll };
+    }
+
+    /// It is due at `now` (`wake_at`): it polls, beats or finishes a message.
+    pub(crate) fn wake(&mut self, now: Millis, rng: &mut SimRng) -> Vec<Effect> {
+        let mut out = vec![Effect::Work(1)];
+        match self.state_now() {
+            state @ (State::Idle { .. } | State::Crashed { .. }) => {
+                if self.stopped_by(now) {
+                    out.push(Effect::Become(State::Stopped));
+                    return out;
+                }
+                if matches!(state, State::Crashed { .. }) {
+                    let consumer = self.name.clone();
+                    out.push(Effect::Log(SimEvent::WorkerRestarted { consumer }));
+                }
+                out.push(Effect::Receive);
+            }
+            State::Working {
+                done_at,
+                next_heartbeat: Some(beat),
+                ..
+            } if beat < done_at && beat <= now => self.heartbeat(now, &mut out),
+            State::Working { .. } => self.finish_current(now, rng, &mut out),
+            State::Polling { .. } | State::Stopped => {}
+        }
+        out
+    }
+
+    /// A receive came back: start on the batch, or poll again. `holders`
+    /// names, for each message received, the worker already processing
+    /// it (a duplicate delivery).
+    pub(crate) fn received(
+        &mut self,
+        result: SqsResult<Vec<ReceivedMessage>>,
+        holders: &[Option<Arc<str>>],
+        now: Millis,
+        rng: &mut SimRng,
+    ) -> Vec<Effect> {
+        let pause = State::Idle {
+            until: now.saturating_add(self.spec.poll_interval_ms),
+        };
+        let messages = match result {
+            Ok(messages) if messages.is_empty() => {
+                // A long poll that ended empty polls again at once; a short
+                // poll pauses first, as a polling loop with a sleep would.
+                return vec![Effect::Become(if self.spec.wait_time_seconds > 0 {
+                    State::Idle { until: now }
+                } else {
+                    pause
+                })];
+            }
+            Ok(messages) => messages,
+            Err(error) => {
+                let failed = SimEvent::action_failed(&self.name, "ReceiveMessage", error);
+                return vec![Effect::Become(pause), Effect::Log(failed)];
+            }
+        };
+        let consumer = self.name.clone();
+        let queue = queue_name(&self.url);
+        let bytes: u64 = messages
+            .iter()
+            .map(|m| work::body_units(m.body.len()))
+            .sum();
+        let mut out = vec![Effect::Work(bytes)];
+        self.deleted.clear();
+        let mut batch = Vec::new();
+        for (i, m) in messages.into_iter().enumerate() {
+            let receive_count = m
+                .attributes
+                .iter()
+                .find(|(k, _)| *k == "ApproximateReceiveCount")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(1);
+            if let Some(holder) = holders.get(i).cloned().flatten() {
+                out.push(Effect::Log(SimEvent::DuplicateDelivery {
+                    consumer: consumer.clone(),
+                    queue: queue.clone(),
+                    message_id: m.message_id.clone(),
+                    receive_count,
+                    also_held_by: holder,
+                }));
+            }
+            batch.push(Held {
+                message_id: m.message_id,
+                body: m.body,
+                handle: m.receipt_handle,
+                receive_count,
+                failed: false,
+                deleted: false,
+            });
+        }
+        let commands = self.observe(&Observation::Received { batch: &batch });
+        apply(&batch, 0, &commands, &mut out);
+        self.begin(batch, 0, now, rng, &mut out);
+        out
+    }
+
+    /// Starts processing `batch[current]`.
+    fn begin(
+        &mut self,
+        batch: Vec<Held>,
+        current: usize,
+        now: Millis,
+        rng: &mut SimRng,
+        out: &mut Vec<Effect>,
+    ) {
+        let unit = rng.unit();
+        // A batch's own cost (a connection, a commit) is paid once, with
+        // its first message.
+        let overhead = if current == 0 {
+            self.spec.batch_overhead_ms
+        } else {
+            0
+        };
+        let done_at = now
+            .saturating_add(processing_ms(&self.spec.processing, unit))
+            .saturating_add(overhead);
+        let heartbeat_every = self
+            .observe(&Observation::Started)
+            .iter()
+            .find_map(|c| match c {
+                Command::Heartbeat { every_ms } => Some(*every_ms),
+                _ => None,
+            });
+        let held = &batch[current];
+        let event = SimEvent::ProcessingStarted {
+            consumer: self.name.clone(),
+            queue: queue_name(&self.url),
+            message_id: held.message_id.clone(),
+            receive_count: held.receive_count,
+            until: done_at,
+        };
+        out.push(Effect::Become(State::Working {
+            batch,
+            current,
+            started_at: now,
+            done_at,
+            next_heartbeat: heartbeat_every.map(|every| now.saturating_add(every)),
+            heartbeat_every: heartbeat_every.unwrap_or(1000).max(1),
+        }));
+        out.push(Effect::Log(event));
+    }
+
+    /// A heartbeat is due: the behaviours say what it does.
+    fn heartbeat(&mut self, now: Millis, out: &mut Vec<Effect>) {
+        let mut state = self.state_now();
+        let State::Working {
+            batch,
+            current,
+            next_heartbeat: next @ Some(_),
+            heartbeat_every,
+            ..
+        } = &mut state
+        else {
+            return;
+        };
+        let commands = self.observe(&Observation::HeartbeatDue);
+        apply(batch, *current, &commands, out);
+        let beat = next.unwrap_or(now);
+        *next = Some(beat.saturating_add(*heartbeat_every).max(now + 1));
+        out.push(Effect::Become(state));
+    }
+
+    /// The handler is done with the current message: its behaviours decide
+    /// whether it crashes, fails, or performs the side effect (and what is
+    /// deleted when).
+    fn finish_current(&mut self, now: Millis, rng: &mut SimRng, out: &mut Vec<Effect>) {
+        let State::Working {
+            mut batch, current, ..
+        } = self.state_now()
+        else {
+            return;
+        };
+        let consumer = self.name.clone();
+        let held = batch[current].clone();
+        let handled = self.observe(&Observation::Handled {
+            message: &held,
+            now,
+        });
+        if self.crash_if_asked(&held, &handled, now, out) {
+            return;
+        }
+        if handled.contains(&Command::Fail) {
+            batch[current].failed = true;
+            out.push(Effect::Log(SimEvent::ProcessingFailed {
+                consumer: consumer.clone(),
+                message_id: held.message_id.clone(),
+                receive_count: held.receive_count,
+            }));
+            self.lost_if_deleted(&held, false, out);
+            let failed = self.observe(&Observation::Failed {
+                message: &held,
+                current,
+            });
+            apply(&batch, current, &failed, out);
+        } else {
+            out.push(Effect::SideEffect {
+                message_id: held.message_id.clone(),
+                body: held.body.clone(),
+                once: handled.contains(&Command::SideEffectOnce),
+            });
+            let done = self.observe(&Observation::SideEffectDone {
+                message: &held,
+                current,
+            });
+            if self.crash_if_asked(&held, &done, now, out) {
+                return;
+            }
+            apply(&batch, current, &done, out);
+        }
+        out.push(Effect::DoneWith {
+            message_id: held.message_id.clone(),
+        });
+        if current + 1 < batch.len() {
+            self.begin(batch, current + 1, now, rng, out);
+            return;
+        }
+        let done = self.observe(&Observation::BatchDone { batch: &batch });
+        apply(&batch, current, &done, out);
+        out.push(Effect::Become(State::Idle { until: now }));
+    }
+
+    /// Crashes the worker if the behaviour's `commands` say so (restarting
+    /// `restart_ms` after `now`); true if it crashed.
+    fn crash_if_asked(
+        &self,
+        held: &Held,
+        commands: &[Command],
+        now: Millis,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        let Some((before_side_effect, restart_ms)) = crash(commands) else {
+            return false;
+        };
+        out.push(Effect::Log(SimEvent::WorkerCrashed {
+            consumer: self.name.clone(),
+            message_id: held.message_id.clone(),
+            before_side_effect,
+        }));
+        if before_side_effect {
+            self.lost_if_deleted(held, true, out);
+        }
+        // The crash drops the whole batch it held.
+        let dropped: Vec<String> = match &self.state {
+            State::Working { batch, current, .. } => batch[*current..]
+                .iter()
+                .map(|h| h.message_id.clone())
+                .collect(),
+            _ => vec![held.message_id.clone()],
+        };
+        let until = now.saturating_add(restart_ms);
+        out.push(Effect::Become(State::Crashed { until }));
+        for message_id in dropped {
+            out.push(Effect::DoneWith { message_id });
+        }
+        true
+    }
+
+    /// A message deleted before processing has no copy left to retry when
+    /// its handler then crashes or fails.
+    fn lost_if_deleted(&self, held: &Held, handler_crashed: bool, out: &mut Vec<Effect>) {
+        if held.deleted {
+            out.push(Effect::Log(SimEvent::MessageLost {
+                consumer: self.name.clone(),
+                message_id: held.message_id.clone(),
+                handler_crashed,
+            }));
+        }
+    }
+}
+
+/// The engine-facing commands of a worker's behaviours on its `batch`
+/// (whose current message is `batch[current]`), as effects. The loop's
+/// own commands (crash, fail, side effect, heartbeat timing) are decided
+/// by the transitions above.
+fn apply(batch: &[Held], current: usize, commands: &[Command], out: &mut Vec<Effect>) {
+    for command in commands {
+        match command {
+            Command::Delete { index } => out.push(Effect::Delete {
+                handle: batch[*index].handle.clone(),
+            }),
+            Command::ExtendVisibility { seconds } => out.push(Effect::ChangeVisibility {
+                handles: batch[current..]
+                    .iter()
+                    .filter(|h| !h.deleted)
+                    .map(|h| h.handle.clone())
+                    .collect(),
+                seconds: *seconds,
+            }),
+            Command::ChangeVisibility { index, seconds } => out.push(Effect::ChangeVisibility {
+                handles: vec![batch[*index].handle.clone()],
+                seconds: Some(*seconds),
+            }),
+            Command::Heartbeat { .. }
+            | Command::Fail
+            | Command::Crash { .. }
+            | Command::SideEffectOnce => {}
+        }
+    }
 }
 
 /// Draws a processing time; `unit` is a uniform draw in [0, 1).
@@ -128,280 +491,4 @@ fn crash(commands: &[Command]) -> Option<(bool, Millis)> {
         } => Some((*before_side_effect, *restart_ms)),
         _ => None,
     })
-}
-
-impl Simulation {
-    pub(crate) fn step_worker(&mut self, index: usize, now: Millis) {
-        self.count_work(1);
-        match self.workers[index].state.clone() {
-            State::Idle { .. } | State::Crashed { .. } => {
-                let restarting = matches!(self.workers[index].state, State::Crashed { .. });
-                if self.workers[index].stopped_by(now) {
-                    self.workers[index].state = State::Stopped;
-                    return;
-                }
-                if restarting {
-                    let consumer = self.workers[index].name.clone();
-                    self.emit(SimEvent::WorkerRestarted { consumer });
-                }
-                match self.receive(index) {
-                    Ok(ReceiveOutcome::Done(messages)) => self.received(index, Ok(messages), now),
-                    Ok(ReceiveOutcome::Waiting(poll)) => {
-                        self.workers[index].state = State::Polling { poll }
-                    }
-                    Err(error) => self.received(index, Err(error), now),
-                }
-            }
-            State::Working {
-                done_at,
-                next_heartbeat: Some(beat),
-                ..
-            } if beat < done_at && beat <= now => self.heartbeat(index, now),
-            State::Working { .. } => self.finish_current(index, now),
-            State::Polling { .. } | State::Stopped => {}
-        }
-    }
-
-    /// A receive came back: start on the batch, or poll again.
-    pub(crate) fn received(
-        &mut self,
-        index: usize,
-        result: SqsResult<Vec<ReceivedMessage>>,
-        now: Millis,
-    ) {
-        let worker = &self.workers[index];
-        let pause = State::Idle {
-            until: now.saturating_add(worker.spec.poll_interval_ms),
-        };
-        let messages = match result {
-            Ok(messages) if messages.is_empty() => {
-                // A long poll that ended empty polls again at once; a short
-                // poll pauses first, as a polling loop with a sleep would.
-                self.workers[index].state = if worker.spec.wait_time_seconds > 0 {
-                    State::Idle { until: now }
-                } else {
-                    pause
-                };
-                return;
-            }
-            Ok(messages) => messages,
-            Err(error) => {
-                let name = worker.name.clone();
-                self.workers[index].state = pause;
-                self.action_failed(&name, "ReceiveMessage", error);
-                return;
-            }
-        };
-        let consumer = worker.name.clone();
-        let queue = queue_name(&worker.url);
-        let mut batch = Vec::new();
-        let bytes: u64 = messages
-            .iter()
-            .map(|m| work::body_units(m.body.len()))
-            .sum();
-        self.count_work(bytes);
-        for m in messages {
-            let receive_count = m
-                .attributes
-                .iter()
-                .find(|(k, _)| *k == "ApproximateReceiveCount")
-                .and_then(|(_, v)| v.parse().ok())
-                .unwrap_or(1);
-            let also_held_by = self
-                .workers
-                .iter()
-                .find(|w| w.is_processing(&m.message_id))
-                .map(|w| w.name.clone());
-            if let Some(holder) = also_held_by {
-                self.emit(SimEvent::DuplicateDelivery {
-                    consumer: consumer.clone(),
-                    queue: queue.clone(),
-                    message_id: m.message_id.clone(),
-                    receive_count,
-                    also_held_by: holder,
-                });
-            }
-            batch.push(Held {
-                message_id: m.message_id,
-                body: m.body,
-                handle: m.receipt_handle,
-                receive_count,
-                failed: false,
-                deleted: false,
-            });
-        }
-        let commands = self.workers[index].observe(&Observation::Received { batch: &batch });
-        self.apply(index, &mut batch, 0, &commands);
-        self.begin(index, batch, 0, now);
-    }
-
-    /// Starts processing `batch[current]`.
-    fn begin(&mut self, index: usize, batch: Vec<Held>, current: usize, now: Millis) {
-        let unit = self.rng.unit();
-        let worker = &mut self.workers[index];
-        // A batch's own cost (a connection, a commit) is paid once, with
-        // its first message.
-        let overhead = if current == 0 {
-            worker.spec.batch_overhead_ms
-        } else {
-            0
-        };
-        let done_at = now
-            .saturating_add(processing_ms(&worker.spec.processing, unit))
-            .saturating_add(overhead);
-        let heartbeat_every = worker
-            .observe(&Observation::Started)
-            .iter()
-            .find_map(|c| match c {
-                Command::Heartbeat { every_ms } => Some(*every_ms),
-                _ => None,
-            });
-        let held = &batch[current];
-        let event = SimEvent::ProcessingStarted {
-            consumer: worker.name.clone(),
-            queue: queue_name(&worker.url),
-            message_id: held.message_id.clone(),
-            receive_count: held.receive_count,
-            until: done_at,
-        };
-        worker.state = State::Working {
-            batch,
-            current,
-            started_at: now,
-            done_at,
-            next_heartbeat: heartbeat_every.map(|every| now.saturating_add(every)),
-            heartbeat_every: heartbeat_every.unwrap_or(1000).max(1),
-        };
-        self.emit(event);
-    }
-
-    /// A heartbeat is due: the behaviours say what it does.
-    fn heartbeat(&mut self, index: usize, now: Millis) {
-        let State::Working {
-            mut batch,
-            current,
-            next_heartbeat: Some(beat),
-            heartbeat_every,
-            ..
-        } = self.workers[index].state.clone()
-        else {
-            return;
-        };
-        let commands = self.workers[index].observe(&Observation::HeartbeatDue);
-        self.apply(index, &mut batch, current, &commands);
-        if let State::Working { next_heartbeat, .. } = &mut self.workers[index].state {
-            *next_heartbeat = Some(beat.saturating_add(heartbeat_every).max(now + 1));
-        }
-    }
-
-    /// The handler is done with the current message: its behaviours decide
-    /// whether it crashes, fails, or performs the side effect (and what is
-    /// deleted when).
-    fn finish_current(&mut self, index: usize, now: Millis) {
-        let State::Working {
-            mut batch, current, ..
-        } = self.workers[index].state.clone()
-        else {
-            return;
-        };
-        let consumer = self.workers[index].name.clone();
-        let held = batch[current].clone();
-        let handled = self.workers[index].observe(&Observation::Handled {
-            message: &held,
-            now,
-        });
-        if self.crash_if_asked(index, &held, &handled, now) {
-            return;
-        }
-        if handled.contains(&Command::Fail) {
-            batch[current].failed = true;
-            self.emit(SimEvent::ProcessingFailed {
-                consumer: consumer.clone(),
-                message_id: held.message_id.clone(),
-                receive_count: held.receive_count,
-            });
-            self.lost_if_deleted(&consumer, &held, false);
-            let failed = self.workers[index].observe(&Observation::Failed {
-                message: &held,
-                current,
-            });
-            self.apply(index, &mut batch, current, &failed);
-        } else {
-            let once = handled.contains(&Command::SideEffectOnce);
-            self.side_effect(index, &held, once);
-            let done = self.workers[index].observe(&Observation::SideEffectDone {
-                message: &held,
-                current,
-            });
-            if self.crash_if_asked(index, &held, &done, now) {
-                return;
-            }
-            self.apply(index, &mut batch, current, &done);
-        }
-        self.done_with(index, &held.message_id);
-        if current + 1 < batch.len() {
-            self.begin(index, batch, current + 1, now);
-            return;
-        }
-        let done = self.workers[index].observe(&Observation::BatchDone { batch: &batch });
-        self.apply(index, &mut batch, current, &done);
-        self.workers[index].state = State::Idle { until: now };
-    }
-
-    /// Crashes the worker if the behaviour's `commands` say so (restarting
-    /// `restart_ms` after `now`); true if it crashed.
-    fn crash_if_asked(
-        &mut self,
-        index: usize,
-        held: &Held,
-        commands: &[Command],
-        now: Millis,
-    ) -> bool {
-        let Some((before_side_effect, restart_ms)) = crash(commands) else {
-            return false;
-        };
-        self.crash(
-            index,
-            held,
-            before_side_effect,
-            now.saturating_add(restart_ms),
-        );
-        true
-    }
-
-    fn crash(&mut self, index: usize, held: &Held, before_side_effect: bool, until: Millis) {
-        let consumer = self.workers[index].name.clone();
-        self.emit(SimEvent::WorkerCrashed {
-            consumer: consumer.clone(),
-            message_id: held.message_id.clone(),
-            before_side_effect,
-        });
-        if before_side_effect {
-            self.lost_if_deleted(&consumer, held, true);
-        }
-        // The crash drops the whole batch it held.
-        let dropped: Vec<String> = match &self.workers[index].state {
-            State::Working { batch, current, .. } => batch[*current..]
-                .iter()
-                .map(|h| h.message_id.clone())
-                .collect(),
-            _ => vec![held.message_id.clone()],
-        };
-        self.workers[index].state = State::Crashed { until };
-        for id in dropped {
-            self.done_with(index, &id);
-        }
-    }
-
-    /// A message deleted before processing has no copy left to retry when
-    /// its handler then crashes or fails.
-    fn lost_if_deleted(&mut self, consumer: &Arc<str>, held: &Held, handler_crashed: bool) {
-        if held.deleted {
-            self.emit(SimEvent::MessageLost {
-                consumer: consumer.clone(),
-                message_id: held.message_id.clone(),
-                handler_crashed,
-            });
-        }
-    }
 }
