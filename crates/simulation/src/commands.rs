@@ -193,7 +193,7 @@ impl Simulation {
                         }
                     }
                 }
-                Effect::SideEffect {
+                Effect::Perform {
                     message_id,
                     body,
                     once,
@@ -293,5 +293,70 @@ impl Simulation {
         if let Some(goal) = &mut self.goal {
             goal.gone(id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::actors::{Actor, Command, Observe};
+    use queuelab_engine::Config;
+
+    /// Creates a queue at 10 ms and deletes it at 20 ms, noting outcomes.
+    struct Requester {
+        name: Arc<str>,
+        next: Option<Millis>,
+        seen: Rc<RefCell<Vec<Outcome>>>,
+    }
+
+    impl Actor for Requester {
+        fn name(&self) -> &Arc<str> {
+            &self.name
+        }
+        fn wake_at(&self) -> Option<Millis> {
+            self.next
+        }
+        fn step(&mut self, now: Millis, _seen: &dyn Observe) -> Vec<Command> {
+            self.next = (now == 10).then_some(20);
+            match self.seen.borrow().last() {
+                Some(Outcome::Created { queue_url }) => vec![Command::DeleteQueue {
+                    queue_url: queue_url.clone(),
+                }],
+                _ => vec![Command::CreateQueue {
+                    name: "replies".into(),
+                    attributes: Vec::new(),
+                }],
+            }
+        }
+        fn outcome(&mut self, outcome: &Outcome) {
+            self.seen.borrow_mut().push(outcome.clone());
+        }
+    }
+
+    #[test]
+    fn an_actor_creates_and_deletes_a_queue_through_its_commands() {
+        let mut sim = Simulation::empty(Config::default());
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        sim.actors.push(Box::new(Requester {
+            name: "requester".into(),
+            next: Some(10),
+            seen: seen.clone(),
+        }));
+        let names = |sim: &Simulation| -> Vec<String> {
+            let queues = sim.engine().snapshot().queues;
+            queues.into_iter().map(|q| q.name.to_string()).collect()
+        };
+        sim.advance(15);
+        assert_eq!(names(&sim), ["replies"]);
+        sim.advance(10);
+        assert!(names(&sim).is_empty());
+        let seen = seen.borrow();
+        assert!(
+            matches!(&seen[..], [Outcome::Created { queue_url }, Outcome::Deleted] if queue_url.ends_with("/replies")),
+            "{seen:?}"
+        );
     }
 }

@@ -15,7 +15,6 @@
 
 use queuelab_engine::Millis;
 
-use crate::actors::Phase;
 use crate::worker::Worker;
 use crate::{queue_name, Simulation};
 
@@ -465,7 +464,7 @@ impl Simulation {
         let lines = self.story.timed_until(until) as f64 * PER_LINE as f64;
         let acting = producers + workers;
         // Alarms (the watchers) are checked at every wake.
-        let watchers = self.actors.iter().filter(|a| a.phase() == Phase::Watch);
+        let watchers = self.actors.iter().filter(|a| a.watches());
         let watchers = watchers.count() as u64;
         let alarm_checks = watchers as f64 * acting.min((until - now) as f64);
         let expected = acting + lines + alarm_checks;

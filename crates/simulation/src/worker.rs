@@ -64,7 +64,7 @@ pub(crate) enum Effect {
     },
     /// The handler's side effect on a message (`once`: skipped when an
     /// idempotent handler recorded the message already).
-    SideEffect {
+    Perform {
         message_id: String,
         body: String,
         once: bool,
@@ -357,7 +357,7 @@ impl Worker {
             });
             apply(&batch, current, &failed, out);
         } else {
-            out.push(Effect::SideEffect {
+            out.push(Effect::Perform {
                 message_id: held.message_id.clone(),
                 body: held.body.clone(),
                 once: handled.contains(&Command::SideEffectOnce),
