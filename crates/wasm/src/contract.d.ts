@@ -319,6 +319,10 @@ queues: Array<QueueSpec>,
  */
 producers: Array<Producer>, 
 /**
+ * Messages sent at given moments, however far ahead (`Schedule`).
+ */
+schedule?: Array<Schedule>, 
+/**
  * At most 100 workers in all, each consumer counting its `replicas`.
  */
 consumers: Array<Consumer>, 
@@ -406,6 +410,27 @@ attributes: { [key in string]: string }, };
  * becomes the send's number.
  */
 export type Rate = { startMs: number, everyMs: number, count: number, body: string, groupId: string | null, };
+
+/**
+ * A scheduler (EventBridge Scheduler, a cron job) that sends each message
+ * at its moment: it waits in the run, so a moment may be hours or days
+ * ahead, where SQS's own DelaySeconds stops at 900 seconds (15 minutes).
+ */
+export type Schedule = { 
+/**
+ * Its name in the log, at most 80 characters (every send records it).
+ */
+name: string, 
+/**
+ * One of the scenario's queues.
+ */
+queue: string, 
+/**
+ * The messages, each sent at its `atMs` (a FIFO queue's with their
+ * `groupId`, and a `dedupId` unless the queue has
+ * contentBasedDeduplication); a `delaySeconds` delays it further.
+ */
+sends: Array<ScheduledSend>, };
 
 /**
  * A simulated worker running the loop real consumer code runs.

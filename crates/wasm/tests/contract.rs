@@ -23,7 +23,7 @@ use queuelab_engine::{
 use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_simulation::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
-    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, ScheduledSend, Trigger,
+    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger,
     TriggerEvent, Window,
 };
 use queuelab_simulation::{
@@ -109,6 +109,7 @@ fn typescript() -> String {
         Producer,
         ScheduledSend,
         Rate,
+        Schedule,
         Consumer,
         Processing,
         Behaviour,
