@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::actors::{self, Outcome};
 use crate::worker::Effect;
-use crate::{queue_name, work, SimEvent, Simulation};
+use crate::{queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
     ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
@@ -93,7 +93,7 @@ impl Simulation {
             .then(|| (message.body.clone(), actors::string_attributes(&message)));
         let request = SendMessage { queue_url, message };
         // The actor's action, its SendMessage call, and its body's bytes.
-        self.count_work(2 + work::body_units(request.message.body.len()));
+        self.count_work(2 + units::body_units(request.message.body.len()));
         let before = self.engine.next_event_seq();
         match self.engine.send_message(&request, Some(name)) {
             Ok(result) => {

@@ -27,6 +27,7 @@ mod rng;
 pub mod scenario;
 mod story;
 mod time_order;
+mod units;
 mod work;
 mod worker;
 
@@ -50,7 +51,8 @@ pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
 pub use story::Outcome;
-pub use work::{BODY_BYTES_PER_UNIT, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
+pub use units::BODY_BYTES_PER_UNIT;
+pub use work::{ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
 use worker::{State, Worker};
 

@@ -518,16 +518,6 @@ fn share(plans: &mut [WorkerPlan], on_q: &[usize], plan: &QueuePlan, deliveries:
 /// the estimate says 6,331).
 pub const ESTIMATE_FACTOR: u64 = 25;
 
-/// Body bytes that weigh one unit: a body is copied, hashed (MD5) and
-/// encoded at each send and each receive, at roughly 256 bytes a
-/// microsecond natively, so a 1 MiB body costs 4,096 units each time.
-pub const BODY_BYTES_PER_UNIT: u64 = 256;
-
-/// The units a body of `len` bytes adds to the send or receive that moves it.
-pub(crate) fn body_units(len: usize) -> u64 {
-    len as u64 / BODY_BYTES_PER_UNIT
-}
-
 impl Simulation {
     /// Moves the engine's clock to `t`: one wake of the run, plus each
     /// event its timers made (a visibility or retention deadline, a delay

@@ -12,7 +12,7 @@ use super::scenario::{Consumer, Processing};
 use crate::behaviours::{self, Command, Held, Observation, WorkerBehaviour};
 use crate::log::SimEvent;
 use crate::rng::SimRng;
-use crate::{queue_name, work};
+use crate::{queue_name, units};
 use queuelab_engine::{Millis, PollId, ReceivedMessage, SqsResult};
 
 #[derive(Clone, Debug)]
@@ -222,7 +222,7 @@ impl Worker {
         let queue = queue_name(&self.url);
         let bytes: u64 = messages
             .iter()
-            .map(|m| work::body_units(m.body.len()))
+            .map(|m| units::body_units(m.body.len()))
             .sum();
         let mut out = vec![Effect::Work(bytes)];
         self.deleted.clear();

@@ -202,7 +202,7 @@ pub(crate) fn listed_until(
     let pending = &sends[next.min(sends.len())..];
     let due = &pending[..pending.partition_point(|s| s.at_ms <= until)];
     let units = due.iter().fold(0u64, |sum, s| {
-        sum.saturating_add(crate::work::body_units(s.body.len()))
+        sum.saturating_add(crate::units::body_units(s.body.len()))
     });
     let matching = due.iter().filter(|s| hits(&s.body)).count() as u64;
     (due.len() as u64, units, matching)

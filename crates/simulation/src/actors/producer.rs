@@ -7,7 +7,7 @@ use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
 
 use super::{listed_until, new_message, Actor, Command, Observe, Outcome, Part, SendPlan, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
-use crate::{queue_name, time_order, work, ProducerSnapshot};
+use crate::{queue_name, time_order, units, ProducerSnapshot};
 
 pub(crate) struct Producer {
     name: Arc<str>,
@@ -93,7 +93,7 @@ impl Producer {
             let due = ((until - rate.start_ms) / rate.every_ms).saturating_add(1);
             let n = due.min(rate.count).saturating_sub(self.next_rate);
             // `{n}` becomes at most 20 digits.
-            (n, n.saturating_mul(work::body_units(rate.body.len() + 20)))
+            (n, n.saturating_mul(units::body_units(rate.body.len() + 20)))
         })
     }
 }
