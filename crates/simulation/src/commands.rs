@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use crate::actors::{self, Outcome};
-use crate::worker::Effect;
+use crate::actors::{self, Actor as _, Outcome};
+use crate::worker::{self, Effect};
 use crate::{queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
@@ -17,16 +17,10 @@ use queuelab_engine::{
 };
 
 /// What actors read of the engine: calls any caller may make, none that
-/// changes anything.
-pub(crate) struct Reads<'a>(pub &'a Engine);
-
-impl actors::Observe for Reads<'_> {
+/// changes anything (`Observe` has no other method).
+impl actors::Observe for Engine {
     fn visible(&self, queue_url: &str) -> Option<u64> {
-        queue_number(
-            self.0,
-            queue_url,
-            AttributeName::ApproximateNumberOfMessages,
-        )
+        queue_number(self, queue_url, AttributeName::ApproximateNumberOfMessages)
     }
 }
 
@@ -125,7 +119,11 @@ impl Simulation {
 impl Simulation {
     /// Worker `index` is due now: its transition, carried out.
     pub(crate) fn step_worker(&mut self, index: usize, now: Millis) {
-        let effects = self.workers[index].wake(now, &mut self.rng);
+        let mut seen = worker::Seen {
+            rng: &mut self.rng,
+            answer: None,
+        };
+        let effects = self.workers[index].step(now, &mut seen);
         self.run_worker(index, effects, now);
     }
 
@@ -147,7 +145,11 @@ impl Simulation {
                 .collect(),
             Err(_) => Vec::new(),
         };
-        let effects = self.workers[index].received(result, &holders, now, &mut self.rng);
+        let mut seen = worker::Seen {
+            rng: &mut self.rng,
+            answer: Some((result, holders)),
+        };
+        let effects = self.workers[index].step(now, &mut seen);
         self.run_worker(index, effects, now);
     }
 
@@ -302,7 +304,7 @@ mod tests {
     use std::rc::Rc;
 
     use super::*;
-    use crate::actors::{Actor, Command, Observe};
+    use crate::actors::{Actor, Command, Reads};
     use queuelab_engine::Config;
 
     /// Creates a queue at 10 ms and deletes it at 20 ms, noting outcomes.
@@ -319,7 +321,7 @@ mod tests {
         fn wake_at(&self) -> Option<Millis> {
             self.next
         }
-        fn step(&mut self, now: Millis, _seen: &dyn Observe) -> Vec<Command> {
+        fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
             self.next = (now == 10).then_some(20);
             match self.seen.borrow().last() {
                 Some(Outcome::Created { queue_url }) => vec![Command::DeleteQueue {

@@ -521,8 +521,7 @@ impl Simulation {
             if phase == actors::Phase::Watch {
                 self.count_work(1);
             }
-            let seen = commands::Reads(&self.engine);
-            let commands = self.actors[index].step(now, &seen);
+            let commands = self.actors[index].step(now, &mut self.engine);
             self.execute(index, commands, now);
         }
     }

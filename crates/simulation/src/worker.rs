@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::scenario::{Consumer, Processing};
+use crate::actors::Actor;
 use crate::behaviours::{self, Command, Held, Observation, WorkerBehaviour};
 use crate::log::SimEvent;
 use crate::rng::SimRng;
@@ -77,6 +78,19 @@ pub(crate) enum Effect {
     /// that left the engine may be forgotten).
     Become(State),
 }
+
+/// What a worker sees when it steps: the simulation's stream of draws
+/// (processing times), and, when a receive's answer is what steps it, that
+/// answer with the worker already processing each message (if any: a
+/// duplicate delivery).
+pub(crate) struct Seen<'a> {
+    pub rng: &'a mut SimRng,
+    pub answer: Option<Answer>,
+}
+
+/// A receive's answer, and for each message received the worker already
+/// processing it.
+pub(crate) type Answer = (SqsResult<Vec<ReceivedMessage>>, Vec<Option<Arc<str>>>);
 
 pub struct Worker {
     pub spec: Consumer,
@@ -164,7 +178,7 @@ impl Worker {
     }
 
     /// It is due at `now` (`wake_at`): it polls, beats or finishes a message.
-    pub(crate) fn wake(&mut self, now: Millis, rng: &mut SimRng) -> Vec<Effect> {
+    fn wake(&mut self, now: Millis, rng: &mut SimRng) -> Vec<Effect> {
         let mut out = vec![Effect::Work(1)];
         match self.state_now() {
             state @ (State::Idle { .. } | State::Crashed { .. }) => {
@@ -192,7 +206,7 @@ impl Worker {
     /// A receive came back: start on the batch, or poll again. `holders`
     /// names, for each message received, the worker already processing
     /// it (a duplicate delivery).
-    pub(crate) fn received(
+    fn received(
         &mut self,
         result: SqsResult<Vec<ReceivedMessage>>,
         holders: &[Option<Arc<str>>],
@@ -428,6 +442,24 @@ impl Worker {
                 message_id: held.message_id.clone(),
                 handler_crashed,
             }));
+        }
+    }
+}
+
+/// A worker as an actor: woken at its moments, or by its receive's answer.
+impl<'a> Actor<Seen<'a>, Effect> for Worker {
+    fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+
+    fn wake_at(&self) -> Option<Millis> {
+        Worker::wake_at(self)
+    }
+
+    fn step(&mut self, now: Millis, seen: &mut Seen<'a>) -> Vec<Effect> {
+        match seen.answer.take() {
+            Some((result, holders)) => self.received(result, &holders, now, seen.rng),
+            None => self.wake(now, seen.rng),
         }
     }
 }

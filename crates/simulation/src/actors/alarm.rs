@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, SqsResult};
 
-use super::{Actor, Command, Observe, Part, Phase, UrlOf};
+use super::{Actor, Command, Part, Phase, Reads, UrlOf};
 use crate::log::SimEvent;
 use crate::scenario::Scenario;
 use crate::AlarmSnapshot;
@@ -47,7 +47,7 @@ impl Actor for Alarm {
         Phase::Watch
     }
 
-    fn step(&mut self, _now: Millis, seen: &dyn Observe) -> Vec<Command> {
+    fn step(&mut self, _now: Millis, seen: &mut Reads) -> Vec<Command> {
         let visible = seen.visible(&self.url).unwrap_or(0);
         let in_alarm = visible >= self.threshold;
         if in_alarm == self.in_alarm {

@@ -66,11 +66,15 @@ pub(crate) enum Outcome {
 }
 
 /// What an actor may read when it steps: what any caller may read, never
-/// a change (`commands.rs` answers through the engine's public API).
+/// a change (`commands.rs` implements it for the engine, through its
+/// public API).
 pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
 }
+
+/// What the senders and watchers of [`REGISTRY`] see when they step.
+pub(crate) type Reads = dyn Observe;
 
 /// When the run steps an actor within a moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,8 +105,12 @@ pub(crate) struct SendPlan {
     pub steady: Option<(u64, Millis, Millis)>,
 }
 
-/// Something in a scenario that acts by itself.
-pub(crate) trait Actor {
+/// Something in a scenario that acts by itself: what it sees when it
+/// steps (`Seen`) and the commands it answers with (`C`) are its kind's.
+/// The senders and watchers of [`REGISTRY`] see the engine through
+/// [`Observe`] and answer with [`Command`]s; a worker (`worker.rs`) sees
+/// its draws and its receive's answer and answers with its `Effect`s.
+pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     /// Its name: the caller of its SQS calls in the log.
     fn name(&self) -> &Arc<str>;
     /// When it next acts by itself (None: never, or only as a watcher).
@@ -115,7 +123,7 @@ pub(crate) trait Actor {
         self.phase() == Phase::Watch
     }
     /// Its commands for the moment `now` (all that are due by then).
-    fn step(&mut self, now: Millis, seen: &dyn Observe) -> Vec<Command>;
+    fn step(&mut self, now: Millis, seen: &mut Seen) -> Vec<C>;
     /// What became of one of its commands, in the order it gave them.
     fn outcome(&mut self, _outcome: &Outcome) {}
     fn snapshot(&self) -> Option<Part> {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
 
-use super::{listed_until, new_message, Actor, Command, Observe, Outcome, Part, SendPlan, UrlOf};
+use super::{listed_until, new_message, Actor, Command, Outcome, Part, Reads, SendPlan, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
 use crate::{queue_name, time_order, units, ProducerSnapshot};
 
@@ -108,7 +108,7 @@ impl Actor for Producer {
         [scheduled, self.rate_at()].into_iter().flatten().min()
     }
 
-    fn step(&mut self, now: Millis, _seen: &dyn Observe) -> Vec<Command> {
+    fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
         let mut out = Vec::new();
         while let Some(send) = self.next_due(now) {
             out.push(Command::Send {

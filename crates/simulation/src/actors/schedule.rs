@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, SqsResult};
 
-use super::{listed_until, new_message, Actor, Command, Observe, SendPlan, UrlOf};
+use super::{listed_until, new_message, Actor, Command, Reads, SendPlan, UrlOf};
 use crate::scenario::{Scenario, ScheduledSend};
 use crate::time_order;
 
@@ -46,7 +46,7 @@ impl Actor for Schedule {
         self.sends.get(self.next).map(|s| s.at_ms)
     }
 
-    fn step(&mut self, now: Millis, _seen: &dyn Observe) -> Vec<Command> {
+    fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
         let due = self.sends[self.next..].partition_point(|s| s.at_ms <= now);
         let sends = &self.sends[self.next..self.next + due];
         self.next += due;
