@@ -1130,7 +1130,7 @@ fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
 }
 
 /// Renames a queue everywhere the scenario names it: the queue, redrive
-/// policies, producers, consumers, alarms, the goal, knob selectors,
+/// policies, producers, consumers, schedules, alarms, the goal, knob selectors,
 /// narration and checkpoint triggers, and `{name.…}` placeholders.
 pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     if from == to {
@@ -1149,6 +1149,7 @@ pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     }
     s.producers.iter_mut().for_each(|p| fix(&mut p.queue));
     s.consumers.iter_mut().for_each(|c| fix(&mut c.queue));
+    s.schedule.iter_mut().for_each(|e| fix(&mut e.queue));
     s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
     if let Some(goal) = &mut s.goal {
         if let Some(age) = &mut goal.oldest_age {

@@ -248,3 +248,16 @@ fn a_narration_line_fires_on_a_scheduled_send() {
         .collect();
     assert_eq!(told, vec![(4_000, "the schedule sent".to_string())]);
 }
+
+/// A lab knob that renames a queue (a standard queue made FIFO) renames it
+/// in the schedules that send to it, as in producers and consumers.
+#[test]
+fn renaming_a_queue_renames_it_in_the_schedules_that_send_to_it() {
+    let mut s = scenario(
+        json!([{ "name": "jobs" }]),
+        json!([{ "name": "cron", "queue": "jobs", "sends": [] }]),
+    );
+    queuelab_simulation::lab::rename_queue(&mut s, "jobs", "jobs-2");
+    assert_eq!(s.schedule[0].queue, "jobs-2");
+    assert_eq!(s.validate(), Ok(()));
+}
