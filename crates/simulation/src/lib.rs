@@ -12,13 +12,11 @@
 //! one log with the engine's events (`log.rs`).
 
 mod behaviours;
-mod check;
 mod commands;
+mod document;
 mod empty_receive;
 mod explain;
-mod goal;
 pub mod lab;
-mod lab_view;
 mod ledger;
 pub mod log;
 mod placeholders;
@@ -35,16 +33,16 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
-pub use check::{
+pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
     CHECK_SEEDS, CHECK_WORK_BUDGET,
 };
-pub use goal::{name_of, thousands, Breach, ConditionText, Measures};
+pub use lab::goal::{name_of, thousands, Breach, ConditionText, Measures};
+pub use lab::view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use lab::{
     Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target, MAX_FIXES,
     MAX_NON_FIXES,
 };
-pub use lab_view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
@@ -238,7 +236,7 @@ pub struct Simulation {
     /// The engine's events and the simulation's, in one sequence.
     log: log::Log,
     /// A lab's goal, watched over the run (None without a goal).
-    goal: Option<goal::GoalWatch>,
+    goal: Option<lab::goal::GoalWatch>,
     /// Units of work done so far, counted as they happen (`work.rs`).
     work_done: u64,
 }
@@ -348,7 +346,7 @@ impl Simulation {
             goal: scenario
                 .goal
                 .as_ref()
-                .map(|g| goal::GoalWatch::new(g, &scenario)),
+                .map(|g| lab::goal::GoalWatch::new(g, &scenario)),
             pause_at_checkpoints: false,
             checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
@@ -750,7 +748,7 @@ impl Simulation {
 
     /// What the run measured for its goal (requests, cost, longest wait…).
     pub fn goal_measures(&self) -> Option<&Measures> {
-        self.goal.as_ref().map(goal::GoalWatch::measures)
+        self.goal.as_ref().map(lab::goal::GoalWatch::measures)
     }
 
     /// Side effects per message, in the order they first happened: the

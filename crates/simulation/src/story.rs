@@ -264,7 +264,7 @@ impl Story {
         let last = self.last_receives.get(queue)?;
         let id = &last.id;
         let name = match self.labels.get(id) {
-            Some((label, _)) => crate::goal::name_of(label),
+            Some((label, _)) => crate::lab::goal::name_of(label),
             None => format!("message {}", id.get(..8).unwrap_or(id)),
         };
         Some((last.by.as_deref(), name, last.at))

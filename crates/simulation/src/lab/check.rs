@@ -7,7 +7,7 @@
 use queuelab_engine::Config;
 use serde::Serialize;
 
-use crate::lab::Settings;
+use crate::document::Settings;
 use crate::scenario::{FieldError, Scenario};
 use crate::work::MAX_WORK_WITHOUT_ASKING;
 use crate::{thousands, Measures, Simulation};
@@ -345,7 +345,7 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
         parts.push(format!(
             "at most {} requests ({})",
             worst.requests,
-            crate::goal::dollars(worst.cost_nano_usd)
+            super::goal::dollars(worst.cost_nano_usd)
         ));
     }
     let seeds = CHECK_SEEDS.len();

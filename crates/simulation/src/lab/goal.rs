@@ -21,8 +21,8 @@ use queuelab_engine::billing::Meter;
 use queuelab_engine::{EventKind, Millis};
 use serde::Serialize;
 
+use crate::document::{Goal, CONDITION_IDS};
 use crate::explain::secs;
-use crate::lab::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
 use crate::scenario::Scenario;
 
