@@ -14,15 +14,12 @@
 mod behaviours;
 mod commands;
 mod document;
-mod empty_receive;
-mod explain;
 pub mod lab;
 mod ledger;
 pub mod log;
-mod placeholders;
 mod rng;
 pub mod scenario;
-mod story;
+mod teach;
 mod time_order;
 mod work;
 mod worker;
@@ -46,7 +43,7 @@ pub use lab::{
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
-pub use story::Outcome;
+pub use teach::story::Outcome;
 pub use work::{BODY_BYTES_PER_UNIT, ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
 use worker::{State, Worker};
@@ -220,7 +217,7 @@ pub struct Simulation {
     /// table of processed ids (bounded: `ledger.rs`).
     ledger: ledger::Ledger,
     /// Which narration lines apply, decided from the run's events.
-    story: story::Story,
+    story: teach::story::Story,
     /// Whether `advance` stops at the moment a checkpoint is asked or
     /// answered (a page pausing for the learner's prediction, then for the
     /// run's answer).
@@ -342,7 +339,7 @@ impl Simulation {
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
-            story: story::Story::new(&scenario),
+            story: teach::story::Story::new(&scenario),
             goal: scenario
                 .goal
                 .as_ref()

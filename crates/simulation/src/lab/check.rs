@@ -335,7 +335,7 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
     if goal.oldest_age.is_some() {
         parts.push(format!(
             "longest wait {}",
-            crate::explain::secs(worst.longest_wait_ms)
+            crate::teach::explain::secs(worst.longest_wait_ms)
         ));
     }
     if goal.empty_receives_at_most.is_some() {

@@ -22,9 +22,9 @@ use queuelab_engine::{EventKind, Millis};
 use serde::Serialize;
 
 use crate::document::{Goal, CONDITION_IDS};
-use crate::explain::secs;
 use crate::log::SimEvent;
 use crate::scenario::Scenario;
+use crate::teach::explain::secs;
 
 /// The first moment a condition did not hold.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -255,7 +255,7 @@ impl Scenario {
             question.chain(choices)
         });
         for (path, text) in narration.chain(checkpoints) {
-            if let Err(got) = crate::placeholders::fill(text, self) {
+            if let Err(got) = crate::teach::placeholders::fill(text, self) {
                 return Err(FieldError {
                     path,
                     rule: "text whose {placeholders} each name one of the scenario's queues or \

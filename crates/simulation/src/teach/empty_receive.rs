@@ -7,7 +7,7 @@
 
 use queuelab_engine::{MessageSnapshot, Millis, QueueCounts};
 
-use crate::explain::secs;
+use super::explain::secs;
 use crate::{worker_names, Simulation};
 
 /// Messages a queue's reasons read: the first ones, as the stage draws.
