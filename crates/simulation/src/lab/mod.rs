@@ -6,7 +6,7 @@
 //!
 //! The parts' types are the document's (`document/lab.rs`). Here: their
 //! checks against the scenario (`validate.rs`), knob settings applied to
-//! typed fields (`knobs.rs`; a knob never names a free-form JSON path, so
+//! typed fields (`knobs.rs`, through each target's row in `target.rs`; a knob never names a free-form JSON path, so
 //! each target is checked at load and the page never edits a scenario
 //! itself), the goal watched over a run (`goal.rs`), Check my fix
 //! (`check.rs`) and the lab as a page shows it (`view.rs`).
@@ -14,6 +14,7 @@
 pub(crate) mod check;
 pub(crate) mod goal;
 mod knobs;
+mod target;
 mod validate;
 pub(crate) mod view;
 
@@ -22,5 +23,5 @@ pub use crate::document::{
     CONDITION_IDS, GROUP_IDS, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
 };
 pub use knobs::rename_queue;
-pub(crate) use knobs::Kind;
+pub(crate) use target::Kind;
 pub(crate) use validate::validate_lab;

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::knobs::{consumer_indexes, queue_index, Kind};
+use super::target::{consumer_indexes, queue_index, Kind};
 use crate::document::{
     Explain, Goal, Knob, KnobValue, Scenario, Target, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES,
 };
