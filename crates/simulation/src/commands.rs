@@ -178,8 +178,8 @@ impl Simulation {
     /// A message is gone for good: what follows it per message forgets it.
     fn gone(&mut self, id: &str) {
         self.ledger.gone(id);
-        if let Some(goal) = &mut self.goal {
-            goal.gone(id);
+        for o in &mut self.observers {
+            o.forget(id);
         }
     }
 }

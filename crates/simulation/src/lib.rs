@@ -17,6 +17,8 @@ mod document;
 pub mod lab;
 mod ledger;
 pub mod log;
+mod observer;
+mod observers;
 mod rng;
 pub mod scenario;
 mod teach;
@@ -216,8 +218,11 @@ pub struct Simulation {
     /// Side effects per message, and the idempotent handlers' shared
     /// table of processed ids (bounded: `ledger.rs`).
     ledger: ledger::Ledger,
-    /// Which narration lines apply, decided from the run's events.
-    story: teach::story::Story,
+    /// What watches the run's log (the story, a lab's goal), in the
+    /// order they see each event (`observers.rs`).
+    observers: Vec<Box<dyn observer::Observer>>,
+    /// The engine's number of the next engine event the observers see.
+    observed_to: u64,
     /// Whether `advance` stops at the moment a checkpoint is asked or
     /// answered (a page pausing for the learner's prediction, then for the
     /// run's answer).
@@ -232,8 +237,6 @@ pub struct Simulation {
     rng: rng::SimRng,
     /// The engine's events and the simulation's, in one sequence.
     log: log::Log,
-    /// A lab's goal, watched over the run (None without a goal).
-    goal: Option<lab::goal::GoalWatch>,
     /// Units of work done so far, counted as they happen (`work.rs`).
     work_done: u64,
 }
@@ -339,11 +342,8 @@ impl Simulation {
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
-            story: teach::story::Story::new(&scenario),
-            goal: scenario
-                .goal
-                .as_ref()
-                .map(|g| lab::goal::GoalWatch::new(g, &scenario)),
+            observers: observers::registered(&scenario),
+            observed_to: 1,
             pause_at_checkpoints: false,
             checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
@@ -399,13 +399,6 @@ impl Simulation {
         self.now()
     }
 
-    /// The narration lines and checkpoint questions whose moments are known
-    /// before the run (they wait only for time), with their words filled
-    /// in: (moment, text, is a checkpoint), in time order.
-    pub fn planned_moments(&self) -> Vec<(Millis, String, bool)> {
-        self.story.planned()
-    }
-
     /// Makes [`Self::advance`] stop at the end of a moment a checkpoint is
     /// asked or answered in (its event is among the last of that moment),
     /// so a page can pause there for the learner's prediction, and again
@@ -436,20 +429,19 @@ impl Simulation {
 
     /// Logs a simulation event at this moment, after the engine's so far.
     fn emit(&mut self, event: SimEvent) {
-        // The story reads every event once, in log order: the engine's
-        // so far, then this one.
+        // Observers read every event once, in log order: the engine's so
+        // far, then this one.
         self.read_engine_events();
-        self.story.observe_sim(self.now(), &event);
         let now = self.engine.now();
-        if let Some(goal) = &mut self.goal {
-            goal.observe_sim(now, &event);
+        for o in &mut self.observers {
+            o.observe(now, observer::Seen::Sim(&event));
         }
         self.log.push(&self.engine, event);
     }
 
-    /// Hands the engine's events not read yet to the story.
+    /// Hands the engine's events not read yet to the observers.
     fn read_engine_events(&mut self) {
-        let since = self.story.engine_next() - 1;
+        let since = self.observed_to - 1;
         if self.engine.next_event_seq() <= since + 1 {
             return;
         }
@@ -459,52 +451,54 @@ impl Simulation {
             .map(|e| (e.seq, e.time_ms, e.kind.clone()))
             .collect();
         for (seq, at, kind) in events {
-            self.story.observe_sqs(seq, at, &kind);
-            if let Some(goal) = &mut self.goal {
-                goal.observe_sqs(at, &kind);
+            self.observed_to = seq + 1;
+            for o in &mut self.observers {
+                o.observe(at, observer::Seen::Sqs(&kind));
             }
             self.forget_if_gone(&kind);
         }
     }
 
-    /// Logs the narration lines the story found due, in order.
+    /// Tells the observers the moment reached, and logs what they have to
+    /// tell (narration lines, checkpoints), in order.
     fn tell(&mut self) {
         self.read_engine_events();
-        self.story.reach(self.now());
-        let ended = self.now() >= self.scenario.duration_ms;
+        let now = self.now();
         let ledger = &self.ledger;
-        let each_exactly = |n: u64| ledger.each_exactly(n);
-        if ended {
-            self.story.end(&each_exactly);
+        let moment = observer::Moment {
+            now,
+            ended: now >= self.scenario.duration_ms,
+            meter: self.engine.meter(),
+            each_exactly: &|n: u64| ledger.each_exactly(n),
+        };
+        for o in &mut self.observers {
+            o.reach(&moment);
         }
-        if let Some(goal) = &mut self.goal {
-            let (now, meter) = (self.engine.now(), self.engine.meter());
-            match ended {
-                true => goal.end(now, meter),
-                false => goal.reach(now, meter),
+        for i in 0..self.observers.len() {
+            for event in self.observers[i].take_events(now) {
+                match &event {
+                    SimEvent::Narration { text } => {
+                        self.work_done = self.work_done.saturating_add(1);
+                        self.narration = Some(text.clone());
+                    }
+                    SimEvent::CheckpointAsked { .. } | SimEvent::CheckpointAnswered { .. } => {
+                        self.checkpointed = true;
+                    }
+                    _ => {}
+                }
+                self.log.push(&self.engine, event);
             }
-        }
-        for text in self.story.take_due(self.now()) {
-            self.work_done = self.work_done.saturating_add(1);
-            self.narration = Some(text.clone());
-            self.log.push(&self.engine, SimEvent::Narration { text });
-        }
-        // Checkpoints follow the lines: one asked `after` a line comes once
-        // it is shown, and answers come after the lines about the same event.
-        let end: Option<&dyn Fn(u64) -> bool> = ended.then_some(&each_exactly);
-        self.story.ask(self.now(), end);
-        for event in self.story.take_told() {
-            self.checkpointed = true;
-            self.log.push(&self.engine, event);
         }
     }
 
     /// The next moment anything happens by itself (for "step to the next event").
     pub fn next_event_time(&self) -> Option<Millis> {
         let now = self.now();
-        let narration = self.story.next_moment(self.scenario.duration_ms);
-        [self.engine.next_deadline(), narration]
+        let duration = self.scenario.duration_ms;
+        let watched = self.observers.iter().map(|o| o.next_moment(duration));
+        [self.engine.next_deadline()]
             .into_iter()
+            .chain(watched)
             .chain(self.producers.iter().map(ProducerState::wake_at))
             .chain(self.workers.iter().map(Worker::wake_at))
             .flatten()
@@ -578,9 +572,7 @@ impl Simulation {
             };
             // A lab's goal reads the whole body (poison patterns) and the
             // attributes, which the engine's event does not carry.
-            let watched = self
-                .goal
-                .is_some()
+            let watched = (self.observers.iter().any(|o| o.wants_sends()))
                 .then(|| (send.body.clone(), send.attributes.clone()));
             let message = NewMessage {
                 body: send.body,
@@ -619,8 +611,16 @@ impl Simulation {
                     } else {
                         producer.sent += 1;
                         let queue = queue_name(&producer.url);
-                        if let (Some(goal), Some((body, attributes))) = (&mut self.goal, watched) {
-                            goal.sent(&result.message_id, &queue, &body, &attributes, now);
+                        if let Some((body, attributes)) = &watched {
+                            let send = observer::Produced {
+                                message_id: &result.message_id,
+                                queue: &queue,
+                                body,
+                                attributes,
+                            };
+                            for o in &mut self.observers {
+                                o.produced(now, &send);
+                            }
                         }
                     }
                 }
@@ -694,13 +694,14 @@ impl Simulation {
     /// that keeps the ledger itself reads only what changed, so a long run
     /// does not hand over its whole ledger every frame.
     pub fn snapshot_since(&self, since: u64) -> SimulationSnapshot {
-        SimulationSnapshot {
+        let mut snapshot = SimulationSnapshot {
             title: self.scenario.title.clone(),
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
-            explanation: self.story.explanation(),
-            outcome: self.story.outcome(self.now()),
+            // The observers' parts (the story's), filled in below.
+            explanation: None,
+            outcome: Outcome::default(),
             producers: self
                 .producers
                 .iter()
@@ -732,20 +733,11 @@ impl Simulation {
                     in_alarm: *in_alarm,
                 })
                 .collect(),
+        };
+        for o in &self.observers {
+            o.fill_snapshot(self.now(), &mut snapshot);
         }
-    }
-
-    /// A lab's first breach of its goal so far (None: every condition
-    /// holds, or the scenario has no goal). Conditions judged at the end
-    /// (`processedByMs`, `sideEffectsExactly`, `deadLetterQueue`, waits
-    /// still running) are in once the run reached `durationMs`.
-    pub fn goal_breach(&self) -> Option<&Breach> {
-        self.goal.as_ref()?.first_breach()
-    }
-
-    /// What the run measured for its goal (requests, cost, longest wait…).
-    pub fn goal_measures(&self) -> Option<&Measures> {
-        self.goal.as_ref().map(lab::goal::GoalWatch::measures)
+        snapshot
     }
 
     /// Side effects per message, in the order they first happened: the
@@ -759,15 +751,16 @@ impl Simulation {
     /// memory however many messages it handled.
     pub fn retained(&self) -> Retained {
         let (details, live, processed) = self.ledger.retained();
-        let (goal_messages, goal_breaches) = self.goal.as_ref().map_or((0, 0), |g| g.retained());
-        Retained {
+        let mut retained = Retained {
             side_effect_details: details,
             side_effect_counts: live,
             processed_ids: processed,
-            goal_messages,
-            goal_breaches,
-            story_messages: self.story.retained(),
+            ..Retained::default()
+        };
+        for o in &self.observers {
+            o.count_retained(&mut retained);
         }
+        retained
     }
 }
 

@@ -18,6 +18,8 @@ use super::explain;
 use crate::document::{Checkpoint, EndCondition, Narration, Scenario, Trigger, TriggerEvent};
 use crate::log::SimEvent;
 use crate::log::SimEvent as Told;
+use crate::observer::{Moment, Observer, Seen};
+use crate::{Retained, Simulation, SimulationSnapshot};
 
 mod checkpoints;
 
@@ -126,8 +128,6 @@ pub(crate) struct Story {
     happened_for_end: BTreeSet<usize>,
     /// Lines matched, in order, not yet logged.
     due: Vec<usize>,
-    /// The engine's number of the next engine event to read.
-    engine_next: u64,
     receipts: BTreeMap<String, Receipt>,
     /// (consumer, message): received, and the work not done yet.
     unprocessed: BTreeSet<(Arc<str>, String)>,
@@ -216,7 +216,6 @@ impl Story {
             ids: BTreeMap::new(),
             due: Vec::new(),
             happened_for_end: BTreeSet::new(),
-            engine_next: 1,
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
             waiting: BTreeMap::new(),
@@ -301,7 +300,7 @@ impl Story {
     }
 
     /// Timed lines whose moment has come (and whose `after` line was shown).
-    pub(crate) fn reach(&mut self, now: Millis) {
+    fn reach_lines(&mut self, now: Millis) {
         while let Some(&line) = self.timed.get(self.next_timed) {
             if self.lines[line].at_ms > now {
                 break;
@@ -348,11 +347,6 @@ impl Story {
         rest.partition_point(|i| self.lines[*i].at_ms <= until) as u64
     }
 
-    /// The engine's number of the next engine event [`Self::observe_sqs`] reads.
-    pub(crate) fn engine_next(&self) -> u64 {
-        self.engine_next
-    }
-
     /// An event happened now: the lines it triggers become due, and an
     /// open checkpoint whose choice it is gets its answer.
     fn happened(&mut self, now: Millis, what: TriggerEvent, h: Happening) {
@@ -393,8 +387,7 @@ impl Story {
     }
 
     /// One of the engine's SQS events.
-    pub(crate) fn observe_sqs(&mut self, seq: u64, now: Millis, kind: &EventKind) {
-        self.engine_next = seq + 1;
+    fn observe_sqs(&mut self, now: Millis, kind: &EventKind) {
         use TriggerEvent as T;
         match kind {
             EventKind::Sent {
@@ -716,7 +709,7 @@ impl Story {
     }
 
     /// One of the simulation's own events.
-    pub(crate) fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
+    fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
         use TriggerEvent as T;
         let done = |s: &mut Self, consumer: &Arc<str>, id: &str| {
             s.unprocessed.remove(&(consumer.clone(), id.to_string()));
@@ -844,7 +837,7 @@ impl Story {
 
     /// The run reached its end: `atEnd` lines whose condition held are
     /// due. `each_exactly(n)`: every message handled had exactly n side effects.
-    pub(crate) fn end(&mut self, each_exactly: &dyn Fn(u64) -> bool) {
+    fn end(&mut self, each_exactly: &dyn Fn(u64) -> bool) {
         let lines: Vec<usize> = self.at_end.drain(..).collect();
         for line in lines {
             let happened = self.lines[line].when.is_none() || self.happened_for_end.contains(&line);
@@ -931,5 +924,68 @@ impl Story {
             + self.learners.len()
             + self.abandoned.len()
             + self.groups.len()
+    }
+}
+
+/// The story watches the run's log: every event once, in log order.
+impl Observer for Story {
+    fn observe(&mut self, now: Millis, event: Seen<'_>) {
+        match event {
+            Seen::Sqs(kind) => self.observe_sqs(now, kind),
+            Seen::Sim(event) => self.observe_sim(now, event),
+        }
+    }
+
+    /// Timed lines, then (at the end) the `atEnd` ones; then the
+    /// checkpoints, since one asked `after` a line comes once it is shown.
+    fn reach(&mut self, moment: &Moment<'_>) {
+        self.reach_lines(moment.now);
+        if moment.ended {
+            self.end(moment.each_exactly);
+        }
+        self.ask(moment.now, moment.ended.then_some(moment.each_exactly));
+    }
+
+    /// The lines due, then the checkpoints asked or answered: answers come
+    /// after the lines about the same event.
+    fn take_events(&mut self, now: Millis) -> Vec<SimEvent> {
+        let lines = self.take_due(now).into_iter();
+        let lines = lines.map(|text| SimEvent::Narration { text });
+        lines.chain(self.take_told()).collect()
+    }
+
+    fn next_moment(&self, duration: Millis) -> Option<Millis> {
+        Story::next_moment(self, duration)
+    }
+
+    fn moments_until(&self, until: Millis) -> u64 {
+        self.timed_until(until)
+    }
+
+    fn fill_snapshot(&self, now: Millis, snapshot: &mut SimulationSnapshot) {
+        snapshot.explanation = self.explanation();
+        snapshot.outcome = self.outcome(now);
+    }
+
+    fn count_retained(&self, retained: &mut Retained) {
+        retained.story_messages = self.retained();
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Simulation {
+    /// The narration lines and checkpoint questions whose moments are known
+    /// before the run (they wait only for time), with their words filled
+    /// in: (moment, text, is a checkpoint), in time order.
+    pub fn planned_moments(&self) -> Vec<(Millis, String, bool)> {
+        self.story().map(Story::planned).unwrap_or_default()
+    }
+
+    /// The run's story (every simulation has one).
+    pub(crate) fn story(&self) -> Option<&Story> {
+        crate::observer::find::<Story>(&self.observers)
     }
 }

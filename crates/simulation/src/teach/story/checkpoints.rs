@@ -52,7 +52,7 @@ impl Story {
     /// Asks the checkpoints whose moment has come and whose `after` line
     /// was shown; at the run's end, answers those still open from the run
     /// as a whole.
-    pub(crate) fn ask(&mut self, now: Millis, end: Option<&dyn Fn(u64) -> bool>) {
+    pub(super) fn ask(&mut self, now: Millis, end: Option<&dyn Fn(u64) -> bool>) {
         for i in 0..self.checkpoints.len() {
             let c = &self.checkpoints[i];
             let ready = match &c.after {
@@ -89,7 +89,7 @@ impl Story {
     }
 
     /// The checkpoint events due since the last call, in order.
-    pub(crate) fn take_told(&mut self) -> Vec<Told> {
+    pub(super) fn take_told(&mut self) -> Vec<Told> {
         std::mem::take(&mut self.told)
     }
 }
