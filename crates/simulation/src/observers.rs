@@ -7,9 +7,12 @@ use crate::lab::goal::GoalWatch;
 use crate::observer::Observer;
 use crate::teach::story::Story;
 
+/// An observer for a scenario, or None when it has nothing to watch.
+type Make = fn(&Scenario) -> Option<Box<dyn Observer>>;
+
 /// The observers a scenario gets, in the order they see each event: the
 /// story always, the goal watch for a lab.
-const REGISTRY: [fn(&Scenario) -> Option<Box<dyn Observer>>; 2] = [
+const REGISTRY: [Make; 2] = [
     |s| Some(Box::new(Story::new(s))),
     |s| {
         let goal = s.goal.as_ref()?;

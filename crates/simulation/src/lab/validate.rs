@@ -111,7 +111,26 @@ impl Goal {
 impl Knob {
     /// The knob's own rules; `i` is its place in `knobs`.
     fn validate(&self, i: usize, s: &Scenario) -> Result<(), FieldError> {
-        let path = |field: &str| format!("knobs[{i}].{field}");
+        self.validate_target(i, s)?;
+        self.validate_range(i)?;
+        // The file's own setting is one the learner could have chosen.
+        let own = self.target.read(s).unwrap_or(KnobValue::OFF);
+        if let Err(e) = self.check(&own) {
+            let paths = self.target.paths(s).join(", ");
+            return refuse(
+                format!("knobs[{i}]"),
+                format!(
+                    "a knob whose range holds the file's own setting ({paths}): {}",
+                    e.rule
+                ),
+                e.got,
+            );
+        }
+        Ok(())
+    }
+
+    /// What the target names is in the scenario, and fits the knob.
+    fn validate_target(&self, i: usize, s: &Scenario) -> Result<(), FieldError> {
         let target = format!("knobs[{i}].target.{}", self.target.name());
         if let Some(queue) = self.target.queue() {
             if queue_index(s, queue).is_none() {
@@ -180,30 +199,25 @@ impl Knob {
                 return refuse(format!("{target}.consumer"), rule, quoted(consumer));
             }
         }
+        Ok(())
+    }
+
+    /// `min`, `max` and `off` as the target's kind allows them.
+    fn validate_range(&self, i: usize) -> Result<(), FieldError> {
+        let path = |field: &str| format!("knobs[{i}].{field}");
         match self.target.kind() {
-            Kind::Choice(_) => {
+            kind @ (Kind::Choice(_) | Kind::Bool) => {
+                let what = match kind {
+                    Kind::Choice(_) => "a choice",
+                    _ => "a toggle (true or false)",
+                };
                 for (field, given) in [
                     ("min", self.min.is_some()),
                     ("max", self.max.is_some()),
                     ("off", self.off),
                 ] {
                     if given {
-                        let rule = format!("left out: {} is a choice", self.target.name());
-                        return refuse(path(field), rule, "a value".into());
-                    }
-                }
-            }
-            Kind::Bool => {
-                for (field, given) in [
-                    ("min", self.min.is_some()),
-                    ("max", self.max.is_some()),
-                    ("off", self.off),
-                ] {
-                    if given {
-                        let rule = format!(
-                            "left out: {} is a toggle (true or false)",
-                            self.target.name()
-                        );
+                        let rule = format!("left out: {} is {what}", self.target.name());
                         return refuse(path(field), rule, "a value".into());
                     }
                 }
@@ -235,19 +249,6 @@ impl Knob {
                     return refuse(path("off"), rule, "true".into());
                 }
             }
-        }
-        // The file's own setting is one the learner could have chosen.
-        let own = self.target.read(s).unwrap_or(KnobValue::OFF);
-        if let Err(e) = self.check(&own) {
-            let paths = self.target.paths(s).join(", ");
-            return refuse(
-                format!("knobs[{i}]"),
-                format!(
-                    "a knob whose range holds the file's own setting ({paths}): {}",
-                    e.rule
-                ),
-                e.got,
-            );
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use queuelab_engine::{is_queue_name, AttributeName, DedupScope};
 
 use super::fields::{at_most, quoted, short_name, within, FieldError};
 use crate::document::{
-    Processing, QueueSpec, Scenario, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES,
+    Consumer, Processing, QueueSpec, Scenario, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES,
     MAX_PRODUCERS, MAX_SCENARIO_QUEUES, MAX_WORKERS,
 };
 
@@ -87,68 +87,9 @@ impl Scenario {
             queue.validate(i, &self.queues[..i])?;
         }
         self.unique_names()?;
-        for (i, p) in self.producers.iter().enumerate() {
-            short_name(format!("producers[{i}].name"), &p.name)?;
-            for (j, s) in p.sends.iter().enumerate() {
-                at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
-            }
-            if let Some(rate) = &p.rate {
-                at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
-                at(format!("producers[{i}].rate.everyMs"), rate.every_ms)?;
-                at(format!("producers[{i}].rate.count"), rate.count)?;
-            }
-        }
+        self.validate_producers()?;
         for (i, c) in self.consumers.iter().enumerate() {
-            let path = |field: &str| format!("consumers[{i}].{field}");
-            short_name(path("name"), &c.name)?;
-            short_name(path("sideEffect"), &c.side_effect)?;
-            at(path("startMs"), c.start_ms)?;
-            if let Some(stop) = c.stop_ms {
-                at(path("stopMs"), stop)?;
-            }
-            within(path("batchSize"), i128::from(c.batch_size))?;
-            at(path("replicas"), c.replicas)?;
-            at(path("batchOverheadMs"), c.batch_overhead_ms)?;
-            within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
-            at(path("pollIntervalMs"), c.poll_interval_ms)?;
-            match c.processing {
-                Processing::FixedMs(ms) => at(path("processing.fixedMs"), ms)?,
-                Processing::UniformMs { min, max } => {
-                    at(path("processing.uniformMs.min"), min)?;
-                    at(path("processing.uniformMs.max"), max)?;
-                }
-                Processing::ExponentialMs { mean } => {
-                    at(path("processing.exponentialMs.mean"), mean)?
-                }
-            }
-            let b = &c.behaviour;
-            at(path("behaviour.restartMs"), b.restart_ms)?;
-            if let Some(every) = b.heartbeat_every_ms {
-                at(path("behaviour.heartbeatEveryMs"), every)?;
-            }
-            if let Some(w) = &b.fails_during_ms {
-                at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;
-                at(path("behaviour.failsDuringMs.endMs"), w.end_ms)?;
-            }
-            if let Some(r) = &b.retry_backoff {
-                within(
-                    path("behaviour.retryBackoff.baseSeconds"),
-                    i128::from(r.base_seconds),
-                )?;
-                within(
-                    path("behaviour.retryBackoff.maxSeconds"),
-                    i128::from(r.max_seconds),
-                )?;
-                if b.retry_immediately {
-                    return Err(FieldError {
-                        path: path("behaviour.retryBackoff"),
-                        rule: "left out when retryImmediately is true (a message released at \
-                               once cannot also wait)"
-                            .into(),
-                        got: "a backoff".into(),
-                    });
-                }
-            }
+            validate_consumer(i, c)?;
         }
         at_most(
             "narration",
@@ -176,6 +117,23 @@ impl Scenario {
         self.validate_checkpoints(&ids)?;
         self.validate_words()?;
         crate::lab::validate_lab(self)
+    }
+
+    /// Each producer's name and moments.
+    fn validate_producers(&self) -> Result<(), FieldError> {
+        let at = |path: String, v: u64| within(path, i128::from(v));
+        for (i, p) in self.producers.iter().enumerate() {
+            short_name(format!("producers[{i}].name"), &p.name)?;
+            for (j, s) in p.sends.iter().enumerate() {
+                at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
+            }
+            if let Some(rate) = &p.rate {
+                at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
+                at(format!("producers[{i}].rate.everyMs"), rate.every_ms)?;
+                at(format!("producers[{i}].rate.count"), rate.count)?;
+            }
+        }
+        Ok(())
     }
 
     /// Each checkpoint: a unique id, a moment in range, an `after` naming a
@@ -267,6 +225,61 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// One consumer's names, moments, counts and behaviour, each in its range
+/// (`i`: its place in `consumers`).
+fn validate_consumer(i: usize, c: &Consumer) -> Result<(), FieldError> {
+    let at = |path: String, v: u64| within(path, i128::from(v));
+    let path = |field: &str| format!("consumers[{i}].{field}");
+    short_name(path("name"), &c.name)?;
+    short_name(path("sideEffect"), &c.side_effect)?;
+    at(path("startMs"), c.start_ms)?;
+    if let Some(stop) = c.stop_ms {
+        at(path("stopMs"), stop)?;
+    }
+    within(path("batchSize"), i128::from(c.batch_size))?;
+    at(path("replicas"), c.replicas)?;
+    at(path("batchOverheadMs"), c.batch_overhead_ms)?;
+    within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
+    at(path("pollIntervalMs"), c.poll_interval_ms)?;
+    match c.processing {
+        Processing::FixedMs(ms) => at(path("processing.fixedMs"), ms)?,
+        Processing::UniformMs { min, max } => {
+            at(path("processing.uniformMs.min"), min)?;
+            at(path("processing.uniformMs.max"), max)?;
+        }
+        Processing::ExponentialMs { mean } => at(path("processing.exponentialMs.mean"), mean)?,
+    }
+    let b = &c.behaviour;
+    at(path("behaviour.restartMs"), b.restart_ms)?;
+    if let Some(every) = b.heartbeat_every_ms {
+        at(path("behaviour.heartbeatEveryMs"), every)?;
+    }
+    if let Some(w) = &b.fails_during_ms {
+        at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;
+        at(path("behaviour.failsDuringMs.endMs"), w.end_ms)?;
+    }
+    if let Some(r) = &b.retry_backoff {
+        within(
+            path("behaviour.retryBackoff.baseSeconds"),
+            i128::from(r.base_seconds),
+        )?;
+        within(
+            path("behaviour.retryBackoff.maxSeconds"),
+            i128::from(r.max_seconds),
+        )?;
+        if b.retry_immediately {
+            return Err(FieldError {
+                path: path("behaviour.retryBackoff"),
+                rule: "left out when retryImmediately is true (a message released at \
+                           once cannot also wait)"
+                    .into(),
+                got: "a backoff".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl QueueSpec {
