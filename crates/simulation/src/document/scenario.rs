@@ -443,6 +443,7 @@ pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
 
 /// The most sends one `rate` makes.
 pub const MAX_RATE_COUNT: u64 = 10_000_000;
+
 /// The most queues, producers and workers (consumers times their
 /// `replicas`) a scenario has. The page draws each one: a share link with
 /// 3,000 consumers made 143,000 nodes and froze its tab for 23 s. The
