@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::actors::{self, Actor as _, Outcome};
 use crate::worker::{self, Effect};
-use crate::{queue_name, units, SimEvent, Simulation};
+use crate::{observer, queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
     ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
@@ -81,9 +81,7 @@ impl Simulation {
     ) -> Outcome {
         // A lab's goal reads the whole body (poison patterns) and the
         // attributes, which the engine's event does not carry.
-        let watched = self
-            .goal
-            .is_some()
+        let watched = (self.observers.iter().any(|o| o.wants_sends()))
             .then(|| (message.body.clone(), actors::string_attributes(&message)));
         let request = SendMessage { queue_url, message };
         // The actor's action, its SendMessage call, and its body's bytes.
@@ -101,8 +99,16 @@ impl Simulation {
                     return Outcome::Deduplicated;
                 }
                 let queue = queue_name(&request.queue_url);
-                if let (Some(goal), Some((body, attributes))) = (&mut self.goal, watched) {
-                    goal.sent(&result.message_id, &queue, &body, &attributes, now);
+                if let Some((body, attributes)) = &watched {
+                    let send = observer::Produced {
+                        message_id: &result.message_id,
+                        queue: &queue,
+                        body,
+                        attributes,
+                    };
+                    for o in &mut self.observers {
+                        o.produced(now, &send);
+                    }
                 }
                 Outcome::Sent
             }
@@ -292,8 +298,8 @@ impl Simulation {
     /// A message is gone for good: what follows it per message forgets it.
     fn gone(&mut self, id: &str) {
         self.ledger.gone(id);
-        if let Some(goal) = &mut self.goal {
-            goal.gone(id);
+        for o in &mut self.observers {
+            o.forget(id);
         }
     }
 }

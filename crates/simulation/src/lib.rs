@@ -13,19 +13,16 @@
 
 mod actors;
 mod behaviours;
-mod check;
 mod commands;
-mod empty_receive;
-mod explain;
-mod goal;
+mod document;
 pub mod lab;
-mod lab_view;
 mod ledger;
 pub mod log;
-mod placeholders;
+mod observer;
+mod observers;
 mod rng;
 pub mod scenario;
-mod story;
+mod teach;
 mod time_order;
 mod units;
 mod work;
@@ -37,20 +34,20 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
-pub use check::{
+pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
     CHECK_SEEDS, CHECK_WORK_BUDGET,
 };
-pub use goal::{name_of, thousands, Breach, ConditionText, Measures};
+pub use lab::goal::{name_of, thousands, Breach, ConditionText, Measures};
+pub use lab::view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use lab::{
     Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target, MAX_FIXES,
     MAX_NON_FIXES,
 };
-pub use lab_view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use scenario::*;
-pub use story::Outcome;
+pub use teach::story::Outcome;
 pub use units::BODY_BYTES_PER_UNIT;
 pub use work::{ESTIMATE_FACTOR, MAX_SCENARIO_WORK, MAX_WORK_WITHOUT_ASKING};
 
@@ -194,8 +191,11 @@ pub struct Simulation {
     /// Side effects per message, and the idempotent handlers' shared
     /// table of processed ids (bounded: `ledger.rs`).
     ledger: ledger::Ledger,
-    /// Which narration lines apply, decided from the run's events.
-    story: story::Story,
+    /// What watches the run's log (the story, a lab's goal), in the
+    /// order they see each event (`observers.rs`).
+    observers: Vec<Box<dyn observer::Observer>>,
+    /// The engine's number of the next engine event the observers see.
+    observed_to: u64,
     /// Whether `advance` stops at the moment a checkpoint is asked or
     /// answered (a page pausing for the learner's prediction, then for the
     /// run's answer).
@@ -209,8 +209,6 @@ pub struct Simulation {
     rng: rng::SimRng,
     /// The engine's events and the simulation's, in one sequence.
     log: log::Log,
-    /// A lab's goal, watched over the run (None without a goal).
-    goal: Option<goal::GoalWatch>,
     /// Units of work done so far, counted as they happen (`work.rs`).
     work_done: u64,
 }
@@ -299,11 +297,8 @@ impl Simulation {
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
         Simulation {
-            story: story::Story::new(&scenario),
-            goal: scenario
-                .goal
-                .as_ref()
-                .map(|g| goal::GoalWatch::new(g, &scenario)),
+            observers: observers::registered(&scenario),
+            observed_to: 1,
             pause_at_checkpoints: false,
             checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
@@ -358,13 +353,6 @@ impl Simulation {
         self.now()
     }
 
-    /// The narration lines and checkpoint questions whose moments are known
-    /// before the run (they wait only for time), with their words filled
-    /// in: (moment, text, is a checkpoint), in time order.
-    pub fn planned_moments(&self) -> Vec<(Millis, String, bool)> {
-        self.story.planned()
-    }
-
     /// Makes [`Self::advance`] stop at the end of a moment a checkpoint is
     /// asked or answered in (its event is among the last of that moment),
     /// so a page can pause there for the learner's prediction, and again
@@ -395,20 +383,19 @@ impl Simulation {
 
     /// Logs a simulation event at this moment, after the engine's so far.
     fn emit(&mut self, event: SimEvent) {
-        // The story reads every event once, in log order: the engine's
-        // so far, then this one.
+        // Observers read every event once, in log order: the engine's so
+        // far, then this one.
         self.read_engine_events();
-        self.story.observe_sim(self.now(), &event);
         let now = self.engine.now();
-        if let Some(goal) = &mut self.goal {
-            goal.observe_sim(now, &event);
+        for o in &mut self.observers {
+            o.observe(now, observer::Seen::Sim(&event));
         }
         self.log.push(&self.engine, event);
     }
 
-    /// Hands the engine's events not read yet to the story.
+    /// Hands the engine's events not read yet to the observers.
     fn read_engine_events(&mut self) {
-        let since = self.story.engine_next() - 1;
+        let since = self.observed_to - 1;
         if self.engine.next_event_seq() <= since + 1 {
             return;
         }
@@ -418,52 +405,54 @@ impl Simulation {
             .map(|e| (e.seq, e.time_ms, e.kind.clone()))
             .collect();
         for (seq, at, kind) in events {
-            self.story.observe_sqs(seq, at, &kind);
-            if let Some(goal) = &mut self.goal {
-                goal.observe_sqs(at, &kind);
+            self.observed_to = seq + 1;
+            for o in &mut self.observers {
+                o.observe(at, observer::Seen::Sqs(&kind));
             }
             self.forget_if_gone(&kind);
         }
     }
 
-    /// Logs the narration lines the story found due, in order.
+    /// Tells the observers the moment reached, and logs what they have to
+    /// tell (narration lines, checkpoints), in order.
     fn tell(&mut self) {
         self.read_engine_events();
-        self.story.reach(self.now());
-        let ended = self.now() >= self.scenario.duration_ms;
+        let now = self.now();
         let ledger = &self.ledger;
-        let each_exactly = |n: u64| ledger.each_exactly(n);
-        if ended {
-            self.story.end(&each_exactly);
+        let moment = observer::Moment {
+            now,
+            ended: now >= self.scenario.duration_ms,
+            meter: self.engine.meter(),
+            each_exactly: &|n: u64| ledger.each_exactly(n),
+        };
+        for o in &mut self.observers {
+            o.reach(&moment);
         }
-        if let Some(goal) = &mut self.goal {
-            let (now, meter) = (self.engine.now(), self.engine.meter());
-            match ended {
-                true => goal.end(now, meter),
-                false => goal.reach(now, meter),
+        for i in 0..self.observers.len() {
+            for event in self.observers[i].take_events(now) {
+                match &event {
+                    SimEvent::Narration { text } => {
+                        self.work_done = self.work_done.saturating_add(1);
+                        self.narration = Some(text.clone());
+                    }
+                    SimEvent::CheckpointAsked { .. } | SimEvent::CheckpointAnswered { .. } => {
+                        self.checkpointed = true;
+                    }
+                    _ => {}
+                }
+                self.log.push(&self.engine, event);
             }
-        }
-        for text in self.story.take_due(self.now()) {
-            self.work_done = self.work_done.saturating_add(1);
-            self.narration = Some(text.clone());
-            self.log.push(&self.engine, SimEvent::Narration { text });
-        }
-        // Checkpoints follow the lines: one asked `after` a line comes once
-        // it is shown, and answers come after the lines about the same event.
-        let end: Option<&dyn Fn(u64) -> bool> = ended.then_some(&each_exactly);
-        self.story.ask(self.now(), end);
-        for event in self.story.take_told() {
-            self.checkpointed = true;
-            self.log.push(&self.engine, event);
         }
     }
 
     /// The next moment anything happens by itself (for "step to the next event").
     pub fn next_event_time(&self) -> Option<Millis> {
         let now = self.now();
-        let narration = self.story.next_moment(self.scenario.duration_ms);
-        [self.engine.next_deadline(), narration]
+        let duration = self.scenario.duration_ms;
+        let watched = self.observers.iter().map(|o| o.next_moment(duration));
+        [self.engine.next_deadline()]
             .into_iter()
+            .chain(watched)
             .chain(self.actors.iter().map(|a| a.wake_at()))
             .chain(self.workers.iter().map(Worker::wake_at))
             .flatten()
@@ -550,13 +539,14 @@ impl Simulation {
     /// that keeps the ledger itself reads only what changed, so a long run
     /// does not hand over its whole ledger every frame.
     pub fn snapshot_since(&self, since: u64) -> SimulationSnapshot {
-        SimulationSnapshot {
+        let mut snapshot = SimulationSnapshot {
             title: self.scenario.title.clone(),
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
-            explanation: self.story.explanation(),
-            outcome: self.story.outcome(self.now()),
+            // The observers' parts (the story's), filled in below.
+            explanation: None,
+            outcome: Outcome::default(),
             producers: self.parts(|part| match part {
                 actors::Part::Producer(p) => Some(p),
                 actors::Part::Alarm(_) => None,
@@ -575,7 +565,11 @@ impl Simulation {
                 actors::Part::Alarm(a) => Some(a),
                 actors::Part::Producer(_) => None,
             }),
+        };
+        for o in &self.observers {
+            o.fill_snapshot(self.now(), &mut snapshot);
         }
+        snapshot
     }
 
     /// The actors' parts of a snapshot that `pick` keeps, in order.
@@ -585,19 +579,6 @@ impl Simulation {
             .filter_map(|a| a.snapshot())
             .filter_map(pick)
             .collect()
-    }
-
-    /// A lab's first breach of its goal so far (None: every condition
-    /// holds, or the scenario has no goal). Conditions judged at the end
-    /// (`processedByMs`, `sideEffectsExactly`, `deadLetterQueue`, waits
-    /// still running) are in once the run reached `durationMs`.
-    pub fn goal_breach(&self) -> Option<&Breach> {
-        self.goal.as_ref()?.first_breach()
-    }
-
-    /// What the run measured for its goal (requests, cost, longest wait…).
-    pub fn goal_measures(&self) -> Option<&Measures> {
-        self.goal.as_ref().map(goal::GoalWatch::measures)
     }
 
     /// Side effects per message, in the order they first happened: the
@@ -611,15 +592,16 @@ impl Simulation {
     /// memory however many messages it handled.
     pub fn retained(&self) -> Retained {
         let (details, live, processed) = self.ledger.retained();
-        let (goal_messages, goal_breaches) = self.goal.as_ref().map_or((0, 0), |g| g.retained());
-        Retained {
+        let mut retained = Retained {
             side_effect_details: details,
             side_effect_counts: live,
             processed_ids: processed,
-            goal_messages,
-            goal_breaches,
-            story_messages: self.story.retained(),
+            ..Retained::default()
+        };
+        for o in &self.observers {
+            o.count_retained(&mut retained);
         }
+        retained
     }
 }
 

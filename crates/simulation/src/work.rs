@@ -461,7 +461,10 @@ impl Simulation {
             let bytes = q.map_or(0.0, |q| queues[q].body_units);
             workers += plan.units(w) + plan.handled * bytes;
         }
-        let lines = self.story.timed_until(until) as f64 * PER_LINE as f64;
+        let lines = (self.observers.iter())
+            .map(|o| o.moments_until(until))
+            .sum::<u64>() as f64
+            * PER_LINE as f64;
         let acting = producers + workers;
         // Alarms (the watchers) are checked at every wake.
         let watchers = self.actors.iter().filter(|a| a.watches());

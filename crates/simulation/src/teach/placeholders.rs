@@ -10,8 +10,8 @@
 
 use queuelab_engine::{echo, Settings};
 
-use crate::explain::secs;
-use crate::scenario::{Processing, Scenario};
+use super::explain::secs;
+use crate::document::{Processing, Scenario};
 
 /// The properties a placeholder can name, for the error that lists them.
 const QUEUE_PROPERTIES: &str =

@@ -7,7 +7,7 @@
 
 use queuelab_engine::{MessageSnapshot, Millis, QueueCounts};
 
-use crate::explain::secs;
+use super::explain::secs;
 use crate::{worker_names, Simulation};
 
 /// Messages a queue's reasons read: the first ones, as the stage draws.
@@ -31,7 +31,7 @@ impl Simulation {
             return "Nothing received. The queue no longer exists.".into();
         };
         let mut said = Vec::new();
-        if let Some((Some(by), name, at)) = self.story.last_receive(&page.queue) {
+        if let Some((Some(by), name, at)) = self.story().and_then(|s| s.last_receive(&page.queue)) {
             if by != caller {
                 let how = match self.long_polls(by) {
                     true => format!("{by}'s long poll"),

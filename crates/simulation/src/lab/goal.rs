@@ -21,10 +21,12 @@ use queuelab_engine::billing::Meter;
 use queuelab_engine::{EventKind, Millis};
 use serde::Serialize;
 
-use crate::explain::secs;
-use crate::lab::{Goal, CONDITION_IDS};
+use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
+use crate::observer::{find, Moment, Observer, Produced, Seen};
 use crate::scenario::Scenario;
+use crate::teach::explain::secs;
+use crate::{Retained, Simulation};
 
 /// The first moment a condition did not hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,7 +220,7 @@ impl GoalWatch {
     }
 
     /// A producer's message stored in `queue` (called right after the send).
-    pub(crate) fn sent(
+    fn sent(
         &mut self,
         id: &str,
         queue: &str,
@@ -308,7 +310,7 @@ impl GoalWatch {
         }
     }
 
-    pub(crate) fn observe_sqs(&mut self, now: Millis, kind: &EventKind) {
+    fn observe_sqs(&mut self, now: Millis, kind: &EventKind) {
         // The goal is judged once, as time reaches durationMs.
         if self.ended {
             return;
@@ -396,7 +398,7 @@ impl GoalWatch {
         }
     }
 
-    pub(crate) fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
+    fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
         if self.ended {
             return;
         }
@@ -513,7 +515,7 @@ impl GoalWatch {
     }
 
     /// The request budget, after whatever acted at `now`.
-    pub(crate) fn reach(&mut self, now: Millis, meter: &Meter) {
+    fn reach_time(&mut self, now: Millis, meter: &Meter) {
         if self.ended
             || self.goal.requests_at_most.is_none() && self.goal.cost_at_most_micro_usd.is_none()
         {
@@ -545,11 +547,11 @@ impl GoalWatch {
     }
 
     /// The end of the run: what can only be judged then.
-    pub(crate) fn end(&mut self, now: Millis, meter: &Meter) {
+    fn end(&mut self, now: Millis, meter: &Meter) {
         if self.ended {
             return;
         }
-        self.reach(now, meter);
+        self.reach_time(now, meter);
         self.ended = true;
         self.measures.empty_receives = self.empty_receives;
         // Messages still in `oldestAge`'s queue wait until the end.
@@ -566,6 +568,14 @@ impl GoalWatch {
             self.messages.insert(id, m);
         }
         let ids: Vec<String> = self.order.values().cloned().collect();
+        self.judge_processed_by(&ids);
+        self.judge_side_effects_exactly(&ids, now);
+        self.judge_dead_letter_queue(&ids, now);
+        self.say_totals(meter);
+    }
+
+    /// `processedByMs`: the first message (in send order) not processed by then.
+    fn judge_processed_by(&mut self, ids: &[String]) {
         if let Some(t) = self.goal.processed_by_ms {
             let late = ids.iter().find(|id| {
                 let m = &self.messages[*id];
@@ -582,6 +592,10 @@ impl GoalWatch {
                 self.breach("processedByMs", t, Some(id), text);
             }
         }
+    }
+
+    /// `sideEffectsExactly`: the first message short of its count at the end.
+    fn judge_side_effects_exactly(&mut self, ids: &[String], now: Millis) {
         if let Some(n) = self.goal.side_effects_exactly {
             let short = ids.iter().find(|id| {
                 let m = &self.messages[*id];
@@ -600,6 +614,10 @@ impl GoalWatch {
                 self.breach("sideEffectsExactly", now, Some(id), text);
             }
         }
+    }
+
+    /// `deadLetterQueue`: the first poison message not moved there.
+    fn judge_dead_letter_queue(&mut self, ids: &[String], now: Millis) {
         if let Some(dlq) = self.goal.dead_letter_queue.clone() {
             let missing = ids.iter().find(|id| {
                 let m = &self.messages[*id];
@@ -629,7 +647,10 @@ impl GoalWatch {
                 self.breach("deadLetterQueue", now, Some(id), text);
             }
         }
-        // Counters say their totals.
+    }
+
+    /// Counters' breaches say their totals at the end.
+    fn say_totals(&mut self, meter: &Meter) {
         let total = self.empty_receives;
         if let Some(b) = self.breaches.get_mut("emptyReceivesAtMost") {
             b.text
@@ -696,7 +717,7 @@ impl GoalWatch {
     /// is final. It is forgotten, kept only as the earliest breaker of an
     /// end condition it breaks (or, with `orderKeptPer`, while it is a
     /// keyed message never processed, which a later one may overtake).
-    pub(crate) fn gone(&mut self, id: &str) {
+    fn gone(&mut self, id: &str) {
         let Some(m) = self.messages.get(id) else {
             return;
         };
@@ -733,7 +754,7 @@ impl GoalWatch {
     }
 
     /// Records kept: (messages followed, breaches and settled breakers).
-    pub(crate) fn retained(&self) -> (usize, usize) {
+    fn retained(&self) -> (usize, usize) {
         (
             self.messages.len(),
             self.breaches.len() + self.settled.len(),
@@ -741,15 +762,68 @@ impl GoalWatch {
     }
 
     /// The earliest breach: by moment, then by the conditions' order.
-    pub(crate) fn first_breach(&self) -> Option<&Breach> {
+    fn first_breach(&self) -> Option<&Breach> {
         let rank = |c: &str| CONDITION_IDS.iter().position(|id| *id == c);
         self.breaches
             .values()
             .min_by_key(|b| (b.at_ms, rank(b.condition)))
     }
 
-    pub(crate) fn measures(&self) -> &Measures {
+    fn measures(&self) -> &Measures {
         &self.measures
+    }
+}
+
+/// The goal watches the run's log beside the story, and each producer
+/// send's whole body and attributes.
+impl Observer for GoalWatch {
+    fn observe(&mut self, now: Millis, event: Seen<'_>) {
+        match event {
+            Seen::Sqs(kind) => self.observe_sqs(now, kind),
+            Seen::Sim(event) => self.observe_sim(now, event),
+        }
+    }
+
+    fn reach(&mut self, moment: &Moment<'_>) {
+        match moment.ended {
+            true => self.end(moment.now, moment.meter),
+            false => self.reach_time(moment.now, moment.meter),
+        }
+    }
+
+    fn wants_sends(&self) -> bool {
+        true
+    }
+
+    fn produced(&mut self, now: Millis, send: &Produced<'_>) {
+        self.sent(send.message_id, send.queue, send.body, send.attributes, now);
+    }
+
+    fn forget(&mut self, message_id: &str) {
+        self.gone(message_id);
+    }
+
+    fn count_retained(&self, retained: &mut Retained) {
+        (retained.goal_messages, retained.goal_breaches) = self.retained();
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Simulation {
+    /// A lab's first breach of its goal so far (None: every condition
+    /// holds, or the scenario has no goal). Conditions judged at the end
+    /// (`processedByMs`, `sideEffectsExactly`, `deadLetterQueue`, waits
+    /// still running) are in once the run reached `durationMs`.
+    pub fn goal_breach(&self) -> Option<&Breach> {
+        find::<GoalWatch>(&self.observers)?.first_breach()
+    }
+
+    /// What the run measured for its goal (requests, cost, longest wait…).
+    pub fn goal_measures(&self) -> Option<&Measures> {
+        find::<GoalWatch>(&self.observers).map(GoalWatch::measures)
     }
 }
 

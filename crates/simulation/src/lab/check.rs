@@ -7,7 +7,7 @@
 use queuelab_engine::Config;
 use serde::Serialize;
 
-use crate::lab::Settings;
+use crate::document::Settings;
 use crate::scenario::{FieldError, Scenario};
 use crate::work::MAX_WORK_WITHOUT_ASKING;
 use crate::{thousands, Measures, Simulation};
@@ -335,7 +335,7 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
     if goal.oldest_age.is_some() {
         parts.push(format!(
             "longest wait {}",
-            crate::explain::secs(worst.longest_wait_ms)
+            crate::teach::explain::secs(worst.longest_wait_ms)
         ));
     }
     if goal.empty_receives_at_most.is_some() {
@@ -345,7 +345,7 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
         parts.push(format!(
             "at most {} requests ({})",
             worst.requests,
-            crate::goal::dollars(worst.cost_nano_usd)
+            super::goal::dollars(worst.cost_nano_usd)
         ));
     }
     let seeds = CHECK_SEEDS.len();

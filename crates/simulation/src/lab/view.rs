@@ -6,9 +6,10 @@
 
 use serde::Serialize;
 
-use crate::check::CHECK_SEEDS;
-use crate::goal::ConditionText;
-use crate::lab::{Explain, Kind, Knob, KnobValue, NonFix, Settings, Target};
+use super::check::CHECK_SEEDS;
+use super::goal::ConditionText;
+use super::Kind;
+use crate::document::{Explain, Knob, KnobValue, NonFix, Settings, Target};
 use crate::scenario::Scenario;
 
 /// What a page needs to show a lab.

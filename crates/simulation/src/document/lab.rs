@@ -1,0 +1,295 @@
+//! The scenario document's lab parts: a `goal` (what a fixed system
+//! achieves), `knobs` (the settings a learner may change, with their
+//! ranges) and `explain` (hints, the cause, the standard fix, and the fixes
+//! and "moves the problem" non-fixes the native tests prove). Types only:
+//! `lab/` checks and applies them.
+
+use std::collections::BTreeMap;
+use std::ops::Not;
+
+use serde::{Deserialize, Serialize};
+
+/// What a fixed system achieves, over every seed the check runs. Each
+/// condition given must hold; its id (in failures, in
+/// `explain.nonFixes[].fails`) is its field name.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Goal {
+    /// One sentence shown above the conditions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub summary: String,
+    /// Body substrings marking the messages meant to fail (poison): they
+    /// are left out of `sideEffects*`, `processedByMs` and `orderKeptPer`,
+    /// and are the ones `deadLetterQueue` expects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub poison: Vec<String>,
+    /// At the end this queue holds exactly the poison messages (none when
+    /// `poison` is empty), and no other message was ever moved there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub dead_letter_queue: Option<String>,
+    /// No message had its side effect more than this many times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub side_effects_at_most: Option<u64>,
+    /// At the end, every message sent had its side effect exactly this
+    /// many times (1 or more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub side_effects_exactly: Option<u64>,
+    /// No message was lost (deleted, then its handler failed) or expired.
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub none_lost: bool,
+    /// No message was received while another worker still held it.
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub no_duplicate_delivery: bool,
+    /// No message stayed in the queue longer than this (the age of the
+    /// oldest message, as CloudWatch's ApproximateAgeOfOldestMessage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub oldest_age: Option<OldestAge>,
+    /// The consumers' receives that returned nothing, at most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub empty_receives_at_most: Option<u64>,
+    /// Billable requests of the scenario's producers and consumers, as SQS
+    /// counts them, at most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub requests_at_most: Option<u64>,
+    /// Those requests at SQS's list price per million, at most this many
+    /// millionths of a US dollar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub cost_at_most_micro_usd: Option<u64>,
+    /// A message attribute: for each of its values, the messages had their
+    /// first side effect in the order they were sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub order_kept_per: Option<String>,
+    /// By this moment every message sent before it had its side effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub processed_by_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OldestAge {
+    pub queue: String,
+    pub at_most_seconds: u64,
+}
+
+/// One setting the learner may change. An integer knob gives `min` and
+/// `max` (inside the field's own range); `off: true` also allows "off"
+/// (the field left out: no heartbeat, no redrive). A toggle gives none.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Knob {
+    /// The name settings use: unique among the lab's knobs.
+    pub id: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub help: String,
+    pub target: Target,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub max: Option<i64>,
+    /// The setting may be "off": the field is left out.
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub off: bool,
+}
+
+/// The scenario setting a knob changes: `{ "<target>": { selector } }`.
+/// `consumer: "*"` means every consumer.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum Target {
+    /// `queues[i].visibilityTimeoutSeconds`, seconds.
+    VisibilityTimeoutSeconds { queue: String },
+    /// `queues[i].receiveMessageWaitTimeSeconds`, seconds.
+    ReceiveMessageWaitTimeSeconds { queue: String },
+    /// `queues[i].redrive`: the value is maxReceiveCount; off removes it.
+    #[serde(rename_all = "camelCase")]
+    Redrive {
+        queue: String,
+        dead_letter_queue: String,
+    },
+    /// `consumers[i].batchSize`.
+    BatchSize { consumer: String },
+    /// `consumers[i].replicas`: how many workers run the consumer.
+    Replicas { consumer: String },
+    /// `consumers[i].waitTimeSeconds`.
+    WaitTimeSeconds { consumer: String },
+    /// `consumers[i].pollIntervalMs`.
+    PollIntervalMs { consumer: String },
+    /// `consumers[i].behaviour.heartbeatEveryMs`; off: no heartbeat.
+    HeartbeatEveryMs { consumer: String },
+    /// `consumers[i].behaviour.heartbeatVisibilitySeconds`; off: the queue's.
+    HeartbeatVisibilitySeconds { consumer: String },
+    /// `consumers[i].behaviour.idempotent`, a toggle.
+    Idempotent { consumer: String },
+    /// `consumers[i].behaviour.reportBatchItemFailures`, a toggle.
+    ReportBatchItemFailures { consumer: String },
+    /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
+    DeletesBeforeProcessing { consumer: String },
+    /// `consumers[i].behaviour.retryImmediately`, a toggle.
+    RetryImmediately { consumer: String },
+    /// `consumers[i].behaviour.retryBackoff`: the value is baseSeconds,
+    /// with this `maxSeconds`; off removes it.
+    #[serde(rename_all = "camelCase")]
+    RetryBackoff { consumer: String, max_seconds: i64 },
+    /// The queue's type, "standard" or "fifo": renames the queue (and its
+    /// dead-letter queue, which SQS requires to be of the same type) to
+    /// or from its `.fifo` name everywhere the scenario names it; a FIFO
+    /// queue gets content-based deduplication.
+    QueueType { queue: String },
+    /// The MessageGroupId of each of the producer's `sends`: "one" (the
+    /// producer's name for all), "perAttribute" (the send's value of
+    /// `attribute`) or "perMessage" ("<producer>-<n>", unique).
+    GroupId { producer: String, attribute: String },
+}
+
+/// The choices of a choice knob, fixed by the target (not by the file).
+pub const QUEUE_TYPES: [&str; 2] = ["standard", "fifo"];
+pub const GROUP_IDS: [&str; 3] = ["one", "perAttribute", "perMessage"];
+
+/// A knob's value: a toggle, a whole number, or "off" (the field left
+/// out: no heartbeat, no redrive). "off" is a word rather than JSON's
+/// null so that it reads the same in a file, a share link and the page.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum KnobValue {
+    Bool(bool),
+    Int(i64),
+    Off(Off),
+    /// One of a choice knob's choices ("fifo", "perAttribute").
+    Text(String),
+}
+
+/// The word "off".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Off {
+    Off,
+}
+
+impl KnobValue {
+    pub const OFF: KnobValue = KnobValue::Off(Off::Off);
+}
+
+/// Knob values by knob id.
+pub type Settings = BTreeMap<String, KnobValue>;
+
+/// Hints, the cause, the standard fix, and the settings the tests prove.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Explain {
+    /// 1 to 5 hints, revealed one at a time.
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_HINTS)))]
+    pub hints: Vec<String>,
+    /// Why the lab's settings fail.
+    pub cause: String,
+    /// The standard fix.
+    pub fix: String,
+    /// How the fixes compare.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub compare: String,
+    /// The AWS documentation page about it.
+    pub doc: Doc,
+    /// Settings that meet the goal over every seed of the check (1 to 8).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_FIXES)))]
+    pub fixes: Vec<Fix>,
+    /// Settings that only move the problem: each fails the named condition
+    /// (1 to 8).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_NON_FIXES)))]
+    pub non_fixes: Vec<NonFix>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Doc {
+    pub title: String,
+    /// An https://docs.aws.amazon.com/ or https://aws.amazon.com/ address.
+    pub url: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Fix {
+    pub name: String,
+    pub settings: Settings,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NonFix {
+    pub name: String,
+    pub settings: Settings,
+    /// The id of the goal condition these settings break.
+    pub fails: String,
+    /// Why this is also wrong.
+    pub why: String,
+}
+
+pub const MAX_HINTS: usize = 5;
+
+/// The most fixes and non-fixes a lab lists. They are proofs (the native
+/// tests run each over every check seed), so a handful is plenty; the
+/// shipped labs list at most 3 of each. Each one's settings are checked at
+/// every load: a share link with 2,000 of them on a lab of 100,000 sends
+/// took 28 s to open when each check copied the scenario.
+pub const MAX_FIXES: usize = 8;
+pub const MAX_NON_FIXES: usize = 8;
+
+/// The condition ids, in the order `Goal` lists them.
+pub const CONDITION_IDS: [&str; 11] = [
+    "deadLetterQueue",
+    "sideEffectsAtMost",
+    "sideEffectsExactly",
+    "noneLost",
+    "noDuplicateDelivery",
+    "oldestAge",
+    "emptyReceivesAtMost",
+    "requestsAtMost",
+    "costAtMostMicroUsd",
+    "orderKeptPer",
+    "processedByMs",
+];
+
+impl Goal {
+    /// The ids of the conditions this goal gives, in `CONDITION_IDS` order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        let given = [
+            self.dead_letter_queue.is_some(),
+            self.side_effects_at_most.is_some(),
+            self.side_effects_exactly.is_some(),
+            self.none_lost,
+            self.no_duplicate_delivery,
+            self.oldest_age.is_some(),
+            self.empty_receives_at_most.is_some(),
+            self.requests_at_most.is_some(),
+            self.cost_at_most_micro_usd.is_some(),
+            self.order_kept_per.is_some(),
+            self.processed_by_ms.is_some(),
+        ];
+        CONDITION_IDS
+            .iter()
+            .zip(given)
+            .filter_map(|(id, on)| on.then_some(*id))
+            .collect()
+    }
+}

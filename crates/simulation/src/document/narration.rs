@@ -1,0 +1,243 @@
+//! The scenario document's teaching parts: narration lines, checkpoints,
+//! the events they wait for and the conditions they hold at the end. Types
+//! only (`teach/` decides when they apply, from the run's events).
+
+#[cfg(feature = "contract")]
+use queuelab_engine::MAX_VIRTUAL_MS;
+use serde::{Deserialize, Serialize};
+
+/// One narration line. It is shown at the first moment every condition it
+/// gives holds: `atMs` reached, the `when` event happened (at or after
+/// `atMs`), the `after` line shown; an `atEnd` line waits for the end of
+/// the run and is shown only if its condition holds for the run (and, with
+/// `when`, only if that event happened). A line
+/// with none of them is shown at time 0. Each line is shown at most once.
+/// The simulation decides which lines fire, from the run's own events.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Narration {
+    /// Alone: the moment a scene-setting line is shown. With `when`: the
+    /// earliest moment its event counts. Default 0.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub at_ms: u64,
+    /// What must happen in the run for the line to apply: the first event
+    /// matching this trigger shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub when: Option<Trigger>,
+    /// Shown at the end of the run (`durationMs`), only if this holds for
+    /// the whole run (and, with `when`, only if that event happened).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "object_only"
+    )]
+    #[cfg_attr(feature = "contract", schemars(with = "Option<EndCondition>"))]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub at_end: Option<EndCondition>,
+    /// A name other lines' `after` can refer to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub id: Option<String>,
+    /// Shown only after the line with this `id` was shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub after: Option<String>,
+    pub text: String,
+}
+
+/// A question asked before the moment it is about ("predict, then see").
+/// It is asked at the first moment `atMs` has come, the `when` event (if
+/// any) has happened and the `after` line (if any) was shown, once that
+/// moment's events have happened; a page
+/// playing the run pauses there for the learner's answer. The answer is
+/// decided by the run, never by the file: the first choice whose `when`
+/// event happens after the question is the truth, at once; if none has by
+/// the end of the run, the first choice whose `atEnd` condition holds, or
+/// else the choice that gives neither ("anything else"). When no choice
+/// matches, the page says none of them happened.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Checkpoint {
+    /// A name unique among the scenario's checkpoints (a page remembers
+    /// the learner's answer by it).
+    pub id: String,
+    /// The earliest moment it is asked. Default 0.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub at_ms: u64,
+    /// Asked only once the narration line with this `id` was shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub after: Option<String>,
+    /// Asked only once this event has happened (at or after `atMs`): at
+    /// the end of its moment, before anything later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub when: Option<Trigger>,
+    pub question: String,
+    /// From 2 to 6 possible answers.
+    #[cfg_attr(feature = "contract", schemars(length(min = 2, max = MAX_CHOICES)))]
+    pub choices: Vec<Choice>,
+}
+
+/// One possible answer to a checkpoint, and what in the run makes it true.
+/// Give `when`, or `atEnd`, or neither (true when no other choice is).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Choice {
+    pub text: String,
+    /// True at once if this event happens after the question is asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub when: Option<Trigger>,
+    /// True if this holds for the whole run, at its end.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "object_only"
+    )]
+    #[cfg_attr(feature = "contract", schemars(with = "Option<EndCondition>"))]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub at_end: Option<EndCondition>,
+    /// Said with the answer when this choice is what happened: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub because: Option<String>,
+}
+
+/// An `atEnd` condition written as an object, never as an array: serde
+/// would read `[]` as a struct whose fields all have defaults, and the
+/// schema says object.
+fn object_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<EndCondition>, D::Error> {
+    struct Object;
+    impl<'de> serde::de::Visitor<'de> for Object {
+        type Value = EndCondition;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<EndCondition, A::Error> {
+            EndCondition::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(Object).map(Some)
+}
+
+/// An event of the run, with optional filters; every filter given must match.
+/// A filter that the event does not carry (a group on a delete) never matches.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Trigger {
+    pub event: TriggerEvent,
+    /// The queue it happened on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub queue: Option<String>,
+    /// The consumer (or producer, for `sent`) that did it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub consumer: Option<String>,
+    /// The FIFO message group (`groupLocked`, `groupUnlocked`, `sent`, `received`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub group: Option<String>,
+    /// The message's receive count at that moment (1 = its first receive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub receive_count: Option<u32>,
+    /// `sideEffect` only: how many times, in total, the side effect has now
+    /// happened to this message (2 = the second time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub count: Option<u64>,
+}
+
+/// The kinds of event a narration line (or a checkpoint) can wait for;
+/// docs/scenario-format.md says when each happens. (Plain comments on the
+/// variants keep the schema a plain `enum` of names.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum TriggerEvent {
+    // A message was sent and stored (not dropped as a duplicate).
+    #[default]
+    Sent,
+    // A message was received by anyone.
+    Received,
+    // A message was received while another worker still holds it.
+    DuplicateDelivery,
+    // A worker started processing a message for longer than its
+    // visibility timeout has left.
+    ProcessingOutlastsVisibility,
+    // A message's visibility timeout was changed (a heartbeat, say).
+    VisibilityChanged,
+    // A message's visibility timeout ended while it was in flight.
+    VisibilityExpired,
+    // A message was deleted.
+    Deleted,
+    // A message was deleted by a worker whose receive is no longer the
+    // latest (another worker received it since).
+    DeletedWithStaleHandle,
+    // A worker deleted a message before doing its work.
+    DeletedBeforeProcessing,
+    // A handler's side effect happened.
+    SideEffect,
+    // An idempotent handler skipped a message it had already processed.
+    SkippedAlreadyProcessed,
+    // A handler failed; the message was not deleted.
+    ProcessingFailed,
+    // A message moved to its dead-letter queue.
+    MovedToDeadLetterQueue,
+    // A FIFO send was dropped as a duplicate.
+    DuplicateDropped,
+    // A FIFO message group locked (its head went in flight).
+    GroupLocked,
+    // A FIFO message group unlocked.
+    GroupUnlocked,
+    // A receive returned no message.
+    EmptyReceive,
+    // A message's retention period ended.
+    Expired,
+    // A worker crashed.
+    WorkerCrashed,
+    // Work was lost: deleted before processing, then the worker failed.
+    MessageLost,
+}
+
+/// What must hold for a whole run for an `atEnd` line to be shown. Every
+/// condition given must hold; none given always holds.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EndCondition {
+    /// Every message that had a side effect had it exactly this many times
+    /// (1: "every order was charged exactly once"), and at least one had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub side_effects_each: Option<u64>,
+    /// No message was received while another worker still held it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_duplicate_delivery: bool,
+    /// No message was lost, expired or dead-lettered.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub none_lost: bool,
+    /// This consumer made more empty receives than any other consumer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub most_empty_receives: Option<String>,
+}
+/// The most narration lines a scenario has. A story is a handful of lines
+/// (the shipped ones have at most 5); the bound keeps every check of one
+/// line against the others (`after`, triggers per event) small, so that a
+/// hostile file with 50,000 chained lines cannot freeze the tab.
+pub const MAX_NARRATION_LINES: usize = 200;
+
+/// The most checkpoints a scenario has (each pauses the run for an answer;
+/// the shipped scenarios have one or two), and the most answers one offers.
+pub const MAX_CHECKPOINTS: usize = 20;
+pub const MAX_CHOICES: usize = 6;

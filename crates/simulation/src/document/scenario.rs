@@ -1,0 +1,488 @@
+//! The scenario document's own types: queues, producers, consumers and
+//! alarms, as serde reads them from the host's JSON. A leaf: it imports
+//! nothing of the simulation (only the engine's names and ranges), so the
+//! checks (`scenario/`), the labs (`lab/`) and the teaching (`teach/`)
+//! all sit above it. The JSON Schema in `web/scenarios/scenario.schema.json`
+//! and the TypeScript types are generated from these types (the `contract`
+//! feature; see crates/wasm/tests/contract.rs): doc comments become the
+//! schema's descriptions, `schemars(...)` its ranges.
+
+#[cfg(feature = "contract")]
+use queuelab_engine::{AttributeName, RedrivePolicy, MAX_CALLER_CHARS, MAX_VIRTUAL_MS};
+use serde::{Deserialize, Serialize};
+
+use super::lab::{Explain, Goal, Knob};
+#[cfg(feature = "contract")]
+use super::narration::MAX_CHECKPOINTS;
+use super::narration::{Checkpoint, Narration};
+
+/// Queues, producers, simulated consumers and narration, replayed
+/// deterministically from a seed. Times are virtual milliseconds from the
+/// start of the run.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", schemars(title = "Queuelab scenario"))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenario {
+    /// Short title shown in the picker.
+    pub title: String,
+    /// One or two sentences on what the scenario teaches.
+    #[serde(default)]
+    pub summary: String,
+    /// PRNG seed: the same seed replays the same run. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// How long the run lasts, in virtual ms.
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub duration_ms: u64,
+    /// Queues created at time 0, in this order: a dead-letter queue comes
+    /// before the queues that use it. At most 100.
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCENARIO_QUEUES)))]
+    pub queues: Vec<QueueSpec>,
+    /// At most 100.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_PRODUCERS)))]
+    pub producers: Vec<Producer>,
+    /// Messages sent at given moments, however far ahead (`Schedule`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCHEDULES)))]
+    pub schedule: Vec<Schedule>,
+    /// At most 100 workers in all, each consumer counting its `replicas`.
+    #[serde(default)]
+    pub consumers: Vec<Consumer>,
+    /// Lines shown and announced at given moments.
+    #[serde(default)]
+    pub narration: Vec<Narration>,
+    /// Questions the run pauses on ("predict, then see"): the learner
+    /// answers, then the run shows what happened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CHECKPOINTS)))]
+    pub checkpoints: Vec<Checkpoint>,
+    /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
+    #[serde(default)]
+    pub alarms: Vec<Alarm>,
+    /// A lab's goal: what a fixed system achieves over every seed of
+    /// "Check my fix". A scenario with a goal is a lab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub goal: Option<Goal>,
+    /// A lab's settings the learner may change, with their ranges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knobs: Vec<Knob>,
+    /// A lab's hints, cause and standard fix, and the fixes and non-fixes
+    /// its tests prove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub explain: Option<Explain>,
+}
+
+/// A queue to create at time 0. Queues are created in the order listed, so
+/// a dead-letter queue comes before the queues that use it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueueSpec {
+    /// FIFO queue names end in .fifo.
+    #[cfg_attr(
+        feature = "contract",
+        schemars(regex(pattern = r"^[A-Za-z0-9_-]{1,80}$|^[A-Za-z0-9_-]{1,75}\.fifo$"))
+    )]
+    pub name: String,
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
+    pub visibility_timeout_seconds: Option<i64>,
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = DELAY.0, max = DELAY.1)))]
+    pub delay_seconds: Option<i64>,
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = RETENTION.0, max = RETENTION.1)))]
+    pub message_retention_period_seconds: Option<i64>,
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = RECEIVE_WAIT.0, max = RECEIVE_WAIT.1)))]
+    pub receive_message_wait_time_seconds: Option<i64>,
+    /// FIFO only.
+    #[serde(default)]
+    pub content_based_deduplication: Option<bool>,
+    /// FIFO only.
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "contract",
+        schemars(with = "DeduplicationScope"),
+        ts(type = r#""queue" | "messageGroup" | null"#)
+    )]
+    pub deduplication_scope: Option<String>,
+    /// Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
+    #[serde(default)]
+    pub redrive: Option<Redrive>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Redrive {
+    /// Name of a queue listed earlier.
+    pub dead_letter_queue: String,
+    #[cfg_attr(feature = "contract", schemars(range(min = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.0, max = RedrivePolicy::MAX_RECEIVE_COUNT_RANGE.1)))]
+    pub max_receive_count: i64,
+}
+
+/// The values of `deduplicationScope`, for the schema only: the engine
+/// reads the text and answers an unknown one with SQS's own error.
+#[cfg(feature = "contract")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum DeduplicationScope {
+    Queue,
+    MessageGroup,
+}
+
+/// SQS's range of a numeric queue attribute, from the engine, for the
+/// schema's `minimum` and `maximum` (the contract build only): the schema
+/// and `Scenario::validate` say the engine's ranges, never copies of them.
+#[cfg(feature = "contract")]
+const fn sqs_range(name: AttributeName) -> (i64, i64) {
+    match name.range() {
+        Some(range) => range,
+        // Evaluated in the constants below, at compile time.
+        None => panic!("not a numeric attribute"),
+    }
+}
+#[cfg(feature = "contract")]
+const VISIBILITY: (i64, i64) = sqs_range(AttributeName::VisibilityTimeout);
+#[cfg(feature = "contract")]
+const DELAY: (i64, i64) = sqs_range(AttributeName::DelaySeconds);
+#[cfg(feature = "contract")]
+const RETENTION: (i64, i64) = sqs_range(AttributeName::MessageRetentionPeriod);
+#[cfg(feature = "contract")]
+const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTimeSeconds);
+
+/// Something that sends messages: at fixed moments, or at a steady rate.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Producer {
+    /// Its name in the log, at most 80 characters (every send records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub name: String,
+    pub queue: String,
+    #[serde(default)]
+    pub sends: Vec<ScheduledSend>,
+    #[serde(default)]
+    pub rate: Option<Rate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScheduledSend {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub at_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
+    pub body: String,
+    /// MessageGroupId (required on FIFO queues).
+    #[serde(default)]
+    pub group_id: Option<String>,
+    /// MessageDeduplicationId (FIFO).
+    #[serde(default)]
+    pub dedup_id: Option<String>,
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 900)))]
+    pub delay_seconds: Option<i64>,
+    /// String message attributes.
+    #[serde(default)]
+    pub attributes: std::collections::BTreeMap<String, String>,
+}
+
+/// A scheduler (EventBridge Scheduler, a cron job) that sends each message
+/// at its moment: it waits in the run, so a moment may be hours or days
+/// ahead, where SQS's own DelaySeconds stops at 900 seconds (15 minutes).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Schedule {
+    /// Its name in the log, at most 80 characters (every send records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub name: String,
+    /// One of the scenario's queues.
+    pub queue: String,
+    /// The messages, each sent at its `atMs` (a FIFO queue's with their
+    /// `groupId`, and a `dedupId` unless the queue has
+    /// contentBasedDeduplication); a `delaySeconds` delays it further.
+    pub sends: Vec<ScheduledSend>,
+}
+
+/// The most schedules a scenario has (Queuelab's choice, as for producers).
+pub const MAX_SCHEDULES: usize = 100;
+
+impl Scenario {
+    /// The names of the scenario's senders (producers, then schedules):
+    /// a message anyone else sent is the learner's.
+    pub(crate) fn senders(&self) -> impl Iterator<Item = &str> {
+        let producers = self.producers.iter().map(|p| p.name.as_str());
+        producers.chain(self.schedule.iter().map(|s| s.name.as_str()))
+    }
+}
+
+/// count sends, one every everyMs from startMs; {n} in body and groupId
+/// becomes the send's number.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rate {
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub start_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
+    pub every_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_RATE_COUNT)))]
+    pub count: u64,
+    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
+    pub body: String,
+    #[serde(default)]
+    pub group_id: Option<String>,
+}
+
+/// A simulated worker running the loop real consumer code runs.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Consumer {
+    /// Its name in the log, at most 80 characters (every event of its
+    /// calls records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub name: String,
+    pub queue: String,
+    /// When the worker starts polling.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub start_ms: u64,
+    /// When it stops: it receives nothing new after this, but finishes the
+    /// batch it holds and what a long poll already waiting then returns.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub stop_ms: Option<u64>,
+    /// MaxNumberOfMessages of each receive. Default 1.
+    #[serde(default = "one")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 10)))]
+    pub batch_size: i64,
+    /// 0 short-polls; up to 20 long-polls. Default 0.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = 20)))]
+    pub wait_time_seconds: i64,
+    /// Pause after an empty short poll. Default 1000; from 1 ms to a year.
+    #[serde(default = "poll_interval")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
+    pub poll_interval_ms: u64,
+    /// How long handling one message takes: fixed or drawn from the seeded PRNG.
+    pub processing: Processing,
+    /// What the handler does, in counts and sentences, at most 80
+    /// characters. Default "charged".
+    #[serde(default = "charged")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub side_effect: String,
+    /// How many identical workers run this consumer, 1 to 20. The first
+    /// keeps `name`, the others are `name-2`, `name-3`, …; each draws its
+    /// own processing times. Default 1.
+    #[serde(default = "one_worker", skip_serializing_if = "is_one")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_REPLICAS)))]
+    pub replicas: u64,
+    /// Added to the processing time of the first message of each batch
+    /// received: a cost paid once per receive (a connection, a commit), so
+    /// bigger batches spread it. Default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_SPAN_MS)))]
+    pub batch_overhead_ms: u64,
+    #[serde(default)]
+    pub behaviour: Behaviour,
+}
+
+fn one() -> i64 {
+    1
+}
+
+fn one_worker() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The most workers one consumer entry runs (`replicas`).
+pub const MAX_REPLICAS: u64 = 20;
+
+fn poll_interval() -> u64 {
+    1000
+}
+
+fn charged() -> String {
+    "charged".into()
+}
+
+/// Processing time: fixed, or drawn from the seeded PRNG.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum Processing {
+    FixedMs(#[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))] u64),
+    UniformMs {
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        min: u64,
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        max: u64,
+    },
+    ExponentialMs {
+        #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+        mean: u64,
+    },
+}
+
+/// How the worker's handler behaves; every field defaults to the plain
+/// "process, then delete" loop.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Behaviour {
+    /// Keeps a set of processed message ids and skips the side effect for
+    /// one it has seen (an idempotent consumer).
+    #[serde(default)]
+    pub idempotent: bool,
+    /// Bodies containing any of these fail every time (poison messages).
+    #[serde(default)]
+    pub fails_on: Vec<String>,
+    /// Fails on every Nth message it handles (the Nth, 2Nth, ..., counting
+    /// redeliveries), whatever the body: a flaky dependency. Above 0.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
+    pub fails_every_nth: Option<u64>,
+    /// Crashes after the side effect and before the delete, on bodies
+    /// containing any of these (empty: never). Restarts after `restartMs`.
+    #[serde(default)]
+    pub crashes_after_side_effect_on: Vec<String>,
+    /// Deletes each message as soon as it is received, before processing;
+    /// with `crashesBeforeSideEffectOn` this loses the message.
+    #[serde(default)]
+    pub deletes_before_processing: bool,
+    /// Crashes during processing, before the side effect, on these bodies.
+    #[serde(default)]
+    pub crashes_before_side_effect_on: Vec<String>,
+    /// How long a crashed worker stays down. Default 5000.
+    #[serde(default = "restart")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 0, max = MAX_SPAN_MS)))]
+    pub restart_ms: u64,
+    /// Extend visibility this often while processing.
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
+    pub heartbeat_every_ms: Option<u64>,
+    /// The new visibility timeout each heartbeat sets, in seconds
+    /// (default: the queue's).
+    #[serde(default)]
+    #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
+    pub heartbeat_visibility_seconds: Option<i64>,
+    /// Lambda-style: the batch is handled as one invocation; with
+    /// `reportBatchItemFailures` only failed records return to the queue,
+    /// without it one failure returns the whole batch.
+    #[serde(default)]
+    pub lambda_batch: bool,
+    /// With `lambdaBatch`: only failed records return to the queue.
+    #[serde(default)]
+    pub report_batch_item_failures: bool,
+    /// Fails every message whose processing ends within this window of the
+    /// run, whatever the body: a dependency that is down for a while.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub fails_during_ms: Option<Window>,
+    /// After a failure, releases the message at once (ChangeMessageVisibility
+    /// 0): it is received again immediately. Not with `retryBackoff`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry_immediately: bool,
+    /// After a failure, hides the message for baseSeconds × 2^(receive
+    /// count − 1), at most maxSeconds (ChangeMessageVisibility), so each
+    /// retry waits longer than the last. Not with `retryImmediately`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub retry_backoff: Option<RetryBackoff>,
+}
+
+/// A window of the run, from `startMs` up to (not including) `endMs`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Window {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub start_ms: u64,
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub end_ms: u64,
+}
+
+/// Exponential backoff through the visibility timeout.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryBackoff {
+    /// The delay after the first failed receive, in seconds.
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub base_seconds: i64,
+    /// The longest delay, in seconds (SQS's visibility timeout at most).
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = VISIBILITY.1)))]
+    pub max_seconds: i64,
+}
+
+fn restart() -> u64 {
+    5000
+}
+
+/// A consumer without `behaviour` gets the same as one with `"behaviour": {}`
+/// (a derived `Default` would restart crashed workers after 0 ms).
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour {
+            idempotent: false,
+            fails_on: Vec::new(),
+            fails_every_nth: None,
+            crashes_after_side_effect_on: Vec::new(),
+            deletes_before_processing: false,
+            crashes_before_side_effect_on: Vec::new(),
+            restart_ms: restart(),
+            heartbeat_every_ms: None,
+            heartbeat_visibility_seconds: None,
+            lambda_batch: false,
+            report_batch_item_failures: false,
+            fails_during_ms: None,
+            retry_immediately: false,
+            retry_backoff: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Alarm {
+    pub name: String,
+    pub queue: String,
+    /// In ALARM while visible messages >= threshold.
+    pub threshold: u64,
+}
+
+/// The longest span a scenario gives in milliseconds (a poll interval, a
+/// rate's step, a processing time, a restart, a heartbeat): one year.
+/// Bounded so that adding it to any moment of a run stays exact.
+pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
+
+/// The most sends one `rate` makes.
+pub const MAX_RATE_COUNT: u64 = 10_000_000;
+
+/// The most queues, producers and workers (consumers times their
+/// `replicas`) a scenario has. The page draws each one: a share link with
+/// 3,000 consumers made 143,000 nodes and froze its tab for 23 s. The
+/// shipped scenarios have at most 3, 2 and 5; a hundred keeps a page of
+/// them drawable on a school laptop (Queuelab's choice).
+pub const MAX_SCENARIO_QUEUES: usize = 100;
+pub const MAX_PRODUCERS: usize = 100;
+pub const MAX_WORKERS: u64 = 100;

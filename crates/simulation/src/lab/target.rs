@@ -1,0 +1,479 @@
+//! What a knob's target is, as one table: each target's row says its key
+//! in the file, the field whose own range bounds it, whether it may be
+//! "off", where its setting lives and how it is read and written. A new
+//! target is one variant of `Target` (the document) and one row here.
+
+use super::knobs::set_queue_type;
+use crate::document::{
+    Consumer, KnobValue, QueueSpec, Redrive, RetryBackoff, Scenario, Target, GROUP_IDS, QUEUE_TYPES,
+};
+use crate::scenario::field_range;
+
+/// What a target's value is.
+pub(crate) enum Kind {
+    /// A whole number within the field's own range (lo, hi, unit words);
+    /// `optional`: the field may be left out (off).
+    Int {
+        lo: i64,
+        hi: i64,
+        optional: bool,
+    },
+    Bool,
+    Choice(&'static [&'static str]),
+}
+
+/// How a target's value is read from, and written into, the scenario.
+enum Access {
+    /// A field of the queue the target names.
+    Queue(
+        fn(&QueueSpec) -> KnobValue,
+        fn(&mut QueueSpec, &KnobValue, &Target),
+    ),
+    /// A field of the consumers the target names (`*`: each one; read
+    /// from the first).
+    Consumer(
+        fn(&Consumer) -> KnobValue,
+        fn(&mut Consumer, &KnobValue, &Target),
+    ),
+    /// A setting that spans the scenario (renames, every send of a producer).
+    Whole(
+        fn(&Target, &Scenario) -> Option<KnobValue>,
+        fn(&Target, &mut Scenario, &KnobValue),
+    ),
+}
+
+/// One target's row.
+struct Row {
+    /// Its key in the file (`{ "batchSize": { … } }`).
+    name: &'static str,
+    /// The scenario field whose own range (`field_range`) bounds the knob.
+    field: &'static str,
+    /// The path it writes, under its queue, consumer or producer.
+    path: &'static str,
+    /// It may be "off": the field left out.
+    optional: bool,
+    /// A choice knob's choices, fixed by the target (not by the file).
+    choices: Option<&'static [&'static str]>,
+    access: Access,
+}
+
+/// Whom a target names.
+pub(crate) enum Selector<'a> {
+    Queue(&'a str),
+    Consumer(&'a str),
+    Producer(&'a str),
+}
+
+fn int(v: &KnobValue) -> Option<i64> {
+    match v {
+        KnobValue::Int(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// A whole number of milliseconds or workers (0 or more).
+fn count(v: &KnobValue) -> Option<u64> {
+    int(v).and_then(|v| u64::try_from(v).ok())
+}
+
+fn on(v: &KnobValue) -> bool {
+    matches!(v, KnobValue::Bool(true))
+}
+
+fn ms(v: u64) -> KnobValue {
+    KnobValue::Int(i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+fn or_off(v: Option<i64>) -> KnobValue {
+    v.map_or(KnobValue::OFF, KnobValue::Int)
+}
+
+/// A row with no choices.
+const fn row(
+    name: &'static str,
+    field: &'static str,
+    path: &'static str,
+    optional: bool,
+    access: Access,
+) -> Row {
+    Row {
+        name,
+        field,
+        path,
+        optional,
+        choices: None,
+        access,
+    }
+}
+
+/// A toggle of a consumer's behaviour.
+macro_rules! toggle {
+    ($name:literal, $field:ident) => {
+        row(
+            $name,
+            $name,
+            concat!("behaviour.", $name),
+            false,
+            Access::Consumer(
+                |c| KnobValue::Bool(c.behaviour.$field),
+                |c, v, _| c.behaviour.$field = on(v),
+            ),
+        )
+    };
+}
+
+const VISIBILITY_TIMEOUT: Row = row(
+    "visibilityTimeoutSeconds",
+    "visibilityTimeoutSeconds",
+    "visibilityTimeoutSeconds",
+    false,
+    Access::Queue(
+        |q| or_off(q.visibility_timeout_seconds),
+        |q, v, _| q.visibility_timeout_seconds = int(v),
+    ),
+);
+const RECEIVE_WAIT: Row = row(
+    "receiveMessageWaitTimeSeconds",
+    "receiveMessageWaitTimeSeconds",
+    "receiveMessageWaitTimeSeconds",
+    false,
+    Access::Queue(
+        |q| or_off(q.receive_message_wait_time_seconds),
+        |q, v, _| q.receive_message_wait_time_seconds = int(v),
+    ),
+);
+const REDRIVE: Row = row(
+    "redrive",
+    "maxReceiveCount",
+    "redrive",
+    true,
+    Access::Queue(
+        |q| or_off(q.redrive.as_ref().map(|r| r.max_receive_count)),
+        |q, v, target| {
+            if let Target::Redrive {
+                dead_letter_queue, ..
+            } = target
+            {
+                q.redrive = int(v).map(|max_receive_count| Redrive {
+                    dead_letter_queue: dead_letter_queue.clone(),
+                    max_receive_count,
+                });
+            }
+        },
+    ),
+);
+const BATCH_SIZE: Row = row(
+    "batchSize",
+    "batchSize",
+    "batchSize",
+    false,
+    Access::Consumer(
+        |c| KnobValue::Int(c.batch_size),
+        |c, v, _| c.batch_size = int(v).unwrap_or(c.batch_size),
+    ),
+);
+const REPLICAS: Row = row(
+    "replicas",
+    "replicas",
+    "replicas",
+    false,
+    Access::Consumer(
+        |c| ms(c.replicas),
+        |c, v, _| c.replicas = count(v).unwrap_or(c.replicas),
+    ),
+);
+const WAIT_TIME: Row = row(
+    "waitTimeSeconds",
+    "waitTimeSeconds",
+    "waitTimeSeconds",
+    false,
+    Access::Consumer(
+        |c| KnobValue::Int(c.wait_time_seconds),
+        |c, v, _| c.wait_time_seconds = int(v).unwrap_or(c.wait_time_seconds),
+    ),
+);
+const POLL_INTERVAL: Row = row(
+    "pollIntervalMs",
+    "pollIntervalMs",
+    "pollIntervalMs",
+    false,
+    Access::Consumer(
+        |c| ms(c.poll_interval_ms),
+        |c, v, _| c.poll_interval_ms = count(v).unwrap_or(c.poll_interval_ms),
+    ),
+);
+const HEARTBEAT_EVERY: Row = row(
+    "heartbeatEveryMs",
+    "heartbeatEveryMs",
+    "behaviour.heartbeatEveryMs",
+    true,
+    Access::Consumer(
+        |c| c.behaviour.heartbeat_every_ms.map_or(KnobValue::OFF, ms),
+        |c, v, _| c.behaviour.heartbeat_every_ms = count(v),
+    ),
+);
+const HEARTBEAT_VISIBILITY: Row = row(
+    "heartbeatVisibilitySeconds",
+    "visibilityTimeoutSeconds",
+    "behaviour.heartbeatVisibilitySeconds",
+    true,
+    Access::Consumer(
+        |c| or_off(c.behaviour.heartbeat_visibility_seconds),
+        |c, v, _| c.behaviour.heartbeat_visibility_seconds = int(v),
+    ),
+);
+const IDEMPOTENT: Row = toggle!("idempotent", idempotent);
+const REPORT_FAILURES: Row = toggle!("reportBatchItemFailures", report_batch_item_failures);
+const DELETES_FIRST: Row = toggle!("deletesBeforeProcessing", deletes_before_processing);
+const RETRY_IMMEDIATELY: Row = toggle!("retryImmediately", retry_immediately);
+const RETRY_BACKOFF: Row = row(
+    "retryBackoff",
+    "baseSeconds",
+    "behaviour.retryBackoff",
+    true,
+    Access::Consumer(
+        |c| or_off(c.behaviour.retry_backoff.as_ref().map(|r| r.base_seconds)),
+        |c, v, target| {
+            if let Target::RetryBackoff { max_seconds, .. } = target {
+                c.behaviour.retry_backoff = int(v).map(|base_seconds| RetryBackoff {
+                    base_seconds,
+                    max_seconds: *max_seconds,
+                });
+            }
+        },
+    ),
+);
+const QUEUE_TYPE: Row = Row {
+    choices: Some(&QUEUE_TYPES),
+    ..row(
+        "queueType",
+        "queueType",
+        "name",
+        false,
+        Access::Whole(read_queue_type, write_queue_type),
+    )
+};
+const GROUP_ID: Row = Row {
+    choices: Some(&GROUP_IDS),
+    ..row(
+        "groupId",
+        "groupId",
+        "sends",
+        false,
+        Access::Whole(read_group_id, write_group_id),
+    )
+};
+
+fn read_queue_type(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    let q = &s.queues[queue_index(s, target.queue()?)?];
+    let kind = if q.name.ends_with(".fifo") {
+        "fifo"
+    } else {
+        "standard"
+    };
+    Some(KnobValue::Text(kind.into()))
+}
+
+fn write_queue_type(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    if let Some(queue) = target.queue() {
+        let fifo = matches!(value, KnobValue::Text(t) if t == "fifo");
+        set_queue_type(s, queue, fifo);
+    }
+}
+
+/// "one", "perAttribute" or "perMessage": the rule every send's group id
+/// follows (None: the sends follow none of them).
+fn read_group_id(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    let Target::GroupId {
+        producer,
+        attribute,
+    } = target
+    else {
+        return None;
+    };
+    let p = s.producers.iter().find(|p| &p.name == producer)?;
+    let all = |f: &dyn Fn(usize, &crate::document::ScheduledSend) -> Option<String>| {
+        p.sends
+            .iter()
+            .enumerate()
+            .all(|(i, send)| send.group_id == f(i, send))
+    };
+    let choice = if all(&|_, _| Some(producer.clone())) {
+        "one"
+    } else if all(&|_, send| send.attributes.get(attribute).cloned()) {
+        "perAttribute"
+    } else if all(&|i, _| Some(format!("{producer}-{}", i + 1))) {
+        "perMessage"
+    } else {
+        return None;
+    };
+    Some(KnobValue::Text(choice.into()))
+}
+
+fn write_group_id(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    let Target::GroupId {
+        producer,
+        attribute,
+    } = target
+    else {
+        return;
+    };
+    let text = match value {
+        KnobValue::Text(t) => t.as_str(),
+        _ => "",
+    };
+    for p in s.producers.iter_mut().filter(|p| &p.name == producer) {
+        let name = p.name.clone();
+        for (i, send) in p.sends.iter_mut().enumerate() {
+            send.group_id = match text {
+                "one" => Some(name.clone()),
+                "perAttribute" => send.attributes.get(attribute).cloned(),
+                _ => Some(format!("{name}-{}", i + 1)),
+            };
+        }
+    }
+}
+
+impl Target {
+    /// This target's row of the table, and whom it names.
+    fn row(&self) -> (&'static Row, Selector<'_>) {
+        use Selector::{Consumer as C, Producer as P, Queue as Q};
+        match self {
+            Target::VisibilityTimeoutSeconds { queue } => (&VISIBILITY_TIMEOUT, Q(queue)),
+            Target::ReceiveMessageWaitTimeSeconds { queue } => (&RECEIVE_WAIT, Q(queue)),
+            Target::Redrive { queue, .. } => (&REDRIVE, Q(queue)),
+            Target::QueueType { queue } => (&QUEUE_TYPE, Q(queue)),
+            Target::BatchSize { consumer } => (&BATCH_SIZE, C(consumer)),
+            Target::Replicas { consumer } => (&REPLICAS, C(consumer)),
+            Target::WaitTimeSeconds { consumer } => (&WAIT_TIME, C(consumer)),
+            Target::PollIntervalMs { consumer } => (&POLL_INTERVAL, C(consumer)),
+            Target::HeartbeatEveryMs { consumer } => (&HEARTBEAT_EVERY, C(consumer)),
+            Target::HeartbeatVisibilitySeconds { consumer } => (&HEARTBEAT_VISIBILITY, C(consumer)),
+            Target::Idempotent { consumer } => (&IDEMPOTENT, C(consumer)),
+            Target::ReportBatchItemFailures { consumer } => (&REPORT_FAILURES, C(consumer)),
+            Target::DeletesBeforeProcessing { consumer } => (&DELETES_FIRST, C(consumer)),
+            Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
+            Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
+            Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
+        }
+    }
+
+    /// The scenario field's name, whose own range (`field_range`) bounds
+    /// the knob.
+    pub(super) fn field(&self) -> &'static str {
+        self.row().0.field
+    }
+
+    /// The name of the target (its key in the file).
+    pub(super) fn name(&self) -> &'static str {
+        self.row().0.name
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        let row = self.row().0;
+        if let Some(choices) = row.choices {
+            return Kind::Choice(choices);
+        }
+        match field_range(row.field) {
+            Some((lo, hi, _)) => Kind::Int {
+                lo: i64::try_from(lo).unwrap_or(i64::MAX),
+                hi: i64::try_from(hi).unwrap_or(i64::MAX),
+                optional: row.optional,
+            },
+            None => Kind::Bool,
+        }
+    }
+
+    pub(super) fn queue(&self) -> Option<&str> {
+        match self.row().1 {
+            Selector::Queue(queue) => Some(queue),
+            _ => None,
+        }
+    }
+
+    pub(super) fn consumer(&self) -> Option<&str> {
+        match self.row().1 {
+            Selector::Consumer(consumer) => Some(consumer),
+            _ => None,
+        }
+    }
+
+    /// The scenario paths the knob writes (`consumer: "*"`: each
+    /// consumer's), for a page to show an error at the field.
+    pub fn paths(&self, s: &Scenario) -> Vec<String> {
+        let (row, selector) = self.row();
+        let field = row.path;
+        match selector {
+            Selector::Producer(producer) => (0..s.producers.len())
+                .filter(|i| s.producers[*i].name == producer)
+                .map(|i| format!("producers[{i}].{field}"))
+                .collect(),
+            Selector::Queue(queue) => queue_index(s, queue)
+                .map(|i| vec![format!("queues[{i}].{field}")])
+                .unwrap_or_default(),
+            Selector::Consumer(consumer) => consumer_indexes(s, consumer)
+                .into_iter()
+                .map(|i| format!("consumers[{i}].{field}"))
+                .collect(),
+        }
+    }
+
+    /// The value the scenario gives now (the first consumer's for `*`).
+    pub(crate) fn read(&self, s: &Scenario) -> Option<KnobValue> {
+        let (row, selector) = self.row();
+        match (&row.access, selector) {
+            (Access::Whole(read, _), _) => read(self, s),
+            (Access::Queue(get, _), Selector::Queue(queue)) => {
+                Some(get(&s.queues[queue_index(s, queue)?]))
+            }
+            (Access::Consumer(get, _), Selector::Consumer(consumer)) => {
+                Some(get(&s.consumers[*consumer_indexes(s, consumer).first()?]))
+            }
+            _ => None,
+        }
+    }
+
+    /// Writes a value already checked against the knob (`Knob::check`).
+    pub(super) fn write(&self, s: &mut Scenario, value: &KnobValue) {
+        let (row, selector) = self.row();
+        match (&row.access, selector) {
+            (Access::Whole(_, write), _) => write(self, s, value),
+            (Access::Queue(_, set), Selector::Queue(queue)) => {
+                if let Some(i) = queue_index(s, queue) {
+                    set(&mut s.queues[i], value, self);
+                }
+            }
+            (Access::Consumer(_, set), Selector::Consumer(consumer)) => {
+                for i in consumer_indexes(s, consumer) {
+                    set(&mut s.consumers[i], value, self);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The queue names the target holds (a rename changes them).
+    pub(super) fn queue_names_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            Target::VisibilityTimeoutSeconds { queue }
+            | Target::ReceiveMessageWaitTimeSeconds { queue }
+            | Target::QueueType { queue } => vec![queue],
+            Target::Redrive {
+                queue,
+                dead_letter_queue,
+            } => vec![queue, dead_letter_queue],
+            _ => Vec::new(),
+        }
+    }
+}
+
+pub(super) fn queue_index(s: &Scenario, name: &str) -> Option<usize> {
+    s.queues.iter().position(|q| q.name == name)
+}
+
+/// The consumers a selector names: `*` is every one.
+pub(super) fn consumer_indexes(s: &Scenario, name: &str) -> Vec<usize> {
+    (0..s.consumers.len())
+        .filter(|i| name == "*" || s.consumers[*i].name == name)
+        .collect()
+}

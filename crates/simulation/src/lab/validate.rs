@@ -1,0 +1,400 @@
+//! A lab's parts checked against its scenario (`validate_lab`, called by
+//! `Scenario::validate`): the goal's conditions name the scenario's queues
+//! and fit its sends, each knob's target names what the scenario has and
+//! its range fits the field's own, and the explanation's fixes and
+//! non-fixes are settings the knobs accept.
+
+use std::collections::BTreeMap;
+
+use super::target::{consumer_indexes, queue_index, Kind};
+use crate::document::{
+    Explain, Goal, Knob, KnobValue, Scenario, Target, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES,
+};
+use crate::scenario::{at_most, field_range, quoted, rule_for, FieldError};
+
+pub(super) fn refuse<T>(
+    path: impl Into<String>,
+    rule: impl Into<String>,
+    got: String,
+) -> Result<T, FieldError> {
+    Err(FieldError {
+        path: path.into(),
+        rule: rule.into(),
+        got,
+    })
+}
+impl Goal {
+    /// The goal's own rules, in the scenario's words.
+    fn validate(&self, s: &Scenario) -> Result<(), FieldError> {
+        if self.ids().is_empty() {
+            return refuse(
+                "goal",
+                "a goal with at least one condition (sideEffectsAtMost, noneLost, processedByMs, …)",
+                "none".into(),
+            );
+        }
+        let is_queue = |name: &str| s.queues.iter().any(|q| q.name == name);
+        let queue_rule = "the name of one of the scenario's queues";
+        if let Some(age) = &self.oldest_age {
+            if !is_queue(&age.queue) {
+                return refuse("goal.oldestAge.queue", queue_rule, quoted(&age.queue));
+            }
+        }
+        if let Some(dlq) = &self.dead_letter_queue {
+            if !is_queue(dlq) {
+                return refuse("goal.deadLetterQueue", queue_rule, quoted(dlq));
+            }
+        }
+        for (i, p) in self.poison.iter().enumerate() {
+            if p.is_empty() {
+                return refuse(
+                    format!("goal.poison[{i}]"),
+                    "a text of one character or more",
+                    "\"\"".into(),
+                );
+            }
+        }
+        if !self.poison.is_empty() && self.dead_letter_queue.is_none() {
+            return refuse(
+                "goal.deadLetterQueue",
+                "given when goal.poison is (where should the poison messages end?)",
+                "nothing".into(),
+            );
+        }
+        if self.side_effects_exactly == Some(0) {
+            return refuse(
+                "goal.sideEffectsExactly",
+                "1 or more (to forbid the side effect, use sideEffectsAtMost 0)",
+                "0".into(),
+            );
+        }
+        if let Some(t) = self.processed_by_ms.filter(|t| *t > s.duration_ms) {
+            return refuse(
+                "goal.processedByMs",
+                format!(
+                    "a moment within the run (0 to durationMs = {})",
+                    s.duration_ms
+                ),
+                t.to_string(),
+            );
+        }
+        if let Some(attribute) = &self.order_kept_per {
+            for (i, p) in s.producers.iter().enumerate() {
+                if p.rate.is_some() {
+                    return refuse(
+                        format!("producers[{i}].rate"),
+                        format!(
+                            "left out when goal.orderKeptPer names the message attribute {} (a rate's sends carry no attributes: use sends with attributes)",
+                            quoted(attribute)
+                        ),
+                        "a rate".into(),
+                    );
+                }
+                for (j, send) in p.sends.iter().enumerate() {
+                    if !send.attributes.contains_key(attribute) {
+                        return refuse(
+                            format!("producers[{i}].sends[{j}].attributes"),
+                            format!(
+                                "attributes with {} (goal.orderKeptPer keeps order per its value)",
+                                quoted(attribute)
+                            ),
+                            "none by that name".into(),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Knob {
+    /// The knob's own rules; `i` is its place in `knobs`.
+    fn validate(&self, i: usize, s: &Scenario) -> Result<(), FieldError> {
+        self.validate_target(i, s)?;
+        self.validate_range(i)?;
+        // The file's own setting is one the learner could have chosen.
+        let own = self.target.read(s).unwrap_or(KnobValue::OFF);
+        if let Err(e) = self.check(&own) {
+            let paths = self.target.paths(s).join(", ");
+            return refuse(
+                format!("knobs[{i}]"),
+                format!(
+                    "a knob whose range holds the file's own setting ({paths}): {}",
+                    e.rule
+                ),
+                e.got,
+            );
+        }
+        Ok(())
+    }
+
+    /// What the target names is in the scenario, and fits the knob.
+    fn validate_target(&self, i: usize, s: &Scenario) -> Result<(), FieldError> {
+        let target = format!("knobs[{i}].target.{}", self.target.name());
+        if let Some(queue) = self.target.queue() {
+            if queue_index(s, queue).is_none() {
+                let rule = "the name of one of the scenario's queues";
+                return refuse(format!("{target}.queue"), rule, quoted(queue));
+            }
+        }
+        if let Target::Redrive {
+            queue,
+            dead_letter_queue,
+        } = &self.target
+        {
+            let (q, dlq) = (queue_index(s, queue), queue_index(s, dead_letter_queue));
+            let same_type = |a: &str, b: &str| a.ends_with(".fifo") == b.ends_with(".fifo");
+            if !matches!((q, dlq), (Some(q), Some(d)) if d < q && same_type(queue, dead_letter_queue))
+            {
+                let rule = format!(
+                    "the name of a queue listed before {} and of the same type (SQS moves messages only between queues of the same type)",
+                    quoted(queue)
+                );
+                return refuse(
+                    format!("{target}.deadLetterQueue"),
+                    rule,
+                    quoted(dead_letter_queue),
+                );
+            }
+        }
+        if let Target::GroupId {
+            producer,
+            attribute,
+        } = &self.target
+        {
+            let Some((i, p)) = s
+                .producers
+                .iter()
+                .enumerate()
+                .find(|(_, p)| &p.name == producer)
+            else {
+                let rule = "the name of one of the scenario's producers";
+                return refuse(format!("{target}.producer"), rule, quoted(producer));
+            };
+            if p.rate.is_some() {
+                let rule =
+                    "left out when a groupId knob sets this producer's group ids (use sends)";
+                return refuse(format!("producers[{i}].rate"), rule, "a rate".into());
+            }
+            if let Some(j) = p
+                .sends
+                .iter()
+                .position(|send| !send.attributes.contains_key(attribute))
+            {
+                let rule = format!(
+                    "attributes with {} (the groupId knob groups by it)",
+                    quoted(attribute)
+                );
+                return refuse(
+                    format!("producers[{i}].sends[{j}].attributes"),
+                    rule,
+                    "none by that name".into(),
+                );
+            }
+        }
+        if let Some(consumer) = self.target.consumer() {
+            if consumer_indexes(s, consumer).is_empty() {
+                let rule = "\"*\" or the name of one of the scenario's consumers";
+                return refuse(format!("{target}.consumer"), rule, quoted(consumer));
+            }
+        }
+        Ok(())
+    }
+
+    /// `min`, `max` and `off` as the target's kind allows them.
+    fn validate_range(&self, i: usize) -> Result<(), FieldError> {
+        let path = |field: &str| format!("knobs[{i}].{field}");
+        match self.target.kind() {
+            kind @ (Kind::Choice(_) | Kind::Bool) => {
+                let what = match kind {
+                    Kind::Choice(_) => "a choice",
+                    _ => "a toggle (true or false)",
+                };
+                for (field, given) in [
+                    ("min", self.min.is_some()),
+                    ("max", self.max.is_some()),
+                    ("off", self.off),
+                ] {
+                    if given {
+                        let rule = format!("left out: {} is {what}", self.target.name());
+                        return refuse(path(field), rule, "a value".into());
+                    }
+                }
+            }
+            Kind::Int { lo, hi, optional } => {
+                let field_rule = rule_for(self.target.field()).unwrap_or_default();
+                let (Some(min), Some(max)) = (self.min, self.max) else {
+                    let rule = format!("given: a number knob gives min and max, each {field_rule}");
+                    let which = if self.min.is_none() { "min" } else { "max" };
+                    return refuse(path(which), rule, "nothing".into());
+                };
+                for (field, v) in [("min", min), ("max", max)] {
+                    if !(lo..=hi).contains(&v) {
+                        return refuse(path(field), field_rule.clone(), v.to_string());
+                    }
+                }
+                if min > max {
+                    return refuse(
+                        path("max"),
+                        format!("at least min ({min})"),
+                        max.to_string(),
+                    );
+                }
+                if self.off && !optional {
+                    let rule = format!(
+                        "left out: {} cannot be off (only heartbeatEveryMs, heartbeatVisibilitySeconds, redrive and retryBackoff can)",
+                        self.target.name()
+                    );
+                    return refuse(path("off"), rule, "true".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A value for this knob, or the rule it breaks (path `settings.<id>`).
+    pub(super) fn check(&self, value: &KnobValue) -> Result<(), FieldError> {
+        let got = match value {
+            KnobValue::Text(t) => quoted(t),
+            KnobValue::Off(_) => "\"off\"".to_string(),
+            KnobValue::Bool(b) => b.to_string(),
+            KnobValue::Int(v) => v.to_string(),
+        };
+        let path = format!("settings.{}", self.id);
+        match (self.target.kind(), value) {
+            (Kind::Choice(choices), KnobValue::Text(t)) if choices.contains(&t.as_str()) => Ok(()),
+            (Kind::Choice(choices), _) => {
+                let words: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+                let rule = match words.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => words.join(""),
+                };
+                refuse(path, rule, got)
+            }
+            (Kind::Bool, KnobValue::Bool(_)) => Ok(()),
+            (Kind::Bool, _) => refuse(path, "true or false", got),
+            (Kind::Int { .. }, KnobValue::Int(v))
+                if (self.min.unwrap_or(i64::MIN)..=self.max.unwrap_or(i64::MAX)).contains(v) =>
+            {
+                Ok(())
+            }
+            (Kind::Int { .. }, KnobValue::Off(_)) if self.off => Ok(()),
+            (Kind::Int { .. }, _) => {
+                let unit = field_range(self.target.field()).map_or("", |(.., unit)| unit);
+                let (min, max) = (self.min.unwrap_or(0), self.max.unwrap_or(0));
+                let off = if self.off { ", or \"off\"" } else { "" };
+                refuse(
+                    path,
+                    format!("a whole number{unit} from {min} to {max}{off}"),
+                    got,
+                )
+            }
+        }
+    }
+}
+
+impl Explain {
+    fn validate(&self, s: &Scenario) -> Result<(), FieldError> {
+        if !(1..=MAX_HINTS).contains(&self.hints.len()) {
+            let rule = format!("a list of 1 to {MAX_HINTS} hints");
+            return refuse("explain.hints", rule, self.hints.len().to_string());
+        }
+        for (field, text) in [
+            ("cause", &self.cause),
+            ("fix", &self.fix),
+            ("doc.title", &self.doc.title),
+        ] {
+            if text.trim().is_empty() {
+                return refuse(format!("explain.{field}"), "a sentence", "nothing".into());
+            }
+        }
+        let url = &self.doc.url;
+        if !(url.starts_with("https://docs.aws.amazon.com/")
+            || url.starts_with("https://aws.amazon.com/"))
+        {
+            let rule = "an AWS documentation address (https://docs.aws.amazon.com/… or https://aws.amazon.com/…)";
+            return refuse("explain.doc.url", rule, quoted(url));
+        }
+        if self.fixes.is_empty() {
+            return refuse("explain.fixes", "a list of at least one fix", "none".into());
+        }
+        if self.non_fixes.is_empty() {
+            return refuse(
+                "explain.nonFixes",
+                "a list of at least one setting that only moves the problem",
+                "none".into(),
+            );
+        }
+        at_most(
+            "explain.fixes",
+            self.fixes.len() as u64,
+            MAX_FIXES as u64,
+            "fixes",
+        )?;
+        at_most(
+            "explain.nonFixes",
+            self.non_fixes.len() as u64,
+            MAX_NON_FIXES as u64,
+            "non-fixes",
+        )?;
+        let ids = s.goal.as_ref().map(Goal::ids).unwrap_or_default();
+        let fixes = self.fixes.iter().map(|f| ("fixes", &f.settings));
+        let non_fixes = self.non_fixes.iter().map(|f| ("nonFixes", &f.settings));
+        let mut counts = BTreeMap::new();
+        for (list, settings) in fixes.chain(non_fixes) {
+            let j = counts.entry(list).or_insert(0usize);
+            // Checked against the knobs, not applied: no copy of the scenario.
+            if let Err(e) = s.check_settings(settings) {
+                return refuse(format!("explain.{list}[{}].{}", j, e.path), e.rule, e.got);
+            }
+            *j += 1;
+        }
+        for (j, n) in self.non_fixes.iter().enumerate() {
+            if !ids.contains(&n.fails.as_str()) {
+                let rule = format!(
+                    "the id of one of the goal's conditions ({})",
+                    ids.join(", ")
+                );
+                return refuse(
+                    format!("explain.nonFixes[{j}].fails"),
+                    rule,
+                    quoted(&n.fails),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A lab's goal, knobs and explanation: each checked against the
+/// scenario (nothing is checked when the parts are absent).
+pub(crate) fn validate_lab(s: &Scenario) -> Result<(), FieldError> {
+    if let Some(goal) = &s.goal {
+        goal.validate(s)?;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, knob) in s.knobs.iter().enumerate() {
+        if knob.id.is_empty() || !seen.insert(&knob.id) {
+            return refuse(
+                format!("knobs[{i}].id"),
+                "a name no other knob has",
+                quoted(&knob.id),
+            );
+        }
+        knob.validate(i, s)?;
+    }
+    if let Some(explain) = &s.explain {
+        if s.goal.is_none() {
+            return refuse(
+                "explain",
+                "left out of a scenario without a goal",
+                "an explanation".into(),
+            );
+        }
+        explain.validate(s)?;
+    }
+    Ok(())
+}

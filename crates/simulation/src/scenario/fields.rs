@@ -1,0 +1,227 @@
+//! The ranges of the scenario's fields and the words of a refusal: one
+//! table of ranges (`field_range`, worded by `rule_for`), the queue fields
+//! and the SQS attributes they set (`QUEUE_FIELDS`), and `FieldError`,
+//! which names a field by its path.
+
+use queuelab_engine::{
+    echo, is_caller_name, AttributeName, RedrivePolicy, MAX_CALLER_CHARS,
+    MAX_NUMBER_OF_MESSAGES_RANGE, MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
+};
+
+use crate::document::{QueueSpec, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SPAN_MS};
+
+/// A scenario field out of its range, by its path in the scenario file:
+/// "consumers[0].batchSize must be a whole number from 1 to 10, got 11".
+/// Hosts show `rule` beside the field the path names (the page's settings
+/// form), or the whole sentence (`Display`) elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's path: "consumers[0].batchSize".
+    pub path: String,
+    /// What the field must be, in words: "a whole number from 1 to 10".
+    pub rule: String,
+    /// The value given, as written.
+    pub got: String,
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} must be {}, got {}", self.path, self.rule, self.got)
+    }
+}
+
+/// The range of a scenario's counted field, by its name (the last part of
+/// its path): (lowest, highest, unit). The one place these ranges live:
+/// `Scenario::validate` checks them, and `rule_for` words them for a value
+/// the JSON decoder refused (a fraction, a negative number) at that field.
+/// A queue field's range is the engine's own (`queue_attribute`).
+pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
+    const MS: &str = " of milliseconds";
+    // The engine's ranges, as u64 (each is 0 or more).
+    let engine = |(lo, hi): (i64, i64)| (lo.unsigned_abs(), hi.unsigned_abs());
+    let (batch, wait) = (
+        engine(MAX_NUMBER_OF_MESSAGES_RANGE),
+        engine(WAIT_TIME_SECONDS_RANGE),
+    );
+    let most_seconds = MAX_VISIBILITY_TIMEOUT.unsigned_abs();
+    if let Some((_, (lo, hi), unit)) = queue_attribute(field) {
+        return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
+    }
+    Some(match field {
+        "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
+        "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
+        "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
+        "count" => (0, MAX_RATE_COUNT, ""),
+        "batchSize" => (batch.0, batch.1, ""),
+        "replicas" => (1, MAX_REPLICAS, ""),
+        "batchOverheadMs" => (0, MAX_SPAN_MS, MS),
+        "endMs" => (0, MAX_VIRTUAL_MS, MS),
+        "baseSeconds" | "maxSeconds" => (1, most_seconds, SECONDS),
+        "waitTimeSeconds" => (wait.0, wait.1, SECONDS),
+        _ => return None,
+    })
+}
+
+/// The rule of the field at `path` in words ("a whole number from 1 to
+/// 10"), or None for a field this module does not range.
+pub fn rule_for(path: &str) -> Option<String> {
+    let mut parts = path.rsplit('.');
+    let field = parts.next().unwrap_or(path);
+    // Names that mean other things elsewhere: `count` is a rate's count
+    // here (a trigger's `count` has no such bound), and `min`, `max` and
+    // `mean` are a processing time's milliseconds (a knob's `min` is not).
+    let parent = parts.next().unwrap_or("");
+    let ranged_here = match field {
+        "count" => parent == "rate",
+        "min" | "max" | "mean" => parent.ends_with("Ms"),
+        _ => true,
+    };
+    if !ranged_here {
+        return None;
+    }
+    // An enum of objects: serde can only say "expected value".
+    if field == "processing" && parent.starts_with("consumers[") {
+        return Some(
+            "one of fixedMs (ms), uniformMs { min, max } or exponentialMs { mean }, e.g.              { \"fixedMs\": 500 }"
+                .into(),
+        );
+    }
+    let (lo, hi, unit) = field_range(field)?;
+    let hi_words = match hi {
+        MAX_SPAN_MS => format!("{hi} (a year)"),
+        MAX_VIRTUAL_MS => format!("{hi} (2^53 − 1, the last moment virtual time reaches)"),
+        _ => in_words(hi, unit),
+    };
+    let lo_words = in_words(lo, unit);
+    // A queue field also names the SQS attribute it sets, the name a
+    // learner meets again in SQS's documentation and SDKs.
+    let sqs = queue_attribute(field).map_or(String::new(), |(name, ..)| {
+        format!(", the range SQS allows for {name}")
+    });
+    Some(format!(
+        "a whole number{unit} from {lo_words} to {hi_words}{sqs}"
+    ))
+}
+
+/// The SQS attribute (or redrive policy member) a queue field sets, by the
+/// field's name, its range and unit. The range is the engine's own
+/// (`AttributeName::range`, `RedrivePolicy::MAX_RECEIVE_COUNT_RANGE`,
+/// which CreateQueue checks): the scenario words SQS's rule without
+/// keeping a copy of it.
+fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static str)> {
+    if field == "maxReceiveCount" {
+        return Some((
+            "maxReceiveCount",
+            RedrivePolicy::MAX_RECEIVE_COUNT_RANGE,
+            "",
+        ));
+    }
+    let (_, attribute) = QUEUE_FIELDS.iter().find(|(f, _)| *f == field)?;
+    Some((attribute.as_str(), attribute.range()?, SECONDS))
+}
+
+/// Each queue attribute a scenario can set, with the field that sets it:
+/// the one table the scenario's checks (`queue_attribute`), the queue's
+/// creation and CreateQueue's refusals (worded with the field) read. The
+/// four whole numbers of seconds come first (`QueueSpec::seconds`).
+pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 7] = [
+    ("visibilityTimeoutSeconds", AttributeName::VisibilityTimeout),
+    ("delaySeconds", AttributeName::DelaySeconds),
+    (
+        "messageRetentionPeriodSeconds",
+        AttributeName::MessageRetentionPeriod,
+    ),
+    (
+        "receiveMessageWaitTimeSeconds",
+        AttributeName::ReceiveMessageWaitTimeSeconds,
+    ),
+    (
+        "contentBasedDeduplication",
+        AttributeName::ContentBasedDeduplication,
+    ),
+    ("deduplicationScope", AttributeName::DeduplicationScope),
+    ("redrive", AttributeName::RedrivePolicy),
+];
+
+impl QueueSpec {
+    /// The queue's whole-number attributes: field, attribute and the
+    /// value the scenario gives (None: the engine's default).
+    pub(crate) fn seconds(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, AttributeName, Option<i64>)> {
+        let values = [
+            self.visibility_timeout_seconds,
+            self.delay_seconds,
+            self.message_retention_period_seconds,
+            self.receive_message_wait_time_seconds,
+        ];
+        QUEUE_FIELDS[..4]
+            .iter()
+            .zip(values)
+            .map(|((field, attribute), value)| (*field, *attribute, value))
+    }
+}
+
+const SECONDS: &str = " of seconds";
+
+/// A count of seconds of a minute or more, also in the unit SQS's
+/// documentation gives it in: "43200 (12 hours)", "900 (15 minutes)".
+fn in_words(n: u64, unit: &str) -> String {
+    let units = [(86_400, "day"), (3_600, "hour"), (60, "minute")];
+    match units.iter().find(|(size, _)| n >= *size && n % size == 0) {
+        Some((size, name)) if unit == SECONDS => {
+            let count = n / size;
+            let s = if count == 1 { "" } else { "s" };
+            format!("{n} ({count} {name}{s})")
+        }
+        _ => n.to_string(),
+    }
+}
+
+/// A text value as a refusal repeats it: quoted, and cut short (`echo`),
+/// so a hostile file's megabyte is not copied into its own error.
+pub(crate) fn quoted(value: &str) -> String {
+    format!("\"{}\"", echo(value))
+}
+
+/// A list no longer than `max` (`what` names its items): "queues must be a
+/// list of at most 100 queues, got 3000 queues".
+pub(crate) fn at_most(path: &str, len: u64, max: u64, what: &str) -> Result<(), FieldError> {
+    if len <= max {
+        return Ok(());
+    }
+    Err(FieldError {
+        path: path.into(),
+        rule: format!("a list of at most {max} {what}"),
+        got: format!("{len} {what}"),
+    })
+}
+
+/// A name every event of its worker records (`MAX_CALLER_CHARS`), or a
+/// side effect's word every ledger entry repeats.
+pub(super) fn short_name(path: String, name: &str) -> Result<(), FieldError> {
+    if is_caller_name(name) {
+        return Ok(());
+    }
+    Err(FieldError {
+        path,
+        rule: format!("at most {MAX_CALLER_CHARS} characters"),
+        got: format!("{} characters", name.chars().count()),
+    })
+}
+
+/// One field's range (`field_range`, by the path's last part).
+pub(super) fn within(path: String, value: i128) -> Result<(), FieldError> {
+    let field = path.rsplit('.').next().unwrap_or(&path);
+    let Some((lo, hi, _)) = field_range(field) else {
+        return Ok(());
+    };
+    if (i128::from(lo)..=i128::from(hi)).contains(&value) {
+        return Ok(());
+    }
+    Err(FieldError {
+        rule: rule_for(&path).unwrap_or_default(),
+        got: value.to_string(),
+        path,
+    })
+}

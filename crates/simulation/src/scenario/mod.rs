@@ -1,0 +1,18 @@
+//! The scenario format: queues, producers, consumers and narration, as a
+//! typed document (`document/`). The wasm binding (or any host) parses the
+//! JSON text into these types with serde; the engine never sees JSON.
+//! Here: the ranges of its fields and the words of a refusal (`fields.rs`),
+//! and `Scenario::validate` (`validate.rs`).
+
+mod fields;
+mod validate;
+
+pub use crate::document::{
+    Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Processing, Producer,
+    QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, Window,
+    MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT, MAX_REPLICAS,
+    MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+};
+pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
+pub use fields::{rule_for, FieldError};
+pub(crate) use validate::dedup_scope;

@@ -1,0 +1,544 @@
+//! What each event of the run tells the story: the facts it keeps about
+//! messages (labels, receipts, waits, work not done yet), the outcome's
+//! tallies, the explanation of the moment, and the trigger it fires.
+
+use std::sync::Arc;
+
+use queuelab_engine::{EventKind, Millis};
+
+use super::{explain, Happening, LastReceive, Receipt, Story, Waiting};
+use crate::document::TriggerEvent;
+use crate::log::SimEvent;
+
+impl Story {
+    /// One of the engine's SQS events.
+    pub(super) fn observe_sqs(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        match kind {
+            EventKind::Sent { .. } => self.on_sent(now, kind),
+            EventKind::Received { .. } => self.on_received(now, kind),
+            EventKind::VisibilityChanged { .. } => self.on_visibility_changed(now, kind),
+            EventKind::VisibilityExpired { .. } => self.on_visibility_expired(now, kind),
+            EventKind::Deleted {
+                queue,
+                message_id,
+                by,
+            } => self.deleted(now, queue, message_id.to_string(), by.as_ref()),
+            EventKind::MovedToDeadLetterQueue { .. } => {
+                self.on_moved_to_dead_letter_queue(now, kind)
+            }
+            EventKind::DuplicateDropped { .. } => self.on_duplicate_dropped(now, kind),
+            EventKind::GroupLocked { queue, group } | EventKind::GroupUnlocked { queue, group } => {
+                let what = match kind {
+                    EventKind::GroupLocked { .. } => T::GroupLocked,
+                    _ => T::GroupUnlocked,
+                };
+                let text = match what {
+                    T::GroupLocked => explain::group_locked(group, queue, &self.last_received),
+                    _ => explain::group_unlocked(group, &self.last_release),
+                };
+                self.explain(now, text);
+                let h = Happening {
+                    queue: Some(queue),
+                    group: Some(group),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::EmptyReceive { queue, by } => {
+                self.outcome.empty_receives += 1;
+                if let Some(by) = by {
+                    *self.empty_by.entry(by.clone()).or_default() += 1;
+                    let wait = self.waits.get(&**by).copied();
+                    self.explain(now, explain::empty_receive(by, queue, wait));
+                }
+                let h = Happening {
+                    // Someone other than the scenario's consumers: the learner.
+                    learners: by.as_deref().is_none_or(|b| !self.waits.contains_key(b)),
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, T::EmptyReceive, h);
+            }
+            EventKind::Expired { queue, message_id } => {
+                self.outcome.expired += 1;
+                let id = message_id.to_string();
+                self.stop_waiting(&id, Some(now));
+                self.receipts.remove(&id);
+                let learners = self.learners.remove(&id);
+                self.groups.remove(&id);
+                if let Some((label, sent)) = self.labels.remove(&id) {
+                    let text = explain::expired(&format!("“{label}”"), queue, now - sent);
+                    self.explain(now, text);
+                }
+                let h = Happening {
+                    learners,
+                    queue: Some(queue),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Expired, h);
+            }
+            EventKind::Purged { message_id, .. } => {
+                let id = message_id.to_string();
+                self.stop_waiting(&id, None);
+                self.receipts.remove(&id);
+                self.learners.remove(&id);
+                self.groups.remove(&id);
+            }
+            EventKind::Redriven {
+                destination,
+                new_message_id,
+                ..
+            } => {
+                let id = new_message_id.to_string();
+                self.wait(destination, id, now, "a redriven message".into());
+            }
+            EventKind::QueueDeleted { queue } => {
+                let gone: Vec<String> = self
+                    .waiting
+                    .iter()
+                    .filter(|(_, w)| w.queue == *queue)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                for id in gone {
+                    self.stop_waiting(&id, None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_sent(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::Sent {
+            queue,
+            message_id,
+            label,
+            group,
+            delayed_until,
+            by,
+        } = kind
+        else {
+            return;
+        };
+        let since = delayed_until.unwrap_or(now);
+        let id = message_id.to_string();
+        let learners = by.as_deref().is_none_or(|b| !self.producers.contains(b));
+        if learners {
+            self.learners.insert(id.clone());
+        }
+        if let Some(group) = group {
+            self.groups.insert(id.clone(), group.clone());
+        }
+        self.labels.insert(id.clone(), (label.clone(), now));
+        self.wait(queue, id, since, label.clone());
+        let h = Happening {
+            learners,
+            queue: Some(queue),
+            consumer: by.as_deref(),
+            group: group.as_deref(),
+            ..Happening::default()
+        };
+        self.happened(now, T::Sent, h);
+    }
+
+    fn on_received(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::Received {
+            queue,
+            message_id,
+            by,
+            receive_count,
+            visible_at,
+            ..
+        } = kind
+        else {
+            return;
+        };
+        let id = message_id.to_string();
+        self.stop_waiting(&id, Some(now));
+        if let Some(by) = by {
+            self.unprocessed.insert((by.clone(), id.clone()));
+        }
+        self.last_received = self.label(&id);
+        let last = LastReceive {
+            by: by.clone(),
+            id: id.clone(),
+            at: now,
+        };
+        self.last_receives.insert(queue.clone(), last);
+        self.abandoned.remove(&id);
+        self.receipts.insert(
+            id,
+            Receipt {
+                by: by.clone(),
+                receive_count: *receive_count,
+                visible_at: *visible_at,
+                timeout_ms: visible_at.saturating_sub(now),
+            },
+        );
+        let id = message_id.to_string();
+        let group = self.groups.get(&id).cloned();
+        let h = Happening {
+            learners: self.learners.contains(&id),
+            queue: Some(queue),
+            consumer: by.as_deref(),
+            group: group.as_deref(),
+            receive_count: Some(*receive_count),
+            ..Happening::default()
+        };
+        self.happened(now, T::Received, h);
+    }
+
+    fn on_visibility_changed(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::VisibilityChanged {
+            queue,
+            message_id,
+            by,
+            visible_at,
+        } = kind
+        else {
+            return;
+        };
+        let id = message_id.to_string();
+        let rc = self.receipts.get_mut(&id).map(|r| {
+            r.visible_at = *visible_at;
+            r.receive_count
+        });
+        if let Some(by) = by {
+            let text = explain::visibility_changed(&self.label(&id), by, now, *visible_at);
+            self.explain(now, text);
+        }
+        let h = Happening {
+            learners: self.learners.contains(&id),
+            queue: Some(queue),
+            consumer: by.as_deref(),
+            receive_count: rc,
+            ..Happening::default()
+        };
+        self.happened(now, T::VisibilityChanged, h);
+    }
+
+    fn on_visibility_expired(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::VisibilityExpired {
+            queue,
+            message_id,
+            holder,
+        } = kind
+        else {
+            return;
+        };
+        let id = message_id.to_string();
+        let rc = self.receipts.get(&id).map(|r| r.receive_count);
+        let label = self.label(&id);
+        self.last_release = format!("{label}'s visibility timeout ended");
+        if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
+            let text = match self.abandoned.remove(&id) {
+                Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
+                None => explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms),
+            };
+            self.explain(now, text);
+        }
+        let h = Happening {
+            learners: self.learners.contains(&id),
+            queue: Some(queue),
+            consumer: holder.as_deref(),
+            receive_count: rc,
+            ..Happening::default()
+        };
+        self.happened(now, T::VisibilityExpired, h);
+    }
+
+    fn on_moved_to_dead_letter_queue(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::MovedToDeadLetterQueue {
+            queue,
+            dead_letter_queue,
+            message_id,
+            receive_count,
+        } = kind
+        else {
+            return;
+        };
+        self.outcome.dead_lettered += 1;
+        let id = message_id.to_string();
+        let learners = self.learners.remove(&id);
+        let label = self.label(&id);
+        self.last_release = format!("{label} moved to {dead_letter_queue}");
+        let text = explain::moved_to_dlq(&label, dead_letter_queue, *receive_count);
+        self.explain(now, text);
+        let h = Happening {
+            learners,
+            queue: Some(queue),
+            receive_count: Some(*receive_count),
+            ..Happening::default()
+        };
+        self.happened(now, T::MovedToDeadLetterQueue, h);
+    }
+
+    fn on_duplicate_dropped(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        let EventKind::DuplicateDropped {
+            queue,
+            by,
+            message_id,
+            dedup_id,
+        } = kind
+        else {
+            return;
+        };
+        let sender = by.as_deref().unwrap_or("A producer");
+        let matched = message_id.to_string();
+        let text = explain::duplicate_dropped(sender, queue, dedup_id, &matched);
+        self.explain(now, text);
+        let h = Happening {
+            learners: by.as_deref().is_none_or(|b| !self.producers.contains(b)),
+            queue: Some(queue),
+            consumer: by.as_deref(),
+            ..Happening::default()
+        };
+        self.happened(now, T::DuplicateDropped, h);
+    }
+
+    fn wait(&mut self, queue: &Arc<str>, id: String, since: Millis, label: String) {
+        self.waiting_since.insert((since, id.clone()));
+        let queue = queue.clone();
+        self.waiting.insert(
+            id,
+            Waiting {
+                queue,
+                since,
+                label,
+            },
+        );
+    }
+
+    /// A message stopped waiting; with `at`, its wait counts for the outcome.
+    fn stop_waiting(&mut self, id: &str, at: Option<Millis>) {
+        if let Some(w) = self.waiting.remove(id) {
+            self.waiting_since.remove(&(w.since, id.to_string()));
+            if let Some(at) = at {
+                self.waited(at.saturating_sub(w.since), w.label);
+            }
+        }
+    }
+
+    fn deleted(&mut self, now: Millis, queue: &str, id: String, by: Option<&Arc<str>>) {
+        use TriggerEvent as T;
+        self.stop_waiting(&id, None);
+        let receipt = self.receipts.get(&id);
+        let rc = receipt.map(|r| r.receive_count);
+        let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
+        let learners = self.learners.contains(&id);
+        let h = || Happening {
+            learners,
+            queue: Some(queue),
+            consumer: by.map(|b| &**b),
+            receive_count: rc,
+            ..Happening::default()
+        };
+        let before_work = by.is_some_and(|b| self.unprocessed.contains(&(b.clone(), id.clone())));
+        let label = self.label(&id);
+        self.last_release = format!("{label} was deleted");
+        if let (true, Some(by), Some(r)) = (stale, by, receipt) {
+            let latest = r.by.as_deref().unwrap_or("someone else");
+            let text = explain::stale_delete(&label, by, latest, r.receive_count);
+            self.explain(now, text);
+        }
+        self.happened(now, T::Deleted, h());
+        if stale {
+            self.happened(now, T::DeletedWithStaleHandle, h());
+        }
+        if before_work {
+            self.happened(now, T::DeletedBeforeProcessing, h());
+        }
+        // The message is gone: its receipt and label are no longer needed
+        // (a story keeps only what stored messages need, however long the run).
+        self.receipts.remove(&id);
+        self.labels.remove(&id);
+        self.abandoned.remove(&id);
+        self.groups.remove(&id);
+        // `learners` keeps the id: a worker that deleted first still
+        // processes the message afterwards.
+    }
+
+    fn waited(&mut self, ms: Millis, label: String) {
+        if ms > self.outcome.longest_wait_ms || self.outcome.longest_wait_label.is_none() {
+            self.outcome.longest_wait_ms = ms;
+            self.outcome.longest_wait_label = Some(label);
+        }
+    }
+
+    /// `consumer`'s work on `id` is done (or given up).
+    fn done(&mut self, consumer: &Arc<str>, id: &str) {
+        self.unprocessed.remove(&(consumer.clone(), id.to_string()));
+    }
+
+    /// One of the simulation's own events.
+    pub(super) fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        match event {
+            SimEvent::ProcessingStarted { .. } => self.on_processing_started(now, event),
+            SimEvent::DuplicateDelivery { .. } => self.on_duplicate_delivery(now, event),
+            SimEvent::SideEffectPerformed { .. } => self.on_side_effect_performed(now, event),
+            SimEvent::SkippedAlreadyProcessed {
+                consumer,
+                message_id,
+            } => {
+                self.done(consumer, message_id);
+                let h = Happening {
+                    learners: self.learners.contains(message_id.as_str()),
+                    consumer: Some(consumer),
+                    ..Happening::default()
+                };
+                self.happened(now, T::SkippedAlreadyProcessed, h);
+            }
+            SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
+            SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
+            SimEvent::MessageLost { .. } => self.on_message_lost(now, event),
+            _ => {}
+        }
+    }
+
+    fn on_processing_started(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::ProcessingStarted {
+            consumer,
+            queue,
+            message_id,
+            receive_count,
+            until,
+        } = event
+        else {
+            return;
+        };
+        let outlasts = self
+            .receipts
+            .get(message_id)
+            .is_some_and(|r| *until > r.visible_at);
+        if outlasts {
+            let h = Happening {
+                learners: self.learners.contains(message_id.as_str()),
+                queue: Some(queue),
+                consumer: Some(consumer),
+                receive_count: Some(*receive_count),
+                ..Happening::default()
+            };
+            self.happened(now, T::ProcessingOutlastsVisibility, h);
+        }
+    }
+
+    fn on_duplicate_delivery(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::DuplicateDelivery {
+            consumer,
+            queue,
+            message_id,
+            receive_count,
+            also_held_by,
+        } = event
+        else {
+            return;
+        };
+        self.outcome.duplicate_deliveries += 1;
+        let label = self.label(message_id);
+        let text = explain::duplicate_delivery(&label, consumer, *receive_count, also_held_by);
+        self.explain(now, text);
+        let h = Happening {
+            learners: self.learners.contains(message_id.as_str()),
+            queue: Some(queue),
+            consumer: Some(consumer),
+            receive_count: Some(*receive_count),
+            ..Happening::default()
+        };
+        self.happened(now, T::DuplicateDelivery, h);
+    }
+
+    fn on_side_effect_performed(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::SideEffectPerformed {
+            consumer,
+            message_id,
+            count,
+            ..
+        } = event
+        else {
+            return;
+        };
+        self.done(consumer, message_id);
+        let h = Happening {
+            learners: self.learners.contains(message_id.as_str()),
+            consumer: Some(consumer),
+            count: Some(*count),
+            ..Happening::default()
+        };
+        self.happened(now, T::SideEffect, h);
+    }
+
+    fn on_processing_failed(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::ProcessingFailed {
+            consumer,
+            message_id,
+            receive_count,
+        } = event
+        else {
+            return;
+        };
+        self.done(consumer, message_id);
+        let what = "its handler failed".to_string();
+        self.abandoned.insert(message_id.clone(), what);
+        let h = Happening {
+            learners: self.learners.contains(message_id.as_str()),
+            consumer: Some(consumer),
+            receive_count: Some(*receive_count),
+            ..Happening::default()
+        };
+        self.happened(now, T::ProcessingFailed, h);
+    }
+
+    fn on_worker_crashed(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::WorkerCrashed {
+            consumer,
+            message_id,
+            ..
+        } = event
+        else {
+            return;
+        };
+        self.done(consumer, message_id);
+        self.abandoned
+            .insert(message_id.clone(), "it crashed".to_string());
+        let h = Happening {
+            learners: self.learners.contains(message_id.as_str()),
+            consumer: Some(consumer),
+            ..Happening::default()
+        };
+        self.happened(now, T::WorkerCrashed, h);
+    }
+
+    fn on_message_lost(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let SimEvent::MessageLost {
+            consumer,
+            message_id,
+            handler_crashed,
+        } = event
+        else {
+            return;
+        };
+        self.outcome.lost += 1;
+        let label = self.label(message_id);
+        self.explain(now, explain::lost(&label, consumer, *handler_crashed));
+        let h = Happening {
+            learners: self.learners.contains(message_id.as_str()),
+            consumer: Some(consumer),
+            ..Happening::default()
+        };
+        self.happened(now, T::MessageLost, h);
+    }
+}
