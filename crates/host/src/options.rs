@@ -15,7 +15,7 @@ use serde::Serialize;
 
 /// Options for `new Playground(...)`. Every field is optional.
 #[derive(Serialize, serde::Deserialize, Default, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct PlaygroundOptions {
@@ -61,7 +61,7 @@ pub struct PlaygroundOptions {
 
 /// `PlaygroundOptions.realism`: the teaching knobs, each a probability.
 #[derive(Serialize, serde::Deserialize, Default, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct RealismOptions {
@@ -78,7 +78,7 @@ pub struct RealismOptions {
 
 /// Per-call options for `dispatch`.
 #[derive(serde::Deserialize, Default, Clone, Debug)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct DispatchOptions {
@@ -90,7 +90,7 @@ pub struct DispatchOptions {
 
 /// Options for `snapshot(...)`.
 #[derive(serde::Deserialize, Default, Clone, Debug)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotOptions {
@@ -119,7 +119,7 @@ pub struct SnapshotOptions {
 
 /// Options for `queueMessages(queueUrl, ...)`: which page of the queue.
 #[derive(serde::Deserialize, Default, Clone, Debug)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueMessagesOptions {
@@ -273,15 +273,27 @@ pub fn js_number_text(v: f64) -> String {
         return "0".into();
     }
     // Both languages give the shortest digits that read back the same;
-    // they differ only in when they switch to an exponent, and how it is written.
+    // they differ only in when they switch to an exponent. Rust's `Display`
+    // never does, so the exponent is read off its digits (rather than by
+    // `{:e}`, whose formatting code the wasm would carry for this alone).
+    let plain = v.abs().to_string();
     if (1e-6..1e21).contains(&v.abs()) {
         return v.to_string();
     }
-    let text = format!("{v:e}");
-    match text.split_once('e') {
-        Some((digits, power)) if !power.starts_with('-') => format!("{digits}e+{power}"),
-        _ => text,
-    }
+    let (digits, exponent) = match plain.strip_prefix("0.") {
+        // 0.0000001234 → 1234, -(zeros + 1)
+        Some(fraction) => {
+            let zeros = fraction.len() - fraction.trim_start_matches('0').len();
+            (fraction.trim_start_matches('0'), -(zeros as i64 + 1))
+        }
+        // 1500000000000000000000 → 15, places - 1
+        None => (plain.trim_end_matches('0'), plain.len() as i64 - 1),
+    };
+    let (first, rest) = digits.split_at(1);
+    let sign = if v < 0.0 { "-" } else { "" };
+    let dot = if rest.is_empty() { "" } else { "." };
+    let plus = if exponent > 0 { "+" } else { "" };
+    format!("{sign}{first}{dot}{rest}e{plus}{exponent}")
 }
 
 #[cfg(test)]

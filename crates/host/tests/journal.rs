@@ -168,7 +168,7 @@ fn a_journal_past_its_budget_counts_the_calls_it_does_not_record() {
     assert_eq!((journal.recorded, journal.unrecorded), (10, 2));
     assert_eq!(journal.unrecorded_from, Some(5));
     assert_eq!(journal.calls.len(), 10);
-    assert!(MAX_JOURNAL_CALLS >= 20_000, "a link's replay fits in it");
+    const { assert!(MAX_JOURNAL_CALLS >= 20_000, "a link's replay fits in it") };
 }
 
 #[test]
