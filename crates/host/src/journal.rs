@@ -59,22 +59,38 @@ impl Serialize for Body {
     }
 }
 
-/// A run's journal (or the part of it from a call on: `from`).
-#[derive(Serialize, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
+/// A run's journal, as the host keeps it (written out as `Since`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Journal {
+    pub scenario: Option<String>,
+    pub seed: u64,
+    pub options: PlaygroundOptions,
+    /// Every call recorded, in the order they were made.
+    pub calls: Vec<JournalCall>,
+    pub unrecorded: u64,
+    pub unrecorded_from: Option<u64>,
+    /// Bytes of the calls recorded, for the budget.
+    bytes: usize,
+}
+
+/// A run's journal as a host hands it over, listing the calls from the
+/// `from`-th on (all of them from 0), so a caller that read the first
+/// calls already is not handed them again. (In Rust, a view of `Journal`.)
+#[derive(Serialize, Debug, PartialEq)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "Journal"))]
+#[serde(rename_all = "camelCase")]
+pub struct Since<'a> {
     /// The scenario's text as given to `fromScenario`; null for a
     /// playground made with `new`.
-    pub scenario: Option<String>,
+    pub scenario: Option<&'a str>,
     /// The seed in force: the scenario's, or the options' that replaced it.
     pub seed: u64,
     /// The options the playground was made with.
-    pub options: PlaygroundOptions,
+    pub options: &'a PlaygroundOptions,
     /// The index of the first call listed.
     pub from: usize,
     /// The calls recorded, from `from` on, in the order they were made.
-    pub calls: Vec<JournalCall>,
+    pub calls: &'a [JournalCall],
     /// How many calls are recorded in all.
     pub recorded: usize,
     /// Calls made past the journal's budget and not recorded.
@@ -82,8 +98,12 @@ pub struct Journal {
     /// The moment of the first call not recorded: a replay from this
     /// journal is the run up to then. Null while every call is recorded.
     pub unrecorded_from: Option<u64>,
-    #[serde(skip)]
-    bytes: usize,
+}
+
+impl Serialize for Journal {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.since(0).serialize(s)
+    }
 }
 
 impl Journal {
@@ -92,9 +112,7 @@ impl Journal {
             scenario,
             seed,
             options,
-            from: 0,
             calls: Vec::new(),
-            recorded: 0,
             unrecorded: 0,
             unrecorded_from: None,
             bytes: 0,
@@ -123,7 +141,6 @@ impl Journal {
             return;
         }
         self.bytes += bytes;
-        self.recorded += 1;
         self.calls.push(JournalCall {
             t,
             op: op.to_string(),
@@ -134,14 +151,17 @@ impl Journal {
 
     /// The calls from the `from`-th on, with everything else: what a host
     /// hands to a caller that has read the first `from` already.
-    pub fn since(&self, from: usize) -> Journal {
+    pub fn since(&self, from: usize) -> Since<'_> {
         let from = from.min(self.calls.len());
-        Journal {
-            scenario: self.scenario.clone(),
-            options: self.options.clone(),
+        Since {
+            scenario: self.scenario.as_deref(),
+            seed: self.seed,
+            options: &self.options,
             from,
-            calls: self.calls[from..].to_vec(),
-            ..*self
+            calls: &self.calls[from..],
+            recorded: self.calls.len(),
+            unrecorded: self.unrecorded,
+            unrecorded_from: self.unrecorded_from,
         }
     }
 }

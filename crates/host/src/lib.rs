@@ -26,7 +26,7 @@ use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, Response
 use queuelab_protocol::MAX_REQUEST_BYTES;
 use queuelab_simulation::{Scenario, Simulation};
 
-pub use journal::{Body, Journal, JournalCall, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
+pub use journal::{Body, Journal, JournalCall, Since, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
 pub use limits::{Budgets, Defaults, Limits, QueueDefaults};
 pub use options::{
     field_names, js_number_text, DispatchOptions, PlaygroundOptions, QueueMessagesOptions,

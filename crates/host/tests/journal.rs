@@ -146,8 +146,8 @@ fn the_journal_from_a_call_on_lists_only_the_later_calls() {
     let all = host.journal();
     let later = all.since(2);
     assert_eq!(later.from, 2);
-    assert_eq!(later.calls, all.calls[2..]);
-    assert_eq!(later.recorded, all.recorded);
+    assert_eq!(later.calls, &all.calls[2..]);
+    assert_eq!(later.recorded, all.calls.len());
     assert_eq!(all.since(usize::MAX).calls.len(), 0);
 }
 
@@ -165,7 +165,7 @@ fn a_journal_past_its_budget_counts_the_calls_it_does_not_record() {
     // Even a small call after it goes unrecorded: the record stays a prefix of the run.
     host.dispatch("AmazonSQS.ListQueues", "{}", None);
     let journal = host.journal();
-    assert_eq!((journal.recorded, journal.unrecorded), (10, 2));
+    assert_eq!((journal.calls.len(), journal.unrecorded), (10, 2));
     assert_eq!(journal.unrecorded_from, Some(5));
     assert_eq!(journal.calls.len(), 10);
     const { assert!(MAX_JOURNAL_CALLS >= 20_000, "a link's replay fits in it") };
@@ -178,5 +178,5 @@ fn a_journal_records_at_most_its_number_of_calls() {
         host.dispatch("AmazonSQS.ListQueues", "{}", None);
     }
     let journal = host.journal();
-    assert_eq!((journal.recorded, journal.unrecorded), (MAX_JOURNAL_CALLS, 1));
+    assert_eq!((journal.calls.len(), journal.unrecorded), (MAX_JOURNAL_CALLS, 1));
 }

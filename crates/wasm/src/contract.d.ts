@@ -1235,7 +1235,9 @@ offset?: number,
 limit?: number, };
 
 /**
- * A run's journal (or the part of it from a call on: `from`).
+ * A run's journal as a host hands it over, listing the calls from the
+ * `from`-th on (all of them from 0), so a caller that read the first
+ * calls already is not handed them again. (In Rust, a view of `Journal`.)
  */
 export type Journal = { 
 /**

@@ -37,9 +37,9 @@ use queuelab_simulation::{
     Target,
 };
 use queuelab_host::{
-    Budgets, Defaults, DispatchOptions, FullSnapshot, Journal, JournalCall, Limits,
+    Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits,
     PlannedMoment, PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions,
-    SnapshotOptions,
+    SnapshotOptions, Since,
 };
 use serde_json::Value;
 use ts_rs::{Config, TS};
@@ -157,7 +157,7 @@ fn typescript() -> String {
         DispatchOptions,
         SnapshotOptions,
         QueueMessagesOptions,
-        Journal,
+        Since,
         JournalCall,
     );
     let missing: Vec<_> = used.difference(&declared).collect();
