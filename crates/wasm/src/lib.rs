@@ -670,9 +670,9 @@ extern "C" {
 #[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = benchCycles)]
 pub fn bench_cycles(n: u32) {
-    let mut engine = queuelab_engine::Engine::new(Config {
+    let mut engine = queuelab_engine::Engine::new(queuelab_engine::Config {
         event_capacity: 1_000,
-        ..Config::default()
+        ..queuelab_engine::Config::default()
     });
     let url = queuelab_engine::workload::queue(&mut engine, "bench", false);
     queuelab_engine::workload::cycles(&mut engine, &url, u64::from(n));
