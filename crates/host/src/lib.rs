@@ -22,8 +22,8 @@ mod scenario_error;
 mod snapshot;
 
 use queuelab_engine::PollId;
-use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, Response};
 use queuelab_protocol::MAX_REQUEST_BYTES;
+use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, Response};
 use queuelab_simulation::{Scenario, Simulation};
 
 pub use journal::{Body, Journal, JournalCall, Since, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
@@ -35,8 +35,7 @@ pub use options::{
 pub use scenario::{lab_refusal, parse_scenario, parse_settings};
 pub use scenario_error::Placed;
 pub use snapshot::{
-    json_within, too_much_json, FullSnapshot, PlannedMoment, MAX_JSON_BYTES,
-    MAX_SNAPSHOT_MESSAGES,
+    json_within, too_much_json, FullSnapshot, PlannedMoment, MAX_JSON_BYTES, MAX_SNAPSHOT_MESSAGES,
 };
 
 /// Why a run could not be made: a scenario that cannot run, placed in its
@@ -162,7 +161,10 @@ impl Host {
     /// Moves virtual time forward by `ms`; the new time, or the limit it
     /// would pass, in words.
     pub fn advance(&mut self, ms: u64) -> Result<u64, String> {
-        let now = self.sim.try_advance(ms).map_err(|limit| limit.to_string())?;
+        let now = self
+            .sim
+            .try_advance(ms)
+            .map_err(|limit| limit.to_string())?;
         self.collect_answers();
         Ok(now)
     }

@@ -1,9 +1,7 @@
 //! The journal: every external call a host dispatches, with the scenario
 //! and seed, enough to rebuild the run.
 
-use queuelab_host::{
-    Host, Journal, PlaygroundOptions, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS,
-};
+use queuelab_host::{Host, Journal, PlaygroundOptions, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
 use queuelab_protocol::{Dispatched, MAX_REQUEST_BYTES};
 use serde_json::{json, Value};
 
@@ -43,7 +41,10 @@ fn the_journal_records_the_scenario_text_and_the_seed_in_force() {
     let host = Host::from_scenario(&text, options).expect("runs");
     let journal = host.journal();
     assert_eq!(journal.scenario.as_deref(), Some(text.as_str()));
-    assert_eq!(journal.seed, 42, "the options' seed replaced the scenario's");
+    assert_eq!(
+        journal.seed, 42,
+        "the options' seed replaced the scenario's"
+    );
     assert!(journal.calls.is_empty());
 }
 
@@ -53,7 +54,10 @@ fn the_journal_records_every_call_at_its_moment_with_its_caller() {
     let url = queue_url(&host);
     host.advance(1500).unwrap();
     let body = json!({ "QueueUrl": url, "MessageBody": "mine" }).to_string();
-    assert_eq!(status(host.dispatch("AmazonSQS.SendMessage", &body, Some("you"))), 200);
+    assert_eq!(
+        status(host.dispatch("AmazonSQS.SendMessage", &body, Some("you"))),
+        200
+    );
     let calls = &as_json(host.journal())["calls"];
     assert_eq!(
         calls,
@@ -64,9 +68,15 @@ fn the_journal_records_every_call_at_its_moment_with_its_caller() {
 #[test]
 fn the_journal_records_failed_calls_too() {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
-    assert_eq!(status(host.dispatch("AmazonSQS.SendMessage", "{not json", None)), 400);
+    assert_eq!(
+        status(host.dispatch("AmazonSQS.SendMessage", "{not json", None)),
+        400
+    );
     let missing = r#"{"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/none", "MessageBody": "x"}"#;
-    assert_eq!(status(host.dispatch("AmazonSQS.SendMessage", missing, Some("me"))), 400);
+    assert_eq!(
+        status(host.dispatch("AmazonSQS.SendMessage", missing, Some("me"))),
+        400
+    );
     assert_eq!(status(host.dispatch("Nope.Nothing", "{}", None)), 400);
     let calls = &as_json(host.journal())["calls"];
     assert_eq!(
@@ -83,7 +93,10 @@ fn the_journal_records_failed_calls_too() {
 fn a_request_too_large_to_read_is_recorded_without_its_text() {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
     let huge = "x".repeat(MAX_REQUEST_BYTES + 1);
-    assert_eq!(status(host.dispatch("AmazonSQS.SendMessage", &huge, None)), 413);
+    assert_eq!(
+        status(host.dispatch("AmazonSQS.SendMessage", &huge, None)),
+        413
+    );
     assert_eq!(host.oversized(Some("you")).status, 413);
     assert_eq!(
         as_json(host.journal())["calls"],
@@ -105,11 +118,19 @@ fn played() -> Host {
     host.dispatch("AmazonSQS.SendMessage", "{", Some("you"));
     host.advance(1300).unwrap();
     let receive = json!({ "QueueUrl": url, "WaitTimeSeconds": 5, "MaxNumberOfMessages": 10 });
-    host.dispatch("AmazonSQS.ReceiveMessage", &receive.to_string(), Some("you"));
+    host.dispatch(
+        "AmazonSQS.ReceiveMessage",
+        &receive.to_string(),
+        Some("you"),
+    );
     host.take_answers();
     host.advance(2500).unwrap();
     host.take_answers();
-    host.dispatch("AmazonSQS.PurgeQueue", &json!({ "QueueUrl": "nope" }).to_string(), None);
+    host.dispatch(
+        "AmazonSQS.PurgeQueue",
+        &json!({ "QueueUrl": "nope" }).to_string(),
+        None,
+    );
     host.advance(4000).unwrap();
     host.take_answers();
     host
@@ -129,12 +150,14 @@ fn a_run_replayed_from_its_journal_reaches_the_same_state() {
     let journal = live.journal().clone();
     assert!(journal.calls.len() >= 4, "{journal:?}");
     let mut replayed = Host::replay(&journal).expect("replays");
-    assert_eq!(replayed.journal(), &journal, "the replay's journal is the journal");
+    assert_eq!(
+        replayed.journal(),
+        &journal,
+        "the replay's journal is the journal"
+    );
     let end = live.simulation().now() + 3000;
     live.advance(end - live.simulation().now()).unwrap();
-    replayed
-        .advance(end - replayed.simulation().now())
-        .unwrap();
+    replayed.advance(end - replayed.simulation().now()).unwrap();
     live.take_answers();
     replayed.take_answers();
     assert_eq!(state(&replayed), state(&live));
@@ -178,5 +201,8 @@ fn a_journal_records_at_most_its_number_of_calls() {
         host.dispatch("AmazonSQS.ListQueues", "{}", None);
     }
     let journal = host.journal();
-    assert_eq!((journal.calls.len(), journal.unrecorded), (MAX_JOURNAL_CALLS, 1));
+    assert_eq!(
+        (journal.calls.len(), journal.unrecorded),
+        (MAX_JOURNAL_CALLS, 1)
+    );
 }

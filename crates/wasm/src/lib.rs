@@ -215,7 +215,11 @@ fn options<T: for<'de> Deserialize<'de> + Default>(
     }
 }
 
-fn decode<T: for<'de> Deserialize<'de>>(copy: JsValue, method: &str, what: &str) -> Result<T, JsValue> {
+fn decode<T: for<'de> Deserialize<'de>>(
+    copy: JsValue,
+    method: &str,
+    what: &str,
+) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(copy)
         .map_err(|e| args::type_error(format!("{method}: invalid {what}: {e}")))
 }
@@ -245,7 +249,12 @@ fn playground_options(method: &str, value: JsValue) -> Result<PlaygroundOptions,
     Reflect::delete_property(&copy, &"realism".into())?;
     let mut o: PlaygroundOptions = decode(copy.into(), method, WHAT)?;
     if !realism.is_undefined() && !realism.is_null() {
-        o.realism = Some(options::<RealismOptions>(realism, method, "realism option", &[])?);
+        o.realism = Some(options::<RealismOptions>(
+            realism,
+            method,
+            "realism option",
+            &[],
+        )?);
     }
     Ok(o)
 }

@@ -22,6 +22,10 @@ use queuelab_engine::{
     QueueSnapshot, Snapshot,
 };
 use queuelab_engine::{Event, EventKind, MessageId};
+use queuelab_host::{
+    Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits, PlannedMoment,
+    PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
+};
 use queuelab_simulation::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
     Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, ScheduledSend, Trigger,
@@ -35,11 +39,6 @@ use queuelab_simulation::{
     CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
-};
-use queuelab_host::{
-    Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits,
-    PlannedMoment, PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions,
-    SnapshotOptions, Since,
 };
 use serde_json::Value;
 use ts_rs::{Config, TS};
