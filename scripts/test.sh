@@ -23,12 +23,13 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet -p queuelab-engine --all-targets --features scan-count -- -D warnings
 
 step "clippy (wasm32)"
-# The engine's, simulation's and protocol's tests are native; on wasm32 lint
-# their libraries, and the binding with its browser tests and bench feature.
-cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-engine -p queuelab-simulation -p queuelab-protocol --lib -- -D warnings
+# The engine's, simulation's, protocol's and host layer's tests are native;
+# on wasm32 lint their libraries, and the binding with its browser tests and
+# bench feature.
+cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-engine -p queuelab-simulation -p queuelab-protocol -p queuelab-host --lib -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-wasm --all-targets --all-features -- -D warnings
 
-step "engine, simulation and protocol tests (native)"
+step "engine, simulation, protocol and host tests (native)"
 cargo test --quiet --workspace --exclude queuelab-wasm
 # The receive-scan counter is a feature of its own, off in every other build.
 cargo test --quiet -p queuelab-engine --features scan-count --test scans

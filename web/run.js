@@ -191,6 +191,7 @@ export class Run {
   replace(pg) {
     this.pg?.free();
     this.pg = pg;
+    this.journalRead = 0; // calls of this engine's journal read so far (lastCall)
     for (const reject of this.waiting) reject(new Error("The run restarted (a replay, a setting or Restart) while this request was waiting; send it again."));
     this.waiting.clear();
   }
@@ -419,9 +420,11 @@ export class Run {
   /**
    * Sends a request into the engine as `caller`. Once it succeeds it is
    * recorded, so replays make it again at this moment; a new action after
-   * scrubbing back replaces what you did later. Resolves to the engine's
-   * raw response { status, headers, body (JSON text) }; rejects if the run
-   * is replaced while a long poll waits.
+   * scrubbing back replaces what you did later. What is recorded is the
+   * engine's own record of the call (its journal: `{ t, op, body, caller }`,
+   * the shape a share link carries). Resolves to the engine's raw response
+   * { status, headers, body (JSON text) }; rejects if the run is replaced
+   * while a long poll waits.
    */
   dispatch(target, bodyText, { caller = "you" } = {}) {
     if (!this.pg) return Promise.reject(new Error("The playground has no scenario loaded yet."));
@@ -430,12 +433,6 @@ export class Run {
     const now = this.pg.now();
     this.journal = this.journal.filter((a) => a.t <= now);
     this.made = Math.min(this.made, this.journal.length);
-    let body;
-    try {
-      body = JSON.parse(bodyText);
-    } catch {
-      body = null; // the engine answers SerializationException; nothing to record
-    }
     const answer = new Promise((resolve, reject) => {
       this.waiting.add(reject);
       this.pg.dispatch(target, bodyText, { caller }).then(
@@ -449,10 +446,25 @@ export class Run {
         },
       );
     });
+    const call = this.lastCall();
     return answer.then((res) => {
-      if (res.status < 400 && body !== null) this.record(now, target.replace(/^AmazonSQS\./, ""), body, caller);
+      // A refused call (bad JSON, an SQS error) is in the engine's journal, but not among your actions to replay.
+      if (res.status < 400 && call) this.record(call.t, call.op, call.body, call.caller);
       return res;
     });
+  }
+
+  /**
+   * The engine's record of the call just dispatched: the last of its
+   * journal's calls, read from where this run last read (`journalRead`,
+   * so each call is read once); undefined once the journal is past its
+   * budget (limits().maxJournalCalls), since every later call then goes
+   * unrecorded.
+   */
+  lastCall() {
+    const j = this.pg.journal(this.journalRead);
+    this.journalRead = j.recorded;
+    return j.unrecorded > 0 ? undefined : j.calls[j.calls.length - 1];
   }
 
   /** Records a successful request at virtual time `t`, keeping the journal in time order. */

@@ -1115,6 +1115,16 @@ maxRequestBytes: number,
  */
 maxSideEffectDetails: number, 
 /**
+ * The external calls a playground's journal records (`journal()`);
+ * past it (or past `maxJournalBytes`) a call is counted in its
+ * `unrecorded`, and a replay from the journal stops short of it.
+ */
+maxJournalCalls: number, 
+/**
+ * The bytes of calls (operation, body, caller) a journal records.
+ */
+maxJournalBytes: number, 
+/**
  * What a playground gets when its options leave a budget out.
  */
 defaultBudgets: Budgets, 
@@ -1127,3 +1137,189 @@ largestBudgets: Budgets, };
  * The engine's budgets, named as the options that set them.
  */
 export type Budgets = { maxStoredBytes: number, maxStoredMessages: number, maxQueues: number, eventCapacity: number, };
+
+/**
+ * Options for `new Playground(...)`. Every field is optional.
+ */
+export type PlaygroundOptions = { 
+/**
+ * Seed of the engine's PRNG (PCG-64); same seed + same calls = same results. Default 0
+ * (with `fromScenario`, the scenario's own seed).
+ */
+seed?: number, 
+/**
+ * Region in queue URLs and ARNs. Default "us-east-1".
+ */
+region?: string, 
+/**
+ * Account id in queue URLs and ARNs. Default "000000000000".
+ */
+accountId?: string, 
+/**
+ * Epoch milliseconds that virtual time 0 stands for. Default 2024-01-01T00:00:00Z.
+ * At most `limits().maxStartEpochMs` (9999-12-31T23:59:59.999Z), so every timestamp
+ * is an exact integer and a valid `Date` (timestamps stop at the last `Date`).
+ */
+startEpochMs?: number, 
+/**
+ * How many recent events the log keeps. Default 100000, at most
+ * `limits().largestBudgets.eventCapacity`.
+ */
+eventCapacity?: number, 
+/**
+ * Budget: bytes of stored messages (bodies and attributes) across every queue.
+ * Default `limits().defaultBudgets.maxStoredBytes` (256 MiB), from 1 to
+ * `limits().largestBudgets.maxStoredBytes`. Past it, a send answers `OverLimit` naming this option.
+ */
+maxStoredBytes?: number, 
+/**
+ * Budget: messages stored across every queue. Default
+ * `limits().defaultBudgets.maxStoredMessages` (1,000,000), from 1 to
+ * `limits().largestBudgets.maxStoredMessages`. Past it, a send answers `OverLimit`.
+ */
+maxStoredMessages?: number, 
+/**
+ * Budget: queues that may exist at once. Default `limits().defaultBudgets.maxQueues`
+ * (200,000), from 1 to `limits().largestBudgets.maxQueues`. Past it, CreateQueue answers `OverLimit`.
+ */
+maxQueues?: number, 
+/**
+ * Teaching knobs, all off (0) by default.
+ */
+realism?: RealismOptions, };
+
+/**
+ * `PlaygroundOptions.realism`: the teaching knobs, each a probability.
+ */
+export type RealismOptions = { 
+/**
+ * Standard short polls see each visible message with this probability.
+ */
+shortPollSampleRate?: number, 
+/**
+ * Probability that a standard-queue delete misses a copy (the message comes back).
+ */
+duplicateDeliveryProbability?: number, 
+/**
+ * Probability that a receive returns fewer messages than it could.
+ */
+fewerMessagesProbability?: number, };
+
+/**
+ * Per-call options for `dispatch`.
+ */
+export type DispatchOptions = { 
+/**
+ * Who makes the call, as the event log should name them ("worker-1"):
+ * at most 80 characters (`limits().maxCallerChars`; a longer one is a
+ * RangeError), since every event of the call records it.
+ */
+caller?: string, };
+
+/**
+ * Options for `snapshot(...)`.
+ */
+export type SnapshotOptions = { 
+/**
+ * List only each queue's first N stored messages (in queue order, the
+ * order the page draws them), and only their FIFO groups; each queue then
+ * says how many it left out (`messagesOmitted`, `groupsOmitted`). Its
+ * counts (`visible`, `inFlight`, `delayed`) always cover every message.
+ * A window also lists at most `limits().snapshotWindowBytes` (1 MiB) of
+ * messages across its queues, in queue order: past it, the rest are
+ * counted in `messagesOmitted` too. 0 gives every queue's settings and
+ * counts without messages. A whole number; default: every message. A
+ * full snapshot listing more than 1,000,000 messages, or more than
+ * 256 MiB of JSON, is refused with an Error that says to ask for a
+ * window. Every message carries its body's first
+ * `limits().bodyPreviewBytes` (1 KiB) with `bodyBytes` and
+ * `bodyTruncated`; `peek(messageId)` gives the whole body. (For counts
+ * alone, `counts()` is cheaper.)
+ */
+messagesPerQueue?: number, 
+/**
+ * List in `simulation.sideEffects` only the side effects performed at or
+ * after event number N: pass the `nextEventSeq` of your previous snapshot
+ * and merge the entries by `messageId` into the list you keep (each entry
+ * is whole: its count and performers so far; new ones come in the order
+ * they first happened). A whole number; default 0: every side effect.
+ */
+sideEffectsSince?: number, };
+
+/**
+ * Options for `queueMessages(queueUrl, ...)`: which page of the queue.
+ */
+export type QueueMessagesOptions = { 
+/**
+ * How many messages to skip, in queue order. A whole number; default 0.
+ */
+offset?: number, 
+/**
+ * How many messages at most: a whole number from 0 to 10000; default 100.
+ */
+limit?: number, };
+
+/**
+ * A run's journal as a host hands it over, listing the calls from the
+ * `from`-th on (all of them from 0), so a caller that read the first
+ * calls already is not handed them again. (In Rust, a view of `Journal`.)
+ */
+export type Journal = { 
+/**
+ * The scenario's text as given to `fromScenario`; null for a
+ * playground made with `new`.
+ */
+scenario: string | null, 
+/**
+ * The seed in force: the scenario's, or the options' that replaced it.
+ */
+seed: number, 
+/**
+ * The options the playground was made with.
+ */
+options: PlaygroundOptions, 
+/**
+ * The index of the first call listed.
+ */
+from: number, 
+/**
+ * The calls recorded, from `from` on, in the order they were made.
+ */
+calls: Array<JournalCall>, 
+/**
+ * How many calls are recorded in all.
+ */
+recorded: number, 
+/**
+ * Calls made past the journal's budget and not recorded.
+ */
+unrecorded: number, 
+/**
+ * The moment of the first call not recorded: a replay from this
+ * journal is the run up to then. Null while every call is recorded.
+ */
+unrecordedFrom: number | null, };
+
+/**
+ * One external call, as it was dispatched.
+ */
+export type JournalCall = { 
+/**
+ * The virtual moment of the call, in ms.
+ */
+t: number, 
+/**
+ * The operation ("SendMessage"): the target without its `AmazonSQS.`
+ * prefix; "" for a target that names none, or a request too large to read.
+ */
+op: string, 
+/**
+ * The request's JSON as a value (its text when it is not JSON; null
+ * for a request past `limits().maxRequestBytes`, answered without
+ * being read).
+ */
+body: unknown, 
+/**
+ * Who made the call (`dispatch`'s `caller`), or null.
+ */
+caller: string | null, };

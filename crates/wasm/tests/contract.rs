@@ -1,6 +1,7 @@
 //! The generated contract between the Rust crates and JavaScript, checked
 //! for freshness: the TypeScript declarations of what the binding hands to
-//! JavaScript (events, snapshots, the scenario, the defaults) in
+//! JavaScript (events, snapshots, the scenario, the defaults, the journal)
+//! and of the options it takes in
 //! `crates/wasm/src/contract.d.ts`, which the package's `queuelab.d.ts`
 //! includes, and the scenario's JSON Schema in
 //! `web/scenarios/scenario.schema.json`. Both come from the Rust types
@@ -21,6 +22,10 @@ use queuelab_engine::{
     QueueSnapshot, Snapshot,
 };
 use queuelab_engine::{Event, EventKind, MessageId};
+use queuelab_host::{
+    Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits, PlannedMoment,
+    PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
+};
 use queuelab_simulation::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
     Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger,
@@ -35,7 +40,6 @@ use queuelab_simulation::{
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
 };
-use queuelab_wasm::{Budgets, Defaults, FullSnapshot, Limits, PlannedMoment, QueueDefaults};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -147,6 +151,14 @@ fn typescript() -> String {
         PlannedMoment,
         Limits,
         Budgets,
+        // The binding's options and the journal (the host's structs).
+        PlaygroundOptions,
+        RealismOptions,
+        DispatchOptions,
+        SnapshotOptions,
+        QueueMessagesOptions,
+        Since,
+        JournalCall,
     );
     let missing: Vec<_> = used.difference(&declared).collect();
     assert!(

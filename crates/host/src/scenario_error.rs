@@ -1,4 +1,4 @@
-//! A scenario the binding cannot run, said in plain words and placed: the
+//! A scenario a host cannot run, said in plain words and placed: the
 //! path of the field at fault, the line of the file it is on, and what the
 //! field must be ("consumers[0].batchSize must be a whole number from 1 to
 //! 10, got 2.5"). The page shows it under the settings field or the JSON
@@ -18,6 +18,7 @@ use serde_json::{error::Category, Value};
 use crate::json_path;
 
 /// Where and why a scenario cannot run.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
     pub message: String,
     /// The field's path, when one field is at fault ("consumers[0].batchSize").
@@ -30,7 +31,7 @@ pub struct Placed {
 }
 
 /// serde_json refused `text`: the mistake in plain words, with its place.
-pub fn from_serde(text: &str, e: &serde_json::Error) -> Placed {
+pub(crate) fn from_serde(text: &str, e: &serde_json::Error) -> Placed {
     let (line, column) = (Some(e.line()), Some(e.column()));
     // serde_json ends its text with " at line L column C": the place is said once, in front.
     let raw = e.to_string();
@@ -79,7 +80,7 @@ pub fn from_serde(text: &str, e: &serde_json::Error) -> Placed {
 }
 
 /// A value `Scenario::validate` refused: its sentence, placed on its line.
-pub fn from_field(text: &str, e: &FieldError) -> Placed {
+pub(crate) fn from_field(text: &str, e: &FieldError) -> Placed {
     let place = json_path::position_of(text, &e.path);
     let message = match place {
         Some((line, column)) => format!("line {line} column {column}: {e}"),

@@ -18,7 +18,7 @@ enum Frame {
 
 /// The path of the value at 1-based `line` and `column` of `text`: the
 /// keys and indices of the objects and arrays open there.
-pub fn path_at(text: &str, line: usize, column: usize) -> String {
+pub(crate) fn path_at(text: &str, line: usize, column: usize) -> String {
     path_before(text, offset_of(text, line, column))
 }
 
@@ -26,7 +26,7 @@ pub fn path_at(text: &str, line: usize, column: usize) -> String {
 /// of `path_at`: for an error found after decoding (a field out of range),
 /// so the editor can point at its line. None when not found. One pass over
 /// the text: a hostile file of 10,000 lines must not cost 10,000 passes.
-pub fn position_of(text: &str, path: &str) -> Option<(usize, usize)> {
+pub(crate) fn position_of(text: &str, path: &str) -> Option<(usize, usize)> {
     let mut frames = Frames::default();
     let mut chars = text.char_indices();
     let mut after_colon = false;
