@@ -318,27 +318,6 @@ impl Replay {
     }
 
     fn apply(&mut self, event: &Event) -> Result<(), String> {
-        let visible = |receive_count, holders| Logged {
-            state: "visible",
-            visible_at: None,
-            receive_count,
-            holders,
-            in_flight_since: None,
-        };
-        let count = |replay: &mut Self, queue: &str, id: &str| {
-            replay
-                .queue(queue)
-                .ok()
-                .and_then(|q| q.get(id))
-                .map_or(0, |m| m.receive_count)
-        };
-        let holders = |replay: &mut Self, queue: &str, id: &str| {
-            replay
-                .queue(queue)
-                .ok()
-                .and_then(|q| q.get(id))
-                .map_or(Vec::new(), |m| m.holders.clone())
-        };
         match &event.kind {
             EventKind::QueueCreated { queue, .. } => {
                 self.queues.insert(queue.to_string(), BTreeMap::new());
@@ -374,9 +353,90 @@ impl Replay {
                     queue,
                     &message_id.to_string(),
                     &["delayed"],
-                    visible(0, Vec::new()),
+                    Self::visible(0, Vec::new()),
                 )?;
             }
+            EventKind::Received { .. }
+            | EventKind::VisibilityChanged { .. }
+            | EventKind::VisibilityExpired { .. } => self.apply_visibility(event)?,
+            EventKind::Deleted {
+                queue, message_id, ..
+            }
+            | EventKind::Expired { queue, message_id }
+            | EventKind::Purged { queue, message_id } => {
+                self.take(queue, &message_id.to_string())?;
+            }
+            EventKind::MovedToDeadLetterQueue {
+                queue,
+                dead_letter_queue,
+                message_id,
+                receive_count,
+            } => {
+                let id = message_id.to_string();
+                let moved = self.take(queue, &id)?;
+                if moved.receive_count != *receive_count {
+                    return Err(format!("moved with count {receive_count}, had {moved:?}"));
+                }
+                self.put(
+                    dead_letter_queue,
+                    &id,
+                    Self::visible(*receive_count, Vec::new()),
+                )?;
+            }
+            EventKind::Redriven {
+                queue,
+                destination,
+                message_id,
+                new_message_id,
+            } => {
+                self.take(queue, &message_id.to_string())?;
+                self.put(
+                    destination,
+                    &new_message_id.to_string(),
+                    Self::visible(0, Vec::new()),
+                )?;
+            }
+            EventKind::GroupLocked { queue, group } => {
+                let fresh = self.locked.insert((queue.to_string(), group.to_string()));
+                ensure(fresh, "locked twice")?;
+            }
+            EventKind::GroupUnlocked { queue, group } => {
+                let was = self.locked.remove(&(queue.to_string(), group.to_string()));
+                ensure(was, "unlocked while not locked")?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// What a message is once visible again.
+    fn visible(receive_count: u32, holders: Vec<String>) -> Logged {
+        Logged {
+            state: "visible",
+            visible_at: None,
+            receive_count,
+            holders,
+            in_flight_since: None,
+        }
+    }
+
+    fn count(&mut self, queue: &str, id: &str) -> u32 {
+        self.queue(queue)
+            .ok()
+            .and_then(|q| q.get(id))
+            .map_or(0, |m| m.receive_count)
+    }
+
+    fn holders(&mut self, queue: &str, id: &str) -> Vec<String> {
+        self.queue(queue)
+            .ok()
+            .and_then(|q| q.get(id))
+            .map_or(Vec::new(), |m| m.holders.clone())
+    }
+
+    /// A receive, a visibility change or a visibility expiry.
+    fn apply_visibility(&mut self, event: &Event) -> Result<(), String> {
+        match &event.kind {
             EventKind::Received {
                 queue,
                 message_id,
@@ -386,11 +446,11 @@ impl Replay {
                 ..
             } => {
                 let id = message_id.to_string();
-                let before = count(self, queue, &id);
+                let before = self.count(queue, &id);
                 if *receive_count != before + 1 {
                     return Err(format!("receive count {before} -> {receive_count}"));
                 }
-                let mut holders = holders(self, queue, &id);
+                let mut holders = self.holders(queue, &id);
                 if let Some(by) = by {
                     holders.retain(|h| **h != **by);
                     holders.push(by.to_string());
@@ -411,10 +471,10 @@ impl Replay {
                 ..
             } => {
                 let id = message_id.to_string();
-                let receive_count = count(self, queue, &id);
-                let holders = holders(self, queue, &id);
+                let receive_count = self.count(queue, &id);
+                let holders = self.holders(queue, &id);
                 let to = if *visible_at == event.time_ms {
-                    visible(receive_count, holders)
+                    Self::visible(receive_count, holders)
                 } else {
                     Logged {
                         state: "in-flight",
@@ -430,50 +490,14 @@ impl Replay {
                 queue, message_id, ..
             } => {
                 let id = message_id.to_string();
-                let receive_count = count(self, queue, &id);
-                let holders = holders(self, queue, &id);
-                self.change(queue, &id, &["in-flight"], visible(receive_count, holders))?;
-            }
-            EventKind::Deleted {
-                queue, message_id, ..
-            }
-            | EventKind::Expired { queue, message_id }
-            | EventKind::Purged { queue, message_id } => {
-                self.take(queue, &message_id.to_string())?;
-            }
-            EventKind::MovedToDeadLetterQueue {
-                queue,
-                dead_letter_queue,
-                message_id,
-                receive_count,
-            } => {
-                let id = message_id.to_string();
-                let moved = self.take(queue, &id)?;
-                if moved.receive_count != *receive_count {
-                    return Err(format!("moved with count {receive_count}, had {moved:?}"));
-                }
-                self.put(dead_letter_queue, &id, visible(*receive_count, Vec::new()))?;
-            }
-            EventKind::Redriven {
-                queue,
-                destination,
-                message_id,
-                new_message_id,
-            } => {
-                self.take(queue, &message_id.to_string())?;
-                self.put(
-                    destination,
-                    &new_message_id.to_string(),
-                    visible(0, Vec::new()),
+                let receive_count = self.count(queue, &id);
+                let holders = self.holders(queue, &id);
+                self.change(
+                    queue,
+                    &id,
+                    &["in-flight"],
+                    Self::visible(receive_count, holders),
                 )?;
-            }
-            EventKind::GroupLocked { queue, group } => {
-                let fresh = self.locked.insert((queue.to_string(), group.to_string()));
-                ensure(fresh, "locked twice")?;
-            }
-            EventKind::GroupUnlocked { queue, group } => {
-                let was = self.locked.remove(&(queue.to_string(), group.to_string()));
-                ensure(was, "unlocked while not locked")?;
             }
             _ => {}
         }
