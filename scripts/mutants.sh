@@ -48,23 +48,49 @@ export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261202}"
 # A blessing run rewrites golden files and fails by design: never here.
 unset QUEUELAB_BLESS
 
-# --test-package: the protocol's conformance, model and golden-log tests and
-# the simulation's scenario and worker tests exercise the engine too, and
-# kill most of its mutants; all three run for every mutant (and for the
-# baseline).
-# --tests: unit and integration tests, not doctests (rustdoc builds each
-# one again per mutant). The `mutants` profile drops debug info: linking a
-# few dozen test binaries per mutant is most of the time.
-# Timeout: three times the unmutated baseline's test time, at least 120 s,
-# measured on the same shared machine under the same load, so a busy moment
-# does not pass for a hang (a mutant that really loops still times out, and
-# counts as caught).
+# The tests every mutant runs: the engine's, and the protocol's conformance,
+# model and golden-log tests and the simulation's scenario and worker tests,
+# which exercise the engine too and kill most of its mutants (--tests: unit
+# and integration tests, not doctests, which rustdoc builds again per
+# mutant). The `mutants` profile drops debug info: linking a few dozen test
+# binaries per mutant is most of the time.
+packages=(queuelab-engine queuelab-simulation queuelab-protocol)
+test_packages=()
+test_args=(--profile mutants --tests)
+for package in "${packages[@]}"; do
+  test_packages+=(--test-package "$package")
+  test_args+=(-p "$package")
+done
+
+# The baseline: cargo-mutants' own runs only the mutated package's tests
+# (the engine's, 23 s here) while each mutant runs all three packages' (over
+# two minutes), so a timeout derived from it would time out every mutant
+# the engine's own tests miss, and count it as caught. So the script runs
+# the baseline itself, on the same tests, and sets the timeout from it:
+# three times its test time, at least 300 s (the machine is shared, and a
+# busy moment must not pass for a hang; a mutant that really loops still
+# times out, and counts as caught).
+timeout_args=()
+if [[ " $* " != *" --list "* && " $* " != *" --list-files "* ]]; then
+  mkdir -p target
+  cargo test --no-run --quiet "${test_args[@]}"
+  began=$(date +%s)
+  if ! cargo test "${test_args[@]}" > target/mutants-baseline.log 2>&1; then
+    echo "scripts/mutants.sh: the unmutated tests fail; see target/mutants-baseline.log" >&2
+    exit 1
+  fi
+  took=$(( $(date +%s) - began ))
+  timeout=$(( took * 3 > 300 ? took * 3 : 300 ))
+  echo "baseline: the unmutated tests pass in ${took} s; each mutant's tests time out after ${timeout} s"
+  timeout_args=(--baseline skip --timeout "$timeout")
+fi
+
 mkdir -p target
 exec cargo mutants \
   --package queuelab-engine \
-  --test-package queuelab-engine --test-package queuelab-simulation --test-package queuelab-protocol \
+  "${test_packages[@]}" \
   --profile mutants \
   --output target \
-  --timeout-multiplier 3 --minimum-test-timeout 120 \
+  "${timeout_args[@]}" \
   --cargo-test-arg=--tests \
   "${excludes[@]}" "$@"
