@@ -288,6 +288,11 @@ pub struct Delivered {
     /// `SequenceNumber` is filled in by the harness (it is learned).
     pub attributes: Vec<(&'static str, String)>,
     pub wants_sequence: bool,
+    /// `MessageDeduplicationId` asked for, of a message a FIFO dead-letter
+    /// move gave its message id as deduplication id while that id was not
+    /// yet learned (moved within the call that sent it): the harness fills
+    /// it in from the id, once the send's answer has told it.
+    pub dedup_is_id: bool,
     pub message_attributes: Vec<Attribute>,
 }
 
@@ -743,6 +748,22 @@ impl Model {
         self.queues[target].expire(self.now);
         // A long poll on the DLQ returns as soon as the message is there.
         self.serve(target);
+    }
+
+    /// A message id learned from a send's answer: a copy of that message a
+    /// FIFO dead-letter move made within the same call, before the id was
+    /// known, takes it as its deduplication id now (see `dead_letter`).
+    pub fn learned_id(&mut self, key: usize) {
+        let id = self.ids[key].clone();
+        for (slot, queue) in self.queues.iter_mut().enumerate() {
+            let moved = queue
+                .messages
+                .iter_mut()
+                .filter(|m| m.key == key && m.dead_letter_source.is_some() && m.dedup_id.is_none());
+            for message in moved.filter(|_| is_fifo(slot)) {
+                message.dedup_id = id.clone();
+            }
+        }
     }
 
     // ------------------------------------------------------------------
@@ -1563,6 +1584,10 @@ fn view(slot: usize, message: &Message, handle: usize, spec: &ReceiveSpec) -> De
         body: message.body.clone(),
         attributes: attributes.into_iter().collect(),
         wants_sequence: fifo && asked("SequenceNumber"),
+        dedup_is_id: fifo
+            && asked("MessageDeduplicationId")
+            && message.dead_letter_source.is_some()
+            && message.dedup_id.is_none(),
         message_attributes: message
             .attributes
             .iter()
