@@ -43,8 +43,9 @@ done
 
 # The same mutant must be caught or missed every time: the property tests
 # (proptest) draw from a fixed seed here rather than a random one. A
-# caller may pick another seed with PROPTEST_RNG_SEED.
-export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261202}"
+# caller may pick another seed with PROPTEST_RNG_SEED; the baseline below
+# must pass with it.
+export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-1}"
 # A blessing run rewrites golden files and fails by design: never here.
 unset QUEUELAB_BLESS
 
