@@ -35,17 +35,19 @@ export function readCorpus(dir = CORPUS_DIR) {
 /**
  * Fuzzes. Options: `seed`; `count` inputs (split among `workers`) or
  * `minutes`; `items` (corpus entries, run first); `hangMs`; `sampleEvery`
- * (every n-th input runs twice for determinism); `pkg` (URL of the wasm
+ * (every n-th input runs twice for determinism); `keepDigests` (the
+ * figures then list each sampled input's digest, `{ index, name, digest }`
+ * in input order, for a test to hold to a golden file); `pkg` (URL of the wasm
  * package directory); `onFailure(failure)`; `onProgress(figures)` every
  * `progressMs`. Resolves to the figures: { tried, calls (steps run, a
  * failing input's not counted), traps, hangs, invariant, crashes, failures,
  * seconds, perSecond }.
  */
-export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers = 1, items = [], hangMs = 10_000, sampleEvery = 50, pkg = new URL("web/pkg/", ROOT), onFailure = () => {}, onProgress = null, progressMs = 10_000 } = {}) {
+export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers = 1, items = [], hangMs = 10_000, sampleEvery = 50, keepDigests = false, pkg = new URL("web/pkg/", ROOT), onFailure = () => {}, onProgress = null, progressMs = 10_000 } = {}) {
   const shipped = shippedScenarios();
   const began = Date.now();
   const deadline = minutes == null ? Number.MAX_SAFE_INTEGER : began + minutes * 60_000;
-  const figures = { tried: 0, calls: 0, traps: 0, hangs: 0, invariant: 0, crashes: 0, failures: [] };
+  const figures = { tried: 0, calls: 0, traps: 0, hangs: 0, invariant: 0, crashes: 0, failures: [], digests: [] };
   const operations = await glueOperations(pkg); // to redraw a hung input here
 
   const record = (f) => {
@@ -68,7 +70,7 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
       const progress = new SharedArrayBuffer(24);
       const shared = new BigInt64Array(progress); // see worker.mjs
       shared[0] = BigInt(slot.start);
-      const worker = new Worker(new URL("./worker.mjs", import.meta.url), { workerData: { pkg: pkg.href, seed, start: slot.start, end: slot.end, deadline, items: slot.items, sampleEvery, shipped, progress } });
+      const worker = new Worker(new URL("./worker.mjs", import.meta.url), { workerData: { pkg: pkg.href, seed, start: slot.start, end: slot.end, deadline, items: slot.items, sampleEvery, keepDigests, shipped, progress } });
       let done = 0;
       let calls = 0;
       let movedAt = Date.now();
@@ -106,6 +108,7 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
       }, Math.min(250, hangMs / 4));
       worker.on("message", (m) => {
         if (m.type === "failure") record(m);
+        else if (m.type === "digest") figures.digests.push({ index: m.index, name: m.name, digest: m.digest });
         else if (m.type === "recycle") {
           worker.terminate();
           next(m.next - 1);
@@ -125,6 +128,7 @@ export async function fuzz({ seed = 1, count = Infinity, minutes = null, workers
 
   const ticker = onProgress && setInterval(() => onProgress(summary(figures, began)), progressMs);
   await Promise.all(slots.map(runSlot));
+  figures.digests.sort((a, b) => a.index - b.index);
   if (ticker) clearInterval(ticker);
   return summary(figures, began);
 }

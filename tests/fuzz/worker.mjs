@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { generate } from "./inputs.mjs";
 import { execute, FuzzFailure } from "./run.mjs";
 
-const { pkg, seed, start, end, deadline, items, sampleEvery, shipped, progress } = workerData;
+const { pkg, seed, start, end, deadline, items, sampleEvery, keepDigests, shipped, progress } = workerData;
 // [0] the input running now (-1 - k for corpus item k), [1] inputs done, [2] calls made (steps)
 const shared = new BigInt64Array(progress);
 const wasm = new WebAssembly.Module(readFileSync(new URL("queuelab_bg.wasm", pkg)));
@@ -30,6 +30,7 @@ async function one(input, label) {
     if (sampleEvery && label.index % sampleEvery === 0) {
       const again = await execute(input, glue);
       if (again.digest !== first.digest) throw new FuzzFailure("invariant", "the same input gave different bytes on a second run (determinism)", again.steps);
+      if (keepDigests) parentPort.postMessage({ type: "digest", index: label.index, name: label.name, digest: first.digest });
     }
   } catch (e) {
     const f = e instanceof FuzzFailure ? e : new FuzzFailure("invariant", `the fuzzer itself failed: ${e?.stack ?? e}`);

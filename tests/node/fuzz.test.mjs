@@ -10,6 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fuzz, readCorpus } from "../fuzz/pool.mjs";
+import { checkGolden } from "./golden.mjs";
 
 const SEED = 20261201;
 const COUNT = 5000;
@@ -37,8 +38,15 @@ test("every input of the corpus of past failures now runs without a trap, a hang
   assert.equal(figures.failures.length, 0, report(figures.failures));
 });
 
-test(`${COUNT} random requests, sessions and scenarios (seed ${SEED}): no trap, no hang, every invariant holds, and replays give the same bytes`, async () => {
-  const figures = await fuzz({ seed: SEED, count: COUNT, hangMs: HANG_MS, sampleEvery: 25 });
+// Every 25th input runs twice in its worker (the same bytes in one process)
+// and its digest is held to tests/fixtures/determinism/fuzz-digests.txt
+// (the same bytes in every process and build). QUEUELAB_BLESS=1 node --test
+// tests/node/fuzz.test.mjs rewrites that file (and fails).
+test(`${COUNT} random requests, sessions and scenarios (seed ${SEED}): no trap, no hang, every invariant holds, and replays give the bytes of their golden file`, async () => {
+  const figures = await fuzz({ seed: SEED, count: COUNT, hangMs: HANG_MS, sampleEvery: 25, keepDigests: true });
   assert.equal(figures.tried, COUNT);
   assert.equal(figures.failures.length, 0, report(figures.failures));
+  assert.equal(figures.digests.length, COUNT / 25);
+  const lines = figures.digests.map((d) => `${d.index} ${d.digest}\n`).join("");
+  checkGolden(new URL("../fixtures/determinism/fuzz-digests.txt", import.meta.url), `# seed ${SEED}: input number, SHA-256 of all it answered (tests/fuzz/run.mjs)\n${lines}`);
 });

@@ -44,6 +44,79 @@ fn sending_past_the_storage_budget_answers_over_limit_naming_max_stored_bytes() 
 }
 
 #[test]
+fn a_send_that_brings_storage_exactly_to_max_stored_bytes_is_stored_and_one_byte_more_is_over_limit(
+) {
+    let (mut sqs, url) = budget(Config {
+        max_stored_bytes: 10 * KIB as u64,
+        ..Config::default()
+    });
+    send(&mut sqs, &url, &"x".repeat(6 * KIB)).ok();
+    // One byte past the budget is refused, in a single send and in a batch.
+    send(&mut sqs, &url, &"y".repeat(4 * KIB + 1))
+        .err("OverLimit")
+        .message_contains("maxStoredBytes");
+    let batch = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": [
+                { "Id": "over", "MessageBody": "y".repeat(4 * KIB + 1) }
+            ] }),
+        )
+        .ok();
+    assert_eq!(batch["Failed"][0]["Code"], "OverLimit", "{batch}");
+    assert_eq!(sqs.engine.stored(), (6 * KIB as u64, 1));
+    // Exactly the budget is within it.
+    send(&mut sqs, &url, &"y".repeat(4 * KIB)).ok();
+    assert_eq!(sqs.engine.stored(), (10 * KIB as u64, 2));
+    // Full: not one more byte.
+    send(&mut sqs, &url, "z")
+        .err("OverLimit")
+        .message_contains("maxStoredBytes");
+    assert_eq!(sqs.attribute(&url, "ApproximateNumberOfMessages"), "2");
+}
+
+#[test]
+fn a_batch_that_brings_storage_exactly_to_max_stored_messages_is_stored_and_one_message_more_is_over_limit(
+) {
+    let (mut sqs, url) = budget(Config {
+        max_stored_messages: 3,
+        ..Config::default()
+    });
+    send(&mut sqs, &url, "first").ok();
+    let entries = |ids: &[&str]| -> Vec<serde_json::Value> {
+        ids.iter()
+            .map(|id| json!({ "Id": id, "MessageBody": "b" }))
+            .collect()
+    };
+    // Two more make exactly three: all stored.
+    let batch = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": entries(&["a", "b"]) }),
+        )
+        .ok();
+    assert_eq!(
+        batch["Successful"].as_array().map(Vec::len),
+        Some(2),
+        "{batch}"
+    );
+    assert!(batch.get("Failed").is_none(), "{batch}");
+    assert_eq!(sqs.engine.stored().1, 3);
+    // The fourth is one message past it, alone or in a batch.
+    send(&mut sqs, &url, "fourth")
+        .err("OverLimit")
+        .message_contains("maxStoredMessages");
+    let batch = sqs
+        .call(
+            "SendMessageBatch",
+            json!({ "QueueUrl": url, "Entries": entries(&["c"]) }),
+        )
+        .ok();
+    assert_eq!(batch["Failed"][0]["Code"], "OverLimit", "{batch}");
+    assert_eq!(sqs.engine.stored().1, 3);
+}
+
+#[test]
 fn deleting_messages_gives_their_bytes_back_to_the_storage_budget() {
     let (mut sqs, url) = budget(Config {
         max_stored_bytes: 5 * KIB as u64,

@@ -1,12 +1,13 @@
 //! Scripted sessions from `tests/fixtures/scripts` against their expected
 //! responses, event logs and snapshots. `tests/node/fixtures.test.mjs` runs
 //! the same scripts in wasm against the same files. Bless new expectations
-//! with `QUEUELAB_BLESS=1`.
+//! with `QUEUELAB_BLESS=1` (the blessing run then fails: run again without it).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use queuelab_engine::{Config, Engine};
+use queuelab_golden::Golden;
 use queuelab_protocol::{answered_polls, dispatch, Dispatched, Response};
 use serde_json::{json, Value};
 
@@ -84,7 +85,7 @@ fn run(script: &Value) -> Value {
 
 #[test]
 fn scripted_sessions_produce_their_expected_responses_events_and_snapshots() {
-    let bless = std::env::var_os("QUEUELAB_BLESS").is_some();
+    let mut golden = Golden::from_env();
     let mut scripts: Vec<PathBuf> = fs::read_dir(fixtures())
         .expect("tests/fixtures/scripts")
         .map(|e| e.expect("entry").path())
@@ -97,12 +98,8 @@ fn scripted_sessions_produce_their_expected_responses_events_and_snapshots() {
         let script: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
         let actual = run(&script);
         let expected_path = path.with_extension("expected.json");
-        if bless {
-            fs::write(
-                &expected_path,
-                serde_json::to_string_pretty(&actual).unwrap() + "\n",
-            )
-            .unwrap();
+        let text = serde_json::to_string_pretty(&actual).unwrap() + "\n";
+        if golden.bless(&expected_path, &text) {
             continue;
         }
         let expected: Value =
@@ -116,4 +113,5 @@ fn scripted_sessions_produce_their_expected_responses_events_and_snapshots() {
              re-run with QUEUELAB_BLESS=1 and review the diff"
         );
     }
+    golden.finish();
 }

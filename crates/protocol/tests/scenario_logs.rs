@@ -3,7 +3,8 @@
 //! on, must produce exactly the log checked in beside them in
 //! `tests/fixtures/scenario-logs/`. A behaviour change shows up as a diff a
 //! reviewer reads; `QUEUELAB_BLESS=1 cargo test -p queuelab-protocol --test
-//! scenario_logs` rewrites the files after an intended one.
+//! scenario_logs` rewrites the files after an intended one (and fails, so a
+//! blessing run never passes for a checking one).
 //!
 //! The same files hold the other runs to the same bytes: the run advanced
 //! in random chunks, as the page advances it frame by frame, with read-only
@@ -16,6 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use queuelab_engine::{Config, Realism};
+use queuelab_golden::Golden;
 use queuelab_protocol::{dispatch, Dispatched};
 use queuelab_simulation::{Scenario, Simulation};
 use serde_json::json;
@@ -149,33 +151,6 @@ fn read_only_calls(sim: &mut Simulation) {
     let _ = sim.snapshot();
 }
 
-fn check_or_bless(path: &Path, actual: &str) {
-    if std::env::var_os("QUEUELAB_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("{path:?}: {e}; run with QUEUELAB_BLESS=1 to write it, then review it")
-    });
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(e, a)| e != a)
-            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{path:?} differs from line {}:\n  expected: {}\n  actual:   {}\n\
-             ({} lines expected, {} actual; QUEUELAB_BLESS=1 rewrites it after an intended change)",
-            line + 1,
-            expected.lines().nth(line).unwrap_or("<end of log>"),
-            actual.lines().nth(line).unwrap_or("<end of log>"),
-            expected.lines().count(),
-            actual.lines().count(),
-        );
-    }
-}
-
 #[test]
 fn every_scenario_gives_its_golden_event_log() {
     let files = scenario_files();
@@ -183,13 +158,15 @@ fn every_scenario_gives_its_golden_event_log() {
         files.len() > 10,
         "the shipped and test-only scenarios: {files:?}"
     );
+    let mut golden = Golden::from_env();
     for file in &files {
         for (variant, realism) in variants() {
             let mut sim = start(file, &realism);
             sim.advance(sim.scenario().duration_ms);
-            check_or_bless(&golden_path(file, variant), &log(&sim));
+            golden.check_text(&golden_path(file, variant), &log(&sim));
         }
     }
+    golden.finish();
 }
 
 #[test]

@@ -132,11 +132,12 @@ fn get_queue_url_of_missing_queue_has_the_documented_error_envelope() {
     );
 }
 
-#[test]
-fn client_errors_answer_400_with_their_query_code_and_shape() {
-    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
-    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
-    let cases: Vec<(Reply, &str, &str)> = vec![
+/// A client error's reply, with the query code and shape it must carry.
+type Expected = (Reply, &'static str, &'static str);
+
+/// The single calls of `client_errors_answer_400_with_their_query_code_and_shape`.
+fn single_call_errors(sqs: &mut Sqs, url: &str) -> Vec<Expected> {
+    vec![
         (
             sqs.call(
                 "SendMessage",
@@ -195,19 +196,25 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
             "QueueAlreadyExists",
             "QueueNameExists",
         ),
+    ]
+}
+
+/// The batch calls (and the FIFO attribute) of the same test.
+fn batch_and_fifo_errors(sqs: &mut Sqs, url: &str, fifo: &str) -> Vec<Expected> {
+    vec![
         (
-            sqs.send_batch(&url, json!([])),
+            sqs.send_batch(url, json!([])),
             "AWS.SimpleQueueService.EmptyBatchRequest",
             "EmptyBatchRequest",
         ),
         (
-            sqs.send_batch(&url, json!(entries(11))),
+            sqs.send_batch(url, json!(entries(11))),
             "AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
             "TooManyEntriesInBatchRequest",
         ),
         (
             sqs.send_batch(
-                &url,
+                url,
                 json!([
                     { "Id": "a", "MessageBody": "1" }, { "Id": "a", "MessageBody": "2" }
                 ]),
@@ -217,7 +224,7 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
         ),
         (
             sqs.send_batch(
-                &url,
+                url,
                 json!([
                     { "Id": "a", "MessageBody": "x".repeat(600_000) },
                     { "Id": "b", "MessageBody": "x".repeat(600_000) }
@@ -227,7 +234,7 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
             "BatchRequestTooLong",
         ),
         (
-            sqs.send_batch(&url, json!([{ "Id": "a b", "MessageBody": "1" }])),
+            sqs.send_batch(url, json!([{ "Id": "a b", "MessageBody": "1" }])),
             "AWS.SimpleQueueService.InvalidBatchEntryId",
             "InvalidBatchEntryId",
         ),
@@ -239,7 +246,15 @@ fn client_errors_answer_400_with_their_query_code_and_shape() {
             "InvalidAttributeValue",
             "InvalidAttributeValue",
         ),
-    ];
+    ]
+}
+
+#[test]
+fn client_errors_answer_400_with_their_query_code_and_shape() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let fifo = sqs.create("orders.fifo", json!({ "FifoQueue": "true" }));
+    let mut cases = single_call_errors(&mut sqs, &url);
+    cases.extend(batch_and_fifo_errors(&mut sqs, &url, &fifo));
     for (reply, code, shape) in &cases {
         reply.error_envelope(400, code, shape);
     }

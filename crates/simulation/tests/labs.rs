@@ -141,10 +141,12 @@ fn a_check_names_no_non_fix_for_settings_near_it_or_for_the_labs_own() {
 /// Every lab's reports (its own settings, each fix, each non-fix), as
 /// tests/fixtures/labs/<file> holds them: the Node test checks that the
 /// wasm `checkLab` answers these same reports, byte for byte. Regenerate
-/// with `QUEUELAB_BLESS=1 cargo test -p queuelab-simulation --test labs`.
+/// with `QUEUELAB_BLESS=1 cargo test -p queuelab-simulation --test labs`
+/// (which then fails: run again without it).
 #[test]
 fn check_reports_match_their_fixtures() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/labs");
+    let mut golden = queuelab_golden::Golden::from_env();
     for (name, lab) in labs() {
         let explain = lab.explain.as_ref().unwrap();
         let mut cases = vec![("own settings".to_string(), Settings::new())];
@@ -169,9 +171,7 @@ fn check_reports_match_their_fixtures() {
             .collect();
         let fresh = serde_json::to_string_pretty(&reports).unwrap() + "\n";
         let path = dir.join(&name);
-        if std::env::var_os("QUEUELAB_BLESS").is_some() {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &fresh).unwrap();
+        if golden.bless(&path, &fresh) {
             continue;
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -180,6 +180,7 @@ fn check_reports_match_their_fixtures() {
             "{name}: tests/fixtures/labs is stale; rerun with QUEUELAB_BLESS=1"
         );
     }
+    golden.finish();
 }
 
 /// Prints a lab's report while tuning its numbers:

@@ -119,10 +119,28 @@ fn a_fixed_run_ends_with_its_own_line_and_the_files_run_does_not_show_it() {
         .any(|t| t.starts_with("worker-1 crashed while handling A-1002")));
 }
 
+/// The narration its golden event log holds (tests/fixtures/scenario-logs,
+/// written and checked by crates/protocol/tests/scenario_logs.rs with the
+/// realism knobs off, as here): the same story in every process and build.
 #[test]
-fn the_same_seed_tells_the_same_story() {
+fn the_same_seed_tells_the_story_its_golden_log_holds() {
+    let path = format!(
+        "{}/../../tests/fixtures/scenario-logs/06-fifo-message-groups.plain.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let told: Vec<(u64, String)> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|event| event["type"] == "narration")
+        .map(|event| {
+            let text = event["text"].as_str().unwrap().chars().take(40).collect();
+            (event["timeMs"].as_u64().unwrap(), text)
+        })
+        .collect();
+    assert!(told.len() >= 3, "{told:?}");
     let s = load("06-fifo-message-groups.json");
-    assert_eq!(story(s.clone()), story(s));
+    assert_eq!(story(s), told);
 }
 
 #[test]

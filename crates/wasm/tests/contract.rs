@@ -12,6 +12,9 @@
 //! ```sh
 //! QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
 //! ```
+//!
+//! which writes both files and then fails (every blessing run does): run it
+//! again without the variable to check them.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -232,20 +235,21 @@ fn schema() -> String {
     serde_json::to_string_pretty(&schema).expect("serializable") + "\n"
 }
 
-/// Compares `fresh` with the committed file, or writes it when blessing.
+/// Compares `fresh` with the committed file, or writes it when blessing
+/// (and then fails, as every blessing run does).
 fn check(path: &str, fresh: &str) {
     let file = root().join(path);
-    if std::env::var_os("QUEUELAB_BLESS").is_some() {
-        std::fs::write(&file, fresh).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        return;
+    let mut golden = queuelab_golden::Golden::from_env();
+    if !golden.bless(&file, fresh) {
+        let committed = std::fs::read_to_string(&file).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "{path} is stale: it is generated from the Rust types. Regenerate it with\n\
+             QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract\n\
+             and commit the result."
+        );
     }
-    let committed = std::fs::read_to_string(&file).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "{path} is stale: it is generated from the Rust types. Regenerate it with\n\
-         QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract\n\
-         and commit the result."
-    );
+    golden.finish();
 }
 
 #[test]

@@ -253,6 +253,7 @@ impl World {
                     return Err(format!("a new message reuses the id {id}"));
                 }
                 self.model.ids[key] = Some(id.clone());
+                self.model.learned_id(key);
                 if let Some(sequence) = &sequence {
                     self.learn_sequence(slot, key, sequence)?;
                 }
@@ -489,6 +490,12 @@ impl World {
                 }
             };
             attributes.insert("SequenceNumber".into(), json!(sequence));
+        }
+        if d.dedup_is_id {
+            attributes.insert(
+                "MessageDeduplicationId".into(),
+                json!(self.model.ids[d.key]),
+            );
         }
         let handle = self.model.handles[d.handle].text.clone();
         let mut expected = json!({

@@ -288,6 +288,11 @@ pub struct Delivered {
     /// `SequenceNumber` is filled in by the harness (it is learned).
     pub attributes: Vec<(&'static str, String)>,
     pub wants_sequence: bool,
+    /// `MessageDeduplicationId` asked for, of a message a FIFO dead-letter
+    /// move gave its message id as deduplication id while that id was not
+    /// yet learned (moved within the call that sent it): the harness fills
+    /// it in from the id, once the send's answer has told it.
+    pub dedup_is_id: bool,
     pub message_attributes: Vec<Attribute>,
 }
 
@@ -745,6 +750,22 @@ impl Model {
         self.serve(target);
     }
 
+    /// A message id learned from a send's answer: a copy of that message a
+    /// FIFO dead-letter move made within the same call, before the id was
+    /// known, takes it as its deduplication id now (see `dead_letter`).
+    pub fn learned_id(&mut self, key: usize) {
+        let id = self.ids[key].clone();
+        for (slot, queue) in self.queues.iter_mut().enumerate() {
+            let moved = queue
+                .messages
+                .iter_mut()
+                .filter(|m| m.key == key && m.dead_letter_source.is_some() && m.dedup_id.is_none());
+            for message in moved.filter(|_| is_fifo(slot)) {
+                message.dedup_id = id.clone();
+            }
+        }
+    }
+
     // ------------------------------------------------------------------
     // ReceiveRequestAttemptId (FIFO)
     // ------------------------------------------------------------------
@@ -1170,105 +1191,119 @@ impl Model {
                 message_id,
                 new_message_id,
                 ..
-            } => {
-                let t = self
-                    .tasks
-                    .iter()
-                    .rposition(|t| t.source == *source && t.status == TaskStatus::Running)
-                    .ok_or_else(|| {
-                        format!(
-                            "a message moved from {} with no task running",
-                            NAMES[*source]
-                        )
-                    })?;
-                let task = self.tasks[t].clone();
-                let i = self
-                    .next_to_move(*source)
-                    .ok_or("a task moved a message while none was visible")?;
-                let queue = &self.queues[*source];
-                let message = &queue.messages[i];
-                if self.ids[message.key].as_deref() != Some(message_id.as_str()) {
-                    return Err(format!(
-                        "the task moved {message_id}, but the next message to move is {:?}",
-                        self.ids[message.key]
-                    ));
-                }
-                if task.moved >= task.to_move {
-                    return Err("a task moved more messages than it had to move".into());
-                }
-                let rate = task.rate.unwrap_or(500);
-                if task.moved * 1000 > rate * (self.now - task.started) {
-                    return Err(format!(
-                        "a task moved message {} at {} ms, faster than {rate} per second",
-                        task.moved + 1,
-                        self.now - task.started
-                    ));
-                }
-                let destination = self
-                    .destination_of(&task, message)
-                    .ok_or("a task moved a message to a queue that does not exist")?;
-                if self.key_of(new_message_id).is_some() {
-                    return Err(format!("redriven message reuses id {new_message_id}"));
-                }
-                self.redrive(*source, i, destination, new_message_id);
-                self.tasks[t].moved += 1;
-            }
+            } => self.apply_task_moved(*source, message_id, new_message_id),
             TaskStep::Ended {
                 task,
                 status,
                 moved,
                 ..
-            } => {
-                let t = &self.tasks[*task];
-                if *moved != t.moved {
-                    return Err(format!(
-                        "task ended having moved {moved}, model {}",
-                        t.moved
-                    ));
-                }
-                if let TaskStatus::Cancelling(since) = t.status {
-                    // A cancelled task stops later, having moved nothing more.
-                    if status != "CANCELLED" || self.now <= since {
-                        return Err(format!(
-                            "a task cancelled at {since} ms ended {status} at {} ms",
-                            self.now
-                        ));
-                    }
-                    self.tasks[*task].status = TaskStatus::Cancelled;
-                    self.settle();
-                    return Ok(());
-                }
-                if t.status != TaskStatus::Running {
-                    // Ended by a call the model already applied (delete).
-                    return if t.status.as_str() == status {
-                        Ok(())
-                    } else {
-                        Err(format!("task ended {status}, model {:?}", t.status))
-                    };
-                }
-                let next = self.next_to_move(t.source);
-                let allowed = match status.as_str() {
-                    "COMPLETED" => t.moved == t.to_move || next.is_none(),
-                    "FAILED" => next.is_some_and(|i| {
-                        let message = &self.queues[t.source].messages[i];
-                        self.destination_of(t, message).is_none()
-                    }),
-                    _ => false,
-                };
-                if !allowed {
-                    return Err(format!(
-                        "task ended {status} after {moved} of {} with next {next:?}",
-                        t.to_move
-                    ));
-                }
-                let t = &mut self.tasks[*task];
-                if status == "COMPLETED" {
-                    t.status = TaskStatus::Completed;
-                } else {
-                    t.status = TaskStatus::Failed;
-                    t.failure = Some(NO_QUEUE);
-                }
+            } => self.apply_task_ended(*task, status, *moved),
+        }
+    }
+
+    /// A task moved the next message of `source` (checked against the
+    /// model's next message, the task's count and its rate).
+    fn apply_task_moved(
+        &mut self,
+        source: usize,
+        message_id: &str,
+        new_message_id: &str,
+    ) -> Result<(), String> {
+        let t = self
+            .tasks
+            .iter()
+            .rposition(|t| t.source == source && t.status == TaskStatus::Running)
+            .ok_or_else(|| {
+                format!(
+                    "a message moved from {} with no task running",
+                    NAMES[source]
+                )
+            })?;
+        let task = self.tasks[t].clone();
+        let i = self
+            .next_to_move(source)
+            .ok_or("a task moved a message while none was visible")?;
+        let queue = &self.queues[source];
+        let message = &queue.messages[i];
+        if self.ids[message.key].as_deref() != Some(message_id) {
+            return Err(format!(
+                "the task moved {message_id}, but the next message to move is {:?}",
+                self.ids[message.key]
+            ));
+        }
+        if task.moved >= task.to_move {
+            return Err("a task moved more messages than it had to move".into());
+        }
+        let rate = task.rate.unwrap_or(500);
+        if task.moved * 1000 > rate * (self.now - task.started) {
+            return Err(format!(
+                "a task moved message {} at {} ms, faster than {rate} per second",
+                task.moved + 1,
+                self.now - task.started
+            ));
+        }
+        let destination = self
+            .destination_of(&task, message)
+            .ok_or("a task moved a message to a queue that does not exist")?;
+        if self.key_of(new_message_id).is_some() {
+            return Err(format!("redriven message reuses id {new_message_id}"));
+        }
+        self.redrive(source, i, destination, new_message_id);
+        self.tasks[t].moved += 1;
+        self.settle();
+        Ok(())
+    }
+
+    /// A task ended: cancelled, completed or failed, as the model allows.
+    fn apply_task_ended(&mut self, task: usize, status: &str, moved: u64) -> Result<(), String> {
+        let t = &self.tasks[task];
+        if moved != t.moved {
+            return Err(format!(
+                "task ended having moved {moved}, model {}",
+                t.moved
+            ));
+        }
+        if let TaskStatus::Cancelling(since) = t.status {
+            // A cancelled task stops later, having moved nothing more.
+            if status != "CANCELLED" || self.now <= since {
+                return Err(format!(
+                    "a task cancelled at {since} ms ended {status} at {} ms",
+                    self.now
+                ));
             }
+            self.tasks[task].status = TaskStatus::Cancelled;
+            self.settle();
+            return Ok(());
+        }
+        if t.status != TaskStatus::Running {
+            // Ended by a call the model already applied (delete).
+            return if t.status.as_str() == status {
+                Ok(())
+            } else {
+                Err(format!("task ended {status}, model {:?}", t.status))
+            };
+        }
+        let next = self.next_to_move(t.source);
+        let allowed = match status {
+            "COMPLETED" => t.moved == t.to_move || next.is_none(),
+            "FAILED" => next.is_some_and(|i| {
+                let message = &self.queues[t.source].messages[i];
+                self.destination_of(t, message).is_none()
+            }),
+            _ => false,
+        };
+        if !allowed {
+            return Err(format!(
+                "task ended {status} after {moved} of {} with next {next:?}",
+                t.to_move
+            ));
+        }
+        let t = &mut self.tasks[task];
+        if status == "COMPLETED" {
+            t.status = TaskStatus::Completed;
+        } else {
+            t.status = TaskStatus::Failed;
+            t.failure = Some(NO_QUEUE);
         }
         self.settle();
         Ok(())
@@ -1549,6 +1584,10 @@ fn view(slot: usize, message: &Message, handle: usize, spec: &ReceiveSpec) -> De
         body: message.body.clone(),
         attributes: attributes.into_iter().collect(),
         wants_sequence: fifo && asked("SequenceNumber"),
+        dedup_is_id: fifo
+            && asked("MessageDeduplicationId")
+            && message.dead_letter_source.is_some()
+            && message.dedup_id.is_none(),
         message_attributes: message
             .attributes
             .iter()
