@@ -14,6 +14,7 @@
 pub(crate) mod check;
 pub(crate) mod goal;
 mod knobs;
+mod rename;
 mod target;
 mod validate;
 pub(crate) mod view;
@@ -22,6 +23,6 @@ pub use crate::document::{
     Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target,
     CONDITION_IDS, GROUP_IDS, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
 };
-pub use knobs::rename_queue;
+pub use rename::rename_queue;
 pub(crate) use target::Kind;
 pub(crate) use validate::validate_lab;

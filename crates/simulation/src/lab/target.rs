@@ -3,7 +3,7 @@
 //! "off", where its setting lives and how it is read and written. A new
 //! target is one variant of `Target` (the document) and one row here.
 
-use super::knobs::set_queue_type;
+use super::rename::{queue_index, set_queue_type};
 use crate::document::{
     Consumer, KnobValue, QueueSpec, Redrive, RetryBackoff, Scenario, Target, GROUP_IDS, QUEUE_TYPES,
 };
@@ -465,10 +465,6 @@ impl Target {
             _ => Vec::new(),
         }
     }
-}
-
-pub(super) fn queue_index(s: &Scenario, name: &str) -> Option<usize> {
-    s.queues.iter().position(|q| q.name == name)
 }
 
 /// The consumers a selector names: `*` is every one.

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use super::target::{consumer_indexes, queue_index, Kind};
+use super::rename::queue_index;
+use super::target::{consumer_indexes, Kind};
 use crate::document::{
     Explain, Goal, Knob, KnobValue, Scenario, Target, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES,
 };

@@ -9,9 +9,9 @@ mod validate;
 
 pub use crate::document::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Processing, Producer,
-    QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, Window,
-    MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT, MAX_REPLICAS,
-    MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+    QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger,
+    TriggerEvent, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES, MAX_PRODUCERS,
+    MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
 };
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
