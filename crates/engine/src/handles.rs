@@ -150,7 +150,7 @@ impl Engine {
         }
         // Recorded against AWS: on a standard queue an expired or older
         // handle still works, and hides a visible message again.
-        let deadline = crate::clock::later(now, timeout as u64 * 1000);
+        let deadline = crate::time::later(now, timeout as u64 * 1000);
         if deadline - message.received_at > MAX_VISIBILITY_TIMEOUT as u64 * 1000 {
             return Err(SqsError::invalid_value(
                 "VisibilityTimeout",

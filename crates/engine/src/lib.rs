@@ -26,6 +26,7 @@ mod handles;
 mod ids;
 mod message;
 mod permissions;
+mod policy;
 mod queue;
 mod queues;
 mod receive;
@@ -34,6 +35,7 @@ mod rng;
 mod send;
 mod settings;
 mod snapshot;
+mod time;
 mod timeline;
 mod validate;
 pub mod workload;
@@ -42,13 +44,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use api::*;
-pub use clock::{TimeLimit, MAX_VIRTUAL_MS};
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
-pub use permissions::{PolicyMember, PolicyStatement, QueuePolicy};
-pub use permissions::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
+pub use policy::{PolicyMember, PolicyStatement, QueuePolicy};
+pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;
 pub use settings::{
@@ -60,6 +61,7 @@ pub use snapshot::{
     body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
     QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
 };
+pub use time::{TimeLimit, MAX_VIRTUAL_MS};
 pub use validate::{attribute_base_type, is_caller_name, is_queue_name};
 
 /// Virtual milliseconds since the engine started.

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use crate::clock::later;
 use crate::digest::{hex, md5_of_attributes};
 use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
@@ -13,6 +12,7 @@ use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
+use crate::time::later;
 use crate::{validate, Caller, Engine, Millis, ReceiveMessage, ReceiveOutcome, ReceivedMessage};
 
 /// A validated receive request; long polls keep it while they wait.

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::clock::later;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{decode_task_handle, encode_task_handle, task_id, MessageId};
 use crate::message::{Message, State};
+use crate::time::later;
 use crate::timeline::Due;
 use crate::{Engine, Millis, MoveTaskInfo};
 

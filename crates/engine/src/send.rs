@@ -140,7 +140,7 @@ impl Engine {
         }
         let state = if checked.delay_ms > 0 {
             State::Delayed {
-                until: crate::clock::later(now, checked.delay_ms),
+                until: crate::time::later(now, checked.delay_ms),
             }
         } else {
             State::Visible
