@@ -1,13 +1,12 @@
 //! DeleteMessage and ChangeMessageVisibility (and their batches): what a
 //! receipt handle still allows, which differs between standard and FIFO.
 
-use crate::billing::BilledAction;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::Receipt;
 use crate::message::State;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
-use crate::{BatchResult, Caller, Engine};
+use crate::{BatchResult, Engine, Principal, VisibilityEntry};
 
 /// Where a handle points: its queue's id and the decoded receipt.
 fn decode(engine: &Engine, id: u32, handle: &str) -> SqsResult<Receipt> {
@@ -26,21 +25,22 @@ fn expired(handle: &str) -> SqsError {
 }
 
 impl Engine {
-    pub fn delete_message(&mut self, queue_url: &str, handle: &str, by: Caller) -> SqsResult<()> {
+    pub(crate) fn delete_message_as(
+        &mut self,
+        queue_url: &str,
+        handle: &str,
+        by: &Principal,
+    ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
-        self.bill(id, BilledAction::DeleteMessage, by, 0);
         self.delete_in(id, handle, by)
     }
 
-    pub fn delete_message_batch(
+    pub(crate) fn delete_message_batch_as(
         &mut self,
         queue_url: &str,
         entries: &[(String, String)],
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
-        if let Ok(id) = self.resolve(queue_url) {
-            self.bill(id, BilledAction::DeleteMessageBatch, by, 0);
-        }
         self.run_batch(
             queue_url,
             "DeleteMessageBatchRequestEntry",
@@ -49,10 +49,10 @@ impl Engine {
         )
     }
 
-    fn delete_in(&mut self, id: u32, handle: &str, by: Caller) -> SqsResult<()> {
+    fn delete_in(&mut self, id: u32, handle: &str, by: &Principal) -> SqsResult<()> {
         let receipt = decode(self, id, handle)?;
         let now = self.now;
-        let by: Option<std::sync::Arc<str>> = by.map(Into::into);
+        let by = by.by();
         let p_missed = self.config.realism.duplicate_delivery_probability;
         let mut queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
         // Deleting a message that is already gone answers 200.
@@ -91,32 +91,31 @@ impl Engine {
         Ok(())
     }
 
-    pub fn change_message_visibility(
+    pub(crate) fn change_message_visibility_as(
         &mut self,
         queue_url: &str,
         handle: &str,
         timeout: i64,
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
-        self.bill(id, BilledAction::ChangeMessageVisibility, by, 0);
         self.change_visibility_in(id, handle, timeout, by)
     }
 
-    pub fn change_message_visibility_batch(
+    /// ChangeMessageVisibilityBatch: an entry without a timeout sets 0.
+    pub(crate) fn change_message_visibility_batch_as(
         &mut self,
         queue_url: &str,
-        entries: &[(String, (String, i64))],
-        by: Caller,
+        entries: &[(String, VisibilityEntry)],
+        by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
-        if let Ok(id) = self.resolve(queue_url) {
-            self.bill(id, BilledAction::ChangeMessageVisibilityBatch, by, 0);
-        }
         self.run_batch(
             queue_url,
             "ChangeMessageVisibilityBatchRequestEntry",
             entries,
-            |engine, id, (handle, timeout)| engine.change_visibility_in(id, handle, *timeout, by),
+            |engine, id, (handle, timeout)| {
+                engine.change_visibility_in(id, handle, timeout.unwrap_or(0), by)
+            },
         )
     }
 
@@ -125,7 +124,7 @@ impl Engine {
         id: u32,
         handle: &str,
         timeout: i64,
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<()> {
         let receipt = decode(self, id, handle)?;
         if !(0..=MAX_VISIBILITY_TIMEOUT).contains(&timeout) {
@@ -166,7 +165,7 @@ impl Engine {
         let event = EventKind::VisibilityChanged {
             queue: queue.name.clone(),
             message_id: message.id,
-            by: by.map(Into::into),
+            by: by.by(),
             visible_at: deadline,
         };
         if let Some(message) = queue.message_mut(receipt.message) {

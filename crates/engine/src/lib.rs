@@ -12,6 +12,7 @@
 
 #![warn(unreachable_pub)]
 
+mod action;
 mod api;
 mod attempts;
 mod batch;
@@ -22,11 +23,13 @@ mod delivery;
 mod digest;
 mod error;
 mod events;
+mod gate;
 mod handles;
 mod ids;
 mod message;
 mod permissions;
 mod policy;
+mod principal;
 mod queue;
 mod queues;
 mod receive;
@@ -37,12 +40,14 @@ mod settings;
 mod snapshot;
 mod time;
 mod timeline;
+mod typed;
 mod validate;
 pub mod workload;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+pub use action::{Action, Grant};
 pub use api::*;
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
@@ -50,6 +55,7 @@ pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
 pub use policy::{PolicyMember, PolicyStatement, QueuePolicy};
 pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
+pub use principal::{Identity, Principal, Service};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;
 pub use settings::{
@@ -394,19 +400,6 @@ impl Engine {
     /// The requests billed so far (billing.rs).
     pub fn meter(&self) -> &billing::Meter {
         &self.meter
-    }
-
-    /// Bills a call on queue `id` (once the queue is known, whatever the
-    /// call's outcome: see billing.rs).
-    pub(crate) fn bill(
-        &mut self,
-        id: u32,
-        action: billing::BilledAction,
-        by: Caller,
-        payload: usize,
-    ) {
-        let fifo = self.queues.get(&id).is_some_and(|q| q.fifo);
-        self.meter.bill(by, action, fifo, payload);
     }
 
     fn resolve(&self, url: &str) -> SqsResult<u32> {

@@ -9,51 +9,31 @@
 //!
 //! The policy document itself (its types, quotas and writer) is `policy.rs`.
 
-use std::sync::Arc;
-
-use crate::api::{AddPermission, Caller};
+use crate::action::{Action, Grant};
+use crate::api::AddPermission;
 use crate::error::{echo, ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::policy::{
     generated, statement, PolicyMember, PolicyStatement, QueuePolicy, MAX_ACTIONS, MAX_PRINCIPALS,
     MAX_STATEMENTS,
 };
-use crate::Engine;
+use crate::principal::is_account_id;
+use crate::{Engine, Principal};
 
 /// The longest label (API reference: "Maximum 80 characters").
 const MAX_LABEL_CHARS: usize = 80;
 
-/// The actions another account may be granted. The Developer Guide lists
-/// the ones cross-account permissions never apply to (`OWNER_ONLY`); these
-/// are the rest of the API's actions, plus `*`. A batch action is granted
-/// through its single form (SendMessage covers SendMessageBatch).
-const GRANTABLE: &[&str] = &[
-    "*",
-    "ChangeMessageVisibility",
-    "DeleteMessage",
-    "GetQueueAttributes",
-    "GetQueueUrl",
-    "ListDeadLetterSourceQueues",
-    "PurgeQueue",
-    "ReceiveMessage",
-    "SendMessage",
-];
+/// Whether AddPermission may grant `action` to another account: `*`, or an
+/// action whose [`Grant`] says so ([`Action`] lists them). A batch action
+/// is granted through its single form (SendMessage covers SendMessageBatch).
+fn grantable(action: &str) -> bool {
+    action == "*" || Action::from_name(action).is_some_and(|a| a.grant() == Grant::Grantable)
+}
 
 /// "Cross-account permissions don't apply to the following actions" (Developer Guide).
-const OWNER_ONLY: &[&str] = &[
-    "AddPermission",
-    "CancelMessageMoveTask",
-    "CreateQueue",
-    "DeleteQueue",
-    "ListMessageMoveTasks",
-    "ListQueues",
-    "ListQueueTags",
-    "RemovePermission",
-    "SetQueueAttributes",
-    "StartMessageMoveTask",
-    "TagQueue",
-    "UntagQueue",
-];
+fn owner_only(action: &str) -> bool {
+    Action::from_name(action).is_some_and(|a| a.grant() == Grant::OwnerOnly)
+}
 
 fn check_label(label: &str) -> SqsResult<()> {
     let ok = (1..=MAX_LABEL_CHARS).contains(&label.chars().count())
@@ -69,11 +49,6 @@ fn check_label(label: &str) -> SqsResult<()> {
             "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length.",
         ))
     }
-}
-
-/// An AWS account id: twelve digits.
-fn is_account_id(id: &str) -> bool {
-    id.len() == 12 && id.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn check_request(request: &AddPermission) -> SqsResult<()> {
@@ -116,10 +91,10 @@ fn check_request(request: &AddPermission) -> SqsResult<()> {
         ));
     }
     for action in actions {
-        if GRANTABLE.contains(&action.as_str()) {
+        if grantable(action) {
             continue;
         }
-        let reason = if OWNER_ONLY.contains(&action.as_str()) {
+        let reason = if owner_only(action) {
             "Only the queue owner is allowed to invoke this action."
         } else {
             "Please refer to the appropriate WSDL for a list of valid actions."
@@ -136,11 +111,11 @@ fn check_request(request: &AddPermission) -> SqsResult<()> {
 impl Engine {
     /// AddPermission: lets `account_ids` call `actions` on the queue, by
     /// appending a statement labelled `label` to its `Policy`.
-    pub fn add_permission(
+    pub(crate) fn add_permission_as(
         &mut self,
         queue_url: &str,
         request: &AddPermission,
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         check_request(request)?;
@@ -189,14 +164,19 @@ impl Engine {
             label: label.clone(),
             accounts: request.account_ids.clone(),
             actions: request.actions.clone(),
-            by: by.map(Arc::from),
+            by: by.by(),
         });
         Ok(())
     }
 
     /// RemovePermission: takes the statement labelled `label` out of the
     /// queue's `Policy`; with the last statement, the `Policy` goes too.
-    pub fn remove_permission(&mut self, queue_url: &str, label: &str, by: Caller) -> SqsResult<()> {
+    pub(crate) fn remove_permission_as(
+        &mut self,
+        queue_url: &str,
+        label: &str,
+        by: &Principal,
+    ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let queue = self.queue(id);
         let Some(mut policy) = queue.settings.policy.clone().filter(|p| p.has_label(label)) else {
@@ -219,7 +199,7 @@ impl Engine {
         self.emit(EventKind::PermissionRemoved {
             queue,
             label: label.to_string(),
-            by: by.map(Arc::from),
+            by: by.by(),
         });
         Ok(())
     }
