@@ -288,17 +288,32 @@ impl Request<'_> {
         }
     }
 
-    /// The queue a message call names (the billed calls' queue).
-    pub(crate) fn message_queue_url(&self) -> Option<&str> {
+    /// The queue URL the request names, if it names one.
+    pub fn queue_url(&self) -> Option<&str> {
         match self {
             Request::SendMessage(r) => Some(&r.queue_url),
             Request::ReceiveMessage(r) => Some(&r.queue_url),
-            Request::SendMessageBatch { queue_url, .. }
+            Request::ListDeadLetterSourceQueues { queue_url, .. }
+            | Request::DeleteQueue { queue_url }
+            | Request::GetQueueAttributes { queue_url, .. }
+            | Request::SetQueueAttributes { queue_url, .. }
+            | Request::PurgeQueue { queue_url }
+            | Request::TagQueue { queue_url, .. }
+            | Request::UntagQueue { queue_url, .. }
+            | Request::ListQueueTags { queue_url }
+            | Request::AddPermission { queue_url, .. }
+            | Request::RemovePermission { queue_url, .. }
+            | Request::SendMessageBatch { queue_url, .. }
             | Request::DeleteMessage { queue_url, .. }
             | Request::DeleteMessageBatch { queue_url, .. }
             | Request::ChangeMessageVisibility { queue_url, .. }
             | Request::ChangeMessageVisibilityBatch { queue_url, .. } => Some(queue_url),
-            _ => None,
+            Request::CreateQueue { .. }
+            | Request::GetQueueUrl { .. }
+            | Request::ListQueues { .. }
+            | Request::StartMessageMoveTask { .. }
+            | Request::CancelMessageMoveTask { .. }
+            | Request::ListMessageMoveTasks { .. } => None,
         }
     }
 }

@@ -44,7 +44,7 @@ impl Engine {
         if !action.billed() {
             return;
         }
-        let Some(Ok(id)) = request.message_queue_url().map(|url| self.resolve(url)) else {
+        let Some(Ok(id)) = request.queue_url().map(|url| self.resolve(url)) else {
             return;
         };
         let payload = match request {

@@ -89,6 +89,31 @@ pub struct Realism {
     pub fewer_messages_probability: f64,
 }
 
+impl Realism {
+    /// Each knob with its name as a host's option (`realism.<name>`).
+    fn knobs(&self) -> [(&'static str, f64); 3] {
+        [
+            ("shortPollSampleRate", self.short_poll_sample_rate),
+            (
+                "duplicateDeliveryProbability",
+                self.duplicate_delivery_probability,
+            ),
+            ("fewerMessagesProbability", self.fewer_messages_probability),
+        ]
+    }
+
+    /// Every knob is a probability, from 0 to 1 (NaN is none);
+    /// `Err` names the first that is not, as a host's option.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, p) in self.knobs() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!("realism.{name} must be between 0 and 1, got {p}"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The engine's configuration. Budgets (`max_*`) bound what one engine may
 /// hold, so that no caller can exhaust a browser tab's memory: past one,
 /// an SQS call answers `OverLimit` naming the budget and its option, and
@@ -178,7 +203,7 @@ impl Config {
                 return Err(Self::range_error(name, value));
             }
         }
-        Ok(())
+        self.realism.validate()
     }
 }
 
