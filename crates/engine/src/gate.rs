@@ -21,8 +21,10 @@ impl Engine {
         let action = request.action();
         self.authorise(by, action)?;
         self.throttle(by, action)?;
-        self.meter_call(by, action, &request);
-        self.run_call(by, request)
+        match self.meter_call(by, action, &request)? {
+            Some(queue) => self.run_message_call(by, request, queue),
+            None => self.run_call(by, request),
+        }
     }
 
     /// Whether `by` may call `action`. Every principal may, until queue
@@ -39,14 +41,20 @@ impl Engine {
 
     /// Bills a message call once its queue resolves, whether or not the
     /// operation then fails (billing.rs): one call per request, a batch
-    /// included, its payload the bodies and attributes sent.
-    fn meter_call(&mut self, by: &Principal, action: Action, request: &Request<'_>) {
-        if !action.billed() {
-            return;
-        }
-        let Some(Ok(id)) = request.queue_url().map(|url| self.resolve(url)) else {
-            return;
+    /// included, its payload the bodies and attributes sent. Answers the
+    /// queue it resolved (`None` for a call that is not billed), so the
+    /// operation does not look it up again; a queue that does not resolve
+    /// is the call's answer, as it is each message call's first check.
+    fn meter_call(
+        &mut self,
+        by: &Principal,
+        action: Action,
+        request: &Request<'_>,
+    ) -> SqsResult<Option<u32>> {
+        let Some(url) = request.queue_url().filter(|_| action.billed()) else {
+            return Ok(None);
         };
+        let id = self.resolve(url)?;
         let payload = match request {
             Request::SendMessage(r) => message_size(&r.message),
             Request::SendMessageBatch { entries, .. } => {
@@ -56,9 +64,11 @@ impl Engine {
         };
         let fifo = self.queues.get(&id).is_some_and(|q| q.fifo);
         self.meter.bill(by.name(), action, fifo, payload);
+        Ok(Some(id))
     }
 
-    /// The operation a request names, given the principal it is made as.
+    /// A call that is not billed (the management calls and move tasks),
+    /// given the principal it is made as.
     fn run_call(&mut self, by: &Principal, request: Request<'_>) -> SqsResult<Response> {
         use Request as Q;
         use Response as A;
@@ -122,44 +132,6 @@ impl Engine {
             } => self
                 .remove_permission_as(url, label, by)
                 .map(|()| A::RemovePermission)?,
-            message_call => return self.run_message_call(by, message_call),
-        })
-    }
-
-    /// [`Engine::run_call`]'s message calls and move tasks.
-    fn run_message_call(&mut self, by: &Principal, request: Request<'_>) -> SqsResult<Response> {
-        use Request as Q;
-        use Response as A;
-        Ok(match request {
-            Q::SendMessage(r) => A::SendMessage(self.send_message_as(r, by)?),
-            Q::SendMessageBatch {
-                queue_url: url,
-                entries,
-            } => A::SendMessageBatch(self.send_message_batch_as(url, entries, by)?),
-            Q::ReceiveMessage(r) => A::ReceiveMessage(self.receive_message_as(r, by)?),
-            Q::DeleteMessage {
-                queue_url: url,
-                receipt_handle: handle,
-            } => self
-                .delete_message_as(url, handle, by)
-                .map(|()| A::DeleteMessage)?,
-            Q::DeleteMessageBatch {
-                queue_url: url,
-                entries,
-            } => A::DeleteMessageBatch(self.delete_message_batch_as(url, entries, by)?),
-            Q::ChangeMessageVisibility {
-                queue_url: url,
-                receipt_handle: handle,
-                visibility_timeout: t,
-            } => self
-                .change_message_visibility_as(url, handle, t, by)
-                .map(|()| A::ChangeMessageVisibility)?,
-            Q::ChangeMessageVisibilityBatch {
-                queue_url: url,
-                entries,
-            } => A::ChangeMessageVisibilityBatch(
-                self.change_message_visibility_batch_as(url, entries, by)?,
-            ),
             Q::StartMessageMoveTask {
                 source_arn: arn,
                 destination_arn: to,
@@ -172,21 +144,44 @@ impl Engine {
                 source_arn: arn,
                 max_results: max,
             } => A::ListMessageMoveTasks(self.list_message_move_tasks_as(arn, max, by)?),
-            Q::CreateQueue { .. }
-            | Q::GetQueueUrl { .. }
-            | Q::ListQueues { .. }
-            | Q::ListDeadLetterSourceQueues { .. }
-            | Q::DeleteQueue { .. }
-            | Q::GetQueueAttributes { .. }
-            | Q::SetQueueAttributes { .. }
-            | Q::PurgeQueue { .. }
-            | Q::TagQueue { .. }
-            | Q::UntagQueue { .. }
-            | Q::ListQueueTags { .. }
-            | Q::AddPermission { .. }
-            | Q::RemovePermission { .. } => {
-                unreachable!("Engine::run_call answers the queue calls")
+            message_call => unreachable!("{:?} is billed", message_call.action()),
+        })
+    }
+
+    /// A billed message call on the queue `queue` the gate resolved.
+    fn run_message_call(
+        &mut self,
+        by: &Principal,
+        request: Request<'_>,
+        queue: u32,
+    ) -> SqsResult<Response> {
+        use Request as Q;
+        use Response as A;
+        Ok(match request {
+            Q::SendMessage(r) => A::SendMessage(self.send_message_in(queue, &r.message, by)?),
+            Q::SendMessageBatch { entries, .. } => {
+                A::SendMessageBatch(self.send_message_batch_in(queue, entries, by)?)
             }
+            Q::ReceiveMessage(r) => A::ReceiveMessage(self.receive_message_in(queue, r, by)?),
+            Q::DeleteMessage { receipt_handle, .. } => {
+                self.delete_in(queue, receipt_handle, by)?;
+                A::DeleteMessage
+            }
+            Q::DeleteMessageBatch { entries, .. } => {
+                A::DeleteMessageBatch(self.delete_message_batch_in(queue, entries, by)?)
+            }
+            Q::ChangeMessageVisibility {
+                receipt_handle: handle,
+                visibility_timeout: timeout,
+                ..
+            } => {
+                self.change_visibility_in(queue, handle, timeout, by)?;
+                A::ChangeMessageVisibility
+            }
+            Q::ChangeMessageVisibilityBatch { entries, .. } => A::ChangeMessageVisibilityBatch(
+                self.change_message_visibility_batch_in(queue, entries, by)?,
+            ),
+            management => unreachable!("{:?} is not billed", management.action()),
         })
     }
 }

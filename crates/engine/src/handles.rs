@@ -25,31 +25,23 @@ fn expired(handle: &str) -> SqsError {
 }
 
 impl Engine {
-    pub(crate) fn delete_message_as(
+    /// DeleteMessageBatch on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn delete_message_batch_in(
         &mut self,
-        queue_url: &str,
-        handle: &str,
-        by: &Principal,
-    ) -> SqsResult<()> {
-        let id = self.resolve(queue_url)?;
-        self.delete_in(id, handle, by)
-    }
-
-    pub(crate) fn delete_message_batch_as(
-        &mut self,
-        queue_url: &str,
+        id: u32,
         entries: &[(String, String)],
         by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
         self.run_batch(
-            queue_url,
+            id,
             "DeleteMessageBatchRequestEntry",
             entries,
             |engine, id, handle| engine.delete_in(id, handle, by),
         )
     }
 
-    fn delete_in(&mut self, id: u32, handle: &str, by: &Principal) -> SqsResult<()> {
+    /// DeleteMessage on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn delete_in(&mut self, id: u32, handle: &str, by: &Principal) -> SqsResult<()> {
         let receipt = decode(self, id, handle)?;
         let now = self.now;
         let by = by.by();
@@ -91,26 +83,15 @@ impl Engine {
         Ok(())
     }
 
-    pub(crate) fn change_message_visibility_as(
-        &mut self,
-        queue_url: &str,
-        handle: &str,
-        timeout: i64,
-        by: &Principal,
-    ) -> SqsResult<()> {
-        let id = self.resolve(queue_url)?;
-        self.change_visibility_in(id, handle, timeout, by)
-    }
-
     /// ChangeMessageVisibilityBatch: an entry without a timeout sets 0.
-    pub(crate) fn change_message_visibility_batch_as(
+    pub(crate) fn change_message_visibility_batch_in(
         &mut self,
-        queue_url: &str,
+        id: u32,
         entries: &[(String, VisibilityEntry)],
         by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
         self.run_batch(
-            queue_url,
+            id,
             "ChangeMessageVisibilityBatchRequestEntry",
             entries,
             |engine, id, (handle, timeout)| {
@@ -119,7 +100,8 @@ impl Engine {
         )
     }
 
-    fn change_visibility_in(
+    /// ChangeMessageVisibility on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn change_visibility_in(
         &mut self,
         id: u32,
         handle: &str,

@@ -5,10 +5,14 @@
 //! wall clock, I/O, JavaScript or JSON. The same [`Config`] and the same
 //! calls always produce the same answers and the same event log.
 //!
-//! The typed operations live in `impl Engine` blocks spread over the
-//! (private) modules named for them: `queues`, `send`, `receive`,
-//! `handles`, `redrive`, `clock` and `snapshot`. Everything a caller needs
-//! is re-exported here, at the crate root.
+//! Every call goes through one gate, [`Engine::call`] (gate.rs): made as a
+//! [`Principal`], it is authorised, throttled and metered once, then runs
+//! its operation, one of the [`Action`]s. The typed methods (typed.rs) are
+//! calls through it. The operations' bodies live in `impl Engine` blocks
+//! spread over the (private) modules named for them: `queues`, `send`,
+//! `receive`, `handles`, `permissions`, `redrive`; time moves in `clock`,
+//! and `snapshot` shows it all. Everything a caller needs is re-exported
+//! here, at the crate root.
 
 #![warn(unreachable_pub)]
 

@@ -93,12 +93,13 @@ impl ReceiveSpec {
 }
 
 impl Engine {
-    pub(crate) fn receive_message_as(
+    /// ReceiveMessage from the queue `id` (the gate resolved and billed it).
+    pub(crate) fn receive_message_in(
         &mut self,
+        id: u32,
         request: &ReceiveMessage,
         by: &Principal,
     ) -> SqsResult<ReceiveOutcome> {
-        let id = self.resolve(&request.queue_url)?;
         let spec = ReceiveSpec::check(request, self.queue(id), by)?;
         // Whatever is due at this instant happens first: a message another
         // poll took with VisibilityTimeout 0 a moment ago is visible again,

@@ -8,7 +8,7 @@ use crate::events::EventKind;
 use crate::ids::{sequence_number, MessageId};
 use crate::message::{Extras, Message, MessageAttribute, State};
 use crate::queue::Queue;
-use crate::{validate, BatchResult, Engine, NewMessage, Principal, SendMessage, SendResult};
+use crate::{validate, BatchResult, Engine, NewMessage, Principal, SendResult};
 
 pub(crate) const MAX_BATCH_BYTES: usize = 1_048_576;
 
@@ -43,25 +43,25 @@ struct Checked {
 }
 
 impl Engine {
-    /// SendMessage (billed by the gate once the queue resolves).
-    pub(crate) fn send_message_as(
+    /// SendMessage to the queue `id` (the gate resolved and billed it).
+    pub(crate) fn send_message_in(
         &mut self,
-        request: &SendMessage,
+        id: u32,
+        message: &NewMessage,
         by: &Principal,
     ) -> SqsResult<SendResult> {
-        let id = self.resolve(&request.queue_url)?;
-        let checked = check(self.queue(id), &request.message, false)?;
-        self.check_storage(stored_size(&request.message))?;
-        Ok(self.enqueue(id, &request.message, checked, by))
+        let checked = check(self.queue(id), message, false)?;
+        self.check_storage(stored_size(message))?;
+        Ok(self.enqueue(id, message, checked, by))
     }
 
-    pub(crate) fn send_message_batch_as(
+    /// SendMessageBatch to the queue `id` (the gate resolved and billed it).
+    pub(crate) fn send_message_batch_in(
         &mut self,
-        queue_url: &str,
+        id: u32,
         entries: &[(String, NewMessage)],
         by: &Principal,
     ) -> SqsResult<BatchResult<SendResult>> {
-        let id = self.resolve(queue_url)?;
         batch::check_entries(
             "SendMessageBatchRequestEntry",
             entries.iter().map(|(id, _)| id.as_str()),
