@@ -1,16 +1,11 @@
 // Types for sqs-client.js: a small SQS client with the AWS SDK v3's command
 // names and shapes. Member names and optionality follow @aws-sdk/client-sqs.
 
-export type OperationName =
-  | "AddPermission" | "CancelMessageMoveTask" | "ChangeMessageVisibility" | "ChangeMessageVisibilityBatch"
-  | "CreateQueue" | "DeleteMessage" | "DeleteMessageBatch" | "DeleteQueue"
-  | "GetQueueAttributes" | "GetQueueUrl" | "ListDeadLetterSourceQueues"
-  | "ListMessageMoveTasks" | "ListQueueTags" | "ListQueues" | "PurgeQueue"
-  | "ReceiveMessage" | "RemovePermission" | "SendMessage" | "SendMessageBatch" | "SetQueueAttributes"
-  | "StartMessageMoveTask" | "TagQueue" | "UntagQueue";
-
-/** The 23 operations, in alphabetical order. */
-export declare const OPERATIONS: readonly OperationName[];
+// The command classes, `commands`, `OPERATIONS`, `OperationName` and the
+// client's camelCase methods are generated from the engine's list of
+// operations (sqs-commands.d.ts); each operation's Input and Output are here.
+export * from "./sqs-commands.js";
+import type { Command, SqsClientMethods } from "./sqs-commands.js";
 
 /** What the client needs from an engine; a Playground has it. */
 export interface SqsEndpoint {
@@ -152,70 +147,15 @@ export interface ListMessageMoveTasksOutput { Results?: MessageMoveTask[] }
 
 /** Operations that answer with no members. */
 export type EmptyOutput = {};
-
-// ---- commands ---------------------------------------------------------------
-
-/** Optional input when every member is optional, as in the SDK. */
-type InputArgs<Input> = {} extends Input ? [input?: Input] : [input: Input];
-
-declare abstract class Command<Input, Output> {
-  constructor(...[input]: InputArgs<Input>);
-  /** The input as given. */
-  readonly input: Input;
-  /** Type-level only, never set at run time: lets `send` infer the output type. */
-  readonly $output?: Output;
-}
-
-export declare class AddPermissionCommand extends Command<AddPermissionInput, EmptyOutput> { static readonly operation: "AddPermission" }
-export declare class CancelMessageMoveTaskCommand extends Command<CancelMessageMoveTaskInput, CancelMessageMoveTaskOutput> { static readonly operation: "CancelMessageMoveTask" }
-export declare class ChangeMessageVisibilityCommand extends Command<ChangeMessageVisibilityInput, EmptyOutput> { static readonly operation: "ChangeMessageVisibility" }
-export declare class ChangeMessageVisibilityBatchCommand extends Command<ChangeMessageVisibilityBatchInput, ChangeMessageVisibilityBatchOutput> { static readonly operation: "ChangeMessageVisibilityBatch" }
-export declare class CreateQueueCommand extends Command<CreateQueueInput, CreateQueueOutput> { static readonly operation: "CreateQueue" }
-export declare class DeleteMessageCommand extends Command<DeleteMessageInput, EmptyOutput> { static readonly operation: "DeleteMessage" }
-export declare class DeleteMessageBatchCommand extends Command<DeleteMessageBatchInput, DeleteMessageBatchOutput> { static readonly operation: "DeleteMessageBatch" }
-export declare class DeleteQueueCommand extends Command<DeleteQueueInput, EmptyOutput> { static readonly operation: "DeleteQueue" }
-export declare class GetQueueAttributesCommand extends Command<GetQueueAttributesInput, GetQueueAttributesOutput> { static readonly operation: "GetQueueAttributes" }
-export declare class GetQueueUrlCommand extends Command<GetQueueUrlInput, GetQueueUrlOutput> { static readonly operation: "GetQueueUrl" }
-export declare class ListDeadLetterSourceQueuesCommand extends Command<ListDeadLetterSourceQueuesInput, ListDeadLetterSourceQueuesOutput> { static readonly operation: "ListDeadLetterSourceQueues" }
-export declare class ListMessageMoveTasksCommand extends Command<ListMessageMoveTasksInput, ListMessageMoveTasksOutput> { static readonly operation: "ListMessageMoveTasks" }
-export declare class ListQueueTagsCommand extends Command<ListQueueTagsInput, ListQueueTagsOutput> { static readonly operation: "ListQueueTags" }
-export declare class ListQueuesCommand extends Command<ListQueuesInput, ListQueuesOutput> { static readonly operation: "ListQueues" }
-export declare class PurgeQueueCommand extends Command<PurgeQueueInput, EmptyOutput> { static readonly operation: "PurgeQueue" }
-export declare class ReceiveMessageCommand extends Command<ReceiveMessageInput, ReceiveMessageOutput> { static readonly operation: "ReceiveMessage" }
-export declare class RemovePermissionCommand extends Command<RemovePermissionInput, EmptyOutput> { static readonly operation: "RemovePermission" }
-export declare class SendMessageCommand extends Command<SendMessageInput, SendMessageOutput> { static readonly operation: "SendMessage" }
-export declare class SendMessageBatchCommand extends Command<SendMessageBatchInput, SendMessageBatchOutput> { static readonly operation: "SendMessageBatch" }
-export declare class SetQueueAttributesCommand extends Command<SetQueueAttributesInput, EmptyOutput> { static readonly operation: "SetQueueAttributes" }
-export declare class StartMessageMoveTaskCommand extends Command<StartMessageMoveTaskInput, StartMessageMoveTaskOutput> { static readonly operation: "StartMessageMoveTask" }
-export declare class TagQueueCommand extends Command<TagQueueInput, EmptyOutput> { static readonly operation: "TagQueue" }
-export declare class UntagQueueCommand extends Command<UntagQueueInput, EmptyOutput> { static readonly operation: "UntagQueue" }
-
-/** Operation name -> command class: `new commands.SendMessage(input)`. */
-export declare const commands: {
-  readonly AddPermission: typeof AddPermissionCommand;
-  readonly CancelMessageMoveTask: typeof CancelMessageMoveTaskCommand;
-  readonly ChangeMessageVisibility: typeof ChangeMessageVisibilityCommand;
-  readonly ChangeMessageVisibilityBatch: typeof ChangeMessageVisibilityBatchCommand;
-  readonly CreateQueue: typeof CreateQueueCommand;
-  readonly DeleteMessage: typeof DeleteMessageCommand;
-  readonly DeleteMessageBatch: typeof DeleteMessageBatchCommand;
-  readonly DeleteQueue: typeof DeleteQueueCommand;
-  readonly GetQueueAttributes: typeof GetQueueAttributesCommand;
-  readonly GetQueueUrl: typeof GetQueueUrlCommand;
-  readonly ListDeadLetterSourceQueues: typeof ListDeadLetterSourceQueuesCommand;
-  readonly ListMessageMoveTasks: typeof ListMessageMoveTasksCommand;
-  readonly ListQueueTags: typeof ListQueueTagsCommand;
-  readonly ListQueues: typeof ListQueuesCommand;
-  readonly PurgeQueue: typeof PurgeQueueCommand;
-  readonly ReceiveMessage: typeof ReceiveMessageCommand;
-  readonly RemovePermission: typeof RemovePermissionCommand;
-  readonly SendMessage: typeof SendMessageCommand;
-  readonly SendMessageBatch: typeof SendMessageBatchCommand;
-  readonly SetQueueAttributes: typeof SetQueueAttributesCommand;
-  readonly StartMessageMoveTask: typeof StartMessageMoveTaskCommand;
-  readonly TagQueue: typeof TagQueueCommand;
-  readonly UntagQueue: typeof UntagQueueCommand;
-};
+export type AddPermissionOutput = EmptyOutput;
+export type ChangeMessageVisibilityOutput = EmptyOutput;
+export type DeleteMessageOutput = EmptyOutput;
+export type DeleteQueueOutput = EmptyOutput;
+export type PurgeQueueOutput = EmptyOutput;
+export type RemovePermissionOutput = EmptyOutput;
+export type SetQueueAttributesOutput = EmptyOutput;
+export type TagQueueOutput = EmptyOutput;
+export type UntagQueueOutput = EmptyOutput;
 
 // ---- errors and the client --------------------------------------------------
 
@@ -261,28 +201,8 @@ export declare class SqsClient {
    * for anything that is not one of this module's commands.
    */
   send<Input, Output>(command: Command<Input, Output>): Promise<Output & MetadataBearer>;
-
-  addPermission(input: AddPermissionInput): Promise<MetadataBearer>;
-  cancelMessageMoveTask(input: CancelMessageMoveTaskInput): Promise<CancelMessageMoveTaskOutput & MetadataBearer>;
-  changeMessageVisibility(input: ChangeMessageVisibilityInput): Promise<MetadataBearer>;
-  changeMessageVisibilityBatch(input: ChangeMessageVisibilityBatchInput): Promise<ChangeMessageVisibilityBatchOutput & MetadataBearer>;
-  createQueue(input: CreateQueueInput): Promise<CreateQueueOutput & MetadataBearer>;
-  deleteMessage(input: DeleteMessageInput): Promise<MetadataBearer>;
-  deleteMessageBatch(input: DeleteMessageBatchInput): Promise<DeleteMessageBatchOutput & MetadataBearer>;
-  deleteQueue(input: DeleteQueueInput): Promise<MetadataBearer>;
-  getQueueAttributes(input: GetQueueAttributesInput): Promise<GetQueueAttributesOutput & MetadataBearer>;
-  getQueueUrl(input: GetQueueUrlInput): Promise<GetQueueUrlOutput & MetadataBearer>;
-  listDeadLetterSourceQueues(input: ListDeadLetterSourceQueuesInput): Promise<ListDeadLetterSourceQueuesOutput & MetadataBearer>;
-  listMessageMoveTasks(input: ListMessageMoveTasksInput): Promise<ListMessageMoveTasksOutput & MetadataBearer>;
-  listQueueTags(input: ListQueueTagsInput): Promise<ListQueueTagsOutput & MetadataBearer>;
-  listQueues(input?: ListQueuesInput): Promise<ListQueuesOutput & MetadataBearer>;
-  purgeQueue(input: PurgeQueueInput): Promise<MetadataBearer>;
-  receiveMessage(input: ReceiveMessageInput): Promise<ReceiveMessageOutput & MetadataBearer>;
-  removePermission(input: RemovePermissionInput): Promise<MetadataBearer>;
-  sendMessage(input: SendMessageInput): Promise<SendMessageOutput & MetadataBearer>;
-  sendMessageBatch(input: SendMessageBatchInput): Promise<SendMessageBatchOutput & MetadataBearer>;
-  setQueueAttributes(input: SetQueueAttributesInput): Promise<MetadataBearer>;
-  startMessageMoveTask(input: StartMessageMoveTaskInput): Promise<StartMessageMoveTaskOutput & MetadataBearer>;
-  tagQueue(input: TagQueueInput): Promise<MetadataBearer>;
-  untagQueue(input: UntagQueueInput): Promise<MetadataBearer>;
 }
+
+/** The camelCase methods, one per operation (generated: sqs-commands.d.ts). */
+export interface SqsClient extends SqsClientMethods {}
+

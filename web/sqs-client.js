@@ -10,53 +10,12 @@
 // is the engine's, which answers with SQS's own error codes. Plain ES module,
 // no dependencies: it runs in browsers and in Node.
 
-/** Base of the command classes; `input` is kept as given, as the SDK does. */
-class Command {
-  constructor(input = {}) {
-    this.input = input;
-  }
-}
+// The command classes (one per operation, named as in @aws-sdk/client-sqs),
+// `commands` and `OPERATIONS` are generated from the engine's list of
+// operations into sqs-commands.js, and exported from here.
+import { commands } from "./sqs-commands.js";
 
-// One class per operation, named as in @aws-sdk/client-sqs so that swapping
-// the import is all it takes to move to the SDK.
-export class AddPermissionCommand extends Command { static operation = "AddPermission"; }
-export class CancelMessageMoveTaskCommand extends Command { static operation = "CancelMessageMoveTask"; }
-export class ChangeMessageVisibilityCommand extends Command { static operation = "ChangeMessageVisibility"; }
-export class ChangeMessageVisibilityBatchCommand extends Command { static operation = "ChangeMessageVisibilityBatch"; }
-export class CreateQueueCommand extends Command { static operation = "CreateQueue"; }
-export class DeleteMessageCommand extends Command { static operation = "DeleteMessage"; }
-export class DeleteMessageBatchCommand extends Command { static operation = "DeleteMessageBatch"; }
-export class DeleteQueueCommand extends Command { static operation = "DeleteQueue"; }
-export class GetQueueAttributesCommand extends Command { static operation = "GetQueueAttributes"; }
-export class GetQueueUrlCommand extends Command { static operation = "GetQueueUrl"; }
-export class ListDeadLetterSourceQueuesCommand extends Command { static operation = "ListDeadLetterSourceQueues"; }
-export class ListMessageMoveTasksCommand extends Command { static operation = "ListMessageMoveTasks"; }
-export class ListQueueTagsCommand extends Command { static operation = "ListQueueTags"; }
-export class ListQueuesCommand extends Command { static operation = "ListQueues"; }
-export class PurgeQueueCommand extends Command { static operation = "PurgeQueue"; }
-export class ReceiveMessageCommand extends Command { static operation = "ReceiveMessage"; }
-export class RemovePermissionCommand extends Command { static operation = "RemovePermission"; }
-export class SendMessageCommand extends Command { static operation = "SendMessage"; }
-export class SendMessageBatchCommand extends Command { static operation = "SendMessageBatch"; }
-export class SetQueueAttributesCommand extends Command { static operation = "SetQueueAttributes"; }
-export class StartMessageMoveTaskCommand extends Command { static operation = "StartMessageMoveTask"; }
-export class TagQueueCommand extends Command { static operation = "TagQueue"; }
-export class UntagQueueCommand extends Command { static operation = "UntagQueue"; }
-
-const COMMAND_CLASSES = [
-  AddPermissionCommand, CancelMessageMoveTaskCommand, ChangeMessageVisibilityCommand, ChangeMessageVisibilityBatchCommand,
-  CreateQueueCommand, DeleteMessageCommand, DeleteMessageBatchCommand, DeleteQueueCommand,
-  GetQueueAttributesCommand, GetQueueUrlCommand, ListDeadLetterSourceQueuesCommand,
-  ListMessageMoveTasksCommand, ListQueueTagsCommand, ListQueuesCommand, PurgeQueueCommand,
-  ReceiveMessageCommand, RemovePermissionCommand, SendMessageCommand, SendMessageBatchCommand, SetQueueAttributesCommand,
-  StartMessageMoveTaskCommand, TagQueueCommand, UntagQueueCommand,
-];
-
-/** Operation name ("SendMessage") -> command class (SendMessageCommand). */
-export const commands = Object.freeze(Object.fromEntries(COMMAND_CLASSES.map((c) => [c.operation, c])));
-
-/** The 23 SQS operations the engine answers, in alphabetical order. */
-export const OPERATIONS = Object.freeze(Object.keys(commands));
+export * from "./sqs-commands.js";
 
 // SQS's modelled error shapes: the SDK raises one of these classes when the
 // query code maps to it, and otherwise names the error by its query code

@@ -242,8 +242,8 @@ test("operations() is the engine's operation table, and the client has a command
   // sqs-client.js must declare its SDK-named classes statically; this keeps
   // its list equal to the engine's.
   assert.deepEqual([...CLIENT_OPERATIONS], names);
-  // ... and so do its declarations' OperationName union.
-  const dts = readFileSync(new URL("../../web/sqs-client.d.ts", import.meta.url), "utf8");
+  // ... and so do its declarations' OperationName union (generated beside it).
+  const dts = readFileSync(new URL("../../web/sqs-commands.d.ts", import.meta.url), "utf8");
   const union = dts.match(/export type OperationName =([^;]*);/)[1];
   assert.deepEqual([...union.matchAll(/"(\w+)"/g)].map((m) => m[1]), names);
 });

@@ -49,16 +49,15 @@ pub(crate) fn failure(id: &str, error: SqsError) -> BatchFailure {
 }
 
 impl crate::Engine {
-    /// A batch call on one queue: resolve it, check the batch as a whole,
-    /// then run `op` on each entry.
+    /// A batch call on the queue `id`: check the batch as a whole, then
+    /// run `op` on each entry.
     pub(crate) fn run_batch<E, T>(
         &mut self,
-        queue_url: &str,
+        id: u32,
         entry_kind: &str,
         entries: &[(String, E)],
         mut op: impl FnMut(&mut Self, u32, &E) -> SqsResult<T>,
     ) -> SqsResult<crate::BatchResult<T>> {
-        let id = self.resolve(queue_url)?;
         check_entries(entry_kind, entries.iter().map(|(id, _)| id.as_str()))?;
         Ok(each(entries, |entry| op(self, id, entry)))
     }

@@ -26,7 +26,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::Caller;
+use crate::Action;
 
 /// Nano-US-dollars per request on a standard queue ($0.40 per million).
 pub const PRICE_NANO_USD_STANDARD: u64 = 400;
@@ -35,33 +35,11 @@ pub const PRICE_NANO_USD_FIFO: u64 = 500;
 /// Each started chunk of this many payload bytes is one request.
 pub const BILLING_CHUNK_BYTES: usize = 65_536;
 
-/// The calls the meter counts. A batch call is its own action: one call
-/// whatever its number of entries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum BilledAction {
-    SendMessage,
-    SendMessageBatch,
-    ReceiveMessage,
-    DeleteMessage,
-    DeleteMessageBatch,
-    ChangeMessageVisibility,
-    ChangeMessageVisibilityBatch,
-}
-
-impl BilledAction {
-    /// The API action's name, as SQS's documentation and bills write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BilledAction::SendMessage => "SendMessage",
-            BilledAction::SendMessageBatch => "SendMessageBatch",
-            BilledAction::ReceiveMessage => "ReceiveMessage",
-            BilledAction::DeleteMessage => "DeleteMessage",
-            BilledAction::DeleteMessageBatch => "DeleteMessageBatch",
-            BilledAction::ChangeMessageVisibility => "ChangeMessageVisibility",
-            BilledAction::ChangeMessageVisibilityBatch => "ChangeMessageVisibilityBatch",
-        }
-    }
-}
+/// The calls the meter counts: the [`Action`]s whose [`Action::billed`]
+/// holds (the message calls). A batch call is its own action: one call
+/// whatever its number of entries. The name is kept for callers that wrote
+/// `BilledAction::SendMessage`; the list is [`Action`]'s.
+pub type BilledAction = Action;
 
 /// Calls made and requests billed for them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +52,7 @@ pub struct Tally {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct BillLine {
     pub caller: Option<Arc<str>>,
-    pub action: BilledAction,
+    pub action: Action,
     pub fifo: bool,
 }
 
@@ -106,7 +84,7 @@ pub fn requests_for_payload(bytes: usize) -> u64 {
 }
 
 impl Meter {
-    pub(crate) fn bill(&mut self, by: Caller, action: BilledAction, fifo: bool, payload: usize) {
+    pub(crate) fn bill(&mut self, by: Option<&str>, action: Action, fifo: bool, payload: usize) {
         let line = BillLine {
             caller: by.map(|name| self.caller(name)),
             action,

@@ -34,13 +34,13 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::clock::later;
 use crate::error::{ErrorCode, SqsError};
 use crate::events::EventKind;
 use crate::ids::Receipt;
 use crate::message::{Message, State};
 use crate::queue::AvailableGroup;
 use crate::receive::{view, ReceiveSpec};
+use crate::time::later;
 use crate::{Engine, PollId, ReceivedMessage, SqsResult, IN_FLIGHT_LIMIT};
 
 /// The delivery loop's work, and the queues whose `Serve` is on it: a

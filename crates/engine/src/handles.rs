@@ -1,13 +1,12 @@
 //! DeleteMessage and ChangeMessageVisibility (and their batches): what a
 //! receipt handle still allows, which differs between standard and FIFO.
 
-use crate::billing::BilledAction;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::Receipt;
 use crate::message::State;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
-use crate::{BatchResult, Caller, Engine};
+use crate::{BatchResult, Engine, Principal, VisibilityEntry};
 
 /// Where a handle points: its queue's id and the decoded receipt.
 fn decode(engine: &Engine, id: u32, handle: &str) -> SqsResult<Receipt> {
@@ -26,33 +25,26 @@ fn expired(handle: &str) -> SqsError {
 }
 
 impl Engine {
-    pub fn delete_message(&mut self, queue_url: &str, handle: &str, by: Caller) -> SqsResult<()> {
-        let id = self.resolve(queue_url)?;
-        self.bill(id, BilledAction::DeleteMessage, by, 0);
-        self.delete_in(id, handle, by)
-    }
-
-    pub fn delete_message_batch(
+    /// DeleteMessageBatch on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn delete_message_batch_in(
         &mut self,
-        queue_url: &str,
+        id: u32,
         entries: &[(String, String)],
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
-        if let Ok(id) = self.resolve(queue_url) {
-            self.bill(id, BilledAction::DeleteMessageBatch, by, 0);
-        }
         self.run_batch(
-            queue_url,
+            id,
             "DeleteMessageBatchRequestEntry",
             entries,
             |engine, id, handle| engine.delete_in(id, handle, by),
         )
     }
 
-    fn delete_in(&mut self, id: u32, handle: &str, by: Caller) -> SqsResult<()> {
+    /// DeleteMessage on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn delete_in(&mut self, id: u32, handle: &str, by: &Principal) -> SqsResult<()> {
         let receipt = decode(self, id, handle)?;
         let now = self.now;
-        let by: Option<std::sync::Arc<str>> = by.map(Into::into);
+        let by = by.by();
         let p_missed = self.config.realism.duplicate_delivery_probability;
         let mut queue = self.queues.get_mut(&id).ok_or_else(SqsError::no_queue)?;
         // Deleting a message that is already gone answers 200.
@@ -91,41 +83,30 @@ impl Engine {
         Ok(())
     }
 
-    pub fn change_message_visibility(
+    /// ChangeMessageVisibilityBatch: an entry without a timeout sets 0.
+    pub(crate) fn change_message_visibility_batch_in(
         &mut self,
-        queue_url: &str,
-        handle: &str,
-        timeout: i64,
-        by: Caller,
-    ) -> SqsResult<()> {
-        let id = self.resolve(queue_url)?;
-        self.bill(id, BilledAction::ChangeMessageVisibility, by, 0);
-        self.change_visibility_in(id, handle, timeout, by)
-    }
-
-    pub fn change_message_visibility_batch(
-        &mut self,
-        queue_url: &str,
-        entries: &[(String, (String, i64))],
-        by: Caller,
+        id: u32,
+        entries: &[(String, VisibilityEntry)],
+        by: &Principal,
     ) -> SqsResult<BatchResult<()>> {
-        if let Ok(id) = self.resolve(queue_url) {
-            self.bill(id, BilledAction::ChangeMessageVisibilityBatch, by, 0);
-        }
         self.run_batch(
-            queue_url,
+            id,
             "ChangeMessageVisibilityBatchRequestEntry",
             entries,
-            |engine, id, (handle, timeout)| engine.change_visibility_in(id, handle, *timeout, by),
+            |engine, id, (handle, timeout)| {
+                engine.change_visibility_in(id, handle, timeout.unwrap_or(0), by)
+            },
         )
     }
 
-    fn change_visibility_in(
+    /// ChangeMessageVisibility on the queue `id` (the gate resolved and billed it).
+    pub(crate) fn change_visibility_in(
         &mut self,
         id: u32,
         handle: &str,
         timeout: i64,
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<()> {
         let receipt = decode(self, id, handle)?;
         if !(0..=MAX_VISIBILITY_TIMEOUT).contains(&timeout) {
@@ -150,7 +131,7 @@ impl Engine {
         }
         // Recorded against AWS: on a standard queue an expired or older
         // handle still works, and hides a visible message again.
-        let deadline = crate::clock::later(now, timeout as u64 * 1000);
+        let deadline = crate::time::later(now, timeout as u64 * 1000);
         if deadline - message.received_at > MAX_VISIBILITY_TIMEOUT as u64 * 1000 {
             return Err(SqsError::invalid_value(
                 "VisibilityTimeout",
@@ -166,7 +147,7 @@ impl Engine {
         let event = EventKind::VisibilityChanged {
             queue: queue.name.clone(),
             message_id: message.id,
-            by: by.map(Into::into),
+            by: by.by(),
             visible_at: deadline,
         };
         if let Some(message) = queue.message_mut(receipt.message) {

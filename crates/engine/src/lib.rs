@@ -5,13 +5,18 @@
 //! wall clock, I/O, JavaScript or JSON. The same [`Config`] and the same
 //! calls always produce the same answers and the same event log.
 //!
-//! The typed operations live in `impl Engine` blocks spread over the
-//! (private) modules named for them: `queues`, `send`, `receive`,
-//! `handles`, `redrive`, `clock` and `snapshot`. Everything a caller needs
-//! is re-exported here, at the crate root.
+//! Every call goes through one gate, [`Engine::call`] (gate.rs): made as a
+//! [`Principal`], it is authorised, throttled and metered once, then runs
+//! its operation, one of the [`Action`]s. The typed methods (typed.rs) are
+//! calls through it. The operations' bodies live in `impl Engine` blocks
+//! spread over the (private) modules named for them: `queues`, `send`,
+//! `receive`, `handles`, `permissions`, `redrive`; time moves in `clock`,
+//! and `snapshot` shows it all. Everything a caller needs is re-exported
+//! here, at the crate root.
 
 #![warn(unreachable_pub)]
 
+mod action;
 mod api;
 mod attempts;
 mod batch;
@@ -22,10 +27,13 @@ mod delivery;
 mod digest;
 mod error;
 mod events;
+mod gate;
 mod handles;
 mod ids;
 mod message;
 mod permissions;
+mod policy;
+mod principal;
 mod queue;
 mod queues;
 mod receive;
@@ -34,21 +42,24 @@ mod rng;
 mod send;
 mod settings;
 mod snapshot;
+mod time;
 mod timeline;
+mod typed;
 mod validate;
 pub mod workload;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+pub use action::{Action, Grant};
 pub use api::*;
-pub use clock::{TimeLimit, MAX_VIRTUAL_MS};
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
-pub use permissions::{PolicyMember, PolicyStatement, QueuePolicy};
-pub use permissions::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
+pub use policy::{PolicyMember, PolicyStatement, QueuePolicy};
+pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
+pub use principal::{Identity, Principal, Service};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;
 pub use settings::{
@@ -60,6 +71,7 @@ pub use snapshot::{
     body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
     QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
 };
+pub use time::{TimeLimit, MAX_VIRTUAL_MS};
 pub use validate::{attribute_base_type, is_caller_name, is_queue_name};
 
 /// Virtual milliseconds since the engine started.
@@ -79,6 +91,31 @@ pub struct Realism {
     pub duplicate_delivery_probability: f64,
     /// Probability that a receive returns fewer messages than it could.
     pub fewer_messages_probability: f64,
+}
+
+impl Realism {
+    /// Each knob with its name as a host's option (`realism.<name>`).
+    fn knobs(&self) -> [(&'static str, f64); 3] {
+        [
+            ("shortPollSampleRate", self.short_poll_sample_rate),
+            (
+                "duplicateDeliveryProbability",
+                self.duplicate_delivery_probability,
+            ),
+            ("fewerMessagesProbability", self.fewer_messages_probability),
+        ]
+    }
+
+    /// Every knob is a probability, from 0 to 1 (NaN is none);
+    /// `Err` names the first that is not, as a host's option.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, p) in self.knobs() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!("realism.{name} must be between 0 and 1, got {p}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The engine's configuration. Budgets (`max_*`) bound what one engine may
@@ -170,7 +207,7 @@ impl Config {
                 return Err(Self::range_error(name, value));
             }
         }
-        Ok(())
+        self.realism.validate()
     }
 }
 
@@ -392,19 +429,6 @@ impl Engine {
     /// The requests billed so far (billing.rs).
     pub fn meter(&self) -> &billing::Meter {
         &self.meter
-    }
-
-    /// Bills a call on queue `id` (once the queue is known, whatever the
-    /// call's outcome: see billing.rs).
-    pub(crate) fn bill(
-        &mut self,
-        id: u32,
-        action: billing::BilledAction,
-        by: Caller,
-        payload: usize,
-    ) {
-        let fifo = self.queues.get(&id).is_some_and(|q| q.fifo);
-        self.meter.bill(by, action, fifo, payload);
     }
 
     fn resolve(&self, url: &str) -> SqsResult<u32> {

@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::attempts::Attempts;
-use crate::clock::later;
 use crate::dedup::Dedup;
 use crate::events::{EventKind, EventLog};
 use crate::message::{Message, State};
 use crate::settings::Settings;
+use crate::time::later;
 use crate::Millis;
 
 /// The largest step between two FIFO sequence numbers of one queue (a

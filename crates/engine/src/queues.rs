@@ -11,18 +11,19 @@ use crate::queue::Queue;
 use crate::settings::{
     unknown_attribute, AttributeName, QueueAttribute, RedrivePermission, RedrivePolicy, Settings,
 };
-use crate::{validate, AttributeSelection, Engine, ListQueuesResult, Millis, Tags};
+use crate::{validate, AttributeSelection, Engine, ListQueuesResult, Millis, Principal, Tags};
 
 const QUEUE_REUSE_DELAY_MS: Millis = 60_000;
 const PURGE_INTERVAL_MS: Millis = 60_000;
 const MAX_TAGS: usize = 50;
 
 impl Engine {
-    pub fn create_queue(
+    pub(crate) fn create_queue_as(
         &mut self,
         name: &str,
         attributes: &[QueueAttribute],
         tags: &Tags,
+        _by: &Principal,
     ) -> SqsResult<String> {
         validate::queue_name(name)?;
         let fifo = name.ends_with(".fifo");
@@ -205,7 +206,12 @@ impl Engine {
         Ok(())
     }
 
-    pub fn get_queue_url(&self, name: &str, owner: Option<&str>) -> SqsResult<String> {
+    pub(crate) fn get_queue_url_as(
+        &self,
+        name: &str,
+        owner: Option<&str>,
+        _by: &Principal,
+    ) -> SqsResult<String> {
         if owner.is_some_and(|o| o != self.config.account_id) {
             return Err(SqsError::no_queue());
         }
@@ -213,11 +219,12 @@ impl Engine {
         Ok(self.queue(*id).url.to_string())
     }
 
-    pub fn list_queues(
+    pub(crate) fn list_queues_as(
         &self,
         prefix: Option<&str>,
         max_results: Option<i64>,
         next_token: Option<&str>,
+        _by: &Principal,
     ) -> SqsResult<ListQueuesResult> {
         let prefix = prefix.unwrap_or("");
         let names = self
@@ -231,11 +238,12 @@ impl Engine {
         page(names, max_results, next_token)
     }
 
-    pub fn list_dead_letter_source_queues(
+    pub(crate) fn list_dead_letter_source_queues_as(
         &self,
         queue_url: &str,
         max_results: Option<i64>,
         next_token: Option<&str>,
+        _by: &Principal,
     ) -> SqsResult<ListQueuesResult> {
         let target = self.queue(self.resolve(queue_url)?).arn.clone();
         let sources = self.by_name.values().map(|id| self.queue(*id)).filter(|q| {
@@ -247,7 +255,7 @@ impl Engine {
         page(sources, max_results, next_token)
     }
 
-    pub fn delete_queue(&mut self, queue_url: &str) -> SqsResult<()> {
+    pub(crate) fn delete_queue_as(&mut self, queue_url: &str, _by: &Principal) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let Some(queue) = self.queues.remove(&id) else {
             return Err(SqsError::no_queue());
@@ -263,10 +271,11 @@ impl Engine {
         Ok(())
     }
 
-    pub fn get_queue_attributes(
+    pub(crate) fn get_queue_attributes_as(
         &self,
         queue_url: &str,
         selection: &AttributeSelection,
+        _by: &Principal,
     ) -> SqsResult<Vec<QueueAttribute>> {
         let queue = self.queue(self.resolve(queue_url)?);
         let names: Vec<AttributeName> = match selection {
@@ -330,11 +339,17 @@ impl Engine {
         })
     }
 
-    pub fn set_queue_attributes(
+    /// SetQueueAttributes. No attributes at all is a missing parameter
+    /// (before the queue is looked up), as SQS answers an empty map.
+    pub(crate) fn set_queue_attributes_as(
         &mut self,
         queue_url: &str,
         attributes: &[QueueAttribute],
+        _by: &Principal,
     ) -> SqsResult<()> {
+        if attributes.is_empty() {
+            return Err(SqsError::missing("Attributes"));
+        }
         let id = self.resolve(queue_url)?;
         let queue = self.queue(id);
         for attribute in attributes {
@@ -365,7 +380,7 @@ impl Engine {
         Ok(())
     }
 
-    pub fn purge_queue(&mut self, queue_url: &str) -> SqsResult<()> {
+    pub(crate) fn purge_queue_as(&mut self, queue_url: &str, _by: &Principal) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         let now = self.now;
         let Some(mut queue) = self.queues.get_mut(&id) else {
@@ -405,7 +420,17 @@ impl Engine {
         Ok(())
     }
 
-    pub fn tag_queue(&mut self, queue_url: &str, tags: &Tags) -> SqsResult<()> {
+    /// TagQueue. No tags at all is a missing parameter (before the queue
+    /// is looked up), as SQS answers an empty map.
+    pub(crate) fn tag_queue_as(
+        &mut self,
+        queue_url: &str,
+        tags: &Tags,
+        _by: &Principal,
+    ) -> SqsResult<()> {
+        if tags.is_empty() {
+            return Err(SqsError::missing("Tags"));
+        }
         let id = self.resolve(queue_url)?;
         let mut queue = self.queue_mut(id);
         let added = tags.keys().filter(|k| !queue.tags.contains_key(*k)).count();
@@ -414,7 +439,12 @@ impl Engine {
         Ok(())
     }
 
-    pub fn untag_queue(&mut self, queue_url: &str, keys: &[String]) -> SqsResult<()> {
+    pub(crate) fn untag_queue_as(
+        &mut self,
+        queue_url: &str,
+        keys: &[String],
+        _by: &Principal,
+    ) -> SqsResult<()> {
         let id = self.resolve(queue_url)?;
         // AWS's text, for an empty list too (recorded).
         if keys.is_empty() || keys.iter().any(|k| k.is_empty() || k.chars().count() > 128) {
@@ -429,7 +459,7 @@ impl Engine {
         Ok(())
     }
 
-    pub fn list_queue_tags(&self, queue_url: &str) -> SqsResult<Tags> {
+    pub(crate) fn list_queue_tags_as(&self, queue_url: &str, _by: &Principal) -> SqsResult<Tags> {
         Ok(self.queue(self.resolve(queue_url)?).tags.clone())
     }
 }

@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use crate::clock::later;
 use crate::digest::{hex, md5_of_attributes};
 use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
@@ -13,7 +12,8 @@ use crate::ids::{sequence_number, Receipt};
 use crate::message::{Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::settings::MAX_VISIBILITY_TIMEOUT;
-use crate::{validate, Caller, Engine, Millis, ReceiveMessage, ReceiveOutcome, ReceivedMessage};
+use crate::time::later;
+use crate::{validate, Engine, Millis, Principal, ReceiveMessage, ReceiveOutcome, ReceivedMessage};
 
 /// A validated receive request; long polls keep it while they wait.
 #[derive(Clone, Debug)]
@@ -47,7 +47,7 @@ pub const MAX_NUMBER_OF_MESSAGES_RANGE: (i64, i64) = (1, 10);
 pub const WAIT_TIME_SECONDS_RANGE: (i64, i64) = (0, 20);
 
 impl ReceiveSpec {
-    fn check(request: &ReceiveMessage, queue: &Queue, by: Caller) -> SqsResult<Self> {
+    fn check(request: &ReceiveMessage, queue: &Queue, by: &Principal) -> SqsResult<Self> {
         let (lo, hi) = MAX_NUMBER_OF_MESSAGES_RANGE;
         check_range(
             "MaxNumberOfMessages",
@@ -87,19 +87,19 @@ impl ReceiveSpec {
                 .receive_request_attempt_id
                 .clone()
                 .filter(|_| queue.fifo),
-            by: by.map(Into::into),
+            by: by.by(),
         })
     }
 }
 
 impl Engine {
-    pub fn receive_message(
+    /// ReceiveMessage from the queue `id` (the gate resolved and billed it).
+    pub(crate) fn receive_message_in(
         &mut self,
+        id: u32,
         request: &ReceiveMessage,
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<ReceiveOutcome> {
-        let id = self.resolve(&request.queue_url)?;
-        self.bill(id, crate::billing::BilledAction::ReceiveMessage, by, 0);
         let spec = ReceiveSpec::check(request, self.queue(id), by)?;
         // Whatever is due at this instant happens first: a message another
         // poll took with VisibilityTimeout 0 a moment ago is visible again,

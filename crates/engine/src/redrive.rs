@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use crate::clock::later;
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{decode_task_handle, encode_task_handle, task_id, MessageId};
 use crate::message::{Message, State};
+use crate::time::later;
 use crate::timeline::Due;
-use crate::{Engine, Millis, MoveTaskInfo};
+use crate::{Engine, Millis, MoveTaskInfo, Principal};
 
 /// Without `MaxNumberOfMessagesPerSecond` SQS picks a rate; we use the maximum.
 const DEFAULT_RATE: i64 = 500;
@@ -106,11 +106,12 @@ fn not_found(parameter: &str) -> SqsError {
 }
 
 impl Engine {
-    pub fn start_message_move_task(
+    pub(crate) fn start_message_move_task_as(
         &mut self,
         source_arn: &str,
         destination_arn: Option<&str>,
         rate: Option<i64>,
+        _by: &Principal,
     ) -> SqsResult<String> {
         check_arn("SourceArn", source_arn)?;
         if let Some(destination) = destination_arn {
@@ -185,7 +186,11 @@ impl Engine {
         Ok(encode_task_handle(task_id(id, self.secret), &source_name))
     }
 
-    pub fn cancel_message_move_task(&mut self, handle: &str) -> SqsResult<u64> {
+    pub(crate) fn cancel_message_move_task_as(
+        &mut self,
+        handle: &str,
+        _by: &Principal,
+    ) -> SqsResult<u64> {
         let (wanted, source_arn) = decode_task_handle(handle).ok_or_else(|| {
             SqsError::invalid_parameter("Value for parameter TaskHandle is invalid.")
         })?;
@@ -222,10 +227,11 @@ impl Engine {
         Ok(moved)
     }
 
-    pub fn list_message_move_tasks(
+    pub(crate) fn list_message_move_tasks_as(
         &self,
         source_arn: &str,
         max_results: Option<i64>,
+        _by: &Principal,
     ) -> SqsResult<Vec<MoveTaskInfo>> {
         check_arn("SourceArn", source_arn)?;
         self.resolve_arn(source_arn)

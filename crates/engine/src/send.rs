@@ -1,7 +1,6 @@
 //! SendMessage and SendMessageBatch: validation, FIFO deduplication, delays.
 
 use crate::batch;
-use crate::billing::BilledAction;
 use crate::dedup::Dedup;
 use crate::digest::{hex, md5, md5_of_attributes, sha256_hex};
 use crate::error::{SqsError, SqsResult};
@@ -9,12 +8,12 @@ use crate::events::EventKind;
 use crate::ids::{sequence_number, MessageId};
 use crate::message::{Extras, Message, MessageAttribute, State};
 use crate::queue::Queue;
-use crate::{validate, BatchResult, Caller, Engine, NewMessage, SendMessage, SendResult};
+use crate::{validate, BatchResult, Engine, NewMessage, Principal, SendResult};
 
 pub(crate) const MAX_BATCH_BYTES: usize = 1_048_576;
 
 /// Bytes a message counts against size limits: body plus attributes.
-fn message_size(message: &NewMessage) -> usize {
+pub(crate) fn message_size(message: &NewMessage) -> usize {
     message.body.len()
         + message
             .attributes
@@ -44,24 +43,25 @@ struct Checked {
 }
 
 impl Engine {
-    pub fn send_message(&mut self, request: &SendMessage, by: Caller) -> SqsResult<SendResult> {
-        let id = self.resolve(&request.queue_url)?;
-        let payload = message_size(&request.message);
-        self.bill(id, BilledAction::SendMessage, by, payload);
-        let checked = check(self.queue(id), &request.message, false)?;
-        self.check_storage(stored_size(&request.message))?;
-        Ok(self.enqueue(id, &request.message, checked, by))
+    /// SendMessage to the queue `id` (the gate resolved and billed it).
+    pub(crate) fn send_message_in(
+        &mut self,
+        id: u32,
+        message: &NewMessage,
+        by: &Principal,
+    ) -> SqsResult<SendResult> {
+        let checked = check(self.queue(id), message, false)?;
+        self.check_storage(stored_size(message))?;
+        Ok(self.enqueue(id, message, checked, by))
     }
 
-    pub fn send_message_batch(
+    /// SendMessageBatch to the queue `id` (the gate resolved and billed it).
+    pub(crate) fn send_message_batch_in(
         &mut self,
-        queue_url: &str,
+        id: u32,
         entries: &[(String, NewMessage)],
-        by: Caller,
+        by: &Principal,
     ) -> SqsResult<BatchResult<SendResult>> {
-        let id = self.resolve(queue_url)?;
-        let payload = entries.iter().map(|(_, m)| message_size(m)).sum();
-        self.bill(id, BilledAction::SendMessageBatch, by, payload);
         batch::check_entries(
             "SendMessageBatchRequestEntry",
             entries.iter().map(|(id, _)| id.as_str()),
@@ -95,9 +95,15 @@ impl Engine {
     }
 
     /// Adds a checked message, or answers with the original for a FIFO duplicate.
-    fn enqueue(&mut self, id: u32, new: &NewMessage, checked: Checked, by: Caller) -> SendResult {
+    fn enqueue(
+        &mut self,
+        id: u32,
+        new: &NewMessage,
+        checked: Checked,
+        by: &Principal,
+    ) -> SendResult {
         let now = self.now;
-        let by: Option<std::sync::Arc<str>> = by.map(Into::into);
+        let by = by.by();
         let md5_of_body = md5(new.body.as_bytes());
         let md5_attrs = (!new.attributes.is_empty()).then(|| md5_of_attributes(&new.attributes));
         let md5_system =
@@ -140,7 +146,7 @@ impl Engine {
         }
         let state = if checked.delay_ms > 0 {
             State::Delayed {
-                until: crate::clock::later(now, checked.delay_ms),
+                until: crate::time::later(now, checked.delay_ms),
             }
         } else {
             State::Visible

@@ -7,7 +7,7 @@
 use std::str::FromStr;
 
 use crate::error::{echo, ErrorCode, SqsError, SqsResult};
-use crate::permissions::QueuePolicy;
+use crate::policy::QueuePolicy;
 
 /// Declares `AttributeName` from one list, so the enum, `ALL` and the wire
 /// names cannot drift apart.
@@ -116,7 +116,7 @@ pub const MAX_REDRIVE_POLICY_BYTES: usize = 8_192;
 /// it on the wire text; [`Settings::apply`] holds typed values to it too.
 pub fn check_attribute_text(name: AttributeName, text: &str) -> SqsResult<()> {
     let fits = match name {
-        AttributeName::Policy => return crate::permissions::check_policy_bytes(text),
+        AttributeName::Policy => return crate::policy::check_policy_bytes(text),
         AttributeName::KmsMasterKeyId => text.chars().nth(MAX_KMS_KEY_ID_CHARS).is_none(),
         AttributeName::RedrivePolicy | AttributeName::RedriveAllowPolicy => {
             text.len() <= MAX_REDRIVE_POLICY_BYTES

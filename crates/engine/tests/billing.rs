@@ -158,7 +158,7 @@ fn visibility_changes_and_deletes_are_one_request_per_call() {
     let handles: Vec<_> = got
         .iter()
         .enumerate()
-        .map(|(i, m)| (format!("e{i}"), (m.receipt_handle.clone(), 5)))
+        .map(|(i, m)| (format!("e{i}"), (m.receipt_handle.clone(), Some(5))))
         .collect();
     engine
         .change_message_visibility_batch(&url, &handles, Some("w"))

@@ -77,3 +77,46 @@ fn a_start_epoch_near_2_to_the_64_is_refused_and_timestamps_stop_at_the_last_dat
     assert_eq!(engine.epoch_ms(0), MAX_START_EPOCH_MS);
     assert_eq!(engine.epoch_ms(u64::MAX), MAX_EPOCH_MS);
 }
+
+/// The realism knobs are probabilities: the binding checked them, now
+/// `Config::validate` does, for every host.
+#[test]
+fn config_validate_refuses_a_realism_probability_outside_0_to_1() {
+    use queuelab_engine::Realism;
+    let with = |realism: Realism| Config {
+        realism,
+        ..Config::default()
+    };
+    let cases = [
+        (
+            Realism {
+                short_poll_sample_rate: 1.5,
+                ..Realism::default()
+            },
+            "realism.shortPollSampleRate must be between 0 and 1, got 1.5",
+        ),
+        (
+            Realism {
+                duplicate_delivery_probability: -0.1,
+                ..Realism::default()
+            },
+            "realism.duplicateDeliveryProbability must be between 0 and 1, got -0.1",
+        ),
+        (
+            Realism {
+                fewer_messages_probability: f64::NAN,
+                ..Realism::default()
+            },
+            "realism.fewerMessagesProbability must be between 0 and 1, got NaN",
+        ),
+    ];
+    for (realism, message) in cases {
+        assert_eq!(with(realism).validate().unwrap_err(), message);
+    }
+    let edges = Realism {
+        short_poll_sample_rate: 1.0,
+        duplicate_delivery_probability: 0.0,
+        fewer_messages_probability: 0.5,
+    };
+    with(edges).validate().expect("0 and 1 are probabilities");
+}

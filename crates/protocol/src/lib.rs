@@ -8,15 +8,13 @@
 //! calls the engine's typed API, and encodes. No SQS rules live here.
 
 mod attributes;
-mod bodies;
-mod input;
-mod operations;
+mod json;
 mod policy;
 
-use queuelab_engine::{Engine, ErrorCode, PollId, ReceivedMessage, SqsError, SqsResult};
-use serde_json::{json, Value};
+use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};
+use serde_json::Value;
 
-pub use operations::OPERATIONS;
+pub use json::{CONTENT_TYPE, OPERATIONS};
 
 /// An HTTP answer as SQS would send it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,9 +47,6 @@ pub enum Dispatched {
     Waiting(PollId),
 }
 
-/// The `content-type` of every response.
-pub const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
-
 /// The headers a response may carry, by name.
 pub const HEADER_NAMES: [&str; 3] = ["content-type", "x-amzn-query-error", "x-amzn-requestid"];
 const CONTENT_TYPE_HEADER: &str = HEADER_NAMES[0];
@@ -79,15 +74,10 @@ fn respond(engine: &mut Engine, result: Result<String, SqsError>) -> Response {
                     format!("{};Sender", code.query_code()),
                 ));
             }
-            let mut body = json!({ "__type": format!("{}#{}", code.namespace(), code.shape()) });
-            // An error without text (an unknown operation) has no `message`.
-            if !error.message.is_empty() {
-                body["message"] = error.message.into();
-            }
             Response {
                 status: code.status(),
                 headers,
-                body: bodies::text(&body),
+                body: json::error_body(error),
             }
         }
     }
@@ -120,15 +110,22 @@ fn oversized_error() -> SqsError {
 }
 
 /// Handles one request. `target` is the `X-Amz-Target` header
-/// (`AmazonSQS.SendMessage`); `caller` names who calls, for the event log.
-/// A request past [`MAX_REQUEST_BYTES`] is refused before anything reads it.
+/// (`AmazonSQS.SendMessage`); `caller` names who calls, for the event log:
+/// the call is the queue owner's under that name ([`dispatch_as`] calls
+/// as any [`Principal`]).
 pub fn dispatch(engine: &mut Engine, target: &str, body: &str, caller: Option<&str>) -> Dispatched {
+    dispatch_as(engine, target, body, &Principal::caller(caller))
+}
+
+/// Handles one request made by `by`. A request past [`MAX_REQUEST_BYTES`]
+/// is refused before anything reads it.
+pub fn dispatch_as(engine: &mut Engine, target: &str, body: &str, by: &Principal) -> Dispatched {
     if target.len().saturating_add(body.len()) > MAX_REQUEST_BYTES {
         return Dispatched::Done(oversized(engine));
     }
-    match operations::call(engine, target, body, caller) {
-        Ok(operations::Outcome::Body(body)) => Dispatched::Done(respond(engine, Ok(body))),
-        Ok(operations::Outcome::Waiting(poll)) => Dispatched::Waiting(poll),
+    match json::call(engine, target, body, by) {
+        Ok(json::Outcome::Body(body)) => Dispatched::Done(respond(engine, Ok(body))),
+        Ok(json::Outcome::Waiting(poll)) => Dispatched::Waiting(poll),
         Err(error) => Dispatched::Done(respond(engine, Err(error))),
     }
 }
@@ -145,6 +142,6 @@ pub fn answered_polls(engine: &mut Engine) -> Vec<(PollId, Response)> {
 /// The response to a long poll the engine answered (for hosts that take the
 /// answers from the engine themselves, like a simulation).
 pub fn poll_response(engine: &mut Engine, result: SqsResult<Vec<ReceivedMessage>>) -> Response {
-    let body = result.map(|messages| operations::receive_body(&messages));
+    let body = result.map(|messages| json::receive_body(&messages));
     respond(engine, body)
 }

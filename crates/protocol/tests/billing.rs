@@ -44,3 +44,49 @@ fn a_message_of_100_kib_is_billed_as_two_requests() {
     .ok();
     assert_eq!(billed(&sqs), 3);
 }
+
+fn calls(sqs: &Sqs) -> u64 {
+    sqs.engine.meter().lines().map(|(_, t)| t.calls).sum()
+}
+
+/// The gate meters a call once its queue resolves, before the operation
+/// runs: a SendMessage the engine refuses (a body of 1,100 KiB, past the
+/// queue's 1 MiB limit) is still billed, once, with its payload's 18
+/// chunks of 64 KiB; so is a delete with a handle that is no receipt.
+#[test]
+fn a_failing_send_message_to_an_existing_queue_is_billed_once() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    let body = "x".repeat(1_100 * 1024);
+    sqs.call(
+        "SendMessage",
+        json!({ "QueueUrl": url, "MessageBody": body }),
+    )
+    .err("InvalidParameterValue");
+    assert_eq!((calls(&sqs), billed(&sqs)), (1, 18));
+    sqs.call(
+        "DeleteMessage",
+        json!({ "QueueUrl": url, "ReceiptHandle": "not-a-handle" }),
+    )
+    .err("ReceiptHandleIsInvalid");
+    assert_eq!((calls(&sqs), billed(&sqs)), (2, 19));
+}
+
+/// Management calls go through the same gate, and the meter bills none.
+#[test]
+fn management_calls_are_not_billed() {
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    sqs.call(
+        "GetQueueAttributes",
+        json!({ "QueueUrl": url, "AttributeNames": ["All"] }),
+    )
+    .ok();
+    sqs.call("ListQueues", json!({})).ok();
+    sqs.call(
+        "TagQueue",
+        json!({ "QueueUrl": url, "Tags": { "team": "shop" } }),
+    )
+    .ok();
+    sqs.call("PurgeQueue", json!({ "QueueUrl": url })).ok();
+    sqs.call("DeleteQueue", json!({ "QueueUrl": url })).ok();
+    assert_eq!(calls(&sqs), 0);
+}

@@ -6,7 +6,9 @@
 //! includes, and the scenario's JSON Schema in
 //! `web/scenarios/scenario.schema.json`. Both come from the Rust types
 //! (ts-rs and schemars, behind the `contract` feature, so the page's wasm
-//! never carries them). A committed file that differs from what the types
+//! never carries them). The client's command classes (`web/sqs-commands.js`
+//! and its `.d.ts`) come from the engine's one list of operations,
+//! `Action`. A committed file that differs from what the types
 //! give fails this test; regenerate with
 //!
 //! ```sh
@@ -20,11 +22,11 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use queuelab_engine::{Action, Event, EventKind, MessageId};
 use queuelab_engine::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
     QueueSnapshot, Snapshot,
 };
-use queuelab_engine::{Event, EventKind, MessageId};
 use queuelab_host::{
     Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits, PlannedMoment,
     PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
@@ -260,4 +262,97 @@ fn typescript_declarations_are_fresh() {
 #[test]
 fn scenario_schema_is_fresh() {
     check("web/scenarios/scenario.schema.json", &schema());
+}
+
+const GENERATED: &str =
+    "Generated from the engine's Action list by crates/wasm/tests/contract.rs; do not edit.";
+const REGENERATE: &str =
+    "Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract";
+
+/// The client's commands: one class per operation, in alphabetical order,
+/// named as in @aws-sdk/client-sqs (named imports need them written out).
+fn commands_js() -> String {
+    let mut out = format!(
+        "// {GENERATED}\n// {REGENERATE}\n\n\
+         /** Base of the command classes; `input` is kept as given, as the SDK does. */\n\
+         export class Command {{\n  constructor(input = {{}}) {{\n    this.input = input;\n  }}\n}}\n\n\
+         // One class per operation, named as in @aws-sdk/client-sqs so that swapping\n\
+         // the import is all it takes to move to the SDK.\n"
+    );
+    for action in Action::BY_NAME {
+        out.push_str(&format!(
+            "export class {action}Command extends Command {{ static operation = \"{action}\"; }}\n"
+        ));
+    }
+    out.push_str(
+        "\n/** Operation name (\"SendMessage\") -> command class (SendMessageCommand). */\n",
+    );
+    out.push_str("export const commands = Object.freeze({\n");
+    for action in Action::BY_NAME {
+        out.push_str(&format!("  {action}: {action}Command,\n"));
+    }
+    out.push_str("});\n\n");
+    out.push_str(&format!(
+        "/** The {} SQS operations the engine answers, in alphabetical order. */\n\
+         export const OPERATIONS = Object.freeze(Object.keys(commands));\n",
+        Action::COUNT
+    ));
+    out
+}
+
+/// The declarations of `commands_js`, and the client's camelCase methods.
+/// Each operation's `<Name>Input` and `<Name>Output` are written by hand in
+/// `web/sqs-client.d.ts`.
+fn commands_dts() -> String {
+    let names: Vec<&str> = Action::BY_NAME.iter().map(|a| a.name()).collect();
+    let shapes: Vec<String> = names
+        .iter()
+        .flat_map(|n| [format!("{n}Input"), format!("{n}Output")])
+        .collect();
+    let mut out = format!("// {GENERATED}\n// {REGENERATE}\n\nimport type {{\n  MetadataBearer,\n");
+    for shape in &shapes {
+        out.push_str(&format!("  {shape},\n"));
+    }
+    out.push_str("} from \"./sqs-client.js\";\n\n");
+    out.push_str("export type OperationName =\n");
+    for name in &names {
+        out.push_str(&format!("  | \"{name}\"\n"));
+    }
+    out.push_str(&format!(
+        ";\n\n/** The {} operations, in alphabetical order. */\n\
+         export declare const OPERATIONS: readonly OperationName[];\n\n\
+         /** Optional input when every member is optional, as in the SDK. */\n\
+         export type InputArgs<Input> = {{}} extends Input ? [input?: Input] : [input: Input];\n\n\
+         export declare abstract class Command<Input, Output> {{\n\
+         \x20 constructor(...[input]: InputArgs<Input>);\n\
+         \x20 /** The input as given. */\n\
+         \x20 readonly input: Input;\n\
+         \x20 /** Type-level only, never set at run time: lets `send` infer the output type. */\n\
+         \x20 readonly $output?: Output;\n}}\n\n",
+        Action::COUNT
+    ));
+    for name in &names {
+        out.push_str(&format!(
+            "export declare class {name}Command extends Command<{name}Input, {name}Output> {{ static readonly operation: \"{name}\" }}\n"
+        ));
+    }
+    out.push_str("\n/** Operation name -> command class: `new commands.SendMessage(input)`. */\nexport declare const commands: {\n");
+    for name in &names {
+        out.push_str(&format!("  readonly {name}: typeof {name}Command;\n"));
+    }
+    out.push_str("};\n\n/** One camelCase method per operation: `client.sendMessage(input)` is `client.send(new SendMessageCommand(input))`. */\nexport interface SqsClientMethods {\n");
+    for name in &names {
+        let method = format!("{}{}", name[..1].to_lowercase(), &name[1..]);
+        out.push_str(&format!(
+            "  {method}(...[input]: InputArgs<{name}Input>): Promise<{name}Output & MetadataBearer>;\n"
+        ));
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[test]
+fn client_commands_are_fresh() {
+    check("web/sqs-commands.js", &commands_js());
+    check("web/sqs-commands.d.ts", &commands_dts());
 }
