@@ -23,8 +23,11 @@ import { gzipSync } from "node:zlib";
 // (+30 KB: the simulation's own work counter and rate-based estimate, its bounded ledger and
 // goal records that forget what is gone, about 19 KB of it mostly B-tree maps of new key types;
 // Check my fix in slices, 2.3 KB; the engine's per-run move bound, attempt index by time, policy
-// quotas and request cap, 6.5 KB).
-const BUDGET = 475_000;
+// quotas and request cap, 6.5 KB); 484,612 with issue 26's layers (+10.7 KB over the 473,930:
+// the host layer's journal of every call, 2.5 KB; the gate's one dispatch over Request and
+// Response with the Action table, 1.7 KB; actors and observers behind trait objects, the
+// scenario's document, validation and lab modules apart and the schedule actor, 6.5 KB).
+const BUDGET = 486_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
