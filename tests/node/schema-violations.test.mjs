@@ -60,7 +60,8 @@ function sample(node, branch) {
  * queue becomes a FIFO queue (its FIFO-only attributes are sampled) whose
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
- * one answer gives neither. Producers and workers have names of their own.
+ * one answer gives neither. Producers, schedules and workers have names of
+ * their own.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
@@ -68,8 +69,10 @@ function wire(scenario) {
   work.name = "work.fifo";
   work.redrive.deadLetterQueue = "dead.fifo";
   scenario.queues.unshift({ name: "dead.fifo" });
-  for (const user of [...scenario.producers, ...scenario.consumers, ...scenario.alarms]) user.queue = "work.fifo";
+  const users = [...scenario.producers, ...scenario.schedule, ...scenario.consumers, ...scenario.alarms];
+  for (const user of users) user.queue = "work.fifo";
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
+  scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));
   scenario.consumers.forEach((consumer, i) => (consumer.name = `worker-${i + 1}`));
   return scenario;
 }
@@ -149,8 +152,8 @@ function deleteAt(scenario, path) {
  * docs/scenario-format.md section 11 documents. Keyed "path kind".
  */
 const DOCUMENTED = [
-  [/\/body minLength$/, "an empty body loads; each such send fails at run time (MissingParameter)"],
-  [/\/sends\/0\/delaySeconds (minimum|maximum)$/, "a per-send delay out of range loads; the send fails at run time"],
+  [/^\/producers\/.*\/body minLength$/, "a producer's empty body loads; each such send fails at run time (MissingParameter)"],
+  [/^\/producers\/0\/sends\/0\/delaySeconds (minimum|maximum)$/, "a producer's per-send delay out of range loads; the send fails at run time"],
   [/\/heartbeatVisibilitySeconds (minimum|maximum)$/, "loads; every heartbeat fails at run time"],
   [/\/behaviour type object$/, "serde also reads a struct from an array of its fields in order, and every behaviour field has a default: [] is {}"],
 ];
