@@ -62,7 +62,7 @@ impl Engine {
             }
             _ => 0,
         };
-        let fifo = self.queues.get(&id).is_some_and(|q| q.fifo);
+        let fifo = self.queue(id).fifo;
         self.meter.bill(by.name(), action, fifo, payload);
         Ok(Some(id))
     }

@@ -43,10 +43,6 @@ impl Golden {
         }
     }
 
-    pub fn blessing(&self) -> bool {
-        self.blessing
-    }
-
     /// When blessing, writes `actual` to `path` (creating its folder) and
     /// returns `true`: the caller skips its comparison. Otherwise returns
     /// `false` and writes nothing.

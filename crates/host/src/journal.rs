@@ -4,8 +4,8 @@
 //! failed calls too: a refused call still spends a request id and may be
 //! billed, so a replay that left it out would not reach the same state.
 //! The engine is deterministic, so the journal alone rebuilds the run
-//! (`Host::replay`): a page replays a server's journal in its own wasm,
-//! and a share link carries the calls of it that succeeded.
+//! (`Host::replay`, which the host's tests hold to the same state), and a
+//! share link carries the calls of it that succeeded.
 //!
 //! It is bounded (README, "Limits and budgets"): the first
 //! `MAX_JOURNAL_CALLS` calls, or `MAX_JOURNAL_BYTES` of their text. Past
@@ -128,8 +128,7 @@ impl Journal {
         body: Option<&str>,
         caller: Option<&str>,
     ) {
-        // As the protocol reads a target: a name after the prefix, or none.
-        let op = target.map_or("", |t| t.strip_prefix("AmazonSQS.").unwrap_or(""));
+        let op = target.map_or("", queuelab_protocol::operation_name);
         let bytes = op.len() + body.map_or(0, str::len) + caller.map_or(0, str::len);
         // Once one call is left out, every later one is too: what is
         // recorded stays the run's beginning, exact up to `unrecorded_from`.

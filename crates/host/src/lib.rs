@@ -22,15 +22,14 @@ mod scenario_error;
 mod snapshot;
 
 use queuelab_engine::PollId;
-use queuelab_protocol::MAX_REQUEST_BYTES;
-use queuelab_protocol::{dispatch, oversized, poll_response, Dispatched, Response};
+use queuelab_protocol::{dispatch, oversized, poll_response, too_large, Dispatched, Response};
 use queuelab_simulation::{Scenario, Simulation};
 
 pub use journal::{Body, Journal, JournalCall, Since, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
 pub use limits::{Budgets, Defaults, Limits, QueueDefaults};
 pub use options::{
     field_names, js_number_text, DispatchOptions, PlaygroundOptions, QueueMessagesOptions,
-    RealismOptions, SnapshotOptions, MAX_PAGE,
+    RealismOptions, SnapshotOptions, DEFAULT_PAGE, MAX_PAGE,
 };
 pub use scenario::{lab_refusal, parse_scenario, parse_settings};
 pub use scenario_error::Placed;
@@ -122,13 +121,11 @@ impl Host {
     /// makes it, for the event log. Recorded in the journal first.
     pub fn dispatch(&mut self, target: &str, body: &str, caller: Option<&str>) -> Dispatched {
         // What the protocol will not read is not kept either.
-        let read = target.len().saturating_add(body.len()) <= MAX_REQUEST_BYTES;
-        self.journal.record(
-            self.sim.now(),
-            read.then_some(target),
-            read.then_some(body),
-            caller,
-        );
+        if too_large(target, body) {
+            return Dispatched::Done(self.oversized(caller));
+        }
+        self.journal
+            .record(self.sim.now(), Some(target), Some(body), caller);
         let dispatched = dispatch(self.sim.engine_mut(), target, body, caller);
         // A send may have answered waiting polls.
         self.collect_answers();

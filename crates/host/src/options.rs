@@ -132,6 +132,9 @@ pub struct QueueMessagesOptions {
 /// `queueMessages`' largest page.
 pub const MAX_PAGE: u64 = 10_000;
 
+/// `queueMessages`' page when the caller names no `limit`.
+pub const DEFAULT_PAGE: u64 = 100;
+
 /// The names of an options struct's fields, as a caller writes them
 /// ("messagesPerQueue"): read from its `Deserialize`, so a field added to
 /// the struct is known to every host's check of unknown names at once.

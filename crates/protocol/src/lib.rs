@@ -14,7 +14,7 @@ mod policy;
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};
 use serde_json::Value;
 
-pub use json::{CONTENT_TYPE, OPERATIONS};
+pub use json::{operation_name, CONTENT_TYPE, OPERATIONS};
 
 /// An HTTP answer as SQS would send it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +90,12 @@ fn respond(engine: &mut Engine, result: Result<String, SqsError>) -> Response {
 /// parsed (issue 25: a 1.5 GB queue name trapped after 15 s).
 pub const MAX_REQUEST_BYTES: usize = 4 << 20;
 
+/// Whether a request is past `MAX_REQUEST_BYTES`: answered 413 before
+/// anything reads it (a host that keeps a record of calls keeps no text).
+pub fn too_large(target: &str, body: &str) -> bool {
+    target.len().saturating_add(body.len()) > MAX_REQUEST_BYTES
+}
+
 /// The answer to a request past [`MAX_REQUEST_BYTES`] (413, as AWS's front
 /// end answers a request body it will not take). A host that can tell a
 /// request is too large before copying it (the wasm binding, from a
@@ -120,7 +126,7 @@ pub fn dispatch(engine: &mut Engine, target: &str, body: &str, caller: Option<&s
 /// Handles one request made by `by`. A request past [`MAX_REQUEST_BYTES`]
 /// is refused before anything reads it.
 pub fn dispatch_as(engine: &mut Engine, target: &str, body: &str, by: &Principal) -> Dispatched {
-    if target.len().saturating_add(body.len()) > MAX_REQUEST_BYTES {
+    if too_large(target, body) {
         return Dispatched::Done(oversized(engine));
     }
     match json::call(engine, target, body, by) {

@@ -16,7 +16,7 @@ use queuelab_engine::{is_caller_name, PollId, MAX_CALLER_CHARS};
 use queuelab_host::{
     field_names, json_within, lab_refusal, too_much_json, DispatchOptions, Host, Placed,
     PlaygroundOptions, QueueMessagesOptions, RealismOptions, Refusal, SnapshotOptions,
-    MAX_JSON_BYTES, MAX_PAGE,
+    DEFAULT_PAGE, MAX_JSON_BYTES, MAX_PAGE,
 };
 use queuelab_protocol::{Dispatched, MAX_REQUEST_BYTES};
 use queuelab_simulation::Scenario;
@@ -207,9 +207,8 @@ fn options<T: for<'de> Deserialize<'de> + Default>(
     value: JsValue,
     method: &str,
     what: &str,
-    nested: &[&str],
 ) -> Result<T, JsValue> {
-    match copy_options(&value, method, what, field_names::<T>(), nested)? {
+    match copy_options(&value, method, what, field_names::<T>(), &[])? {
         None => Ok(T::default()),
         Some(copy) => decode(copy.into(), method, what),
     }
@@ -253,7 +252,6 @@ fn playground_options(method: &str, value: JsValue) -> Result<PlaygroundOptions,
             realism,
             method,
             "realism option",
-            &[],
         )?);
     }
     Ok(o)
@@ -469,7 +467,7 @@ impl Playground {
             }
         };
         let offset = whole_number_arg(METHOD, "offset", &field("offset")?, 0, usize::MAX as u64)?;
-        let limit = whole_number_arg(METHOD, "limit", &field("limit")?, 100, MAX_PAGE)?;
+        let limit = whole_number_arg(METHOD, "limit", &field("limit")?, DEFAULT_PAGE, MAX_PAGE)?;
         match self
             .host
             .simulation()
@@ -511,13 +509,9 @@ impl Playground {
         let from = from.map_or(JsValue::UNDEFINED, JsValue::from);
         let from = whole_number_arg("journal", "from", &from, 0, u64::MAX)?;
         let from = usize::try_from(from).unwrap_or(usize::MAX);
-        // Written as the protocol writes its answers (`to_string`): the
-        // bodies' JSON values share its serializer in the wasm. A journal
-        // is at most MAX_JOURNAL_BYTES of text, well within what
-        // JavaScript takes at once.
-        let json = serde_json::to_string(&self.host.journal().since(from))
-            .map_err(|_| error("could not write the journal"))?;
-        Ok(parsed(&json)?)
+        // Held to MAX_JSON_BYTES like every answer: the calls are bounded,
+        // but the scenario's text and escaped bodies are counted only here.
+        Ok(to_js(&self.host.journal().since(from))?)
     }
 
     /// The next moment anything happens by itself, or null (for "step"):
@@ -620,7 +614,7 @@ impl Playground {
             "the request's JSON text, a string such as \"{}\" (JSON.stringify an object first)",
             body,
         )?;
-        let o: DispatchOptions = options(options_value, method, "dispatch option", &[])?;
+        let o: DispatchOptions = options(options_value, method, "dispatch option")?;
         if let Some(caller) = o.caller.as_deref().filter(|c| !is_caller_name(c)) {
             // Every event of the call records the name (MAX_CALLER_CHARS says why).
             return Err(args::range_error(format!(

@@ -34,11 +34,16 @@ const fn operations() -> [(&'static str, Decoder); Action::COUNT] {
     out
 }
 
+/// The operation a target names ("AmazonSQS.SendMessage" names
+/// "SendMessage"); "" when it names none, which no operation is called.
+pub fn operation_name(target: &str) -> &str {
+    target.strip_prefix("AmazonSQS.").unwrap_or("")
+}
+
 /// Decodes the request `body` of the operation `target` names, calls the
 /// engine's gate as `by`, and encodes the answer.
 pub fn call(engine: &mut Engine, target: &str, body: &str, by: &Principal) -> SqsResult<Outcome> {
-    let name = target.strip_prefix("AmazonSQS.").unwrap_or("");
-    let Some((_, decoder)) = OPERATIONS.iter().find(|(n, _)| *n == name) else {
+    let Some(decoder) = Action::from_name(operation_name(target)).map(decode::decoder) else {
         // As AWS's JSON endpoints answer: the framework's shape, no text.
         return Err(SqsError::new(ErrorCode::UnknownOperation, ""));
     };
