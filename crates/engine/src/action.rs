@@ -141,11 +141,6 @@ impl Action {
         self.row().name
     }
 
-    /// The name (the billing meter's spelling of [`Action::name`]).
-    pub const fn as_str(self) -> &'static str {
-        self.name()
-    }
-
     /// Whether the billing meter bills the call (billing.rs).
     pub const fn billed(self) -> bool {
         self.row().billed

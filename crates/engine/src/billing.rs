@@ -35,12 +35,6 @@ pub const PRICE_NANO_USD_FIFO: u64 = 500;
 /// Each started chunk of this many payload bytes is one request.
 pub const BILLING_CHUNK_BYTES: usize = 65_536;
 
-/// The calls the meter counts: the [`Action`]s whose [`Action::billed`]
-/// holds (the message calls). A batch call is its own action: one call
-/// whatever its number of entries. The name is kept for callers that wrote
-/// `BilledAction::SendMessage`; the list is [`Action`]'s.
-pub type BilledAction = Action;
-
 /// Calls made and requests billed for them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {

@@ -115,15 +115,13 @@ impl Principal {
         source_arn: Option<&str>,
         source_account: Option<&str>,
     ) -> Result<Self, String> {
-        let service = match service {
-            "sns.amazonaws.com" => Service::Sns,
-            "s3.amazonaws.com" => Service::S3,
-            other => {
-                return Err(format!(
-                    "a service principal must be sns.amazonaws.com or s3.amazonaws.com, got {}",
-                    quoted(other)
-                ))
-            }
+        const SERVICES: [Service; 2] = [Service::Sns, Service::S3];
+        let Some(service) = SERVICES.into_iter().find(|s| s.name() == service) else {
+            let names = SERVICES.map(Service::name).join(" or ");
+            return Err(format!(
+                "a service principal must be {names}, got {}",
+                quoted(service)
+            ));
         };
         if let Some(arn) = source_arn {
             check_arn(arn, "aws:SourceArn")?;

@@ -3,7 +3,8 @@
 //! one request per started 64 KiB of payload, a batch as one call, an
 //! empty receive like any other, FIFO queues at their own price.
 
-use queuelab_engine::billing::{BilledAction, PRICE_NANO_USD_FIFO, PRICE_NANO_USD_STANDARD};
+use queuelab_engine::billing::{PRICE_NANO_USD_FIFO, PRICE_NANO_USD_STANDARD};
+use queuelab_engine::Action;
 use queuelab_engine::{
     AttributeName, AttributeSelection, Config, Engine, NewMessage, QueueAttribute, ReceiveMessage,
     ReceiveOutcome, SendMessage, Tags,
@@ -70,7 +71,7 @@ fn a_batch_of_ten_small_messages_is_one_request() {
         .unwrap();
     assert_eq!(engine.meter().requests(all), 1);
     let (line, tally) = engine.meter().lines().next().unwrap();
-    assert_eq!(line.action, BilledAction::SendMessageBatch);
+    assert_eq!(line.action, Action::SendMessageBatch);
     assert_eq!((tally.calls, tally.requests), (1, 1));
 }
 
@@ -177,7 +178,7 @@ fn visibility_changes_and_deletes_are_one_request_per_call() {
         .meter()
         .lines()
         .filter(|(line, _)| line.caller.as_deref() == Some("w"))
-        .map(|(line, t)| (line.action.as_str(), t.requests))
+        .map(|(line, t)| (line.action.name(), t.requests))
         .collect();
     assert_eq!(
         by_action,

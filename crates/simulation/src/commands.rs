@@ -79,10 +79,6 @@ impl Simulation {
         message: NewMessage,
         now: Millis,
     ) -> Outcome {
-        // A lab's goal reads the whole body (poison patterns) and the
-        // attributes, which the engine's event does not carry.
-        let watched = (self.observers.iter().any(|o| o.wants_sends()))
-            .then(|| (message.body.clone(), actors::string_attributes(&message)));
         let request = SendMessage { queue_url, message };
         // The actor's action, its SendMessage call, and its body's bytes.
         self.count_work(2 + units::body_units(request.message.body.len()));
@@ -98,13 +94,17 @@ impl Simulation {
                 if dropped {
                     return Outcome::Deduplicated;
                 }
-                let queue = queue_name(&request.queue_url);
-                if let Some((body, attributes)) = &watched {
+                // A lab's goal reads the whole body (poison patterns) and the
+                // attributes, which the engine's event does not carry: read
+                // from the request, which the call only borrowed.
+                if self.observers.iter().any(|o| o.wants_sends()) {
+                    let queue = queue_name(&request.queue_url);
+                    let attributes = actors::string_attributes(&request.message);
                     let send = observer::Produced {
                         message_id: &result.message_id,
                         queue: &queue,
-                        body,
-                        attributes,
+                        body: &request.message.body,
+                        attributes: &attributes,
                     };
                     for o in &mut self.observers {
                         o.produced(now, &send);

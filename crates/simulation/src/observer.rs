@@ -84,13 +84,11 @@ pub(crate) trait Observer: Any {
 
     /// Its per-message records, counted into `retained`.
     fn count_retained(&self, _retained: &mut Retained) {}
-
-    fn as_any(&self) -> &dyn Any;
 }
 
 /// The registered observer of type `T`, if any.
 pub(crate) fn find<T: Observer>(observers: &[Box<dyn Observer>]) -> Option<&T> {
     observers
         .iter()
-        .find_map(|o| o.as_any().downcast_ref::<T>())
+        .find_map(|o| (&**o as &dyn Any).downcast_ref::<T>())
 }

@@ -453,11 +453,7 @@ impl Simulation {
         }
         let mut workers = 0f64;
         for (w, plan) in self.workers.iter().zip(&plans) {
-            let q = self
-                .scenario
-                .queues
-                .iter()
-                .position(|q| *q.name == *queue_name(&w.url));
+            let q = self.queue_index(&w.url);
             let bytes = q.map_or(0.0, |q| queues[q].body_units);
             workers += plan.units(w) + plan.handled * bytes;
         }

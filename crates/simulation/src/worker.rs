@@ -180,13 +180,15 @@ impl Worker {
     /// It is due at `now` (`wake_at`): it polls, beats or finishes a message.
     fn wake(&mut self, now: Millis, rng: &mut SimRng) -> Vec<Effect> {
         let mut out = vec![Effect::Work(1)];
-        match self.state_now() {
-            state @ (State::Idle { .. } | State::Crashed { .. }) => {
+        // Matched in place: only the state's kind and moments decide, so
+        // the batch (bodies and all) is not copied on every wake.
+        match self.state {
+            State::Idle { .. } | State::Crashed { .. } => {
                 if self.stopped_by(now) {
                     out.push(Effect::Become(State::Stopped));
                     return out;
                 }
-                if matches!(state, State::Crashed { .. }) {
+                if matches!(self.state, State::Crashed { .. }) {
                     let consumer = self.name.clone();
                     out.push(Effect::Log(SimEvent::WorkerRestarted { consumer }));
                 }

@@ -199,19 +199,45 @@ pub(crate) fn string_attributes(message: &NewMessage) -> BTreeMap<String, String
     out
 }
 
-/// Sends of a list sorted by time: how many fall at or before `until` from
-/// `next` on, their bodies' units, and how many `hits` says yes to.
-pub(crate) fn listed_until(
-    sends: &[ScheduledSend],
+/// Sends listed at moments (a producer's `sends`, a schedule's), in time
+/// order (listed order among sends of one moment), and the next not sent.
+pub(crate) struct Listed {
+    sends: Vec<ScheduledSend>,
     next: usize,
-    until: Millis,
-    hits: &dyn Fn(&str) -> bool,
-) -> (u64, u64, u64) {
-    let pending = &sends[next.min(sends.len())..];
-    let due = &pending[..pending.partition_point(|s| s.at_ms <= until)];
-    let units = due.iter().fold(0u64, |sum, s| {
-        sum.saturating_add(crate::units::body_units(s.body.len()))
-    });
-    let matching = due.iter().filter(|s| hits(&s.body)).count() as u64;
-    (due.len() as u64, units, matching)
+}
+
+impl Listed {
+    pub(crate) fn new(sends: &[ScheduledSend]) -> Self {
+        let mut sends = sends.to_vec();
+        crate::time_order::sort_by_time(&mut sends, |s| s.at_ms);
+        Listed { sends, next: 0 }
+    }
+
+    /// The moment of the next send.
+    pub(crate) fn next_at(&self) -> Option<Millis> {
+        self.sends.get(self.next).map(|s| s.at_ms)
+    }
+
+    /// The next send, if it is due at or before `now`.
+    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<ScheduledSend> {
+        let send = self
+            .sends
+            .get(self.next)
+            .filter(|s| s.at_ms <= now)?
+            .clone();
+        self.next += 1;
+        Some(send)
+    }
+
+    /// The sends still to come at or before `until`: how many, their
+    /// bodies' units, and how many `hits` says yes to.
+    pub(crate) fn until(&self, until: Millis, hits: &dyn Fn(&str) -> bool) -> (u64, u64, u64) {
+        let pending = &self.sends[self.next.min(self.sends.len())..];
+        let due = &pending[..pending.partition_point(|s| s.at_ms <= until)];
+        let units = due.iter().fold(0u64, |sum, s| {
+            sum.saturating_add(crate::units::body_units(s.body.len()))
+        });
+        let matching = due.iter().filter(|s| hits(&s.body)).count() as u64;
+        (due.len() as u64, units, matching)
+    }
 }

@@ -5,17 +5,16 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
 
-use super::{listed_until, new_message, Actor, Command, Outcome, Part, Reads, SendPlan, UrlOf};
+use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
-use crate::{queue_name, time_order, units, ProducerSnapshot};
+use crate::{queue_name, units, ProducerSnapshot};
 
 pub(crate) struct Producer {
     name: Arc<str>,
     url: String,
     /// Its place in the scenario's `producers`.
     index: usize,
-    sends: Vec<ScheduledSend>,
-    next_send: usize,
+    listed: Listed,
     rate: Option<Rate>,
     next_rate: u64,
     sent: u64,
@@ -29,14 +28,11 @@ pub(crate) fn build(
 ) -> queuelab_engine::SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, p) in scenario.producers.iter().enumerate() {
-        let mut sends = p.sends.clone();
-        time_order::sort_by_time(&mut sends, |s| s.at_ms);
         out.push(Box::new(Producer {
             name: p.name.as_str().into(),
             url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,
             index,
-            sends,
-            next_send: 0,
+            listed: Listed::new(&p.sends),
             rate: p.rate.clone(),
             next_rate: 0,
             sent: 0,
@@ -62,9 +58,7 @@ impl Producer {
 
     /// Its next send due at or before `now`: a listed one first.
     fn next_due(&mut self, now: Millis) -> Option<ScheduledSend> {
-        if let Some(send) = self.sends.get(self.next_send).filter(|s| s.at_ms <= now) {
-            let send = send.clone();
-            self.next_send += 1;
+        if let Some(send) = self.listed.pop_due(now) {
             return Some(send);
         }
         let at = self.rate_at().filter(|at| *at <= now)?;
@@ -104,8 +98,10 @@ impl Actor for Producer {
     }
 
     fn wake_at(&self) -> Option<Millis> {
-        let scheduled = self.sends.get(self.next_send).map(|s| s.at_ms);
-        [scheduled, self.rate_at()].into_iter().flatten().min()
+        [self.listed.next_at(), self.rate_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
@@ -143,8 +139,7 @@ impl Actor for Producer {
     }
 
     fn plan(&self, until: Millis, hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
-        let (listed, listed_units, listed_matching) =
-            listed_until(&self.sends, self.next_send, until, hits);
+        let (listed, listed_units, listed_matching) = self.listed.until(until, hits);
         let (rated, rated_units) = self.rated_until(until);
         let steady = self.rate.as_ref().map(|rate| {
             let end = rate

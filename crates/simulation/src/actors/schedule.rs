@@ -7,31 +7,25 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, SqsResult};
 
-use super::{listed_until, new_message, Actor, Command, Reads, SendPlan, UrlOf};
-use crate::scenario::{Scenario, ScheduledSend};
-use crate::time_order;
+use super::{new_message, Actor, Command, Listed, Reads, SendPlan, UrlOf};
+use crate::scenario::Scenario;
 
 pub(crate) struct Schedule {
     name: Arc<str>,
     url: String,
     /// Its place in the scenario's `schedule`.
     index: usize,
-    /// In time order (listed order among sends of one moment).
-    sends: Vec<ScheduledSend>,
-    next: usize,
+    listed: Listed,
 }
 
 pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, s) in scenario.schedule.iter().enumerate() {
-        let mut sends = s.sends.clone();
-        time_order::sort_by_time(&mut sends, |s| s.at_ms);
         out.push(Box::new(Schedule {
             name: s.name.as_str().into(),
             url: url_of(&format!("schedule \"{}\"", s.name), &s.queue)?,
             index,
-            sends,
-            next: 0,
+            listed: Listed::new(&s.sends),
         }));
     }
     Ok(out)
@@ -43,20 +37,18 @@ impl Actor for Schedule {
     }
 
     fn wake_at(&self) -> Option<Millis> {
-        self.sends.get(self.next).map(|s| s.at_ms)
+        self.listed.next_at()
     }
 
     fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
-        let due = self.sends[self.next..].partition_point(|s| s.at_ms <= now);
-        let sends = &self.sends[self.next..self.next + due];
-        self.next += due;
-        sends
-            .iter()
-            .map(|send| Command::Send {
+        let mut out = Vec::new();
+        while let Some(send) = self.listed.pop_due(now) {
+            out.push(Command::Send {
                 queue_url: self.url.clone(),
-                message: new_message(send.clone()),
-            })
-            .collect()
+                message: new_message(send),
+            });
+        }
+        out
     }
 
     fn queue_url(&self) -> Option<&str> {
@@ -64,7 +56,7 @@ impl Actor for Schedule {
     }
 
     fn plan(&self, until: Millis, hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
-        let (sends, units, matching) = listed_until(&self.sends, self.next, until, hits);
+        let (sends, units, matching) = self.listed.until(until, hits);
         Some(SendPlan {
             sends,
             units,

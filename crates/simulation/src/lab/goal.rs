@@ -701,7 +701,7 @@ impl GoalWatch {
                 .as_deref()
                 .is_some_and(|b| self.callers.contains(b))
             {
-                *by_action.entry(line.action.as_str()).or_default() += tally.requests;
+                *by_action.entry(line.action.name()).or_default() += tally.requests;
             }
         }
         let mut parts: Vec<(&str, u64)> = by_action.into_iter().collect();
@@ -805,10 +805,6 @@ impl Observer for GoalWatch {
 
     fn count_retained(&self, retained: &mut Retained) {
         (retained.goal_messages, retained.goal_breaches) = self.retained();
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }
 

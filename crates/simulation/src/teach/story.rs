@@ -522,10 +522,6 @@ impl Observer for Story {
     fn count_retained(&self, retained: &mut Retained) {
         retained.story_messages = self.retained();
     }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
 }
 
 impl Simulation {
