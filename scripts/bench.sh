@@ -3,8 +3,7 @@
 # under Node. Pinned to one core where taskset exists. `--quick` runs a
 # tenth of the work. `--cycles` runs only the cycle rows (native typed and
 # JSON, wasm typed and JS dispatch, a scenario's replay in wasm): the
-# figures the wasm size work weighs against speed (README, "The wasm's
-# size"). Figures only; nothing here passes or fails.
+# figures the wasm size work weighs against speed (docs/wasm-size.md). Figures only; nothing here passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds dist/queuelab.js, the one file a course page drops in to get
-# <queue-lab> (README, "Embedding in a course page"): the wasm package,
+# <queue-lab> (docs/embedding.md): the wasm package,
 # the page's bundle, then the one file with the engine, styles and
 # scenarios inside (scripts/build-dist.mjs, esbuild). Installs what is
 # missing first.

@@ -2,7 +2,7 @@
 // to their sources: web/main.min.js (index.html's one script) and
 // web/styles.min.css. One script instead of forty modules loaded one
 // import level at a time, and no comments on the wire: the page starts
-// sooner and weighs less (README "The page's speed and size").
+// sooner and weighs less (docs/benchmarks.md, "The page").
 //
 // The bundle stays in web/ because the modules find their neighbours from
 // their own URL (engine.js the wasm in ./pkg/, scenarios.js ./scenarios/).

@@ -49,7 +49,7 @@ step "build the wasm package (web/pkg), the page's bundle and dist/queuelab.js"
 node scripts/build-page.mjs
 node scripts/build-dist.mjs
 
-step "the wasm within its size budget (gzipped; README, \"The wasm's size\")"
+step "the wasm within its size budget (gzipped; docs/wasm-size.md)"
 node --test tests/size/
 
 step "wasm contract in Node"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the page's wasm is made of (README, "The wasm's size"): builds
+# What the page's wasm is made of (docs/wasm-size.md): builds
 # web/pkg, plus a copy optimised the same way that keeps function names
 # (target/queuelab_bg.names.wasm; the shipped file has none), then prints
 # the shipped file's size raw and gzipped and twiggy's largest items and

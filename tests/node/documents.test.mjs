@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, posix } from "node:path";
 import { fileURLToPath } from "node:url";
+import Ajv from "ajv";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
@@ -123,4 +124,18 @@ test("the user documents speak of the product, not of its issues", () => {
   for (const doc of ["README.md", ...docs]) {
     assert.deepEqual(read(doc).match(/\b(issue|session)s? \d+/gi) ?? [], [], doc);
   }
+});
+
+test("README.md's scenario in one look is a valid scenario, each of its fields copied from the shipped file it names", () => {
+  const text = read("README.md");
+  const block = text.match(/```json\n([\s\S]*?)\n```/);
+  assert.ok(block, "README.md shows a scenario");
+  const shown = JSON.parse(block[1]);
+  const schema = JSON.parse(read("web/scenarios/scenario.schema.json"));
+  const validate = new Ajv({ allErrors: true }).compile(schema);
+  assert.ok(validate(shown), JSON.stringify(validate.errors));
+  const file = tracked.find((f) => /^web\/scenarios\/\d+-[^/]+\.json$/.test(f) && JSON.parse(read(f)).title === shown.title);
+  assert.ok(file, `a shipped scenario is titled "${shown.title}"`);
+  const shipped = JSON.parse(read(file));
+  for (const [key, value] of Object.entries(shown)) assert.deepEqual(value, shipped[key], `${key} as in ${file}`);
 });

@@ -1,4 +1,4 @@
-// The binding's budgets and bounds (README, "Limits and budgets"): the
+// The binding's budgets and bounds (docs/limits.md): the
 // budget options of `new Playground(options)`, refused with their range;
 // `limits()`, the one place hosts read the bounds from; and
 // `workEstimate(untilMs)`, asked before replaying a link.

@@ -25,6 +25,13 @@ test("npm pack includes the element (as modules and as the one file dist/queuela
   for (const s of stems) assert.ok(files.has(`web/scenarios/${s}`), `scenario ${s} is packed`);
 });
 
+test("npm pack includes every document the README links to, so its links land in the package", () => {
+  const readme = readFileSync(`${root}README.md`, "utf8");
+  const linked = [...readme.matchAll(/\]\((docs\/[^)#\s]+\.md)/g)].map((m) => m[1]);
+  assert.ok(linked.includes("docs/embedding.md"), "the README links the embedding guide");
+  for (const doc of linked) assert.ok(files.has(doc), `${doc} is packed`);
+});
+
 test("npm pack leaves out the sources, tests and tooling a static host does not need", () => {
   const stray = [...files].filter((f) => /^(crates|tests|scripts|target|node_modules|\.ci)\//.test(f) || f.endsWith(".rs"));
   assert.deepEqual(stray, []);

@@ -1,4 +1,4 @@
-// "The engine rejects what the schema rejects, naming the field" (README),
+// "The engine rejects what the schema rejects, naming the field" (docs/scenario-format.md),
 // checked on violations generated from web/scenarios/scenario.schema.json:
 // a scenario valid for both, then, for every constraint the schema states
 // (type, enum, minimum, maximum, minLength, pattern, required,

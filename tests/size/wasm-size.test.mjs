@@ -2,7 +2,7 @@
 // the whole page, wasm + JS + CSS, must be at most 200 KiB gzipped).
 // The size of a build is deterministic for a given toolchain, so unlike
 // time it can be held to a number. The budget sits just above the size
-// reached in issue 14; README, "The wasm's size", says what the module is
+// reached in issue 14; docs/wasm-size.md says what the module is
 // made of and how to measure it (scripts/wasm-size.sh). Raise it only with
 // a reason in the commit message.
 import { test } from "node:test";

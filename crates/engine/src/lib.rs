@@ -225,7 +225,7 @@ impl Default for Config {
             max_stored_bytes: 256 << 20,
             // About 232 bytes each besides the body: a million messages is
             // about 230 MB, which with the byte budget still fits a tab, and
-            // is the depth the README's benchmark measures.
+            // is the depth the benchmark measures (docs/benchmarks.md).
             max_stored_messages: 1_000_000,
             // Twice the clock benchmark's 100,000 queues; an empty queue
             // costs about a kilobyte.

@@ -7,7 +7,7 @@
 //! (`Host::replay`, which the host's tests hold to the same state), and a
 //! share link carries the calls of it that succeeded.
 //!
-//! It is bounded (README, "Limits and budgets"): the first
+//! It is bounded (docs/limits.md): the first
 //! `MAX_JOURNAL_CALLS` calls, or `MAX_JOURNAL_BYTES` of their text. Past
 //! either it records no more and counts the calls it leaves out
 //! (`unrecorded`, from `unrecordedFrom`), so a replay from it is exact up

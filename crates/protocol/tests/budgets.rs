@@ -1,4 +1,4 @@
-//! The engine's budgets (README, "Limits and budgets"): stored bytes,
+//! The engine's budgets (docs/limits.md): stored bytes,
 //! stored messages and queues. Past one, an SQS call answers `OverLimit`
 //! naming the budget and the option that raises it, and the engine keeps
 //! working. Values repeated in error messages are bounded.
