@@ -39,7 +39,7 @@ function exists(path) {
   const clean = path.replace(/\/$/, "");
   if (clean.includes("*")) {
     const pattern = new RegExp(`^${clean.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
-    return tracked.some((f) => pattern.test(f));
+    return tracked.some((f) => pattern.test(f)) || [...folders].some((f) => pattern.test(f));
   }
   return trackedSet.has(clean) || folders.has(clean) || ignored(clean);
 }

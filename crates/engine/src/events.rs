@@ -1,8 +1,11 @@
-//! The event log: every state change of every message, in order.
+//! The event log: every state change of every queue and message, in order.
 //!
-//! This is what the page animates and what tests assert on. Events carry a
+//! This is what the page animates and what tests assert on: replaying the
+//! log alone rebuilds the snapshot (`tests/invariants.rs`). Events carry a
 //! sequence number and the virtual time; the log keeps the most recent
-//! `capacity` events so a long benchmark does not grow without bound.
+//! `capacity` events (`Config::event_capacity`, the `eventCapacity`
+//! budget) and drops the oldest, still counting, so a long run does not
+//! grow without bound.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -12,6 +15,8 @@ use serde::Serialize;
 use crate::ids::MessageId;
 use crate::Millis;
 
+/// One entry of the log: what changed (its `EventKind`), its place in the
+/// log (`seq`, counting from 1 and never reused) and the virtual moment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS), ts(rename = "SqsEvent"))]
 pub struct Event {
@@ -22,7 +27,13 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-/// Why a message left the in-flight state or a receive returned nothing.
+/// What changed: one variant per kind of state change of a queue, a message,
+/// a FIFO group, a move task or a queue's policy, tagged by `type`
+/// (camelCase). `by`, where a kind has it, names the caller who acted
+/// (none for a call with no caller's name). A stored message leaves its
+/// queue by one of `deleted`, `expired`, `purged`,
+/// `movedToDeadLetterQueue` or `redriven` (as a new message with a new
+/// id), or with its whole queue (`queueDeleted`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(
@@ -64,8 +75,11 @@ pub enum EventKind {
         queue: Arc<str>,
         message_id: MessageId,
     },
-    /// Visible -> in flight. `duplicate` marks a delivery while another
-    /// consumer still holds an earlier receipt of the same message.
+    /// Visible -> in flight, until `visibleAt`. `previousHolder` is the
+    /// caller that received it before (none on its first receive, or after
+    /// a dead-letter move or a redrive); whether that caller is still working on it is
+    /// not the engine's to know, so a duplicate delivery is the reader's
+    /// judgement, not a field.
     Received {
         queue: Arc<str>,
         message_id: MessageId,

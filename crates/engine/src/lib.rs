@@ -2,7 +2,9 @@
 //!
 //! Pure Rust. Time is virtual (integer milliseconds since the engine was
 //! made), randomness comes from one seeded PRNG, and nothing here touches a
-//! wall clock, I/O, JavaScript or JSON. The same [`Config`] and the same
+//! wall clock, I/O or JavaScript, or parses JSON: requests arrive typed
+//! (the protocol crate reads the wire), and the one JSON text the engine
+//! writes, a queue's `Policy`, goes through its escaping `JsonWriter`. The same [`Config`] and the same
 //! calls always produce the same answers and the same event log.
 //!
 //! Every call goes through one gate, [`Engine::call`] (gate.rs): made as a

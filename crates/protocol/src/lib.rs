@@ -4,8 +4,13 @@
 //! `{"__type": "com.amazonaws.sqs#<Shape>", "message": ...}` with the
 //! `x-amzn-query-error: <Code>;Sender` header the SDKs read the code from.
 //!
-//! Used by the wasm binding and by a native server alike; it decodes,
-//! calls the engine's typed API, and encodes. No SQS rules live here.
+//! Used by the host layer (so by the wasm binding or a native server) and
+//! the benchmarks; it decodes, calls the engine through its gate
+//! (`Engine::call`), and encodes. The only rules here are the wire's, as
+//! SQS reads it: a member's JSON type, the text of a number or boolean
+//! attribute, the members of a redrive policy, the size of a request (413
+//! past [`MAX_REQUEST_BYTES`]). Every rule about queues and messages
+//! (ranges, names, states, FIFO) is the engine's.
 
 mod attributes;
 mod json;

@@ -1,6 +1,10 @@
 // Generated from the Rust types by crates/wasm/tests/contract.rs (ts-rs); do not edit.
 // Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
 
+/**
+ * One entry of the log: what changed (its `EventKind`), its place in the
+ * log (`seq`, counting from 1 and never reused) and the virtual moment.
+ */
 export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreated", queue: string, fifo: boolean, } | { "type": "queueDeleted", queue: string, } | { "type": "queuePurged", queue: string, count: number, } | { "type": "sent", queue: string, messageId: MessageId, 
 /**
  * The first 80 characters of the body, to name the message by.
@@ -8,7 +12,13 @@ export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreat
 label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, });
 
 /**
- * Why a message left the in-flight state or a receive returned nothing.
+ * What changed: one variant per kind of state change of a queue, a message,
+ * a FIFO group, a move task or a queue's policy, tagged by `type`
+ * (camelCase). `by`, where a kind has it, names the caller who acted
+ * (none for a call with no caller's name). A stored message leaves its
+ * queue by one of `deleted`, `expired`, `purged`,
+ * `movedToDeadLetterQueue` or `redriven` (as a new message with a new
+ * id), or with its whole queue (`queueDeleted`).
  */
 export type EventKind = { "type": "queueCreated", queue: string, fifo: boolean, } | { "type": "queueDeleted", queue: string, } | { "type": "queuePurged", queue: string, count: number, } | { "type": "sent", queue: string, messageId: MessageId, 
 /**
