@@ -2,8 +2,8 @@
 // as one) may bring in, and on how much of a link's replay one slice of
 // work may do. The engine's bounds live in the engine (limits()); these
 // are the page's alone: the engine never sees a link's fragment, and
-// replays are the page's way of rebuilding a moment. The README's
-// "Limits and budgets" table lists every one.
+// replays are the page's way of rebuilding a moment. docs/limits.md
+// lists every one.
 
 const MiB = 1024 * 1024;
 
