@@ -136,6 +136,9 @@ pub struct MessageSnapshot {
     /// When a delayed or in-flight message becomes visible.
     pub visible_at: Option<Millis>,
     pub sent_at: Millis,
+    /// The caller that received it last: kept after its visibility timeout
+    /// runs out, until the next receive (none before the first receive, or
+    /// after a dead-letter move or a redrive).
     pub holder: Option<String>,
     /// Every consumer that received it in this queue, the current holder
     /// last (an earlier one may still be working on it after its

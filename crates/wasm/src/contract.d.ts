@@ -118,7 +118,13 @@ state: "delayed" | "visible" | "in-flight", group: string | null, receiveCount: 
 /**
  * When a delayed or in-flight message becomes visible.
  */
-visibleAt: number | null, sentAt: number, holder: string | null, 
+visibleAt: number | null, sentAt: number, 
+/**
+ * The caller that received it last: kept after its visibility timeout
+ * runs out, until the next receive (none before the first receive, or
+ * after a dead-letter move or a redrive).
+ */
+holder: string | null, 
 /**
  * Every consumer that received it in this queue, the current holder
  * last (an earlier one may still be working on it after its
