@@ -132,6 +132,7 @@ const hosts = new Set();
  * Resolves once the wasm module is ready; safe to call any number of
  * times. `module` (a compiled WebAssembly.Module) is for hosts without
  * fetch of files, such as Node; browsers fetch the file next to this script.
+ * @param {{ module?: WebAssembly.Module }} [options]
  */
 export function ready({ module } = {}) {
   loading ??= (async () => {
