@@ -11,10 +11,9 @@ import { nameOf, secs, shortId } from "./format.js";
  * queue's maxReceiveCount (null when it has no redrive policy).
  * @typedef {{ label(id: string): string | undefined, maxReceive(queue: string): number | null | undefined }} SentenceContext
  */
-/** @typedef {"narration" | "warn" | "good" | "routine" | ""} LineKind */
+/** @typedef {"narration" | "warn" | "good" | "routine" | ""} LineKind "warn": something went wrong */
 
 /**
- * kind: "narration" | "warn" (something went wrong) | "good" | "routine" | ""
  * @param {string} who
  * @param {string} text
  * @param {LineKind} [kind]
