@@ -49,6 +49,11 @@ step "build the wasm package (web/pkg), the page's bundle and dist/queuelab.js"
 node scripts/build-page.mjs
 node scripts/build-dist.mjs
 
+step "type-check web/ against the generated contract (tests/types/web.tsconfig.json)"
+# The page's JavaScript, checked against web/pkg/queuelab.d.ts (so after the
+# wasm build): an event kind without its case in a switch over kinds fails here.
+node node_modules/typescript/bin/tsc -p tests/types/web.tsconfig.json
+
 step "the wasm within its size budget (gzipped; docs/wasm-size.md)"
 node --test tests/size/
 

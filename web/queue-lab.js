@@ -170,7 +170,7 @@ export class QueueLabElement extends HTMLElement {
 
   /** Whether the author put fallback content inside the element (an inline scenario's <script> is not). */
   #hasFallback() {
-    return [...this.childNodes].some((n) => (n.nodeType === Node.ELEMENT_NODE ? n.localName !== "script" : n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== ""));
+    return [...this.childNodes].some((n) => (n.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (n).localName !== "script" : n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== ""));
   }
 
   #fail(message) {

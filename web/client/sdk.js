@@ -24,6 +24,7 @@ export function queuelabHandler(target, { caller } = {}) {
     // Read by the SDK's host-header middleware, which only acts on "h2".
     metadata: { handlerProtocol: "queuelab" },
 
+    /** @param {{ headers: Record<string, string>, body?: unknown }} request @param {{ abortSignal?: AbortSignal }} [options] */
     async handle(request, { abortSignal } = {}) {
       // Checked before dispatch so an aborted request never reaches the engine.
       if (abortSignal?.aborted) throw abortError(abortSignal);

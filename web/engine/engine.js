@@ -102,10 +102,10 @@ function guardMethods(gen) {
     if (name === "constructor" || name.startsWith("__") || typeof method !== "function") continue;
     P.prototype[name] =
       name === "free"
-        ? function free() {
+        ? /** @this {object} a Playground */ function free() {
             if (!gen.dead) method.call(this); // a dead instance's memory is gone with it
           }
-        : function guarded(...args) {
+        : /** @this {object} a Playground */ function guarded(...args) {
             const result = gen.call(this, name, () => method.apply(this, args));
             if (name === "advance" || name === "now") times.set(this, result);
             return result;
@@ -132,6 +132,7 @@ const hosts = new Set();
  * Resolves once the wasm module is ready; safe to call any number of
  * times. `module` (a compiled WebAssembly.Module) is for hosts without
  * fetch of files, such as Node; browsers fetch the file next to this script.
+ * @param {{ module?: WebAssembly.Module }} [options]
  */
 export function ready({ module } = {}) {
   loading ??= (async () => {

@@ -24,6 +24,8 @@ export const cancelledCheck = () => new DOMException("Check my fix was cancelled
  * rejects with a step's error or, after `cancel()`, an AbortError.
  * `onProgress(progress)` is called at once and after every slice that
  * leaves the check running.
+ * @param {import("../pkg/queuelab.js").LabCheck} check
+ * @param {{ onProgress?: (progress: import("../pkg/queuelab.js").CheckProgress) => void, budgetMs?: number, pause?: () => Promise<unknown>, clock?: () => number }} [options]
  */
 export function runCheck(check, { onProgress = () => {}, budgetMs = SLICE_MS, pause = nextFrame, clock = () => performance.now() } = {}) {
   let units = 0;

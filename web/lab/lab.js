@@ -42,6 +42,8 @@ const PROGRESS_AFTER_MS = 250;
  *   during }) or could not be restarted; the message is already in its box;
  * - `checkpoints`: false plays a scenario's checkpoints without asking
  *   them (a demo that just plays; `checkpoints=off`).
+ * @param {Document | ShadowRoot} root
+ * @param {{ host?: HTMLElement, keys?: Document | ShadowRoot, onEvent?: (event: import("../pkg/queuelab.js").QueuelabEvent, how: { replay: boolean }) => void, onEnd?: () => void, onRun?: () => void, onError?: (message: string, detail?: object) => void, checkpoints?: boolean }} [options]
  */
 export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {}, onError = () => {}, checkpoints = true } = {}) {
   const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun, onError, checkpoints });
@@ -60,7 +62,7 @@ export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd =
     get speed() {
       return lab.speed;
     },
-    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. `id`: a lab's id ("duplicate-orders"), for its progress and events. */
+    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. `id`: a lab's id ("duplicate-orders"), for its progress and events. @param {string} text @param {{ label?: string, id?: string | null }} [options] */
     load: (text, { label, id } = {}) => lab.load(text, label, id),
     /** A lab's goal, knobs and Check my fix (LabGoal in queue-lab.d.ts); null where the markup has no lab panel. */
     get goal() {

@@ -72,7 +72,7 @@ function measureOne(href, timeoutMs) {
     const began = performance.now();
     const poll = setInterval(() => {
       const doc = frame.contentDocument;
-      const at = Number(doc?.querySelector("[data-time-ms]")?.dataset.timeMs ?? -1);
+      const at = Number(doc?.querySelector("[data-time-ms]")?.getAttribute("data-time-ms") ?? -1);
       if (doc?.body?.dataset.ready === "true" && at >= t) done(Math.ceil(doc.documentElement.getBoundingClientRect().height));
       else if (performance.now() - began > timeoutMs) done(null);
     }, 100);

@@ -69,7 +69,7 @@ function mountPage() {
   // Act yourself, open, takes a side of the page (styles.css). A class, not
   // body:has(): a :has() on <body> is re-checked at every change under it,
   // which while playing is every frame.
-  const manualPanel = root.getElementById("manual-panel");
+  const manualPanel = /** @type {HTMLDetailsElement | null} */ (root.getElementById("manual-panel"));
   manualPanel?.addEventListener("toggle", () => document.body.classList.toggle("manual-open", manualPanel.open));
   // `toggle` comes a task after the panel opens, a frame too late: a click
   // on its summary (the mouse, Enter or Space) makes room at once.
@@ -105,7 +105,7 @@ async function loadStem(name) {
     lab.showError(e.message);
     return false;
   }
-  const sel = document.getElementById("scenario");
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("scenario"));
   if (![...sel.options].some((o) => o.value === stem)) sel.append(h("option", { value: stem, text: stem }));
   sel.value = stem;
   seq?.update();
@@ -141,7 +141,7 @@ function optionText(stem, n, title) {
  * laptop's first frame waited for all of them).
  */
 async function fillPicker(started) {
-  const sel = document.getElementById("scenario");
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("scenario"));
   const listed = async (list) => {
     try {
       return await list();
@@ -207,7 +207,8 @@ async function copy(text, field, status) {
 
 function wireShare() {
   const panel = document.getElementById("share-panel");
-  const $ = (id) => document.getElementById(id);
+  /** The panel's fields and buttons by id (a text area's and a button's value, disabled and placeholder are an input's). @param {string} id */
+  const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
   $("share-link").addEventListener("click", async () => {
     const { href, tooBig } = await currentLink();
     panel.hidden = false;
@@ -272,6 +273,7 @@ function wireShare() {
 // ---- start --------------------------------------------------------------------
 
 async function start() {
+  /** @type {(value?: unknown) => void} */
   let started;
   const picker = fillPicker(new Promise((resolve) => (started = resolve)));
   try {
@@ -333,7 +335,7 @@ async function known(name, stems) {
     await resolveScenario(name);
     return true;
   } catch {
-    const sel = document.getElementById("scenario");
+    const sel = /** @type {HTMLSelectElement} */ (document.getElementById("scenario"));
     sel.prepend(h("option", { value: "", text: "Pick a scenario…", disabled: true }));
     sel.value = "";
     document.getElementById("title").textContent = "Pick a scenario";

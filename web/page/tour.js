@@ -56,6 +56,8 @@ class Tour {
   constructor(doc) {
     this.doc = doc;
     this.i = 0;
+    /** @type {HTMLElement | null} where focus goes back when the tour closes (setUpTour's "?" button) */
+    this.returnTo = null;
     this.count = h("p", { class: "tour-count" });
     this.title = h("h2", { id: "tour-title", tabindex: "-1" });
     this.text = h("p", { id: "tour-text" });

@@ -3,6 +3,10 @@
 // in-flight window began. Bookkeeping for drawing only: every fact comes
 // from an engine event, nothing here decides what SQS does.
 
+import { unreachable } from "./unreachable.js";
+
+/** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */
+
 export class History {
   constructor() {
     this.reset();
@@ -32,11 +36,16 @@ export class History {
     if (this.leftOrder.length > 400) this.leftOrder.splice(0, 200);
   }
 
-  /** Takes a batch of events (oldest first); returns ids that left in it. */
+  /**
+   * Takes a batch of events (oldest first); returns ids that left in it.
+   * Every kind is named: the ones that change nothing drawn are listed too.
+   * @param {QueuelabEvent[]} events
+   * @returns {string[]}
+   */
   ingest(events) {
     const leftNow = [];
     for (const e of events) {
-      const id = e.messageId;
+      const id = "messageId" in e ? e.messageId : null;
       switch (e.type) {
         case "sent":
           this.labels.set(id, e.label);
@@ -95,6 +104,33 @@ export class History {
           set.add(e.alsoHeldBy);
           break;
         }
+        case "queueCreated":
+        case "queueDeleted":
+        case "queuePurged":
+        case "delayEnded":
+        case "visibilityExpired":
+        case "deleteMissedCopy":
+        case "groupLocked":
+        case "groupUnlocked":
+        case "moveTaskStarted":
+        case "moveTaskCancelling":
+        case "moveTaskEnded":
+        case "permissionAdded":
+        case "permissionRemoved":
+        case "narration":
+        case "processingStarted":
+        case "sideEffectPerformed":
+        case "skippedAlreadyProcessed":
+        case "processingFailed":
+        case "workerCrashed":
+        case "workerRestarted":
+        case "actionFailed":
+        case "alarmChanged":
+        case "checkpointAsked":
+        case "checkpointAnswered":
+          break;
+        default:
+          unreachable(e);
       }
     }
     return leftNow;

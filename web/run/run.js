@@ -79,6 +79,7 @@ export class Run {
    * `checkpointAnswered`) the run should stop at: playing, the run then
    * stops at the end of that moment (`halted`) until `resume()`. A replay
    * does not stop on the way, only when it lands on such a moment.
+   * @param {{ sample?: boolean, onEvent?: (event: import("../pkg/queuelab.js").QueuelabEvent, how: { replay: boolean }) => void, haltsAt?: ((event: import("../pkg/queuelab.js").QueuelabEvent) => boolean) | null }} [options]
    */
   constructor({ sample = false, onEvent = () => {}, haltsAt = null } = {}) {
     this.onEvent = onEvent;

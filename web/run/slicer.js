@@ -43,8 +43,21 @@ export class Stalled extends Error {
  *   without moving the clock made progress.
  */
 export class Slicer {
+  /**
+   * @param {{
+   *   advance: (to: number) => number,
+   *   estimate?: ((to: number) => number) | null,
+   *   clock?: () => number,
+   *   halted?: () => boolean,
+   *   pending?: () => number,
+   * }} work
+   */
   constructor({ advance, estimate = null, clock = () => performance.now(), halted = () => false, pending = () => 0 }) {
-    Object.assign(this, { advance, estimate, clock, halted, pending });
+    this.advance = advance;
+    this.estimate = estimate;
+    this.clock = clock;
+    this.halted = halted;
+    this.pending = pending;
     this.chunk = 1; // virtual ms in the next chunk; grows while chunks are cheap
     this.steps = 64; // estimated steps a chunk may hold; learned from measured cost
     this.cost = 0; // wall ms the last chunk took
@@ -118,6 +131,20 @@ export function nextTurn() {
 export const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
 /**
+ * @typedef {{
+ *   reached: number,
+ *   target: number,
+ *   state: "running" | "done" | "cancelled" | "failed",
+ *   error: unknown,
+ *   done: Promise<SlicedJob>,
+ *   cancel(): void,
+ *   shown?: boolean,
+ *   abandoned?: boolean,
+ * }} SlicedJob
+ * (`shown` and `abandoned` are the lab's marks on its replay's job.)
+ */
+
+/**
  * Runs `slicer` from `from` to `target` in slices, waiting on `pause()`
  * between them. The first slice runs at once (a short job finishes before
  * this returns). Returns the job:
@@ -127,9 +154,20 @@ export const nextFrame = () => new Promise((resolve) => requestAnimationFrame(()
  * - `done`: a promise of the job once it stops.
  * `onSlice(job)` is called after every slice that leaves it running, and
  * `onEnd(job)` once, at the moment it stops (inside `cancel()` for a cancel).
+ * @param {Slicer} slicer
+ * @param {{
+ *   from: number,
+ *   target: number,
+ *   budgetMs?: number,
+ *   pause?: () => Promise<unknown>,
+ *   onSlice?: (job: SlicedJob) => void,
+ *   onEnd?: (job: SlicedJob) => void,
+ * }} options
+ * @returns {SlicedJob}
  */
 export function runSliced(slicer, { from, target, budgetMs = SLICE_MS, pause = nextTurn, onSlice = () => {}, onEnd = () => {} }) {
   let finish;
+  /** @type {SlicedJob} */
   const job = {
     reached: from,
     target,

@@ -2,16 +2,36 @@
 // `sentences(events, ctx)` reads a batch (oldest first) so a receive and
 // the duplicate delivery it caused become one sentence.
 
+import { unreachable } from "../run/unreachable.js";
 import { nameOf, secs, shortId } from "./format.js";
 
-/** kind: "narration" | "warn" (something went wrong) | "good" | "routine" | "" */
+/** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */
+/**
+ * What a sentence needs besides its event: a message's label, and a
+ * queue's maxReceiveCount (null when it has no redrive policy).
+ * @typedef {{ label(id: string): string | undefined, maxReceive(queue: string): number | null | undefined }} SentenceContext
+ */
+/** @typedef {"narration" | "warn" | "good" | "routine" | ""} LineKind "warn": something went wrong */
+
+/**
+ * @param {string} who
+ * @param {string} text
+ * @param {LineKind} [kind]
+ */
 function line(who, text, kind = "") {
   return { who, text, kind };
 }
 
+/**
+ * One sentence for every event kind: a kind without its case fails the
+ * type check (`unreachable`).
+ * @param {QueuelabEvent} e
+ * @param {SentenceContext} ctx
+ * @param {(received: QueuelabEvent & { type: "received" }) => string | null} duplicateOf
+ */
 function describe(e, ctx, duplicateOf) {
-  const m = (id = e.messageId) => nameOf(ctx.label(id), id);
-  const by = e.by ?? "someone";
+  const m = (id = "messageId" in e ? e.messageId : "") => nameOf(ctx.label(id), id);
+  const by = ("by" in e ? e.by : null) ?? "someone";
   switch (e.type) {
     case "narration":
       return line("narrator", e.text, "narration");
@@ -22,7 +42,7 @@ function describe(e, ctx, duplicateOf) {
     case "queueCreated":
       return line("setup", `queue ${e.queue} created (${e.fifo ? "FIFO" : "standard"})`, "routine");
     case "queueDeleted":
-      return line(e.by ?? "someone", `deleted queue ${e.queue}`, "warn");
+      return line(by, `deleted queue ${e.queue}`, "warn"); // the event names no caller: always "someone"
     case "queuePurged":
       return line("SQS", `purged ${e.queue}: ${e.count} message${e.count === 1 ? "" : "s"} deleted`, "warn");
     case "sent": {
@@ -104,21 +124,28 @@ function describe(e, ctx, duplicateOf) {
     case "alarmChanged":
       return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
     default:
-      return line("engine", `${e.type}`, "routine");
+      return unreachable(e);
   }
 }
 
+/** @param {number} n */
 function ordinal(n) {
   return n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
 }
 
-/** Sentences for a batch of events; a duplicateDelivery folds into its receive. */
+/**
+ * Sentences for a batch of events; a duplicateDelivery folds into its receive.
+ * @param {QueuelabEvent[]} events
+ * @param {SentenceContext} ctx
+ */
 export function sentences(events, ctx) {
+  /** @type {Map<string, QueuelabEvent & { type: "duplicateDelivery" }>} */
   const dups = new Map();
   for (const e of events) {
     if (e.type === "duplicateDelivery") dups.set(`${e.consumer}|${e.messageId}|${e.receiveCount}`, e);
   }
   const folded = new Set();
+  /** @param {QueuelabEvent & { type: "received" }} r */
   const duplicateOf = (r) => {
     const d = dups.get(`${r.by}|${r.messageId}|${r.receiveCount}`);
     if (!d) return null;
@@ -133,7 +160,11 @@ export function sentences(events, ctx) {
   return out;
 }
 
-/** Which events are worth saying aloud (through the live region). */
+/**
+ * Which events are worth saying aloud (through the live region). Every kind
+ * is named, so a new one is a decision, not a silent "no".
+ * @param {QueuelabEvent} e
+ */
 export function isKey(e) {
   switch (e.type) {
     case "narration":
@@ -146,8 +177,36 @@ export function isKey(e) {
       return true;
     case "sideEffectPerformed":
       return e.count > 1;
-    default:
+    case "queueCreated":
+    case "queueDeleted":
+    case "queuePurged":
+    case "sent":
+    case "duplicateDropped":
+    case "delayEnded":
+    case "received":
+    case "visibilityChanged":
+    case "visibilityExpired":
+    case "deleted":
+    case "deleteMissedCopy":
+    case "redriven":
+    case "purged":
+    case "groupLocked":
+    case "groupUnlocked":
+    case "emptyReceive":
+    case "moveTaskStarted":
+    case "moveTaskCancelling":
+    case "moveTaskEnded":
+    case "permissionAdded":
+    case "permissionRemoved":
+    case "processingStarted":
+    case "skippedAlreadyProcessed":
+    case "processingFailed":
+    case "workerRestarted":
+    case "actionFailed":
+    case "checkpointAsked":
+    case "checkpointAnswered":
       return false;
+    default:
+      return unreachable(e);
   }
 }
-

@@ -45,7 +45,7 @@ export function lockIcon(closed) {
   shackle.setAttribute("stroke", "currentColor");
   shackle.setAttribute("stroke-width", "1.8");
   const body = document.createElementNS(SVG, "rect");
-  for (const [k, v] of Object.entries({ x: 2.5, y: 7, width: 11, height: 8, rx: 1.5, fill: "currentColor" })) body.setAttribute(k, v);
+  for (const [k, v] of Object.entries({ x: 2.5, y: 7, width: 11, height: 8, rx: 1.5, fill: "currentColor" })) body.setAttribute(k, String(v));
   svg.append(shackle, body);
   return svg;
 }

@@ -14,7 +14,7 @@ import { secs } from "../../text/format.js";
 import { SqsClient, commands } from "../../client/sqs-client.js";
 import { deadLetterSources } from "../../run/derive.js";
 
-const AsyncFunction = (async () => {}).constructor;
+const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>} */ ((async () => {}).constructor);
 // The lines a learner copies from an AWS example; the names they import
 // are already in scope here, so the line becomes a comment (keeping line
 // numbers in error messages).

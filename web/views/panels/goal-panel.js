@@ -58,6 +58,9 @@ export const goalPanel = {
 class GoalPanel {
   constructor(root, box, lab) {
     this.$ = (id) => root.getElementById(id);
+    // Declared for the type check, which does not follow the Object.assign below.
+    /** @type {HTMLElement} */ this.box;
+    /** @type {any} the lab's context (web/lab/lab.js) */ this.lab;
     Object.assign(this, { box, lab, view: null, file: "", settings: null, report: null, checkedWith: null, refused: null, running: null, hintsShown: 0 });
     this.$("knobs").addEventListener("change", (e) => this.changed(e.target));
     // Enter in a field applies its value (its change event); only the button checks.

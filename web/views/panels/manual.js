@@ -7,6 +7,7 @@ import { limits } from "../../engine/engine.js";
 
 export class Manual {
   /** act(op, body, caller) -> Promise<{status, body}> (parsed body). */
+  /** @param {HTMLElement} host @param {{ act: (op: string, body: object, caller: string) => Promise<{ status: number, body: any }>, explain?: (queueUrl: string, caller: string) => string }} options */
   constructor(host, { act, explain = () => "" }) {
     this.act = act;
     this.explain = explain; // (queueUrl, caller) -> why a receive there came back empty
