@@ -190,3 +190,112 @@ test("rapid attribute changes after an error end on the last one, with every ear
   assert.deepEqual(seen, { lastReady: "FIFO message groups", alive: ["FIFO message groups"], current: true, boot: 0, labs: 1 });
   await close();
 });
+
+/** Parts of the playground that scroll sideways on purpose: the log, code, JSON and form controls' own text. */
+const DELIBERATE_SCROLLERS = "#log-scroll, .code-text, .code-out, .m-out, #json-text, .peek, textarea, input, select";
+
+/**
+ * What does not fit the element `id` at its current width, in words: the
+ * element or a descendant whose content overflows its box sideways, text an
+ * overflow: hidden box cuts, a box that sticks out of the element, and a
+ * page that scrolls sideways. Deliberate scrollers are checked as boxes,
+ * not for their content; visually hidden labels (.vh) are skipped.
+ */
+function misfits(page, id) {
+  return page.evaluate(([i, scrollers]) => {
+    const el = document.getElementById(i);
+    const name = (n) => `${n.localName}${n.id ? `#${n.id}` : ""}${n.classList.length ? `.${[...n.classList].join(".")}` : ""}`;
+    const found = [];
+    if (el.scrollWidth > el.clientWidth + 1) found.push(`the element's content is ${el.scrollWidth} px wide in ${el.clientWidth} px`);
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) found.push(`the page scrolls sideways (${doc.scrollWidth} px in ${doc.clientWidth} px)`);
+    const box = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const [left, right] = [box.left + parseFloat(cs.borderLeftWidth), box.right - parseFloat(cs.borderRightWidth)];
+    const walk = (node) => {
+      for (const child of node.children) {
+        const style = getComputedStyle(child);
+        if (style.display === "none" || child.matches(".vh, style, script, template")) continue;
+        const r = child.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0 && style.display !== "contents") continue; // not rendered (a closed <details>' content)
+        if (r.left < left - 1 || r.right > right + 1) {
+          found.push(`${name(child)} sticks out: ${Math.round(r.left - left)}..${Math.round(r.right - left)} px in ${Math.round(right - left)} px`);
+          continue; // its descendants stick out with it
+        }
+        const scroller = child.matches(scrollers);
+        if (!scroller && child.namespaceURI === "http://www.w3.org/1999/xhtml" && style.display !== "inline" && child.scrollWidth > child.clientWidth + 1) {
+          const how = style.overflowX === "visible" ? "overflows" : style.overflowX === "hidden" || style.overflowX === "clip" ? "cuts its text" : "scrolls sideways";
+          found.push(`${name(child)} ${how}: ${child.scrollWidth} px in ${child.clientWidth} px${child.textContent ? ` (“${child.textContent.trim().slice(0, 40)}”)` : ""}`);
+        }
+        if (!scroller && child.localName !== "svg") walk(child);
+      }
+    };
+    walk(el.shadowRoot);
+    return found;
+  }, [id, DELIBERATE_SCROLLERS]);
+}
+
+/** Code for the cell: a long line of output, then an SQS error by name. */
+const REFLOW_CODE = `const { QueueUrl } = await sqs.getQueueUrl({ QueueName: "orders" });
+console.log("the queue's URL, which is long and has no spaces to wrap at:", QueueUrl);
+await sqs.getQueueUrl({ QueueName: "a-queue-that-does-not-exist-in-this-playground" });`;
+
+test("the element reflows down to 280 px: a scenario, a lab, the code cell and Act yourself fit at 280, 300 and 320 px, at t = 0, mid-run and after Check my fix", async () => {
+  // Reduced motion: what is measured is where things settle, not a token in the middle of its move.
+  const { page, problems, close } = await openHost({}, { viewport: { width: 336, height: 800 }, reducedMotion: "reduce" });
+  await page.addStyleTag({ content: "body { margin: 0 8px; }" });
+  const elements = {
+    scenario: { scenario: "slow-consumer", view: "full", checkpoints: "off", controls: "play step restart speed timeline seed" },
+    fifo: { scenario: "fifo-message-groups", checkpoints: "off", controls: "play step restart speed timeline" },
+    lab: { lab: "duplicate-orders", checkpoints: "off", controls: "play step restart speed timeline" },
+    code: { scenario: "process-then-delete", editor: "", code: REFLOW_CODE, controls: "play restart speed timeline" },
+  };
+  for (const [id, attrs] of Object.entries(elements)) {
+    await add(page, id, attrs);
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await nthReady(page, id, 1);
+  }
+  await page.locator("#scenario #manual-panel summary").click(); // Act yourself, open
+  const look = async (moment) => {
+    const found = [];
+    for (const width of [280, 300, 320]) {
+      await page.setViewportSize({ width: width + 16, height: 800 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      for (const id of Object.keys(elements)) {
+        assert.equal(await page.locator(`#${id}`).evaluate((el) => el.getBoundingClientRect().width), width, `${id} is ${width} px wide`);
+        for (const m of await misfits(page, id)) found.push(`${moment}, ${width} px, ${id}: ${m}`);
+      }
+    }
+    return found;
+  };
+  const found = await look("t = 0");
+  // Mid-run: every element halfway through its run; the code cell has run (its output and an SQS error).
+  await page.locator("#code #code-run").click();
+  await page.waitForSelector("#code #code-status:text('Failed.')");
+  for (const id of Object.keys(elements)) await page.locator(`#${id}`).evaluate((el) => el.controls.scrub(el.controls.scenario.durationMs / 2, false));
+  found.push(...(await look("mid-run")));
+  // After Check my fix with the lab's own settings: its failures, in words, with their buttons.
+  await page.locator("#lab #check-fix").click();
+  await page.waitForSelector("#lab #goal-result:not([hidden])");
+  found.push(...(await look("after Check my fix")));
+  assert.deepEqual(found, [], `${found.length} misfits:\n${found.slice(0, 40).join("\n")}`);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a word's tooltip inside an element opens at the word, wherever the element sits on the page", async () => {
+  const { page, close } = await openHost();
+  await page.addStyleTag({ content: "#main::before { content: ''; display: block; height: 1500px; }" }); // the element far down a long page
+  await add(page, "words", { scenario: "slow-consumer", controls: "play" });
+  await page.locator("#words").scrollIntoViewIfNeeded();
+  await nthReady(page, "words", 1);
+  const term = page.locator("#words .term[data-term='dlq']");
+  await term.focus();
+  const tip = page.locator("#words .term-tip");
+  await tip.waitFor();
+  const [at, box, width] = [await term.boundingBox(), await tip.boundingBox(), page.viewportSize().width];
+  const near = (a, b) => Math.abs(a - b) <= 1;
+  assert.ok(near(box.y, at.y + at.height + 8) || near(box.y + box.height, at.y - 8), `the tip (top ${box.y}) is just under or over the word (${at.y}..${at.y + at.height})`);
+  assert.ok(near(box.x, Math.min(at.x, width - box.width - 8)), `the tip starts at the word's left (${box.x} vs ${at.x})`);
+  await close();
+});
