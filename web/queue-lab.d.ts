@@ -93,6 +93,12 @@ export declare class QueueLabElement extends HTMLElement {
   readonly controls: LabControls | null;
   /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */
   readonly lab: LabGoal | null;
+  /**
+   * Builds the playground again from its attributes and source: retries after an error
+   * (a scenario file that could not be fetched, say), or starts a running one over with a
+   * new engine (the old one is freed). Any attribute change after an error also retries.
+   */
+  reload(): void;
   addEventListener<K extends keyof QueueLabEventMap>(type: K, listener: (this: QueueLabElement, ev: QueueLabEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof QueueLabEventMap>(type: K, listener: (this: QueueLabElement, ev: QueueLabEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;

@@ -129,12 +129,27 @@ export class QueueLabElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (old === value || !this.#lab) return;
+    if (old === value || !this.#shown) return; // not started yet: the first build reads every attribute
+    // Still loading, or it failed: any change is a new try, so a corrected
+    // attribute (or a scenario picker's first choice) recovers the element.
+    if (!this.#lab?.playground) return this.#scheduleRebuild();
     if (REBUILD.has(name)) return this.#scheduleRebuild();
     if (name === "speed") this.#applySpeed();
     else if (name === "seed") this.#applySeed();
     else if (name === "autoplay") value == null ? this.#lab.pause() : this.#lab.play();
     else if (name === "code") this.#cell?.show(value ?? "");
+  }
+
+  /**
+   * Builds the playground again from its attributes and source, now: after
+   * an error (a scenario file that could not be fetched, say), or to start
+   * a running one over. The engine on screen is freed first.
+   */
+  reload() {
+    if (!this.isConnected) return;
+    this.#shown = true; // asked for: no need to wait until it scrolls into view
+    this.#observer?.disconnect();
+    this.#build();
   }
 
   #scheduleRebuild() {
@@ -182,6 +197,7 @@ export class QueueLabElement extends HTMLElement {
   async #build() {
     const generation = ++this.#generation;
     this.#teardown();
+    delete this.dataset.ready;
     let config;
     let text;
     try {

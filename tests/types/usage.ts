@@ -17,6 +17,7 @@ if (el) {
   });
   typed.addEventListener("queuelab-ready", (e) => void e.detail.playground.now());
   typed.controls?.setSpeed("max");
+  typed.addEventListener("queuelab-error", () => typed.reload());
   void typed.sqs.sendMessage({ QueueUrl: "u", MessageBody: "b" }).then((r) => r.MessageId?.toUpperCase());
 }
 

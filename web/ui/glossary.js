@@ -104,8 +104,7 @@ class Glossary {
     const r = el.getBoundingClientRect();
     const tr = this.tip.getBoundingClientRect();
     const below = r.bottom + 8 + tr.height <= innerHeight;
-    this.tip.style.top = `${Math.max(4, below ? r.bottom + 8 : r.top - 8 - tr.height)}px`;
-    this.tip.style.left = `${Math.max(4, Math.min(r.left, innerWidth - tr.width - 8))}px`;
+    placeFixed(this.tip, Math.max(4, Math.min(r.left, innerWidth - tr.width - 8)), Math.max(4, below ? r.bottom + 8 : r.top - 8 - tr.height));
   }
 
   hide() {
@@ -133,4 +132,18 @@ class Glossary {
     for (const [el, type, fn] of this.on) el.removeEventListener(type, fn);
     this.tip.remove();
   }
+}
+
+/**
+ * Puts a position: fixed box at viewport point (x, y). Inside a <queue-lab>
+ * the element's containment makes the element, not the viewport, the box's
+ * containing block, so the first placement is measured and corrected.
+ */
+function placeFixed(box, x, y) {
+  box.style.left = `${x}px`;
+  box.style.top = `${y}px`;
+  const at = box.getBoundingClientRect();
+  if (Math.abs(at.left - x) < 0.5 && Math.abs(at.top - y) < 0.5) return;
+  box.style.left = `${2 * x - at.left}px`;
+  box.style.top = `${2 * y - at.top}px`;
 }

@@ -187,7 +187,9 @@ function drawMarks(box, moments, duration, go) {
     ...moments.map(({ t, text, checkpoint }) => {
       const pct = duration > 0 ? (100 * Math.min(t, duration)) / duration : 0;
       const mark = h("span", { class: checkpoint ? "tl-mark tl-checkpoint" : "tl-mark", "data-marker-ms": t, title: `t = ${secs(t)} s: ${text}`, onclick: () => go(t) });
-      mark.style.left = `${pct}%`; // through the CSSOM: the page's CSP allows no inline style attributes
+      // Where along the track (0..1); styles.css turns it into a position that keeps the
+      // whole tick inside its box. Through the CSSOM: the page's CSP allows no inline style attributes.
+      mark.style.setProperty("--at", String(pct / 100));
       return mark;
     }),
   );
