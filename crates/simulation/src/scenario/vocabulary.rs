@@ -149,7 +149,7 @@ const ROWS: &[Row] = &[
     ("consumers[].behaviour.crashesAfterSideEffectOn", "Crashes after the side effect on", None, List, "comma-separated", true, true),
     ("consumers[].behaviour.deletesBeforeProcessing", "Deletes before processing", Some("delete before processing"), Toggle, "at-most-once", true, true),
     ("consumers[].behaviour.crashesBeforeSideEffectOn", "Crashes before the side effect on", None, List, "comma-separated", true, true),
-    ("consumers[].behaviour.restartMs", "Restart after a crash", Some("restart time"), Number, "", true, true),
+    ("consumers[].behaviour.restartMs", "Restart after a crash", Some("restart time"), Number, "", false, true),
     ("consumers[].behaviour.heartbeatEveryMs", "Heartbeat every", Some("heartbeat"), Number, "extends visibility while working", true, true),
     ("consumers[].behaviour.heartbeatVisibilitySeconds", "Heartbeat's visibility", None, Number, "empty = the queue's", true, true),
     ("consumers[].behaviour.lambdaBatch", "Lambda batch", Some("Lambda batch"), Toggle, "the batch is one invocation", true, true),
@@ -181,9 +181,9 @@ pub fn vocabulary() -> Vocabulary {
 
 fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWords {
     let field = path.rsplit('.').next().unwrap_or(path);
-    // `min`, `max` and `mean` are ranged as milliseconds only under a processing time.
-    let ranged =
-        kind == Number && !(matches!(field, "min" | "max" | "mean") && !path.contains("Ms."));
+    // Every number of the table is ranged by its name (`min`, `max` and
+    // `mean` are only a processing time's here).
+    let ranged = kind == Number;
     let range = field_range(field).filter(|_| ranged);
     let unit = match range.map(|(.., unit)| unit) {
         Some(MS) => "ms",
