@@ -26,7 +26,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { startServer } from "./static-server.mjs";
-import { checksum, pack } from "../web/share.js";
+import { checksum, pack } from "../web/page/share.js";
 
 const flag = process.argv.indexOf("--throttle");
 const throttle = flag > 0 ? Number(process.argv[flag + 1]) : 4;

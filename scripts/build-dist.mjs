@@ -44,7 +44,7 @@ async function files() {
 const inline = {
   name: "queuelab-inline-files",
   setup(b) {
-    b.onResolve({ filter: /^\.\/files\.js$/ }, () => ({ path: `${root}web/files-inline.js` }));
+    b.onResolve({ filter: /(^|\/)files\.js$/ }, () => ({ path: `${root}web/engine/files-inline.js` }));
     b.onResolve({ filter: /^queuelab:/ }, (args) => ({ path: args.path, namespace: "queuelab" }));
     b.onLoad({ filter: /.*/, namespace: "queuelab" }, async (args) => ({
       contents: args.path === "queuelab:glue" ? await glueFactory() : await files(),

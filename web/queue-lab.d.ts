@@ -3,7 +3,7 @@
 // and its events typed.
 
 import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, QueuelabEvent } from "./pkg/queuelab.js";
-import type { SqsClient } from "./sqs-client.js";
+import type { SqsClient } from "./client/sqs-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
 export type EngineEvent = QueuelabEvent;

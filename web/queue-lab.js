@@ -10,14 +10,14 @@
 // and is freed when the element leaves the page. All elements on a page
 // share one wasm module (engine.js) and each has its own engine.
 
-import { ready } from "./engine.js";
-import { createLab, parseSeed } from "./lab.js";
-import { labMarkup, parseControls } from "./markup.js";
-import { fetchScenario, fetchText, resolveLab, resolveScenario, shortName } from "./scenarios.js";
-import { styleText } from "./files.js";
-import { SqsClient } from "./sqs-client.js";
-import { CodeCell } from "./code-cell.js";
-import { h } from "./dom.js";
+import { ready } from "./engine/engine.js";
+import { createLab, parseSeed } from "./lab/lab.js";
+import { labMarkup, parseControls } from "./lab/markup.js";
+import { fetchScenario, fetchText, resolveLab, resolveScenario, shortName } from "./engine/scenarios.js";
+import { styleText } from "./engine/files.js";
+import { SqsClient } from "./client/sqs-client.js";
+import { CodeCell } from "./views/panels/code-cell.js";
+import { h } from "./ui/dom.js";
 
 const ELEMENT_CONTROLS = ["play", "step", "restart", "speed", "timeline"];
 const VIEWS = ["compact", "full"];

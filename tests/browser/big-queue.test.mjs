@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { artifacts, open, root, scaled } from "./harness.mjs";
-import { CELL_CARDS } from "../../web/render-queue.js";
+import { CELL_CARDS } from "../../web/views/stage/render-queue.js";
 
 const BIG = JSON.stringify({
   title: "A backlog of 5,000 jobs",

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { hookState, open, runToEnd, scrubTo } from "./harness.mjs";
-import { pack } from "../../web/share.js";
+import { pack } from "../../web/page/share.js";
 
 /** Code that counts its runs in `globalThis[key]`. */
 const counting = (key) => `globalThis.${key} = (globalThis.${key} ?? 0) + 1;`;

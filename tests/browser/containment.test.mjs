@@ -1,4 +1,4 @@
-// Containment of an engine trap (web/engine.js, web/lab.js): one
+// Containment of an engine trap (web/engine/engine.js, web/lab/lab.js): one
 // playground's wasm trap must not take the others on the page down.
 //
 // How a test breaks one engine for real: a Playground is a JS object

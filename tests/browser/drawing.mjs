@@ -3,7 +3,7 @@
 // log). Expectations are derived here from the engine's data, not by
 // calling the page's drawing code, so a drawing bug shows as a difference.
 import assert from "node:assert/strict";
-import { CELL_CARDS } from "../../web/render-queue.js";
+import { CELL_CARDS } from "../../web/views/stage/render-queue.js";
 
 /**
  * Reads the engine (snapshot and every event) and the drawing in one

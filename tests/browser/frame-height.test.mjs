@@ -1,4 +1,4 @@
-// The host page's line of the iframe snippet (web/frame-height.js,
+// The host page's line of the iframe snippet (web/page/frame-height.js,
 // HOST_SNIPPET) sizes a Queuelab iframe to the height the embed view posts.
 // Issue 25: it trusted any frame's height message, so a hostile child of a
 // course page could set itself (or be set) 1e9 px tall. Now only a frame of
@@ -7,15 +7,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseUrl, open } from "./harness.mjs";
-import { HEIGHT_MESSAGE, MAX_EMBED_HEIGHT } from "../../web/frame-height.js";
+import { HEIGHT_MESSAGE, MAX_EMBED_HEIGHT } from "../../web/page/frame-height.js";
 
 const html = (body) => ({ body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>${body}</body></html>`, contentType: "text/html" });
 
 /** A course page with the snippet, a Queuelab-origin frame and two hostile ones (another origin; a sandboxed one, origin "null"). */
 async function coursePage() {
   // The snippet as the Embed… dialog gives it: made in a page of Queuelab's origin.
-  const { page: made, close: closeMade } = await open("web/frame-height.js", { readyWhen: "body" });
-  const snippet = await made.evaluate(async () => (await import("/web/frame-height.js")).HOST_SNIPPET);
+  const { page: made, close: closeMade } = await open("web/page/frame-height.js", { readyWhen: "body" });
+  const snippet = await made.evaluate(async () => (await import("/web/page/frame-height.js")).HOST_SNIPPET);
   await closeMade();
   const other = baseUrl.replace("127.0.0.1", "localhost");
   const course = html(`

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { baseUrl, clockMs, open } from "./harness.mjs";
 import { deflateRawSync } from "node:zlib";
-import { checksum, elementSnippet, pack } from "../../web/share.js";
+import { checksum, elementSnippet, pack } from "../../web/page/share.js";
 
 /**
  * The issue's 146 bytes: one consumer short-polling an empty queue every

@@ -51,7 +51,7 @@ after(async () => {
  * (text is served as JSON, `{ body, contentType }` as given);
  * `base` serves from another server than the repository's; `init` is a
  * function run in the page before any of its scripts. The first-visit
- * tour (web/tour.js) counts as already seen unless `tour` is true;
+ * tour (web/page/tour.js) counts as already seen unless `tour` is true;
  * `hasTouch` makes a touch screen (for `locator.tap()`). */
 export async function open(
   query = "",

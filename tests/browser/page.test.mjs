@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { artifacts, axeViolations, hookState, open, root, runToEnd, scrubTo, stepUntil } from "./harness.mjs";
-import { pack } from "../../web/share.js";
+import { pack } from "../../web/page/share.js";
 import { assertDrawing } from "./drawing.mjs";
 
 const scenarioText = (stem) => readFileSync(`${root}/web/scenarios/${stem}.json`, "utf8");
@@ -64,7 +64,7 @@ test("after the timeline is dragged back and forth, the stage, the event log and
 test("the chart drawn again with fewer, more or other samples draws what a new chart draws with them", async () => {
   const { page, close } = await open("?scenario=02-slow-consumer-duplicate");
   const mismatches = await page.evaluate(async () => {
-    const { Chart } = await import("/web/chart.js");
+    const { Chart } = await import("/web/views/stage/chart.js");
     const sample = (t, v) => ({ t, visible: v % 4, inFlight: (v * 3) % 4, delayed: v % 2, dlq: 0, age: 2 });
     const all = Array.from({ length: 40 }, (_, i) => sample(i * 100, i));
     const points = (chart) => [...chart.svg.querySelectorAll("polyline")].map((l) => l.getAttribute("points"));

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { call, Playground } from "./load.mjs";
 import { checkLab, labScenario, labView, limits } from "../../web/pkg/queuelab.js";
-import { Run } from "../../web/run.js";
-import { STAGE_WINDOW } from "../../web/derive.js";
+import { Run } from "../../web/run/run.js";
+import { STAGE_WINDOW } from "../../web/run/derive.js";
 
 const SEND = "AmazonSQS.SendMessage";
 

@@ -1,9 +1,9 @@
-// web/changes.js: the "you changed" list and how a run's outcome differs
+// web/text/changes.js: the "you changed" list and how a run's outcome differs
 // from the file's run, from scenario objects and simulation snapshots.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../web/changes.js";
+import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../web/text/changes.js";
 import { Playground } from "./load.mjs";
 import { limits } from "../../web/pkg/queuelab.js";
 

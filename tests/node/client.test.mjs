@@ -1,4 +1,4 @@
-// The built-in client (web/sqs-client.js): its two calling styles, its
+// The built-in client (web/client/sqs-client.js): its two calling styles, its
 // errors, swapping engines, and parity with the real SDK, so that code
 // written against one runs unchanged against the other.
 import { test } from "node:test";
@@ -9,7 +9,7 @@ import { assertQueueDoesNotExist, sdkClient } from "./sdk-client.mjs";
 import {
   OPERATIONS, SqsClient, SqsError, commands, CreateQueueCommand, DeleteMessageCommand,
   GetQueueUrlCommand, ListQueuesCommand, ReceiveMessageCommand, SendMessageCommand,
-} from "../../web/sqs-client.js";
+} from "../../web/client/sqs-client.js";
 
 // The engine's list of operations (its Action enum), as the binding gives it.
 const EXPECTED_OPERATIONS = operations();

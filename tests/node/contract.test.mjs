@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Playground, call, defaults, operations } from "./load.mjs";
-import { OPERATIONS as CLIENT_OPERATIONS } from "../../web/sqs-client.js";
+import { OPERATIONS as CLIENT_OPERATIONS } from "../../web/client/sqs-client.js";
 import { checkGolden } from "./golden.mjs";
 
 async function queue(pg, name, Attributes = {}) {
@@ -243,7 +243,7 @@ test("operations() is the engine's operation table, and the client has a command
   // its list equal to the engine's.
   assert.deepEqual([...CLIENT_OPERATIONS], names);
   // ... and so do its declarations' OperationName union (generated beside it).
-  const dts = readFileSync(new URL("../../web/sqs-commands.d.ts", import.meta.url), "utf8");
+  const dts = readFileSync(new URL("../../web/client/sqs-commands.d.ts", import.meta.url), "utf8");
   const union = dts.match(/export type OperationName =([^;]*);/)[1];
   assert.deepEqual([...union.matchAll(/"(\w+)"/g)].map((m) => m[1]), names);
 });

@@ -1,4 +1,4 @@
-// derive (web/derive.js) on real engine runs: the facts the views draw
+// derive (web/run/derive.js) on real engine runs: the facts the views draw
 // (who holds a message at once with whom, which queue is whose dead-letter
 // queue, the stage order, the chart's metrics) agree with the engine's own
 // events and snapshot.
@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs";
-import { Run } from "../../web/run.js";
-import { derive, retime } from "../../web/derive.js";
+import { Run } from "../../web/run/run.js";
+import { derive, retime } from "../../web/run/derive.js";
 
 const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
 

@@ -1,6 +1,6 @@
-// web/engine.js's containment in Node: a genuine wasm trap marks the
+// web/engine/engine.js's containment in Node: a genuine wasm trap marks the
 // instance dead, hosts hear of it, a fresh instance is made from the same
-// compiled module, and a run (web/run.js) rebuilt on it by replay is where
+// compiled module, and a run (web/run/run.js) rebuilt on it by replay is where
 // it was. The trap is forced by pointing one Playground's `__wbg_ptr` (the
 // address of its Rust state) past the end of wasm memory, so the next call
 // reads out of bounds: a real `WebAssembly.RuntimeError`, nothing mocked.
@@ -8,8 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs"; // initialises the first instance, as for every Node test
-import { EngineRestarting, EngineTrap, Playground, generation, lastKnownTime, ready, settled, watch } from "../../web/engine.js";
-import { Run } from "../../web/run.js";
+import { EngineRestarting, EngineTrap, Playground, generation, lastKnownTime, ready, settled, watch } from "../../web/engine/engine.js";
+import { Run } from "../../web/run/run.js";
 
 const wasm = new WebAssembly.Module(readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url)));
 const DUP = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
@@ -70,7 +70,7 @@ test("a trap in the fresh instance is contained again, and an error that is not 
 });
 
 test("a check running when its instance dies answers EngineRestarting, frees nothing there, and the fresh instance checks again", async () => {
-  const { labs } = await import("../../web/engine.js");
+  const { labs } = await import("../../web/engine/engine.js");
   await ready({ module: wasm });
   const lab = readFileSync(new URL("../../web/scenarios/labs/01-duplicate-orders.json", import.meta.url), "utf8");
   const check = labs.startCheck(lab, { visibility: 10 });

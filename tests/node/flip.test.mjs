@@ -1,10 +1,10 @@
-// web/flip.js bounds its forced layouts: after a measure dearer than its
+// web/ui/flip.js bounds its forced layouts: after a measure dearer than its
 // budget, tokens change place without gliding for a while. Both measures
 // count, the one before the frame's writes and the one after them (which
 // is the one that lays a busy page out again).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { flipPlan, measureFirst, playFlip } from "../../web/flip.js";
+import { flipPlan, measureFirst, playFlip } from "../../web/ui/flip.js";
 
 // A clock of the test's own, so that what a measure costs is exact
 // whatever the machine's load: flip.js reads performance.now().

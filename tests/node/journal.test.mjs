@@ -1,12 +1,12 @@
 // The playground's journal (Playground.journal(), the host's record of
-// every external call) through the binding, and web/run.js taking its
+// every external call) through the binding, and web/run/run.js taking its
 // recorded actions from it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
+import "./load.mjs"; // initialises the wasm module that web/engine/engine.js re-exports
 import { Playground, limits } from "../../web/pkg/queuelab.js";
-import { Run } from "../../web/run.js";
+import { Run } from "../../web/run/run.js";
 
 const DUP = readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8");
 

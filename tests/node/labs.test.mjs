@@ -99,7 +99,7 @@ test("a check of a non-fix says why it only moves the problem, in the lab's word
 });
 
 test("a lab's link names it by lab=, and its element snippet embeds the lab itself, never a learner's changes", async () => {
-  const { elementSnippet, makeLink, readLink } = await import("../../web/share.js");
+  const { elementSnippet, makeLink, readLink } = await import("../../web/page/share.js");
   const fileText = text("01-duplicate-orders.json");
   const changed = JSON.stringify(labScenario(fileText, { visibility: 10 }));
   const state = { fileText, text: changed, scenario: JSON.parse(changed), journal: [], now: 0, speed: "1", checkpoints: true };
@@ -194,7 +194,7 @@ function recorded(check) {
 }
 
 test("runCheck runs a check in slices, shows progress between them, and ends with checkLab's report", async () => {
-  const { runCheck } = await import("../../web/check-run.js");
+  const { runCheck } = await import("../../web/lab/check-run.js");
   const lab = text("01-duplicate-orders.json");
   const check = recorded(new LabCheck(lab, { visibility: 10 }));
   let ms = 0;
@@ -213,7 +213,7 @@ test("runCheck runs a check in slices, shows progress between them, and ends wit
 });
 
 test("cancelling a check stops it between slices, frees it, and rejects with an AbortError", async () => {
-  const { runCheck } = await import("../../web/check-run.js");
+  const { runCheck } = await import("../../web/lab/check-run.js");
   const check = recorded(new LabCheck(text("01-duplicate-orders.json")));
   let ms = 0;
   let resume;

@@ -16,10 +16,10 @@ const files = new Set(packed.files.map((f) => f.path));
 test("npm pack includes the element (as modules and as the one file dist/queuelab.js), the SDK adapter, the client, the wasm build, styles, scenarios and the pages", () => {
   for (const f of [
     "web/queue-lab.js", "web/queue-lab.d.ts", "web/queue-lab.css", "web/styles.css",
-    "web/sdk.js", "web/sdk.d.ts", "web/sqs-client.js", "web/sqs-client.d.ts",
+    "web/client/sdk.js", "web/client/sdk.d.ts", "web/client/sqs-client.js", "web/client/sqs-client.d.ts",
     "web/pkg/queuelab.js", "web/pkg/queuelab.d.ts", "web/pkg/queuelab_bg.wasm",
     "web/scenarios/index.json", "web/scenarios/scenario.schema.json", "web/examples/course.html",
-    "index.html", "web/main.min.js", "web/styles.min.css", "dist/queuelab.js", "docs/scenario-format.md", "README.md",
+    "index.html", "web/page/main.min.js", "web/styles.min.css", "dist/queuelab.js", "docs/scenario-format.md", "README.md",
   ]) assert.ok(files.has(f), `${f} is packed`);
   const stems = JSON.parse(readFileSync(`${root}web/scenarios/index.json`, "utf8"));
   for (const s of stems) assert.ok(files.has(`web/scenarios/${s}`), `scenario ${s} is packed`);

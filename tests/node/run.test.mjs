@@ -1,13 +1,13 @@
-// The headless run (web/run.js) in Node: the timeline's promise that
+// The headless run (web/run/run.js) in Node: the timeline's promise that
 // "replay to t" shows exactly what running to t shows, that your recorded
 // actions are made again at their moments, and that a run is fixed by its
 // text and seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
-import * as runModule from "../../web/run.js";
-import { ACTION_WORK, ACTIONS_PER_CHUNK } from "../../web/page-limits.js";
+import "./load.mjs"; // initialises the wasm module that web/engine/engine.js re-exports
+import * as runModule from "../../web/run/run.js";
+import { ACTION_WORK, ACTIONS_PER_CHUNK } from "../../web/run/page-limits.js";
 
 const { Run } = runModule;
 

@@ -1,12 +1,12 @@
 // A scenario that cannot run says why in plain words, and where: the
 // Error from Playground.fromScenario carries the field's path, what the
 // field must be (rule) and its line, for the page to show it beside the
-// field or the editor line (web/settings.js). The words are the binding's.
+// field or the editor line (web/views/panels/settings.js). The words are the binding's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./load.mjs";
-import { Playground } from "../../web/engine.js";
+import { Playground } from "../../web/engine/engine.js";
 
 const DUP = JSON.parse(readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8"));
 const refusal = (text) => {

@@ -1,8 +1,8 @@
 // The real @aws-sdk/client-sqs, sending into a Playground through
-// web/sdk.js, and helpers for waiting on long polls in virtual time.
+// web/client/sdk.js, and helpers for waiting on long polls in virtual time.
 import assert from "node:assert/strict";
 import { SQSClient } from "@aws-sdk/client-sqs";
-import { queuelabHandler } from "../../web/sdk.js";
+import { queuelabHandler } from "../../web/client/sdk.js";
 
 // The SDK warns once per process that its releases after January 2027 need
 // Node 22; it has nothing to say about these tests, so use its own off switch.

@@ -1,5 +1,5 @@
 // The real AWS SDK for JavaScript v3 against the engine, through
-// web/sdk.js: requests built, signed and parsed by @aws-sdk/client-sqs
+// web/client/sdk.js: requests built, signed and parsed by @aws-sdk/client-sqs
 // exactly as for AWS, so exception classes, MD5 checks and response shapes
 // are the SDK's own verdict on the engine's wire format.
 import { test } from "node:test";
@@ -14,7 +14,7 @@ import {
   SQSClient, SQSServiceException, StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
 import { Playground } from "./load.mjs";
-import { queuelabHandler } from "../../web/sdk.js";
+import { queuelabHandler } from "../../web/client/sdk.js";
 import { assertQueueDoesNotExist, sdkClient, track, turns, untilWaiting } from "./sdk-client.mjs";
 
 const md5 = (text) => createHash("md5").update(text, "utf8").digest("hex");

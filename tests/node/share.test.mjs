@@ -1,12 +1,12 @@
-// web/share.js in Node: what a share link's fragment may bring into the
+// web/page/share.js in Node: what a share link's fragment may bring into the
 // page. A link is anyone's text, so unpacking it is bounded (the packed
 // text's length, the bytes it inflates to) and so is what it brings in
 // (recorded actions, code), each refusal saying its bound in words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
-import * as share from "../../web/share.js";
-import { MAX_LINK_ACTIONS, MAX_LINK_CODE_CHARS, MAX_PACKED_CHARS, MAX_UNPACKED_BYTES } from "../../web/page-limits.js";
+import * as share from "../../web/page/share.js";
+import { MAX_LINK_ACTIONS, MAX_LINK_CODE_CHARS, MAX_PACKED_CHARS, MAX_UNPACKED_BYTES } from "../../web/run/page-limits.js";
 
 const { pack, unpack } = share;
 

@@ -1,13 +1,13 @@
-// web/slicer.js: long simulation work in slices that fit a frame. The wall
+// web/run/slicer.js: long simulation work in slices that fit a frame. The wall
 // clock is faked (it moves only when work is done), so every assertion is
 // about work and state, never about how long something took.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import "./load.mjs"; // initialises the wasm module that web/engine.js re-exports
-import { SLICE_MS, Slicer, Stalled, runSliced } from "../../web/slicer.js";
-import { Run } from "../../web/run.js";
-import { ACTIONS_PER_CHUNK } from "../../web/page-limits.js";
+import "./load.mjs"; // initialises the wasm module that web/engine/engine.js re-exports
+import { SLICE_MS, Slicer, Stalled, runSliced } from "../../web/run/slicer.js";
+import { Run } from "../../web/run/run.js";
+import { ACTIONS_PER_CHUNK } from "../../web/run/page-limits.js";
 
 /**
  * A fake piece of work along virtual time: moving from t to t+1 costs

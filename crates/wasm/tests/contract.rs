@@ -6,7 +6,7 @@
 //! includes, and the scenario's JSON Schema in
 //! `web/scenarios/scenario.schema.json`. Both come from the Rust types
 //! (ts-rs and schemars, behind the `contract` feature, so the page's wasm
-//! never carries them). The client's command classes (`web/sqs-commands.js`
+//! never carries them). The client's command classes (`web/client/sqs-commands.js`
 //! and its `.d.ts`) come from the engine's one list of operations,
 //! `Action`. A committed file that differs from what the types
 //! give fails this test; regenerate with
@@ -307,7 +307,7 @@ fn commands_js() -> String {
 
 /// The declarations of `commands_js`, and the client's camelCase methods.
 /// Each operation's `<Name>Input` and `<Name>Output` are written by hand in
-/// `web/sqs-client.d.ts`.
+/// `web/client/sqs-client.d.ts`.
 fn commands_dts() -> String {
     let names: Vec<&str> = Action::BY_NAME.iter().map(|a| a.name()).collect();
     let shapes: Vec<String> = names
@@ -358,6 +358,6 @@ fn commands_dts() -> String {
 
 #[test]
 fn client_commands_are_fresh() {
-    check("web/sqs-commands.js", &commands_js());
-    check("web/sqs-commands.d.ts", &commands_dts());
+    check("web/client/sqs-commands.js", &commands_js());
+    check("web/client/sqs-commands.d.ts", &commands_dts());
 }

@@ -1,0 +1,32 @@
+// The lab's views, in drawing order. Each is { mount(root, lab) } and
+// mount returns null (its part is not in this markup, e.g. the log in a
+// compact <queue-lab>) or { update(derived), destroy(), settle?(), escape?() }:
+// - update(d) runs every frame with derive.js's record plus the frame's
+//   flags (lab.js's draw: changed, fresh, started, rebuild, animate, silent…);
+// - settle() runs after every view's update, for reads after all writes (FLIP);
+// - escape() closes what the view has open (the Escape shortcut);
+// - duringReplay: true if it also draws while a replay runs in slices
+//   (lab.js's drawProgress hands it only the clock's and the replay's
+//   fields); the others draw the moment the replay reached, at its end.
+// Adding a view: one file exporting such an object, its import here and
+// its name in VIEWS.
+
+import { stage } from "../views/stage/render-queue.js";
+import { workers } from "../views/stage/render-workers.js";
+import { dupBanner } from "../views/stage/dup-banner.js";
+import { ledger } from "../views/stage/ledger.js";
+import { manual } from "../views/panels/manual.js";
+import { heading } from "../views/panels/heading.js";
+import { log } from "../views/panels/event-log.js";
+import { peek } from "../views/panels/peek.js";
+import { chart } from "../views/stage/chart.js";
+import { settings } from "../views/panels/settings.js";
+import { controls } from "../views/panels/controls.js";
+import { glossary } from "../ui/glossary.js";
+import { quietTime } from "../views/panels/quiet-time.js";
+import { outcome } from "../views/panels/outcome.js";
+import { checkpoint } from "../views/panels/checkpoint.js";
+import { goalPanel } from "../views/panels/goal-panel.js";
+
+// The stage first: workers draw into its rows.
+export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];

@@ -1,0 +1,32 @@
+// How the page writes times, durations and message names in words. No DOM:
+// the run (run/) and the sentences (text/) use it as well as the views.
+
+/** Virtual ms as seconds: "2.0", "5.607" (exact, as few digits as needed). */
+export function secs(ms) {
+  const d = ms % 100 === 0 ? 1 : ms % 10 === 0 ? 2 : 3;
+  return (ms / 1000).toFixed(d);
+}
+
+/** A duration for people: "800 ms", "3.5 s", "5 min", "4 d". */
+export function span(ms) {
+  if (ms < 1000) return `${ms} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${+s.toFixed(2)} s`;
+  if (s < 7200) return `${+(s / 60).toFixed(1)} min`;
+  if (s < 172800) return `${+(s / 3600).toFixed(1)} h`;
+  return `${+(s / 86400).toFixed(1)} d`;
+}
+
+export const shortId = (id) => String(id).slice(0, 8);
+
+/** `text` cut to at most `n` characters, the last an ellipsis when cut. */
+export const cut = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+const REF = /\b[A-Z]{1,4}-\d+\b/;
+/** How a sentence names a message: its order reference ("A-1001") or its label. */
+export function nameOf(label, id) {
+  if (label == null) return id ? shortId(id) : "a message";
+  const m = REF.exec(label);
+  if (m) return m[0];
+  return `“${cut(label, 30)}”`;
+}

@@ -1,0 +1,153 @@
+// Engine events as plain sentences: time, who, what, and why.
+// `sentences(events, ctx)` reads a batch (oldest first) so a receive and
+// the duplicate delivery it caused become one sentence.
+
+import { nameOf, secs, shortId } from "./format.js";
+
+/** kind: "narration" | "warn" (something went wrong) | "good" | "routine" | "" */
+function line(who, text, kind = "") {
+  return { who, text, kind };
+}
+
+function describe(e, ctx, duplicateOf) {
+  const m = (id = e.messageId) => nameOf(ctx.label(id), id);
+  const by = e.by ?? "someone";
+  switch (e.type) {
+    case "narration":
+      return line("narrator", e.text, "narration");
+    case "checkpointAsked":
+      return line("checkpoint", `asked: ${e.question}`, "narration");
+    case "checkpointAnswered":
+      return line("checkpoint", `the run's answer: ${e.answer}`, "narration");
+    case "queueCreated":
+      return line("setup", `queue ${e.queue} created (${e.fifo ? "FIFO" : "standard"})`, "routine");
+    case "queueDeleted":
+      return line(e.by ?? "someone", `deleted queue ${e.queue}`, "warn");
+    case "queuePurged":
+      return line("SQS", `purged ${e.queue}: ${e.count} message${e.count === 1 ? "" : "s"} deleted`, "warn");
+    case "sent": {
+      let t = `sent ${m()} to ${e.queue}`;
+      if (e.group) t += ` in group ${e.group}`;
+      if (e.delayedUntil != null) t += `, delayed until t=${secs(e.delayedUntil)} s: nobody can receive it before then`;
+      return line(by, t);
+    }
+    case "duplicateDropped":
+      return line(by, `sent ${m()} again with deduplication id ${e.dedupId} within 5 minutes: SQS answered with the original message id and added nothing (FIFO deduplication)`, "good");
+    case "delayEnded":
+      return line("SQS", `${m()} is visible now: its delay ended`);
+    case "received": {
+      let t = `received ${m()} (receive #${e.receiveCount})`;
+      const other = duplicateOf(e);
+      if (other) t += ` while ${other} is still processing it: duplicate delivery`;
+      else if (e.previousHolder && e.previousHolder === e.by) t += " again: its visibility timeout ran out before it was deleted";
+      else if (e.previousHolder) t += ` after ${e.previousHolder}'s visibility timeout ran out`;
+      t += `; invisible to others until t=${secs(e.visibleAt)} s`;
+      return line(by, t, other ? "warn" : "");
+    }
+    case "visibilityChanged":
+      if (e.visibleAt <= e.timeMs) return line(by, `made ${m()} visible again at once (visibility timeout 0)`);
+      return line(by, `set ${m()}'s visibility timeout: invisible until t=${secs(e.visibleAt)} s (ChangeMessageVisibility)`, "good");
+    case "visibilityExpired":
+      return line("SQS", `${m()}'s visibility timeout ran out${e.holder ? ` while ${e.holder} held it` : ""}: it is visible again and can be received by anyone`, "warn");
+    case "deleted":
+      return line(by, `deleted ${m()}: done, SQS forgets it`, "good");
+    case "deleteMissedCopy":
+      return line(by, `deleted ${m()}, but the delete missed a copy: it will come back (at-least-once delivery)`, "warn");
+    case "movedToDeadLetterQueue": {
+      const max = ctx.maxReceive(e.queue);
+      return line("SQS", `moved ${m()} to the dead-letter queue ${e.deadLetterQueue}: it had been received ${e.receiveCount} times${max ? ` (maxReceiveCount ${max})` : ""}`, "warn");
+    }
+    case "redriven":
+      return line("SQS", `redrove ${m()} from ${e.queue} to ${e.destination} as a new message ${shortId(e.newMessageId)}`, "good");
+    case "expired":
+      return line("SQS", `deleted ${m()}: its retention period ended and nobody had deleted it`, "warn");
+    case "purged":
+      return line("SQS", `purged ${m()}`, "routine");
+    case "groupLocked":
+      return line("SQS", `group ${e.group} locked: its head message is in flight, the rest of the group waits`, "routine");
+    case "groupUnlocked":
+      return line("SQS", `group ${e.group} unlocked: its next message can be delivered`, "routine");
+    case "emptyReceive":
+      return line(by, `asked ${e.queue} and got nothing back: an empty response, still a billed request`, "routine");
+    case "moveTaskStarted":
+      return line("SQS", `started moving messages out of ${e.source} (task ${e.task})`);
+    case "moveTaskCancelling":
+      return line("SQS", `move task ${e.task} CANCELLING after ${e.moved} moved: it moves nothing more and stops at its next step`);
+    case "moveTaskEnded":
+      return line("SQS", `move task ${e.task} ${e.status}: ${e.moved} moved`);
+    case "permissionAdded": {
+      const who = e.accounts.length === 1 ? `account ${e.accounts[0]}` : `accounts ${e.accounts.join(", ")}`;
+      const what = e.actions.map((a) => (a === "*" ? "every action" : a)).join(", ");
+      return line(by, `allowed ${who} to call ${what} on ${e.queue}: statement "${e.label}" added to its Policy (AddPermission)`);
+    }
+    case "permissionRemoved":
+      return line(by, `removed statement "${e.label}" from the Policy of ${e.queue} (RemovePermission)`);
+    case "processingStarted":
+      return line(e.consumer, `started processing ${m()} (receive #${e.receiveCount}); it takes until t=${secs(e.until)} s`, "routine");
+    case "duplicateDelivery":
+      return line(e.consumer, `got ${m()} while ${e.alsoHeldBy} is still processing it: duplicate delivery`, "warn");
+    case "sideEffectPerformed":
+      if (e.count > 1) return line(e.consumer, `${e.effect} ${m()} — for the ${ordinal(e.count)} time: the side effect happened more than once`, "warn");
+      return line(e.consumer, `${e.effect} ${m()}`, "good");
+    case "skippedAlreadyProcessed":
+      return line(e.consumer, `skipped ${m()}: its id is already recorded as processed (idempotent handler), so nothing happened twice`, "good");
+    case "processingFailed":
+      return line(e.consumer, `failed to process ${m()} (receive #${e.receiveCount}): it does not delete it, so it comes back when its visibility timeout ends`, "warn");
+    case "workerCrashed":
+      return line(e.consumer, `crashed while handling ${m()}, ${e.beforeSideEffect ? "before its side effect" : "after its side effect but before deleting it"}`, "warn");
+    case "workerRestarted":
+      return line(e.consumer, "restarted and polls again");
+    case "messageLost":
+      return line(e.consumer, `lost ${m()}: it was deleted before processing, so no copy is left to retry`, "warn");
+    case "actionFailed":
+      return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
+    case "alarmChanged":
+      return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
+    default:
+      return line("engine", `${e.type}`, "routine");
+  }
+}
+
+function ordinal(n) {
+  return n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
+}
+
+/** Sentences for a batch of events; a duplicateDelivery folds into its receive. */
+export function sentences(events, ctx) {
+  const dups = new Map();
+  for (const e of events) {
+    if (e.type === "duplicateDelivery") dups.set(`${e.consumer}|${e.messageId}|${e.receiveCount}`, e);
+  }
+  const folded = new Set();
+  const duplicateOf = (r) => {
+    const d = dups.get(`${r.by}|${r.messageId}|${r.receiveCount}`);
+    if (!d) return null;
+    folded.add(d);
+    return d.alsoHeldBy;
+  };
+  const out = [];
+  for (const e of events) {
+    if (folded.has(e)) continue;
+    out.push({ e, ...describe(e, ctx, duplicateOf) });
+  }
+  return out;
+}
+
+/** Which events are worth saying aloud (through the live region). */
+export function isKey(e) {
+  switch (e.type) {
+    case "narration":
+    case "duplicateDelivery":
+    case "movedToDeadLetterQueue":
+    case "messageLost":
+    case "workerCrashed":
+    case "alarmChanged":
+    case "expired":
+      return true;
+    case "sideEffectPerformed":
+      return e.count > 1;
+    default:
+      return false;
+  }
+}
+

@@ -1,0 +1,278 @@
+// The code cell: the learner edits JavaScript written against the AWS SDK
+// v3's command style (or the built-in `sqs` client), presses Run, and
+// watches its messages move. The code talks to the same engine as the
+// scenario, through the JSON protocol, under the caller name "your code",
+// and its requests are recorded like any action so replays repeat them.
+//
+// Code only ever runs on a click of Run. Code that arrives in a link or
+// an attribute is put in the editor and shown, never executed. Code from
+// a share link also says where it came from, and its first run needs a
+// second, explicit "Run it": a link is anyone's to write.
+
+import { h } from "../../ui/dom.js";
+import { secs } from "../../text/format.js";
+import { SqsClient, commands } from "../../client/sqs-client.js";
+import { deadLetterSources } from "../../run/derive.js";
+
+const AsyncFunction = (async () => {}).constructor;
+// The lines a learner copies from an AWS example; the names they import
+// are already in scope here, so the line becomes a comment (keeping line
+// numbers in error messages).
+const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-sqs["'];?/gm;
+
+/** Starter code for a scenario's first queue. */
+export function starterCode(queueName = "my-queue") {
+  const fifo = queueName.endsWith(".fifo");
+  return `// This runs against the playground's engine. Against AWS, the same code
+// needs only: import { SQSClient, ... } from "@aws-sdk/client-sqs";
+const client = new SQSClient({ region: "us-east-1" });
+const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: ${JSON.stringify(queueName)} }));
+
+await client.send(new SendMessageCommand({
+  QueueUrl,
+  MessageBody: "hello from my code",${fifo ? `\n  MessageGroupId: "my-group",\n  MessageDeduplicationId: "my-first-message",` : ""}
+}));
+
+// A long poll: waits up to 5 s of virtual time for messages.
+const { Messages = [] } = await client.send(new ReceiveMessageCommand({
+  QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5,
+}));
+for (const m of Messages) {
+  console.log("received", m.Body);
+  await client.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: m.ReceiptHandle }));
+}
+console.log(\`deleted \${Messages.length} message(s)\`);
+`;
+}
+
+/** The queue a scenario's work goes through: the first (in the scenario's order) that is not a dead-letter queue in the running engine. */
+function workQueue(scenario, snap) {
+  const dlqs = new Set(snap ? [...deadLetterSources(snap).keys()] : []);
+  const arn = new Map((snap?.queues ?? []).map((q) => [q.name, q.arn]));
+  const queues = scenario.queues ?? [];
+  return (queues.find((q) => !dlqs.has(arn.get(q.name))) ?? queues[0])?.name;
+}
+
+export class CodeCell {
+  /** `lab` is the lab the code talks to; `code` the text to show (never run). */
+  constructor(host, { lab, code = null, caller = "your code" }) {
+    this.lab = lab;
+    this.caller = caller;
+    this.edited = code != null;
+    this.running = null; // { stop() } while code runs
+    this.text = h("textarea", { id: "code-text", class: "code-text", rows: "14", spellcheck: "false", autocomplete: "off", autocapitalize: "off", "aria-describedby": "code-note code-keys" });
+    this.text.value = code ?? starterCode();
+    this.text.addEventListener("input", () => (this.edited = true));
+    this.text.addEventListener("keydown", (e) => this.key(e));
+    // Off by default, so Tab leaves the editor as it leaves any other field (keyboard users are never trapped).
+    this.tabIndents = h("input", { type: "checkbox", id: "code-tab-indents", "aria-describedby": "code-keys" });
+    this.runBtn = h("button", { type: "button", id: "code-run", class: "primary", onclick: () => this.run() }, h("span", { "aria-hidden": "true", text: "▶ " }), "Run");
+    this.stopBtn = h("button", { type: "button", id: "code-stop", disabled: true, text: "Stop", onclick: () => this.running?.stop() });
+    this.status = h("span", { id: "code-status", class: "muted", role: "status" });
+    this.origin = h("p", { id: "code-origin", class: "code-origin", hidden: true, text: "This code came from the link you opened; read it before you run it." });
+    this.confirmBox = h(
+      "div",
+      { id: "code-confirm", class: "code-confirm", role: "group", "aria-labelledby": "code-confirm-text", hidden: true },
+      h("p", { id: "code-confirm-text", text: "Run the code from the link? It runs in this page and can do anything the page can." }),
+      h("button", { type: "button", id: "code-confirm-run", class: "primary", text: "Run it", onclick: () => this.confirmed() }),
+      h("button", { type: "button", id: "code-confirm-cancel", text: "Not now", onclick: () => this.unconfirmed() }),
+    );
+    this.out = h("ol", { id: "code-out", class: "code-out", "aria-label": "Output of your code" });
+    host.append(
+      this.origin,
+      h("label", { for: "code-text", class: "vh", text: "Your JavaScript" }),
+      this.text,
+      h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
+      this.confirmBox,
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
+      this.out,
+    );
+  }
+
+  /** Shows starter code for a scenario, unless the learner has written their own. */
+  suggestFor(scenario) {
+    if (!this.edited && !this.running && scenario) this.text.value = starterCode(workQueue(scenario, this.lab.playground?.snapshot({ messagesPerQueue: 0 })));
+  }
+
+  get code() {
+    return this.text.value;
+  }
+
+  /**
+   * Puts `code` in the editor without running it. `fromLink`: it came in a
+   * share link, so the cell says so and its first run asks first.
+   */
+  show(code, { fromLink = false } = {}) {
+    this.text.value = code;
+    this.edited = true;
+    this.fromLink = fromLink;
+    this.origin.hidden = !fromLink;
+  }
+
+  /** Asks before the first run of code from a link. */
+  askFirst() {
+    this.confirmBox.hidden = false;
+    this.confirmBox.querySelector("#code-confirm-run").focus();
+  }
+
+  confirmed() {
+    this.fromLink = false; // asked once; from now on it is the learner's to run
+    this.confirmBox.hidden = true;
+    this.run();
+  }
+
+  unconfirmed() {
+    this.confirmBox.hidden = true;
+    this.runBtn.focus();
+  }
+
+  key(e) {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      this.run();
+    } else if ((e.key === "]" || e.key === "[") && (e.ctrlKey || e.metaKey) && !e.altKey) {
+      // Ctrl+] indents the selected lines, Ctrl+[ unindents them: always, whatever Tab does.
+      e.preventDefault();
+      this.indent(e.key === "]" ? 1 : -1);
+    } else if (e.key === "Tab" && this.tabIndents.checked && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      // Tab moves focus like everywhere else unless the learner ticked "Tab indents"; Esc then Tab still leaves.
+      if (this.escaped) return;
+      e.preventDefault();
+      this.text.setRangeText("  ", this.text.selectionStart, this.text.selectionEnd, "end");
+    }
+    this.escaped = e.key === "Escape";
+  }
+
+  /** Adds (`dir` 1) or removes (-1) two spaces at the start of every line the selection touches. */
+  indent(dir) {
+    const t = this.text;
+    const v = t.value;
+    const from = t.selectionStart === 0 ? 0 : v.lastIndexOf("\n", t.selectionStart - 1) + 1;
+    const to = t.selectionEnd;
+    const lines = v.slice(from, to).split("\n");
+    const changed = lines.map((l) => (dir > 0 ? `  ${l}` : l.replace(/^ {1,2}/, ""))).join("\n");
+    const caretOnly = t.selectionStart === to;
+    // A selection stays selected (now indented); a bare caret stays on its line, after the new indent.
+    t.setRangeText(changed, from, to, caretOnly ? "end" : "select");
+    this.edited = true;
+  }
+
+  /** Runs the editor's code once. Resolves when it finishes, fails or is stopped. */
+  async run() {
+    if (this.running) return;
+    if (this.fromLink) return this.askFirst();
+    this.out.replaceChildren();
+    const lab = this.lab;
+    if (!lab.playground) return this.line("error", "The playground has not loaded a scenario yet.");
+
+    let stopped = null;
+    let stopRun;
+    const stopping = new Promise((_, reject) => (stopRun = reject));
+    stopping.catch(() => {});
+    this.running = {
+      stop: () => {
+        stopped = new Error("Stopped.");
+        stopRun(stopped);
+      },
+    };
+    // Every request checks for Stop first; the lab's dispatch records it.
+    const target = {
+      dispatch: (t, body, opts) => (stopped ? Promise.reject(stopped) : lab.dispatch(t, body, opts)),
+    };
+    const caller = this.caller;
+    const sqs = new SqsClient(target, { caller });
+    class SQSClient extends SqsClient {
+      // The SDK's config (region, credentials, endpoint) means nothing here.
+      constructor() {
+        super(target, { caller });
+      }
+      destroy() {}
+    }
+    const scope = {
+      SQSClient,
+      ...Object.fromEntries(Object.entries(commands).map(([op, C]) => [`${op}Command`, C])),
+      sqs,
+      console: this.console(),
+      sleep: (ms) => this.sleep(ms, () => stopped),
+    };
+
+    let fn;
+    try {
+      fn = new AsyncFunction(...Object.keys(scope), this.code.replace(SDK_IMPORT, (line) => `// ${line}`));
+    } catch (e) {
+      this.running = null;
+      return this.line("error", `${e.name}: ${e.message}`);
+    }
+    // Messages move while the code runs: start the clock (from the top if the run had ended).
+    if (lab.playground.now() >= (lab.scenario?.durationMs ?? 0)) lab.restart();
+    lab.play();
+    const began = lab.playground.now();
+    this.runBtn.disabled = true;
+    this.stopBtn.disabled = false;
+    this.status.textContent = "Running…";
+    try {
+      await Promise.race([fn(...Object.values(scope)), stopping]);
+      this.status.textContent = `Finished: ${secs(lab.playground.now() - began)} s of virtual time.`;
+    } catch (e) {
+      if (e === stopped) this.status.textContent = "Stopped.";
+      else {
+        this.status.textContent = "Failed.";
+        this.line("error", describe(e));
+      }
+    } finally {
+      this.running = null;
+      this.runBtn.disabled = false;
+      this.stopBtn.disabled = true;
+    }
+  }
+
+  /** A console whose output goes under the cell. */
+  console() {
+    const say = (kind) => (...args) => this.line(kind, args.map(show).join(" "));
+    return { log: say("log"), info: say("log"), debug: say("log"), warn: say("warn"), error: say("error"), table: say("log"), dir: say("log") };
+  }
+
+  line(kind, text) {
+    const pg = this.lab.playground;
+    this.out.append(h("li", { class: `out-${kind}` }, h("span", { class: "out-t", text: pg ? `${secs(pg.now())} s` : "" }), h("span", { class: "out-text", text })));
+    this.out.scrollTop = this.out.scrollHeight;
+  }
+
+  /** Waits `ms` of virtual time (the clock runs while the lab plays). */
+  sleep(ms, stopped) {
+    const lab = this.lab;
+    const from = lab.playground;
+    const until = from.now() + Math.max(0, Number(ms) || 0);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (stopped()) return reject(stopped());
+        if (lab.playground !== from) return reject(new Error("The run restarted while your code was sleeping; run it again."));
+        if (from.now() >= until) return resolve();
+        if (from.now() >= (lab.scenario?.durationMs ?? 0)) return reject(new Error(`The run ended at ${secs(from.now())} s, before sleep(${ms}) was over.`));
+        requestAnimationFrame(check);
+      };
+      check();
+    });
+  }
+}
+
+/** An error as the learner needs it: the SQS error's name and message, or the JS error. */
+function describe(e) {
+  if (e == null || typeof e !== "object") return `Thrown: ${show(e)}`;
+  const code = e.Code && e.Code !== e.name ? ` (${e.Code})` : "";
+  // Some answers carry no text (an unknown operation): the name says it all.
+  return e.message ? `${e.name ?? "Error"}${code}: ${e.message}` : `${e.name ?? "Error"}${code}`;
+}
+
+/** A console argument as text: strings as they are, everything else as JSON. */
+function show(v) {
+  if (typeof v === "string") return v;
+  if (v instanceof Error) return describe(v);
+  try {
+    const json = JSON.stringify(v, (k, x) => (k === "$metadata" ? undefined : typeof x === "bigint" ? String(x) : x), 2);
+    return json ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

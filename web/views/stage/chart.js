@@ -1,0 +1,157 @@
+// A small CloudWatch-like chart: visible, in flight, delayed and
+// dead-letter counts (left axis) and the age of the oldest message (right
+// axis) over virtual time. The run (run.js's Samples) takes the samples
+// from snapshots at fixed steps as time advances, and a replay rebuilds
+// them at the same steps; the chart only draws them.
+
+import { h } from "../../ui/dom.js";
+import { secs } from "../../text/format.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 640;
+const H = 230;
+const M = { l: 34, r: 44, t: 12, b: 24 };
+export const SERIES = [
+  ["visible", "Visible", "left"],
+  ["inFlight", "In flight", "left"],
+  ["delayed", "Delayed", "left"],
+  ["dlq", "In dead-letter queues", "left"],
+  ["age", "Age of oldest message (s)", "right"],
+];
+
+/** Each line's word in glossary.js, which explains it on hover. */
+const TERM = { visible: "visible", inFlight: "in-flight", delayed: "delayed", dlq: "dlq", age: "age" };
+
+function s(tag, attrs) {
+  const el = document.createElementNS(NS, tag);
+  for (const k in attrs) el.setAttribute(k, attrs[k]);
+  return el;
+}
+
+function nice(v) {
+  if (v <= 1) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
+  return 10 * p;
+}
+
+export class Chart {
+  constructor(host) {
+    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-desc" });
+    const title = s("title", { id: "chart-desc" });
+    title.textContent = "Queue metrics over virtual time; the current values are listed below the chart.";
+    this.svg.append(title);
+    this.grid = s("g", { class: "grid" });
+    this.svg.append(this.grid);
+    this.lines = {};
+    for (const [key] of SERIES) {
+      this.lines[key] = s("polyline", { class: `ln ln-${key}`, fill: "none", points: "" });
+      this.svg.append(this.lines[key]);
+    }
+    this.now = s("line", { class: "now", y1: M.t, y2: H - M.b, x1: M.l, x2: M.l });
+    this.svg.append(this.now);
+    this.values = {};
+    const legend = h("ul", { class: "legend" });
+    for (const [key, label] of SERIES) {
+      const sw = s("svg", { viewBox: "0 0 28 8", class: "sw", "aria-hidden": "true" });
+      sw.append(s("line", { x1: 1, y1: 4, x2: 27, y2: 4, class: `ln ln-${key}` }));
+      this.values[key] = h("b", { text: "0" });
+      legend.append(h("li", { "data-term": TERM[key] }, sw, ` ${label}: `, this.values[key]));
+    }
+    host.replaceChildren(h("div", { class: "chart-wrap" }, this.svg), legend);
+    this.drawn = -1; // the samples' version last drawn
+    this.scaleKey = "";
+  }
+
+  /** Draws `samples` (run.js's Samples) with a "now" line at `now` and `current`'s values in the legend. */
+  draw(now, current, samples) {
+    this.duration = samples.duration;
+    this.samples = samples.list;
+    const x = (t) => M.l + (t / this.duration) * (W - M.l - M.r);
+    const nx = x(Math.min(now, this.duration)).toFixed(1);
+    this.now.setAttribute("x1", nx);
+    this.now.setAttribute("x2", nx);
+    if (current) for (const [key] of SERIES) this.values[key].textContent = key === "age" ? current.age.toFixed(1) : String(current[key]);
+    if (this.drawn === samples.version) return;
+    this.drawn = samples.version;
+    let maxC = 1;
+    let maxA = 1;
+    for (const m of this.samples) {
+      maxC = Math.max(maxC, m.visible, m.inFlight, m.delayed, m.dlq);
+      maxA = Math.max(maxA, m.age);
+    }
+    maxC = nice(maxC);
+    maxA = nice(maxA);
+    const key = `${maxC}|${maxA}|${this.duration}`;
+    if (key !== this.scaleKey) {
+      this.scaleKey = key;
+      this.axes(maxC, maxA, x);
+    }
+    const yL = (v) => H - M.b - (v / maxC) * (H - M.t - M.b);
+    const yR = (v) => H - M.b - (v / maxA) * (H - M.t - M.b);
+    const pieces = this.piecesFor(key);
+    for (const [k, , side] of SERIES) {
+      const y = side === "left" ? yL : yR;
+      const mine = pieces.lines[k];
+      for (let i = mine.length; i < this.samples.length; i++) {
+        const m = this.samples[i];
+        const at = x(m.t).toFixed(1);
+        // Counts are steps: hold the previous value until the next sample.
+        const hold = i > 0 && side === "left" ? `${at},${y(this.samples[i - 1][k]).toFixed(1)} ` : "";
+        mine.push(`${hold}${at},${y(m[k]).toFixed(1)} `);
+      }
+      const pts = mine.join("");
+      if (this.lines[k].getAttribute("points") !== pts) this.lines[k].setAttribute("points", pts);
+    }
+    pieces.of = this.samples.slice();
+  }
+
+  /**
+   * Each sample's piece of each line, kept while the scale (`key`) holds,
+   * as far as the samples are the ones they were made from: a replay of
+   * the same run hands over the same sample objects (run.js), so a drag
+   * of the timeline makes only the pieces past what it drew before.
+   */
+  piecesFor(key) {
+    let p = this.pieces;
+    if (p?.key !== key) {
+      p = this.pieces = { key, of: [], lines: Object.fromEntries(SERIES.map(([k]) => [k, []])) };
+    }
+    let same = 0;
+    while (same < p.of.length && same < this.samples.length && p.of[same] === this.samples[same]) same++;
+    for (const k in p.lines) p.lines[k].length = same;
+    return p;
+  }
+
+  axes(maxC, maxA, x) {
+    this.grid.replaceChildren();
+    const text = (x1, y1, str, anchor) => {
+      const t = s("text", { x: x1, y: y1, "text-anchor": anchor });
+      t.textContent = str;
+      this.grid.append(t);
+    };
+    for (const f of [0, 0.5, 1]) {
+      const y = H - M.b - f * (H - M.t - M.b);
+      this.grid.append(s("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
+      text(M.l - 6, y + 4, String(+(maxC * f).toFixed(1)), "end");
+      text(W - M.r + 6, y + 4, `${+(maxA * f).toFixed(1)} s`, "start");
+    }
+    for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+      const t = this.duration * f;
+      text(x(t), H - 6, `${secs(Math.round(t))} s`, f === 0 ? "start" : f === 1 ? "end" : "middle");
+    }
+  }
+}
+
+/** The metrics panel as a view (full view only). */
+export const chart = {
+  mount(root) {
+    const host = root.getElementById("chart");
+    if (!host) return null;
+    const view = new Chart(host);
+    return {
+      update: (d) => view.draw(d.now, d.metrics, d.samples),
+      destroy() {},
+    };
+  },
+};

@@ -1,0 +1,314 @@
+// Producers (left of their queue) and consumers (right of it). Consumers
+// are the scenario's simulated workers from the snapshot, plus anyone who
+// received a message by hand. Each consumer shows what it holds, its
+// processing progress and its side-effect count (red once a message it
+// touched had its side effect more than once).
+
+import { h, setText } from "../../ui/dom.js";
+import { cut, secs, shortId, span } from "../../text/format.js";
+import { defaults } from "../../engine/engine.js";
+
+const WORKER_STATE = {
+  idle: ["○", "idle"],
+  polling: ["⟳", "polling"],
+  processing: ["⚙", "processing"],
+  crashed: ["✖", "crashed"],
+  stopped: ["■", "stopped"],
+};
+
+function processingText(p) {
+  if (!p) return "";
+  if (p.fixedMs != null) return `${span(p.fixedMs)} per message`;
+  if (p.uniformMs) return `${span(p.uniformMs.min)}–${span(p.uniformMs.max)} per message`;
+  if (p.exponentialMs) return `~${span(p.exponentialMs.mean)} per message (random)`;
+  return "";
+}
+
+/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+}
+
+function traits(c) {
+  if (!c) return "receives by hand (you)";
+  const b = c.behaviour ?? {};
+  const t = [c.waitTimeSeconds ? `long-polls ${c.waitTimeSeconds} s` : `short-polls every ${span(c.pollIntervalMs ?? defaults().consumer.pollIntervalMs)}`];
+  if ((c.batchSize ?? defaults().consumer.batchSize) > 1) t.push(`batches of ${c.batchSize}`);
+  t.push(processingText(c.processing));
+  if (b.idempotent) t.push("idempotent");
+  if (b.heartbeatEveryMs) t.push(`heartbeat every ${span(b.heartbeatEveryMs)}`);
+  if (b.deletesBeforeProcessing) t.push("deletes before processing");
+  if (b.failsOn?.length) t.push(`fails on “${b.failsOn.join("”, “")}”`);
+  if (b.failsEveryNth) t.push(b.failsEveryNth === 1 ? "fails every message" : `fails every ${ordinal(b.failsEveryNth)} message`);
+  if (b.crashesBeforeSideEffectOn?.length || b.crashesAfterSideEffectOn?.length) t.push("can crash");
+  if (b.lambdaBatch) t.push(b.reportBatchItemFailures ? "Lambda batch, reports item failures" : "Lambda batch");
+  if (c.startMs) t.push(`starts at t=${secs(c.startMs)} s`);
+  return t.join(" · ");
+}
+
+class ConsumerCard {
+  constructor(name, spec, manual) {
+    this.name = name;
+    this.effect = spec?.sideEffect ?? defaults().consumer.sideEffect;
+    this.longPoll = (spec?.waitTimeSeconds ?? defaults().consumer.waitTimeSeconds) > 0;
+    this.held = new Map();
+    this.ic = h("span", { class: "c-ic", "aria-hidden": "true" });
+    this.state = h("span", { class: "c-state" });
+    this.list = h("ul", { class: "held-list", "aria-label": `Messages ${name} holds` });
+    this.idle = h("p", { class: "c-idle", text: "holds nothing" });
+    this.fx = h("span", { class: "c-fx-n", text: "0" });
+    this.fxLabel = h("span", { class: "c-fx-l", text: `${this.effect}: ` });
+    this.fxBox = h("p", { class: "c-fx" }, this.fxLabel, this.fx);
+    this.empty = h("p", { class: "c-empty", hidden: true });
+    this.el = h(
+      "article",
+      { class: `consumer${manual ? " manual" : ""}`, "data-consumer": name, "data-side-effects": "0", "aria-label": `Consumer ${name}` },
+      h("header", { class: "c-head" }, h("h3", { class: "c-name" }, this.ic, name), this.state),
+      h("p", { class: "c-traits", text: traits(spec) }),
+      this.list,
+      this.idle,
+      this.empty,
+      this.fxBox,
+    );
+    this.cache = {};
+  }
+
+  set(key, value, fn) {
+    if (this.cache[key] === value) return;
+    this.cache[key] = value;
+    fn(value);
+  }
+}
+
+function makeHeld(id, label) {
+  const p = {
+    rc: h("span", { class: "hd-rc" }),
+    st: h("span", { class: "hd-st" }),
+    dup: h("span", { class: "hd-dup" }),
+    bar: h("span", { class: "hd-bar" }),
+    fx: h("span", { class: "hd-fx" }),
+  };
+  const btn = h(
+    "button",
+    { type: "button", class: "held", "data-message-id": id, "data-side-effect-count": "0" },
+    h("span", { class: "hd-top" }, h("span", { class: "tk-id", text: shortId(id) }), p.rc),
+    h("span", { class: "tk-label", text: label }),
+    p.st,
+    p.dup,
+    p.fx,
+    h("span", { class: "hd-prog", "aria-hidden": "true" }, p.bar),
+  );
+  return { el: h("li", null, btn), btn, p, cache: {} };
+}
+
+function put(c, key, value, fn) {
+  if (c[key] === value) return;
+  c[key] = value;
+  fn(value);
+}
+
+export class WorkersView {
+  /** `stage` is the QueueView whose stage rows hold the producers and consumers. */
+  constructor(stage) {
+    this.qv = stage;
+    this.reset();
+  }
+
+  reset() {
+    this.cards = new Map();
+    this.producers = new Map();
+  }
+
+  producer(name, queue, spec) {
+    let p = this.producers.get(name);
+    if (p) return p;
+    const total = spec ? (spec.sends?.length ?? 0) + (spec.rate?.count ?? 0) : null;
+    p = {
+      total,
+      count: h("p", { class: "p-count" }),
+      last: h("p", { class: "p-last" }),
+      seen: null,
+    };
+    p.el = h(
+      "article",
+      { class: `producer${spec ? "" : " manual"}`, "data-producer": name, "aria-label": `Producer ${name}` },
+      h("h3", { class: "p-name" }, h("span", { class: "p-ic", "aria-hidden": "true", text: spec ? "✉" : "✎" }), name),
+      p.count,
+      p.last,
+      h("span", { class: "p-arrow", "aria-hidden": "true", text: "→" }),
+    );
+    this.qv.srow(queue).prod.append(p.el);
+    this.producers.set(name, p);
+    return p;
+  }
+
+  /** Worker -> the highest count of a side effect it performed, when above 1; worked out once per list (run.js keeps the same array while nothing changes). */
+  duplicatedEffects(list) {
+    if (list === this.fxList) return this.dupFx;
+    const dupFx = new Map();
+    for (const s of list) if (s.count > 1) for (const b of s.by) dupFx.set(b, Math.max(dupFx.get(b) ?? 0, s.count));
+    this.fxList = list;
+    return (this.dupFx = dupFx);
+  }
+
+  /** Draws a derived record (derive.js). */
+  render(v) {
+    const { snap } = v;
+    for (const p of v.producers) this.paintProducer(this.producer(p.name, p.queue, p.spec), p, v);
+
+    // Consumers: simulated workers, then whoever holds a message by hand.
+    const present = new Set();
+    const consumerSpecs = new Map((v.scenario?.consumers ?? []).map((c) => [c.name, c]));
+    const dupFx = this.duplicatedEffects(snap.simulation.sideEffects);
+    for (const w of snap.simulation.workers) {
+      present.add(w.name);
+      const card = this.card(w.name, w.queue, consumerSpecs.get(w.name), false);
+      this.paintWorker(card, w, v, dupFx.get(w.name) ?? 0);
+    }
+    for (const [name, info] of v.handHolders) {
+      present.add(name);
+      const card = this.card(name, info.queue, null, true);
+      this.paintWorker(card, { name, state: "idle", holding: info.holding, sideEffects: 0 }, v, 0);
+    }
+    for (const [name, card] of this.cards) {
+      if (!present.has(name)) {
+        card.el.remove();
+        this.cards.delete(name);
+      }
+    }
+  }
+
+  card(name, queue, spec, manual) {
+    let c = this.cards.get(name);
+    if (!c) {
+      c = new ConsumerCard(name, spec, manual);
+      this.cards.set(name, c);
+    }
+    const cell = this.qv.srow(queue).cons;
+    if (c.el.parentNode !== cell) cell.append(c.el);
+    return c;
+  }
+
+  /** `info` is one of derive's producers: { sent, dropped, last }. */
+  paintProducer(p, info, v) {
+    const { sent, dropped, last } = info;
+    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
+    if (last && p.seen !== last) {
+      const lbl = v.label(last.id) ?? "";
+      setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${cut(lbl, 26)}” at t=${secs(last.at)} s`);
+      if (p.seen && v.animate) p.el.animate([{ transform: "scale(1.06)" }, { transform: "none" }], { duration: 360, easing: "ease-out" });
+      p.seen = last;
+    } else if (!last) setText(p.last, "nothing sent yet");
+  }
+
+  paintWorker(card, w, v, fxDup) {
+    const [ic, word0] = WORKER_STATE[w.state] ?? ["•", w.state];
+    const word = w.state === "polling" && card.longPoll ? "long-polling" : word0;
+    card.set("state", w.state, (s) => {
+      card.el.dataset.state = s;
+      card.ic.textContent = ic;
+      card.state.textContent = word;
+      card.state.dataset.term = word; // glossary.js explains it on hover
+    });
+    card.set("fx", `${w.sideEffects}|${fxDup}`, () => {
+      card.el.dataset.sideEffects = String(w.sideEffects);
+      if (fxDup) card.el.dataset.fxDup = "true";
+      else delete card.el.dataset.fxDup;
+      card.fx.textContent = fxDup ? `${w.sideEffects} ⚠ one of its messages was ${card.effect} ×${fxDup} in all` : String(w.sideEffects);
+    });
+    const keep = new Set();
+    let anyDup = false;
+    let i = 0;
+    for (const hold of w.holding) {
+      keep.add(hold.messageId);
+      let it = card.held.get(hold.messageId);
+      if (!it) {
+        it = makeHeld(hold.messageId, hold.body.length > 80 ? hold.body.slice(0, 80) : hold.body);
+        card.held.set(hold.messageId, it);
+        card.list.insertBefore(it.el, card.list.children[i] ?? null);
+        if (v.animate) it.el.animate([{ transform: "translateX(-36px)" }, { transform: "none" }], { duration: v.animMs, easing: "cubic-bezier(.2,.8,.2,1)" });
+      } else if (card.list.children[i] !== it.el) card.list.insertBefore(it.el, card.list.children[i] ?? null);
+      i++;
+      const c = it.cache;
+      put(c, "rc", hold.receiveCount, (n) => {
+        it.btn.dataset.receiveCount = String(n);
+        it.p.rc.textContent = `receive #${n}`;
+      });
+      const fx = v.fx.get(hold.messageId);
+      const fxc = fx ? fx.count : 0;
+      put(c, "fxc", fxc, (n) => {
+        it.btn.dataset.sideEffectCount = String(n);
+        it.p.fx.textContent = n ? `${n > 1 ? "⚠ " : ""}${fx.effect} ×${n}` : "";
+        if (n > 1) it.btn.dataset.fxDup = "true";
+        else delete it.btn.dataset.fxDup;
+      });
+      const others = v.othersHolding(hold.messageId, w.name);
+      const dup = others.length > 0 || !!v.facts.dup.get(hold.messageId)?.has(w.name);
+      if (dup) anyDup = true;
+      const dupText = dup ? (others.length ? `⚠ duplicate delivery: ${others.join(", ")} holds it too` : "⚠ duplicate delivery: another consumer had it at once") : "";
+      put(c, "dup", dupText, (t) => {
+        it.p.dup.textContent = t;
+        if (t) it.btn.dataset.duplicate = "true";
+        else delete it.btn.dataset.duplicate;
+      });
+      it.hold = hold;
+    }
+    for (const [id, it] of card.held) {
+      if (!keep.has(id)) {
+        it.el.remove();
+        card.held.delete(id);
+      }
+    }
+    card.set("dup", anyDup, (d) => {
+      if (d) card.el.dataset.duplicate = "true";
+      else delete card.el.dataset.duplicate;
+    });
+    card.set("empty", w.holding.length === 0, (e) => (card.idle.hidden = !e));
+    card.set("emptyReceives", v.facts.empty.get(w.name) ?? 0, (n) => {
+      card.empty.hidden = n === 0;
+      card.empty.textContent = `${n} empty receive${n === 1 ? "" : "s"} (billed, returned nothing)`;
+    });
+    card.w = w;
+    this.tickCard(card, v.now);
+  }
+
+  tick(now) {
+    for (const card of this.cards.values()) this.tickCard(card, now);
+  }
+
+  tickCard(card, now) {
+    const w = card.w;
+    if (!w) return;
+    for (const it of card.held.values()) {
+      const hold = it.hold;
+      let text;
+      let f = 0;
+      if (hold.done) text = "done ✓";
+      else if (hold.failed) text = "failed ✗";
+      else if (hold.current && w.startedAt != null && w.doneAt != null && w.doneAt > w.startedAt) {
+        f = Math.min(1, Math.max(0, (now - w.startedAt) / (w.doneAt - w.startedAt)));
+        text = w.state === "crashed" ? "crashed ✖" : `processing ${Math.floor(f * 100)}%`;
+      } else if (hold.visibleAt != null) text = `in flight, ${Math.max(0, (hold.visibleAt - now) / 1000).toFixed(1)} s left`;
+      else text = "waiting its turn";
+      put(it.cache, "st", text, (t) => (it.p.st.textContent = t));
+      const fr = Math.round(f * 100) / 100;
+      put(it.cache, "bar", fr, (x) => (it.p.bar.style.transform = `scaleX(${x})`));
+    }
+  }
+}
+
+/** Producers and consumers as a view, drawn into the stage's rows (mounted after render-queue.js's stage). */
+export const workers = {
+  mount(root, lab) {
+    const view = new WorkersView(lab.stage);
+    return {
+      update(d) {
+        if (d.fresh) view.reset();
+        if (d.changed) view.render(d);
+        else view.tick(d.now);
+      },
+      destroy() {},
+    };
+  },
+};
