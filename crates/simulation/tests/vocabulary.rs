@@ -231,3 +231,33 @@ fn every_worker_behaviour_is_said_on_its_card() {
     }
     assert!(said >= 14, "every behaviour field was tried ({said})");
 }
+
+#[test]
+fn every_shipped_labs_number_and_toggle_knob_is_a_field_the_vocabulary_names() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/scenarios/labs");
+    let mut knobs = 0;
+    for entry in std::fs::read_dir(dir).expect("the labs") {
+        let path = entry.expect("an entry").path();
+        if path.file_name().is_some_and(|n| n == "index.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a lab");
+        let lab: queuelab_simulation::Scenario = serde_json::from_str(&text).expect("a lab parses");
+        for knob in lab.lab_view().expect("a lab has a goal").knobs {
+            if knob.kind == queuelab_simulation::KnobKind::Choice {
+                continue;
+            }
+            let field = knob
+                .field
+                .unwrap_or_else(|| panic!("{}: knob {} names its field", path.display(), knob.id));
+            assert!(
+                row(&field).is_some(),
+                "{}: knob {}'s field {field} has words",
+                path.display(),
+                knob.id
+            );
+            knobs += 1;
+        }
+    }
+    assert!(knobs > 10, "the labs' knobs were tried ({knobs})");
+}

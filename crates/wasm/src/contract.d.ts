@@ -195,7 +195,8 @@ longestWaitMs: number,
 longestWaitLabel: string | null, };
 
 /**
- * What one scenario producer has done so far.
+ * What one of the scenario's senders (a producer, or a schedule) has
+ * done so far.
  */
 export type ProducerSnapshot = { name: string, queue: string, 
 /**
@@ -1010,6 +1011,12 @@ min?: number, max?: number,
  * A number knob may be "off" (the field left out).
  */
 off: boolean, 
+/**
+ * The scenario field the knob's value is, by its path in the
+ * vocabulary (`vocabulary()`: its unit and the engine's range), or
+ * null when it is no one field (a queue's type).
+ */
+field: string | null, 
 /**
  * A choice knob's choices, in order.
  */

@@ -21,4 +21,5 @@ pub(crate) use card::{ordinal, quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
 pub(crate) use validate::dedup_scope;
+pub(crate) use vocabulary::field_words;
 pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

@@ -179,6 +179,11 @@ pub fn vocabulary() -> Vocabulary {
     }
 }
 
+/// The words of the field at `path` (a pattern: "consumers[].batchSize").
+pub(crate) fn field_words(path: &str) -> Option<FieldWords> {
+    ROWS.iter().find(|row| row.0 == path).map(words)
+}
+
 fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWords {
     let field = path.rsplit('.').next().unwrap_or(path);
     // Every number of the table is ranged by its name (`min`, `max` and
@@ -188,8 +193,9 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
     let unit = match range.map(|(.., unit)| unit) {
         Some(MS) => "ms",
         Some(SECONDS) => "s",
-        _ if field.ends_with("Ms") => "ms",
-        _ if field.ends_with("Seconds") => "s",
+        // An unranged number's unit is in its name (a group has none).
+        _ if kind == Number && field.ends_with("Ms") => "ms",
+        _ if kind == Number && field.ends_with("Seconds") => "s",
         _ => "",
     };
     let choices = match field {
