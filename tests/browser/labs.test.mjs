@@ -282,3 +282,37 @@ test("a check past the engine's budget is refused in the verdict's place, naming
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("lab 07 played with its fix says what changed in the engine's words: the retries, the backoff, no field's raw path", async () => {
+  const { page, problems, close } = await open("?lab=retry-storm&checkpoints=off&speed=max");
+  // The lab's first fix (explain.fixes[0]): no immediate retry, a backoff from 2 s.
+  await page.locator("#knob-retryImmediately").uncheck();
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.retryImmediately === false);
+  await page.locator("#knob-backoffBase-on").check();
+  await page.locator("#knob-backoffBase").fill("2");
+  await page.locator("#knob-backoffBase").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.backoffBase === 2);
+  const changed = page.locator("[data-changed]");
+  await changed.waitFor();
+  const line = await changed.textContent();
+  assert.equal(
+    line,
+    "You changed: worker-1's immediate retry on → off; worker-1's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min; " +
+      "worker-2's immediate retry on → off; worker-2's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min.",
+  );
+  assert.doesNotMatch(line, /behaviour\./, "no field is named by its raw path");
+  // The worker's card says what it does now, each behaviour in the engine's words.
+  const card = page.locator("[data-consumer='worker-1'] .c-traits");
+  assert.equal(await card.textContent(), "long-polls 20 s · 200 ms per message · fails every message from t = 0 s to t = 15 s · backs off 2 s after a failure, doubling up to 5 min");
+  // The settings form offers the same behaviours, set as the run has them.
+  assert.equal(await page.locator("#settings [data-path='consumers[0].behaviour.retryImmediately']").isChecked(), false);
+  assert.equal(await page.locator("#settings [data-path='consumers[0].behaviour.retryBackoff']").isChecked(), true);
+  assert.equal(await page.locator("#settings [data-path='consumers[0].behaviour.retryBackoff.baseSeconds']").inputValue(), "2");
+  // Played to its end, the recap's sentence names the first change in words.
+  await page.locator("#play").click();
+  await page.locator("#outcome:not([hidden])").waitFor({ timeout: scaled(30_000) });
+  assert.match(await page.locator("#outcome").textContent(), /^.*You turned off worker-1's immediate retry \(and 3 more changes\)/s);
+  await page.screenshot({ path: join(artifacts, "lab-07-fixed.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await close();
+});

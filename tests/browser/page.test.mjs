@@ -329,3 +329,19 @@ test("a run too big for a link is saved with Download run and opened again with 
   await other.close();
   await close();
 });
+
+test("Act yourself on a FIFO queue: a per-message delay goes to the engine, and its refusal is shown in SQS's words", async () => {
+  const { page, close } = await open("?scenario=06-fifo-message-groups");
+  await page.locator("#manual-panel summary").click();
+  await page.locator("#m-delay").fill("5");
+  await page.getByRole("button", { name: "SendMessage" }).click();
+  await page.waitForFunction(() => document.querySelector("#m-out").textContent.startsWith("SendMessage → "));
+  const out = await page.locator("#m-out").textContent();
+  assert.match(out, /^SendMessage → 400\n/);
+  assert.match(out, /Value 5 for parameter DelaySeconds is invalid\. Reason: The request include parameter that is not valid for this queue type\./);
+  // 0 is no per-message delay: accepted, as SQS accepts it.
+  await page.locator("#m-delay").fill("0");
+  await page.getByRole("button", { name: "SendMessage" }).click();
+  await page.waitForFunction(() => document.querySelector("#m-out").textContent.startsWith("SendMessage → 200"));
+  await close();
+});

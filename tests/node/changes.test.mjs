@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../web/text/changes.js";
 import { Playground } from "./load.mjs";
 import { limits } from "../../web/pkg/queuelab.js";
+import { labs } from "../../web/engine/engine.js";
 
 const file = (stem) => JSON.parse(readFileSync(new URL(`../../web/scenarios/${stem}.json`, import.meta.url), "utf8"));
 
@@ -91,4 +92,38 @@ test("past the ledger's kept details, its note says how many messages' details w
   assert.deepEqual(differences(sim([2], 0, { duplicateDeliveries: 1 }), sim([1], 50), details), ["charged exactly once per message among the first 10,000 this time (the file's run: up to ×2)", "no duplicate delivery this time (the file's run: 1)"]);
   assert.deepEqual(differences(sim([1], 7), sim([3], 0), details), ["charged up to ×3 among the first 10,000 this time (the file's run: up to ×1)"]);
   assert.deepEqual(differences(sim([1], 0), sim([2], 0), details), ["charged up to ×2 this time (the file's run: up to ×1)"], "every message kept: no qualifier");
+});
+
+const labFile = (stem) => readFileSync(new URL(`../../web/scenarios/labs/${stem}.json`, import.meta.url), "utf8");
+/** A lab as the page compares it: the file as labScenario writes it, and with `settings`. */
+const labPair = (text, settings) => [JSON.parse(labs.scenario(text, {})), JSON.parse(labs.scenario(text, settings))];
+
+test("lab 07's fix is said in the engine's words: the immediate retry turned off and the backoff turned on, for each worker", () => {
+  const text = labFile("07-retry-storm");
+  const fix = JSON.parse(text).explain.fixes[0].settings;
+  const list = changes(...labPair(text, fix));
+  assert.deepEqual(list.map((c) => c.text), [
+    "worker-1's immediate retry on → off",
+    "worker-1's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min",
+    "worker-2's immediate retry on → off",
+    "worker-2's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min",
+  ]);
+  assert.equal(changeSentence(list), "You turned off worker-1's immediate retry (and 3 more changes)");
+});
+
+test("every change a shipped lab's fixes and non-fixes make is a field the engine has words for", () => {
+  const stems = JSON.parse(readFileSync(new URL("../../web/scenarios/labs/index.json", import.meta.url), "utf8")).map((l) => l.file ?? l).map((f) => String(f).replace(/^.*\//, "").replace(/\.json$/, ""));
+  let said = 0;
+  for (const stem of stems) {
+    const text = labFile(stem);
+    const { fixes = [], nonFixes = [] } = JSON.parse(text).explain ?? {};
+    for (const { name, settings } of [...fixes, ...nonFixes]) {
+      for (const c of changes(...labPair(text, settings))) {
+        assert.ok(c.field, `${stem}, "${name}": ${c.path} has words from the engine`);
+        assert.doesNotMatch(c.text, /\bbehaviour\.|\bnull\b|\[object/, `${stem}, "${name}": ${c.text}`);
+        said++;
+      }
+    }
+  }
+  assert.ok(said > 10, `the labs' fixes change settings (${said})`);
 });

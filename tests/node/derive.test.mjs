@@ -103,3 +103,19 @@ test("messages you send and hold by hand make you a producer and a consumer", as
   }
   assert.equal(d.handHolders.size, 1, "simulated workers are not hand holders");
 });
+
+test("a schedule is drawn as one of the scenario's senders, counted by the engine, not as a sender by hand", () => {
+  const run = new Run();
+  run.start(JSON.stringify({
+    title: "reminders",
+    durationMs: 5000,
+    queues: [{ name: "reminders" }],
+    schedule: [{ name: "cron", queue: "reminders", sends: [{ atMs: 1000, body: "first" }, { atMs: 2000, body: "second" }] }],
+  }));
+  while (run.now < run.duration) run.step();
+  const d = derive({ snap: run.snap, now: run.now, ...run.take(), facts: run.facts, scenario: run.scenario });
+  const cron = d.producers.find((p) => p.name === "cron");
+  assert.deepEqual({ queue: cron.queue, spec: cron.spec, sent: cron.sent, dropped: cron.dropped }, { queue: "reminders", spec: run.scenario.schedule[0], sent: 2, dropped: 0 });
+  assert.equal(cron.last.at, 2000, "its last send, from the run's events");
+  assert.deepEqual(run.snap.simulation.producers.map((p) => [p.name, p.sent]), [["cron", 2]], "the engine's count");
+});

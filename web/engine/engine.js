@@ -51,6 +51,7 @@ const CALLS = {
   peek: "looking at a message",
   scenario: "reading the scenario",
   defaults: "reading the defaults",
+  consumerTraits: "describing a worker",
   checkLab: "checking a fix",
   "new LabCheck": "starting a check of a fix",
   "LabCheck.step": "checking a fix",
@@ -204,7 +205,7 @@ async function restart(number) {
 
 let known = null;
 const facts = () =>
-  (known ??= current.call(null, "defaults", () => Object.freeze({ defaults: current.glue.defaults(), operations: Object.freeze(current.glue.operations()), limits: Object.freeze(current.glue.limits()) })));
+  (known ??= current.call(null, "defaults", () => Object.freeze({ defaults: current.glue.defaults(), operations: Object.freeze(current.glue.operations()), limits: Object.freeze(current.glue.limits()), vocabulary: Object.freeze(current.glue.vocabulary()) })));
 
 /**
  * What a queue, consumer and producer get for a setting they leave out,
@@ -218,6 +219,16 @@ export const operations = () => facts().operations;
 
 /** The engine's bounds of work and time ({ maxWorkWithoutAsking, maxScenarioWork, maxVirtualMs }). Call after `ready()`. */
 export const limits = () => facts().limits;
+
+/**
+ * The scenario format in words: every field's path, label, name in a
+ * sentence, unit, range and choices (text/field-words.js reads it). Call
+ * after `ready()`.
+ */
+export const vocabulary = () => facts().vocabulary;
+
+/** A worker's card line in parts, each behaviour in the engine's words (the binding's consumerTraits). */
+export const consumerTraits = (consumer) => current.call(null, "consumerTraits", () => current.glue.consumerTraits(consumer));
 
 /**
  * Labs (see the binding's labView, labScenario, checkLab and LabCheck),

@@ -32,19 +32,27 @@ export function notDrawn(q) {
 }
 
 /**
- * The one dead-letter-role rule: a queue is a dead-letter queue when some
- * queue's redrive policy targets its ARN; that queue is its source.
+ * Each dead-letter queue and its source, as the engine's snapshot says it
+ * (`deadLetterSources`: the queues whose redrive policy names it).
  * Returns DLQ ARN -> source queue (the last source listed, if several).
  */
 export function deadLetterSources(snap) {
+  const byName = new Map(snap.queues.map((q) => [q.name, q]));
   const sources = new Map();
-  for (const q of snap.queues) if (q.deadLetterTargetArn) sources.set(q.deadLetterTargetArn, q);
+  for (const q of snap.queues) {
+    const source = byName.get(q.deadLetterSources.at(-1));
+    if (source) sources.set(q.arn, source);
+  }
   return sources;
 }
 
 /**
  * Who holds each message now: message id -> consumer names, one entry per
  * copy a consumer still works on (a copy it is done with is not held).
+ * The page's duplicate rule, in this one place: the engine's fact is wider
+ * (a message's `holders` in the snapshot: every consumer that received it,
+ * even one long done with it), and the banner's "held by both at the same
+ * time" narrows it to the simulated workers still processing it.
  */
 export function holdersOf(snap) {
   const holders = new Map();
@@ -88,18 +96,21 @@ export function handHolders(snap) {
 /**
  * The producers to draw, each { name, queue, spec (null when sending by
  * hand), sent, dropped (by FIFO deduplication), last ({ at, id, dropped? }) }:
- * the scenario's, then anyone else who sent, on queues that exist.
+ * the scenario's producers and schedules, then anyone else who sent, on
+ * queues that exist. The scenario's senders are counted by the engine (the
+ * snapshot's `producers`); one sending by hand, which the simulation does
+ * not know, by the run's events (history.js).
  */
 export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
-  const specs = scenario.producers ?? [];
-  const names = new Set(specs.map((s) => s.name));
-  const out = specs.filter((s) => exists(s.queue)).map((s) => ({ name: s.name, queue: s.queue, spec: s }));
+  const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
+  const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
+  const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated }));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!names.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null });
+    if (!counted.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0 });
   }
-  for (const p of out) Object.assign(p, { sent: facts.sentBy.get(p.name) ?? 0, dropped: facts.dropped.get(p.name) ?? 0, last: facts.lastSend.get(p.name) });
+  for (const p of out) p.last = facts.lastSend.get(p.name);
   return out;
 }
 
@@ -121,7 +132,7 @@ export function metrics(snap, now, sources = deadLetterSources(snap)) {
 
 /** The stage's rows, top to bottom: each queue in the scenario's order, each source queue followed by its dead-letter queue. */
 export function stageOrder(snap, scenarioOrder, sources) {
-  const byArn = new Map(snap.queues.map((q) => [q.arn, q]));
+  const byName = new Map(snap.queues.map((q) => [q.name, q]));
   const rank = (q) => {
     const i = scenarioOrder.indexOf(q.name);
     return i < 0 ? 1e6 : i;
@@ -131,7 +142,7 @@ export function stageOrder(snap, scenarioOrder, sources) {
   const put = (q) => {
     if (names.includes(q.name)) return;
     names.push(q.name);
-    const d = q.deadLetterTargetArn && byArn.get(q.deadLetterTargetArn);
+    const d = q.deadLetterQueue && byName.get(q.deadLetterQueue);
     if (d) put(d);
   };
   for (const q of sorted) if (!sources.has(q.arn)) put(q);
@@ -157,6 +168,8 @@ function sideEffectsById(list) {
 export function derive({ snap, now, events, facts, leftNow, scenario }) {
   const sources = deadLetterSources(snap);
   const holders = holdersOf(snap);
+  const since = new Map(); // message id -> when its current invisibility began, as the snapshot says
+  for (const q of snap.queues) for (const m of q.messages) if (m.inFlightSince != null) since.set(m.messageId, m.inFlightSince);
   const sourceOf = new Map(); // queue name -> the queue it is the dead-letter queue of
   for (const q of snap.queues) if (sources.has(q.arn)) sourceOf.set(q.name, sources.get(q.arn));
   return {
@@ -173,8 +186,8 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     sourceOf,
     handHolders: handHolders(snap),
     producers: producersOf(snap, scenario, facts),
-    /** When message `id`'s current invisibility began (a receive or a visibility change). */
-    inFlightSince: (id) => facts.windowFrom.get(id),
+    /** When message `id`'s current invisibility began (a receive or a visibility change): the snapshot's `inFlightSince`. */
+    inFlightSince: (id) => since.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),
     fx: sideEffectsById(snap.simulation.sideEffects),
     /** Queue name -> messages per lane the stage does not draw (notDrawn), for queues past the window. */

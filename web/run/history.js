@@ -1,7 +1,9 @@
 // What the page remembers from the event stream, to draw it: message
-// labels, why a message left, who got a duplicate delivery, when an
-// in-flight window began. Bookkeeping for drawing only: every fact comes
-// from an engine event, nothing here decides what SQS does.
+// labels, why a message left, who got a duplicate delivery, what someone
+// sending by hand sent. Bookkeeping for drawing only: every fact comes
+// from an engine event, nothing here decides what SQS does, and what the
+// snapshot already says (when a message went in flight, a producer's
+// counts, a queue's dead-letter role) is read there, not kept here.
 
 import { unreachable } from "./unreachable.js";
 
@@ -16,13 +18,12 @@ export class History {
     this.labels = new Map(); // messageId -> label (first 80 chars of the body)
     this.queueOf = new Map(); // messageId -> queue it was sent to
     this.receives = new Map(); // messageId -> latest receive count
-    this.windowFrom = new Map(); // messageId -> when its current invisibility began
     this.left = new Map(); // messageId -> { state, why, at }
     this.leftOrder = []; // ids in the order they left (most recent last), bounded
     this.dup = new Map(); // messageId -> Set of consumers that held it at once
-    this.sentBy = new Map(); // producer -> number of sends
+    this.sentBy = new Map(); // sender by hand -> number of sends (the scenario's are counted by the engine)
     this.empty = new Map(); // consumer -> receives that returned nothing
-    this.dropped = new Map(); // producer -> sends dropped by FIFO deduplication
+    this.dropped = new Map(); // sender by hand -> sends dropped by FIFO deduplication
     this.lastSend = new Map(); // producer -> { at, id }
   }
 
@@ -66,10 +67,6 @@ export class History {
           break;
         case "received":
           this.receives.set(id, e.receiveCount);
-          this.windowFrom.set(id, e.timeMs);
-          break;
-        case "visibilityChanged":
-          this.windowFrom.set(id, e.timeMs);
           break;
         case "deleted":
           this.leave(id, "deleted", e.by ? `deleted by ${e.by}` : "deleted", e.timeMs);

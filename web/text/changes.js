@@ -3,71 +3,49 @@
 // and of the recap. Pure functions over scenario objects and the engine's
 // `outcome` (snapshot().simulation), so Node tests them without a page.
 
-import { span } from "./format.js";
+import { fieldAt, shown } from "./field-words.js";
 
-// Fields a learner changes, as people name them, with their unit.
-const NAMES = {
-  visibilityTimeoutSeconds: ["visibility timeout", "s"],
-  delaySeconds: ["delay", "s"],
-  messageRetentionPeriodSeconds: ["retention period", "s"],
-  receiveMessageWaitTimeSeconds: ["receive wait time", "s"],
-  maxReceiveCount: ["maxReceiveCount", ""],
-  fixedMs: ["processing time", "ms"],
-  min: ["shortest processing time", "ms"],
-  max: ["longest processing time", "ms"],
-  mean: ["mean processing time", "ms"],
-  batchSize: ["batch size", ""],
-  waitTimeSeconds: ["wait time", "s"],
-  idempotent: ["idempotent handler", ""],
-  heartbeatEveryMs: ["heartbeat", "ms"],
-  heartbeatVisibilitySeconds: ["heartbeat's visibility", "s"],
-  deletesBeforeProcessing: ["delete before processing", ""],
-  failsOn: ["fails on", ""],
-  failsEveryNth: ["fails every nth receive", ""],
-  crashesAfterSideEffectOn: ["crashes after the side effect on", ""],
-  crashesBeforeSideEffectOn: ["crashes before the side effect on", ""],
-  lambdaBatch: ["Lambda batch", ""],
-  reportBatchItemFailures: ["reports batch item failures", ""],
-  seed: ["seed", ""],
-};
+// The lab's and the story's words, not settings of the system: never listed as changed.
+const NOT_SETTINGS = /^(narration|checkpoints|title|summary|goal|knobs|explain)(\.|$)/;
 
-/** Leaf values of an object by path ("queues.0.visibilityTimeoutSeconds"); arrays of scalars are one leaf. */
-function leaves(value, path = "", out = new Map()) {
-  const scalarArray = Array.isArray(value) && value.every((v) => v === null || typeof v !== "object");
-  if (value !== null && typeof value === "object" && !scalarArray) {
-    for (const [k, v] of Object.entries(value)) leaves(v, path ? `${path}.${k}` : k, out);
-  } else out.set(path, value);
+const isObject = (v) => v !== null && typeof v === "object" && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== "object"));
+
+/**
+ * Every place `before` and `after` may differ, as [path, from, to]
+ * ("queues.0.visibilityTimeoutSeconds"): both walked together, so a group
+ * the engine names as one field (a backoff, an outage window) that
+ * appears or goes is one entry, and an object it does not name (a queue,
+ * a consumer's behaviour) is its fields, each one entry. Arrays of
+ * scalars (body patterns) are one value.
+ */
+function pairs(before, after, path = "", out = []) {
+  const named = path && fieldAt(path);
+  if (isObject(before) && isObject(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) pairs(before[key], after[key], path ? `${path}.${key}` : key, out);
+  } else if ((isObject(before) || isObject(after)) && !named) {
+    pairs(isObject(before) ? before : {}, isObject(after) ? after : {}, path, out);
+  } else out.push([path, before, after]);
   return out;
 }
 
 /** "worker-1's", "orders'". */
 const poss = (name) => (name.endsWith("s") ? `${name}'` : `${name}'s`);
 
-function shown(value, unit) {
-  if (value === undefined || value === false || (Array.isArray(value) && !value.length)) return "off";
-  if (value === true) return "on";
-  if (Array.isArray(value)) return value.join(", ");
-  if (typeof value === "number" && unit === "ms") return span(value);
-  if (typeof value === "number" && unit === "s") return value < 120 ? `${value} s` : span(value * 1000);
-  return String(value);
-}
-
 /**
- * The learner's changes: [{ path, owner, name, from, to, text }], in the
- * file's order. `queueDefaults` (the engine's `defaults().queue`) stands in
- * for a queue field the file leaves out, so "2 s → 5 s" is never "off → 5 s".
- * Narration, title and summary are not settings and are left out.
+ * The learner's changes: [{ path, owner, name, from, to, field, text }], in
+ * the file's order, each named and shown in the engine's words (its
+ * vocabulary, field-words.js). `queueDefaults` (the engine's
+ * `defaults().queue`) stands in for a queue field the file leaves out, so
+ * "2 s → 5 s" is never "off → 5 s". Narration, title and summary are not
+ * settings and are left out.
  */
 export function changes(file, now, queueDefaults = {}) {
   if (!file || !now) return [];
-  const before = leaves(file);
-  const after = leaves(now);
   const out = [];
-  const paths = [...new Set([...before.keys(), ...after.keys()])];
-  for (const path of paths) {
-    if (/^(narration|title|summary)(\.|$)/.test(path)) continue;
-    let from = before.get(path);
-    const to = after.get(path);
+  const all = pairs(file, now);
+  const at = new Map(all.map(([path, from, to]) => [path, { from, to }]));
+  for (let [path, from, to] of all) {
+    if (NOT_SETTINGS.test(path)) continue;
     const parts = path.split(".");
     const key = parts.at(-1);
     if (parts[0] === "queues" && parts.length === 3 && from === undefined) from = queueDefaults[key];
@@ -75,14 +53,15 @@ export function changes(file, now, queueDefaults = {}) {
     // Heartbeat turned off (or on) takes its visibility with it: one change,
     // not two. A heartbeat that only beats at another pace keeps both.
     if (key === "heartbeatVisibilitySeconds") {
-      const beat = path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs");
-      if ((before.get(beat) === undefined) !== (after.get(beat) === undefined)) continue;
+      const beat = at.get(path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs"));
+      if ((beat?.from === undefined) !== (beat?.to === undefined)) continue;
     }
     const list = parts[0] === "queues" ? now.queues ?? file.queues : parts[0] === "consumers" ? now.consumers ?? file.consumers : parts[0] === "producers" ? now.producers ?? file.producers : null;
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
-    const [name, unit] = NAMES[key] ?? [parts.slice(list ? 2 : 0).join("."), ""];
-    const text = `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, unit)} → ${shown(to, unit)}`;
-    out.push({ path, owner, name, from, to, unit, text });
+    const field = fieldAt(path);
+    const name = field?.name ?? parts.slice(list ? 2 : 0).join(".");
+    const text = `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
+    out.push({ path, owner, name, from, to, unit: field?.unit ?? "", field, text });
   }
   return out;
 }
@@ -92,11 +71,12 @@ export function changeSentence(list) {
   if (!list.length) return "";
   const c = list[0];
   const whose = c.owner ? `${poss(c.owner)} ` : "the ";
+  const [from, to] = [shown(c.from, c.field), shown(c.to, c.field)];
   let verb;
-  if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${shown(c.to, c.unit)}`;
-  else if (shown(c.to, c.unit) === "off") verb = `turned off ${whose}${c.name}`;
-  else if (shown(c.from, c.unit) === "off") verb = `turned on ${whose}${c.name}${c.to === true ? "" : ` (${shown(c.to, c.unit)})`}`;
-  else verb = `changed ${whose}${c.name} to ${shown(c.to, c.unit)}`;
+  if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
+  else if (to === "off") verb = `turned off ${whose}${c.name}`;
+  else if (from === "off") verb = `turned on ${whose}${c.name}${c.to === true ? "" : ` (${to})`}`;
+  else verb = `changed ${whose}${c.name} to ${to}`;
   const more = list.length > 1 ? ` (and ${list.length - 1} more change${list.length > 2 ? "s" : ""})` : "";
   return `You ${verb}${more}`;
 }

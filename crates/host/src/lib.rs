@@ -31,7 +31,7 @@ pub use options::{
     field_names, js_number_text, DispatchOptions, PlaygroundOptions, QueueMessagesOptions,
     RealismOptions, SnapshotOptions, DEFAULT_PAGE, MAX_PAGE,
 };
-pub use scenario::{lab_refusal, parse_scenario, parse_settings};
+pub use scenario::{consumer_traits, lab_refusal, parse_scenario, parse_settings};
 pub use scenario_error::Placed;
 pub use snapshot::{
     json_within, too_much_json, FullSnapshot, PlannedMoment, MAX_JSON_BYTES, MAX_SNAPSHOT_MESSAGES,

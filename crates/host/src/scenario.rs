@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use queuelab_simulation::{FieldError, KnobValue, Scenario, Settings};
+use queuelab_simulation::{Consumer, FieldError, KnobValue, Scenario, Settings};
 
 use crate::scenario_error::{self, Placed};
 
@@ -24,6 +24,14 @@ pub fn parse_scenario(text: &str, seed: Option<u64>) -> Result<Scenario, Placed>
         .validate()
         .map_err(|e| invalid(scenario_error::from_field(text, &e)))?;
     Ok(scenario)
+}
+
+/// A worker's card line (`Consumer::traits`) for one consumer of a
+/// scenario, from its JSON text; refused as a scenario's consumer would be.
+pub fn consumer_traits(text: &str) -> Result<Vec<String>, Placed> {
+    let consumer: Consumer =
+        serde_json::from_str(text).map_err(|e| invalid(scenario_error::from_serde(text, &e)))?;
+    Ok(consumer.traits())
 }
 
 fn invalid(placed: Placed) -> Placed {

@@ -121,7 +121,8 @@ pub struct AlarmSnapshot {
     pub in_alarm: bool,
 }
 
-/// What one scenario producer has done so far.
+/// What one of the scenario's senders (a producer, or a schedule) has
+/// done so far.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]

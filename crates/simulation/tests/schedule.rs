@@ -261,3 +261,20 @@ fn renaming_a_queue_renames_it_in_the_schedules_that_send_to_it() {
     assert_eq!(s.schedule[0].queue, "jobs-2");
     assert_eq!(s.validate(), Ok(()));
 }
+
+#[test]
+fn the_snapshot_counts_a_schedules_sends_beside_the_producers() {
+    let sim = run(
+        json!([{ "name": "reminders.fifo", "contentBasedDeduplication": true }]),
+        json!([{ "name": "cron", "queue": "reminders.fifo", "sends": [
+            { "atMs": 1000, "body": "nudge", "groupId": "a" },
+            { "atMs": 2000, "body": "nudge", "groupId": "a" },
+            { "atMs": 3000, "body": "later", "groupId": "a" },
+        ]}]),
+        10_000,
+    );
+    let counts: Vec<(String, String, u64, u64, u64)> = (sim.snapshot().producers.into_iter())
+        .map(|p| (p.name, p.queue, p.sent, p.deduplicated, p.failed))
+        .collect();
+    assert_eq!(counts, [("cron".into(), "reminders.fifo".into(), 2, 1, 0)]);
+}

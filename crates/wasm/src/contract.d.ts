@@ -211,7 +211,8 @@ longestWaitMs: number,
 longestWaitLabel: string | null, };
 
 /**
- * What one scenario producer has done so far.
+ * What one of the scenario's senders (a producer, or a schedule) has
+ * done so far.
  */
 export type ProducerSnapshot = { name: string, queue: string, 
 /**
@@ -1027,6 +1028,12 @@ min?: number, max?: number,
  */
 off: boolean, 
 /**
+ * The scenario field the knob's value is, by its path in the
+ * vocabulary (`vocabulary()`: its unit and the engine's range), or
+ * null when it is no one field (a queue's type).
+ */
+field: string | null, 
+/**
  * A choice knob's choices, in order.
  */
 choices: Array<KnobChoice>, };
@@ -1037,6 +1044,55 @@ export type KnobKind = "number" | "toggle" | "choice";
  * A choice: its value in settings, and its words.
  */
 export type KnobChoice = { value: string, label: string, };
+
+/**
+ * Every field of the scenario format, in words (the binding's `vocabulary()`).
+ */
+export type Vocabulary = { fields: Array<FieldWords>, };
+
+/**
+ * One field of the scenario format.
+ */
+export type FieldWords = { 
+/**
+ * Its path, a list's items as `[]`: "queues[].visibilityTimeoutSeconds",
+ * "consumers[].behaviour.retryBackoff" (a group: its own fields follow).
+ */
+path: string, 
+/**
+ * In a form: "Visibility timeout".
+ */
+label: string, 
+/**
+ * In a sentence, after its owner's name: "orders' visibility timeout".
+ */
+name: string, 
+/**
+ * More words for a form, or "".
+ */
+help: string, kind: FieldKind, 
+/**
+ * "s", "ms", or "" (a count, a name, a switch).
+ */
+unit: string, 
+/**
+ * A number's range, as `Scenario::validate` holds it (None: unbounded there).
+ */
+min?: number, max?: number, 
+/**
+ * A choice's values, in order.
+ */
+choices: Array<KnobChoice>, 
+/**
+ * The field may be left out, which means "off" (or the default).
+ */
+optional: boolean, 
+/**
+ * The settings form offers it (a name, a body or a moment is edited in the JSON).
+ */
+setting: boolean, };
+
+export type FieldKind = "number" | "toggle" | "list" | "choice" | "text" | "group";
 
 /**
  * What a queue, a consumer and a producer get for what they leave out,

@@ -80,6 +80,30 @@ pub fn limits() -> Result<JsValue, JsError> {
     to_js(&Limits::new())
 }
 
+/// The scenario format in words (`Vocabulary`): every field's path,
+/// label, name in a sentence, unit, range (the one `Scenario::validate`
+/// holds it to) and choices, for a page's settings form, its "you
+/// changed" line and its field errors.
+#[wasm_bindgen(unchecked_return_type = "Vocabulary")]
+pub fn vocabulary() -> Result<JsValue, JsError> {
+    to_js(&queuelab_simulation::vocabulary())
+}
+
+/// A worker's card line, in parts ("long-polls 20 s", "200 ms per
+/// message", "retries a failure at once"): what a consumer of a scenario
+/// does, each behaviour in its own words. Throws like `fromScenario` for
+/// a consumer a scenario could not have.
+#[wasm_bindgen(js_name = consumerTraits, unchecked_return_type = "string[]")]
+pub fn consumer_traits(
+    #[wasm_bindgen(unchecked_param_type = "Consumer")] consumer: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = js_sys::JSON::stringify(&consumer)?
+        .as_string()
+        .unwrap_or_default();
+    let traits = queuelab_host::consumer_traits(&text).map_err(placed_error)?;
+    Ok(to_js(&traits)?)
+}
+
 /// A lab as a page shows it (`LabView`): the goal's conditions in words,
 /// the knobs with their kinds, ranges and choices, the knob values the
 /// scenario has now, and the explanation; `null` for a scenario without

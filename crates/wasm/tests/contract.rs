@@ -45,6 +45,7 @@ use queuelab_simulation::{
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
 };
+use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -151,6 +152,10 @@ fn typescript() -> String {
         KnobView,
         KnobKind,
         KnobChoice,
+        // The scenario format in words.
+        Vocabulary,
+        FieldWords,
+        FieldKind,
         Defaults,
         QueueDefaults,
         PlannedMoment,

@@ -5,8 +5,15 @@
 // under the field in the knob's own words.
 
 import { h } from "../../ui/dom.js";
+import { fieldAt } from "../../text/field-words.js";
 
 const fieldId = (knob) => `knob-${knob.id}`;
+
+/** A number knob's range: the lab's own, else its field's, as the engine holds it (the vocabulary). */
+const rangeOf = (knob) => {
+  const field = knob.field ? fieldAt(knob.field) : undefined;
+  return { min: knob.min ?? field?.min, max: knob.max ?? field?.max };
+};
 
 /** One knob's field, with its label, help and an "on" box for a knob that may be off. */
 export function knobField(knob) {
@@ -22,7 +29,8 @@ export function knobField(knob) {
     const select = h("select", { id, ...data }, ...knob.choices.map((c) => h("option", { value: c.value, text: c.label })));
     return h("div", { class: "set knob", "data-knob-field": knob.id }, label, select, help);
   }
-  const input = h("input", { type: "number", id, min: knob.min, max: knob.max, step: 1, inputmode: "numeric", ...data });
+  const { min, max } = rangeOf(knob);
+  const input = h("input", { type: "number", id, min, max, step: 1, inputmode: "numeric", ...data });
   if (!knob.off) return h("div", { class: "set knob", "data-knob-field": knob.id }, label, input, help);
   const on = h("input", { type: "checkbox", id: `${id}-on`, "data-knob": knob.id, "data-knob-on": "", "aria-label": `${knob.label}: on` });
   const pair = h("span", { class: "knob-pair" }, h("label", { class: "check" }, on, "On"), input);
@@ -37,7 +45,7 @@ export function readKnob(box, knob) {
   const on = box.querySelector(`#${fieldId(knob)}-on`);
   if (on && !on.checked) return "off";
   const typed = input.value.trim();
-  if (on && typed === "") return knob.min; // just switched on: the knob's smallest value
+  if (on && typed === "") return rangeOf(knob).min; // just switched on: the knob's smallest value
   return /^-?\d+$/.test(typed) ? Number(typed) : typed;
 }
 

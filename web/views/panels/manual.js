@@ -91,7 +91,10 @@ export class Manual {
     if (q?.fifo) {
       body.MessageGroupId = this.group.value;
       if (this.dedup.value) body.MessageDeduplicationId = this.dedup.value;
-    } else if (this.delay.value !== "") body.DelaySeconds = Number(this.delay.value);
+    }
+    // On any queue: a FIFO queue refuses a per-message delay above 0, and
+    // the answer below says so in SQS's words (the page keeps no such rule).
+    if (this.delay.value !== "") body.DelaySeconds = Number(this.delay.value);
     return this.run("SendMessage", body);
   }
 

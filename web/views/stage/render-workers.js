@@ -5,8 +5,8 @@
 // touched had its side effect more than once).
 
 import { h, setText } from "../../ui/dom.js";
-import { cut, secs, shortId, span } from "../../text/format.js";
-import { defaults } from "../../engine/engine.js";
+import { cut, secs, shortId } from "../../text/format.js";
+import { consumerTraits, defaults } from "../../engine/engine.js";
 
 const WORKER_STATE = {
   idle: ["○", "idle"],
@@ -16,35 +16,10 @@ const WORKER_STATE = {
   stopped: ["■", "stopped"],
 };
 
-function processingText(p) {
-  if (!p) return "";
-  if (p.fixedMs != null) return `${span(p.fixedMs)} per message`;
-  if (p.uniformMs) return `${span(p.uniformMs.min)}–${span(p.uniformMs.max)} per message`;
-  if (p.exponentialMs) return `~${span(p.exponentialMs.mean)} per message (random)`;
-  return "";
-}
-
-/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
-function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
-}
-
+/** The card's line: what the worker does, in the engine's words (each behaviour says itself); a hand's receiver has none. */
 function traits(c) {
   if (!c) return "receives by hand (you)";
-  const b = c.behaviour ?? {};
-  const t = [c.waitTimeSeconds ? `long-polls ${c.waitTimeSeconds} s` : `short-polls every ${span(c.pollIntervalMs ?? defaults().consumer.pollIntervalMs)}`];
-  if ((c.batchSize ?? defaults().consumer.batchSize) > 1) t.push(`batches of ${c.batchSize}`);
-  t.push(processingText(c.processing));
-  if (b.idempotent) t.push("idempotent");
-  if (b.heartbeatEveryMs) t.push(`heartbeat every ${span(b.heartbeatEveryMs)}`);
-  if (b.deletesBeforeProcessing) t.push("deletes before processing");
-  if (b.failsOn?.length) t.push(`fails on “${b.failsOn.join("”, “")}”`);
-  if (b.failsEveryNth) t.push(b.failsEveryNth === 1 ? "fails every message" : `fails every ${ordinal(b.failsEveryNth)} message`);
-  if (b.crashesBeforeSideEffectOn?.length || b.crashesAfterSideEffectOn?.length) t.push("can crash");
-  if (b.lambdaBatch) t.push(b.reportBatchItemFailures ? "Lambda batch, reports item failures" : "Lambda batch");
-  if (c.startMs) t.push(`starts at t=${secs(c.startMs)} s`);
-  return t.join(" · ");
+  return consumerTraits(c).join(" · ");
 }
 
 class ConsumerCard {

@@ -199,6 +199,38 @@ pub(crate) fn string_attributes(message: &NewMessage) -> BTreeMap<String, String
     out
 }
 
+/// What a sender's sends came to (a producer's, a schedule's), counted as
+/// the engine answered them: the snapshot's `producers` say it, so a page
+/// reads the counts rather than adding up events.
+#[derive(Default)]
+pub(crate) struct Sends {
+    sent: u64,
+    deduplicated: u64,
+    failed: u64,
+}
+
+impl Sends {
+    pub(crate) fn count(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Sent => self.sent += 1,
+            Outcome::Deduplicated => self.deduplicated += 1,
+            Outcome::Failed => self.failed += 1,
+            _ => {}
+        }
+    }
+
+    /// The snapshot's part for the sender `name` of the queue at `url`.
+    pub(crate) fn part(&self, name: &str, url: &str) -> Part {
+        Part::Producer(ProducerSnapshot {
+            name: name.to_string(),
+            queue: crate::queue_name(url).to_string(),
+            sent: self.sent,
+            deduplicated: self.deduplicated,
+            failed: self.failed,
+        })
+    }
+}
+
 /// Sends listed at moments (a producer's `sends`, a schedule's), in time
 /// order (listed order among sends of one moment), and the next not sent.
 pub(crate) struct Listed {

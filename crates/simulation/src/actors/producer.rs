@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
 
-use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, UrlOf};
+use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
-use crate::{queue_name, units, ProducerSnapshot};
+use crate::units;
 
 pub(crate) struct Producer {
     name: Arc<str>,
@@ -17,9 +17,7 @@ pub(crate) struct Producer {
     listed: Listed,
     rate: Option<Rate>,
     next_rate: u64,
-    sent: u64,
-    deduplicated: u64,
-    failed: u64,
+    sends: Sends,
 }
 
 pub(crate) fn build(
@@ -35,9 +33,7 @@ pub(crate) fn build(
             listed: Listed::new(&p.sends),
             rate: p.rate.clone(),
             next_rate: 0,
-            sent: 0,
-            deduplicated: 0,
-            failed: 0,
+            sends: Sends::default(),
         }));
     }
     Ok(out)
@@ -116,22 +112,11 @@ impl Actor for Producer {
     }
 
     fn outcome(&mut self, outcome: &Outcome) {
-        match outcome {
-            Outcome::Sent => self.sent += 1,
-            Outcome::Deduplicated => self.deduplicated += 1,
-            Outcome::Failed => self.failed += 1,
-            _ => {}
-        }
+        self.sends.count(outcome);
     }
 
     fn snapshot(&self) -> Option<Part> {
-        Some(Part::Producer(ProducerSnapshot {
-            name: self.name.to_string(),
-            queue: queue_name(&self.url).to_string(),
-            sent: self.sent,
-            deduplicated: self.deduplicated,
-            failed: self.failed,
-        }))
+        Some(self.sends.part(&self.name, &self.url))
     }
 
     fn queue_url(&self) -> Option<&str> {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{Millis, SqsResult};
 
-use super::{new_message, Actor, Command, Listed, Reads, SendPlan, UrlOf};
+use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
 use crate::scenario::Scenario;
 
 pub(crate) struct Schedule {
@@ -16,6 +16,7 @@ pub(crate) struct Schedule {
     /// Its place in the scenario's `schedule`.
     index: usize,
     listed: Listed,
+    sends: Sends,
 }
 
 pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
@@ -26,6 +27,7 @@ pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn
             url: url_of(&format!("schedule \"{}\"", s.name), &s.queue)?,
             index,
             listed: Listed::new(&s.sends),
+            sends: Sends::default(),
         }));
     }
     Ok(out)
@@ -49,6 +51,14 @@ impl Actor for Schedule {
             });
         }
         out
+    }
+
+    fn outcome(&mut self, outcome: &Outcome) {
+        self.sends.count(outcome);
+    }
+
+    fn snapshot(&self) -> Option<Part> {
+        Some(self.sends.part(&self.name, &self.url))
     }
 
     fn queue_url(&self) -> Option<&str> {

@@ -2,7 +2,7 @@
 //! before the delete on bodies containing any of the patterns, so the
 //! message comes back and the side effect happens again.
 
-use super::{matches, Command, Observation, Spec, WorkerBehaviour};
+use super::{matches, quoted_list, span, Command, Observation, Spec, WorkerBehaviour};
 use queuelab_engine::Millis;
 
 struct CrashAfterSideEffect {
@@ -18,6 +18,17 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             restart_ms: spec.restart_ms,
         }) as Box<dyn WorkerBehaviour>
     }))
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    let on = &spec.crashes_after_side_effect_on;
+    (!on.is_empty()).then(|| {
+        format!(
+            "crashes after the side effect on {} (back after {})",
+            quoted_list(on),
+            span(spec.restart_ms)
+        )
+    })
 }
 
 impl WorkerBehaviour for CrashAfterSideEffect {

@@ -2,7 +2,7 @@
 //! containing any of the patterns, before the side effect, and restarts
 //! after `restartMs`.
 
-use super::{matches, Command, Observation, Spec, WorkerBehaviour};
+use super::{matches, quoted_list, span, Command, Observation, Spec, WorkerBehaviour};
 use queuelab_engine::Millis;
 
 struct CrashBeforeSideEffect {
@@ -18,6 +18,17 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             restart_ms: spec.restart_ms,
         }) as Box<dyn WorkerBehaviour>
     }))
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    let on = &spec.crashes_before_side_effect_on;
+    (!on.is_empty()).then(|| {
+        format!(
+            "crashes before the side effect on {} (back after {})",
+            quoted_list(on),
+            span(spec.restart_ms)
+        )
+    })
 }
 
 impl WorkerBehaviour for CrashBeforeSideEffect {

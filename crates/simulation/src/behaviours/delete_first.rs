@@ -11,6 +11,11 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
         .then(|| Box::new(DeleteFirst) as Box<dyn WorkerBehaviour>))
 }
 
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    spec.deletes_before_processing
+        .then(|| "deletes before processing".into())
+}
+
 impl WorkerBehaviour for DeleteFirst {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         match observation {

@@ -2,7 +2,7 @@
 //! Nth, 2Nth, ... counting redeliveries), whatever the body: a flaky
 //! dependency rather than a poison message.
 
-use super::{Command, Observation, Spec, WorkerBehaviour};
+use super::{ordinal, Command, Observation, Spec, WorkerBehaviour};
 
 struct FailEveryNth {
     every: u64,
@@ -15,6 +15,13 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
         Some(0) => Err("behaviour.failsEveryNth must be above 0".into()),
         Some(every) => Ok(Some(Box::new(FailEveryNth { every, handled: 0 }))),
     }
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    Some(match spec.fails_every_nth? {
+        1 => "fails every message".into(),
+        n => format!("fails every {} message", ordinal(n)),
+    })
 }
 
 impl WorkerBehaviour for FailEveryNth {

@@ -2,7 +2,7 @@
 //! message still held every N ms (to `heartbeatVisibilitySeconds`, or the
 //! queue's visibility timeout).
 
-use super::{Command, Observation, Spec, WorkerBehaviour};
+use super::{span, Command, Observation, Spec, WorkerBehaviour};
 use queuelab_engine::Millis;
 
 struct Heartbeat {
@@ -19,6 +19,17 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             seconds: spec.heartbeat_visibility_seconds,
         }))),
     }
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    let every = spec.heartbeat_every_ms?;
+    let to = (spec.heartbeat_visibility_seconds).map_or(String::new(), |s| {
+        format!(
+            " (visibility {})",
+            span(s.saturating_mul(1000).unsigned_abs())
+        )
+    });
+    Some(format!("heartbeat every {}{to}", span(every)))
 }
 
 impl WorkerBehaviour for Heartbeat {

@@ -11,6 +11,10 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
         .then(|| Box::new(Idempotent) as Box<dyn WorkerBehaviour>))
 }
 
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    spec.idempotent.then(|| "idempotent".into())
+}
+
 impl WorkerBehaviour for Idempotent {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         match observation {

@@ -16,6 +16,14 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
     }))
 }
 
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    spec.lambda_batch
+        .then(|| match spec.report_batch_item_failures {
+            true => "Lambda batch, reports item failures".into(),
+            false => "Lambda batch".into(),
+        })
+}
+
 impl WorkerBehaviour for LambdaBatch {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         let Observation::BatchDone { batch } = observation else {

@@ -4,8 +4,10 @@
 //! [`Command`]s; it never calls the engine (`commands.rs` does that, and
 //! `worker.rs` runs the loop that asks).
 //!
-//! A new behaviour is one file here plus its line in [`REGISTRY`] (and the
-//! `mod` line below); its scenario field is on `scenario::Behaviour`, and
+//! A new behaviour is one file here (its constructor and its words on a
+//! worker's card) plus its line in [`REGISTRY`] (and the `mod` line
+//! below); its scenario field is on `scenario::Behaviour`, with its row in
+//! the vocabulary (`scenario/vocabulary.rs`: its label and unit), and
 //! `web/scenarios/scenario.schema.json` and `docs/scenario-format.md`
 //! describe it.
 
@@ -22,6 +24,8 @@ mod poison;
 mod retry;
 
 use crate::scenario::Behaviour as Spec;
+use crate::scenario::{ordinal, quoted_list, span};
+use crate::teach::explain::secs;
 use queuelab_engine::Millis;
 
 /// A message a worker holds, from its receive until it is done with it.
@@ -88,31 +92,51 @@ pub trait WorkerBehaviour {
 /// the object does not ask for it, `Err` naming the field when it is invalid.
 pub type Constructor = fn(&Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, String>;
 
-/// Every behaviour, by name, with its constructor.
-pub const REGISTRY: &[(&str, Constructor)] = &[
-    ("naive", naive::new),
-    ("idempotent", idempotent::new),
-    ("heartbeat", heartbeat::new),
-    ("poison", poison::new),
-    ("failEveryNth", fail_every_nth::new),
-    ("crashBeforeSideEffect", crash_before_side_effect::new),
-    ("crashAfterSideEffect", crash_after_side_effect::new),
-    ("deleteFirst", delete_first::new),
-    ("lambdaBatch", lambda_batch::new),
-    ("failsDuring", outage::new),
-    ("retryAfterFailure", retry::new),
+/// What a worker's card says of a behaviour its `behaviour` object asks
+/// for ("fails every 3rd message"), or None when it does not ask for it.
+pub type Words = fn(&Spec) -> Option<String>;
+
+/// Every behaviour, by name, with its constructor and its words.
+pub const REGISTRY: &[(&str, Constructor, Words)] = &[
+    ("naive", naive::new, naive::words),
+    ("idempotent", idempotent::new, idempotent::words),
+    ("heartbeat", heartbeat::new, heartbeat::words),
+    ("poison", poison::new, poison::words),
+    ("failEveryNth", fail_every_nth::new, fail_every_nth::words),
+    (
+        "crashBeforeSideEffect",
+        crash_before_side_effect::new,
+        crash_before_side_effect::words,
+    ),
+    (
+        "crashAfterSideEffect",
+        crash_after_side_effect::new,
+        crash_after_side_effect::words,
+    ),
+    ("deleteFirst", delete_first::new, delete_first::words),
+    ("lambdaBatch", lambda_batch::new, lambda_batch::words),
+    ("failsDuring", outage::new, outage::words),
+    ("retryAfterFailure", retry::new, retry::words),
 ];
 
 /// The names of every worker behaviour, in registry order (for hosts that
 /// list them, such as the page).
 pub fn behaviour_names() -> Vec<&'static str> {
-    REGISTRY.iter().map(|(name, _)| *name).collect()
+    REGISTRY.iter().map(|(name, ..)| *name).collect()
+}
+
+/// What a worker's card says of its behaviours, in registry order.
+pub(crate) fn words(spec: &Spec) -> Vec<String> {
+    REGISTRY
+        .iter()
+        .filter_map(|(.., words)| words(spec))
+        .collect()
 }
 
 /// The behaviours a consumer's `behaviour` object asks for.
 pub(crate) fn build(spec: &Spec) -> Result<Vec<Box<dyn WorkerBehaviour>>, String> {
     let mut out = Vec::new();
-    for (_, constructor) in REGISTRY {
+    for (_, constructor, _) in REGISTRY {
         out.extend(constructor(spec)?);
     }
     Ok(out)

@@ -10,6 +10,11 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
     Ok((!spec.lambda_batch).then(|| Box::new(Naive) as Box<dyn WorkerBehaviour>))
 }
 
+/// The plain loop has no words of its own on the card.
+pub(super) fn words(_: &Spec) -> Option<String> {
+    None
+}
+
 impl WorkerBehaviour for Naive {
     fn observe(&mut self, observation: &Observation) -> Vec<Command> {
         match observation {

@@ -2,7 +2,7 @@
 //! within a window of the run, whatever the body: a dependency (a payment
 //! API) that is down for a while, then back.
 
-use super::{Command, Observation, Spec, WorkerBehaviour};
+use super::{secs, Command, Observation, Spec, WorkerBehaviour};
 use queuelab_engine::Millis;
 
 struct FailsDuring {
@@ -17,6 +17,15 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             end_ms: w.end_ms,
         }) as Box<dyn WorkerBehaviour>
     }))
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    let w = spec.fails_during_ms.as_ref()?;
+    Some(format!(
+        "fails every message from t = {} to t = {}",
+        secs(w.start_ms),
+        secs(w.end_ms)
+    ))
 }
 
 impl WorkerBehaviour for FailsDuring {

@@ -2,7 +2,7 @@
 //! patterns (poison messages): no side effect, no delete, so the message
 //! comes back until its queue's redrive policy moves it.
 
-use super::{matches, Command, Observation, Spec, WorkerBehaviour};
+use super::{matches, quoted_list, Command, Observation, Spec, WorkerBehaviour};
 
 struct Poison {
     patterns: Vec<String>,
@@ -14,6 +14,10 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             patterns: spec.fails_on.clone(),
         }) as Box<dyn WorkerBehaviour>
     }))
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    (!spec.fails_on.is_empty()).then(|| format!("fails on {}", quoted_list(&spec.fails_on)))
 }
 
 impl WorkerBehaviour for Poison {

@@ -6,7 +6,7 @@
 //! ApproximateReceiveCount × ChangeMessageVisibility pattern; no jitter,
 //! so runs stay readable and deterministic).
 
-use super::{Command, Observation, Spec, WorkerBehaviour};
+use super::{span, Command, Observation, Spec, WorkerBehaviour};
 
 enum Retry {
     Immediately,
@@ -26,6 +26,19 @@ pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, Strin
             max: b.max_seconds,
         }))),
         (false, None) => Ok(None),
+    }
+}
+
+pub(super) fn words(spec: &Spec) -> Option<String> {
+    let seconds = |s: i64| span(s.saturating_mul(1000).unsigned_abs());
+    match (spec.retry_immediately, &spec.retry_backoff) {
+        (true, _) => Some("retries a failure at once".into()),
+        (false, Some(b)) => Some(format!(
+            "backs off {} after a failure, doubling up to {}",
+            seconds(b.base_seconds),
+            seconds(b.max_seconds)
+        )),
+        (false, None) => None,
     }
 }
 

@@ -398,6 +398,21 @@ impl Target {
         }
     }
 
+    /// The scenario field the knob's value is, as the vocabulary names it
+    /// ("queues[].redrive.maxReceiveCount"), or None when the value is no
+    /// one field (a queue's type, a producer's groups).
+    pub(crate) fn value_field(&self) -> Option<String> {
+        let (row, selector) = self.row();
+        let owner = match selector {
+            Selector::Producer(_) => "producers",
+            Selector::Queue(_) => "queues",
+            Selector::Consumer(_) => "consumers",
+        };
+        let known = |path: String| crate::scenario::field_words(&path).map(|_| path);
+        known(format!("{owner}[].{}.{}", row.path, row.field))
+            .or_else(|| known(format!("{owner}[].{}", row.path)))
+    }
+
     /// The scenario paths the knob writes (`consumer: "*"`: each
     /// consumer's), for a page to show an error at the field.
     pub fn paths(&self, s: &Scenario) -> Vec<String> {

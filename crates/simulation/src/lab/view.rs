@@ -50,6 +50,10 @@ pub struct KnobView {
     pub max: Option<i64>,
     /// A number knob may be "off" (the field left out).
     pub off: bool,
+    /// The scenario field the knob's value is, by its path in the
+    /// vocabulary (`vocabulary()`: its unit and the engine's range), or
+    /// null when it is no one field (a queue's type).
+    pub field: Option<String>,
     /// A choice knob's choices, in order.
     pub choices: Vec<KnobChoice>,
 }
@@ -110,6 +114,7 @@ impl Knob {
             min: self.min,
             max: self.max,
             off: self.off,
+            field: self.target.value_field(),
             choices,
         }
     }

@@ -36,7 +36,6 @@ impl std::fmt::Display for FieldError {
 /// the JSON decoder refused (a fraction, a negative number) at that field.
 /// A queue field's range is the engine's own (`queue_attribute`).
 pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
-    const MS: &str = " of milliseconds";
     // The engine's ranges, as u64 (each is 0 or more).
     let engine = |(lo, hi): (i64, i64)| (lo.unsigned_abs(), hi.unsigned_abs());
     let (batch, wait) = (
@@ -162,7 +161,9 @@ impl QueueSpec {
     }
 }
 
-const SECONDS: &str = " of seconds";
+/// The units `field_range` gives, as `rule_for` words them.
+pub(super) const SECONDS: &str = " of seconds";
+pub(super) const MS: &str = " of milliseconds";
 
 /// A count of seconds of a minute or more, also in the unit SQS's
 /// documentation gives it in: "43200 (12 hours)", "900 (15 minutes)".

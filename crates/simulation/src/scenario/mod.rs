@@ -2,10 +2,14 @@
 //! typed document (`document/`). The wasm binding (or any host) parses the
 //! JSON text into these types with serde; the engine never sees JSON.
 //! Here: the ranges of its fields and the words of a refusal (`fields.rs`),
-//! and `Scenario::validate` (`validate.rs`).
+//! `Scenario::validate` (`validate.rs`), and the format's vocabulary in
+//! words (`vocabulary.rs`: every field's label, unit and range; `card.rs`:
+//! a worker's card line).
 
+mod card;
 mod fields;
 mod validate;
+mod vocabulary;
 
 pub use crate::document::{
     Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Processing, Producer,
@@ -13,6 +17,9 @@ pub use crate::document::{
     TriggerEvent, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES, MAX_PRODUCERS,
     MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
 };
+pub(crate) use card::{ordinal, quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
 pub(crate) use validate::dedup_scope;
+pub(crate) use vocabulary::field_words;
+pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

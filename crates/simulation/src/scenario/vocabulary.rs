@@ -1,0 +1,231 @@
+//! The scenario's vocabulary in words: one row per field a scenario file
+//! has (its path, its label in a form, its name in a sentence, its unit,
+//! its range and its choices), so a page's settings form, its "you
+//! changed" line, its field errors and its lab knobs all say a field the
+//! same way, and a new field or behaviour is shown, set and explained
+//! without a word added to the page. The ranges are not restated here:
+//! each is read from `field_range`, the table `Scenario::validate` checks.
+//!
+//! A worker's card line (what it does, in words) is `Consumer::traits`
+//! (`card.rs`), from each behaviour's own words (`behaviours::REGISTRY`).
+
+use serde::Serialize;
+
+use super::fields::{field_range, MS, SECONDS};
+use super::validate::dedup_scope;
+use crate::lab::view::KnobChoice;
+
+/// Every field of the scenario format, in words (the binding's `vocabulary()`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Vocabulary {
+    pub fields: Vec<FieldWords>,
+}
+
+/// One field of the scenario format.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FieldWords {
+    /// Its path, a list's items as `[]`: "queues[].visibilityTimeoutSeconds",
+    /// "consumers[].behaviour.retryBackoff" (a group: its own fields follow).
+    pub path: String,
+    /// In a form: "Visibility timeout".
+    pub label: String,
+    /// In a sentence, after its owner's name: "orders' visibility timeout".
+    pub name: String,
+    /// More words for a form, or "".
+    pub help: String,
+    pub kind: FieldKind,
+    /// "s", "ms", or "" (a count, a name, a switch).
+    pub unit: String,
+    /// A number's range, as `Scenario::validate` holds it (None: unbounded there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub min: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub max: Option<u64>,
+    /// A choice's values, in order.
+    pub choices: Vec<KnobChoice>,
+    /// The field may be left out, which means "off" (or the default).
+    pub optional: bool,
+    /// The settings form offers it (a name, a body or a moment is edited in the JSON).
+    pub setting: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum FieldKind {
+    /// A whole number.
+    Number,
+    /// On or off.
+    Toggle,
+    /// A list of texts (body patterns).
+    List,
+    /// One of `choices`.
+    Choice,
+    /// A text (a name, a body).
+    Text,
+    /// An object of fields, said as one setting when it appears or goes
+    /// (a backoff, an outage window, a redrive policy).
+    Group,
+}
+
+use FieldKind::{Choice, Group, List, Number, Text, Toggle};
+
+/// One row: path, label, name (None: the label, lower-cased), kind, help,
+/// optional, setting.
+type Row = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    FieldKind,
+    &'static str,
+    bool,
+    bool,
+);
+
+/// The table. A field's unit and range come from `field_range` (by its
+/// path's last part), never from here.
+// One row a line: a table read across (rustfmt would spread each row over
+// nine lines).
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    ("seed", "Seed", None, Number, "the same seed replays the same run", false, false),
+    ("durationMs", "Duration", Some("run's duration"), Number, "", false, false),
+    ("queues[].name", "Name", Some("name"), Text, "", false, false),
+    ("queues[].visibilityTimeoutSeconds", "Visibility timeout", None, Number, "", true, true),
+    ("queues[].delaySeconds", "Delay", None, Number, "", true, true),
+    ("queues[].messageRetentionPeriodSeconds", "Retention", Some("retention period"), Number, "", true, true),
+    ("queues[].receiveMessageWaitTimeSeconds", "Receive wait time", None, Number, "", true, false),
+    ("queues[].contentBasedDeduplication", "Content-based deduplication", None, Toggle, "FIFO only", true, false),
+    ("queues[].deduplicationScope", "Deduplication scope", None, Choice, "FIFO only", true, false),
+    ("queues[].redrive", "Redrive policy", None, Group, "", true, false),
+    ("queues[].redrive.deadLetterQueue", "Dead-letter queue", None, Text, "", false, false),
+    ("queues[].redrive.maxReceiveCount", "maxReceiveCount", Some("maxReceiveCount"), Number, "", false, true),
+    ("producers[].name", "Name", Some("name"), Text, "", false, false),
+    ("producers[].queue", "Queue", None, Text, "", false, false),
+    ("producers[].sends[].atMs", "Sent at", Some("send time"), Number, "", false, false),
+    ("producers[].sends[].body", "Body", None, Text, "", false, false),
+    ("producers[].sends[].groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
+    ("producers[].sends[].dedupId", "MessageDeduplicationId", Some("MessageDeduplicationId"), Text, "", true, false),
+    ("producers[].sends[].delaySeconds", "Delay", Some("send's delay"), Number, "", true, false),
+    ("producers[].sends[].attributes", "Message attributes", None, Text, "", true, false),
+    ("producers[].rate", "Steady rate", None, Group, "", true, false),
+    ("producers[].rate.startMs", "Starts at", Some("first send"), Number, "", true, false),
+    ("producers[].rate.everyMs", "Every", Some("time between sends"), Number, "", false, false),
+    ("producers[].rate.count", "Sends", Some("number of sends"), Number, "", false, false),
+    ("producers[].rate.body", "Body", None, Text, "", false, false),
+    ("producers[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
+    ("schedule[].name", "Name", Some("name"), Text, "", false, false),
+    ("schedule[].queue", "Queue", None, Text, "", false, false),
+    ("schedule[].sends[].atMs", "Sent at", Some("send time"), Number, "", false, false),
+    ("schedule[].sends[].body", "Body", None, Text, "", false, false),
+    ("schedule[].sends[].groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
+    ("schedule[].sends[].dedupId", "MessageDeduplicationId", Some("MessageDeduplicationId"), Text, "", true, false),
+    ("schedule[].sends[].delaySeconds", "Delay", Some("send's delay"), Number, "", true, false),
+    ("schedule[].sends[].attributes", "Message attributes", None, Text, "", true, false),
+    ("consumers[].name", "Name", Some("name"), Text, "", false, false),
+    ("consumers[].queue", "Queue", None, Text, "", false, false),
+    ("consumers[].startMs", "Starts at", Some("start"), Number, "", true, false),
+    ("consumers[].stopMs", "Stops at", Some("stop"), Number, "", true, false),
+    ("consumers[].batchSize", "Batch size", None, Number, "", true, true),
+    ("consumers[].waitTimeSeconds", "Wait time", None, Number, "0 = short poll", true, true),
+    ("consumers[].pollIntervalMs", "Poll interval", None, Number, "after an empty short poll", true, false),
+    ("consumers[].processing", "Processing", None, Group, "fixedMs, uniformMs or exponentialMs", false, false),
+    ("consumers[].processing.fixedMs", "Processing time", None, Number, "", false, true),
+    ("consumers[].processing.uniformMs.min", "Processing min", Some("shortest processing time"), Number, "", false, true),
+    ("consumers[].processing.uniformMs.max", "Processing max", Some("longest processing time"), Number, "", false, true),
+    ("consumers[].processing.exponentialMs.mean", "Processing mean", Some("mean processing time"), Number, "", false, true),
+    ("consumers[].sideEffect", "Side effect", None, Text, "", true, false),
+    ("consumers[].replicas", "Replicas", Some("number of replicas"), Number, "", true, false),
+    ("consumers[].batchOverheadMs", "Batch overhead", None, Number, "once per receive", true, false),
+    ("consumers[].behaviour.idempotent", "Idempotent", Some("idempotent handler"), Toggle, "skips ids already processed", true, true),
+    ("consumers[].behaviour.failsOn", "Fails on bodies containing", Some("fails on"), List, "comma-separated", true, true),
+    ("consumers[].behaviour.failsEveryNth", "Fails every Nth receive", Some("fails every nth receive"), Number, "empty = never", true, true),
+    ("consumers[].behaviour.crashesAfterSideEffectOn", "Crashes after the side effect on", None, List, "comma-separated", true, true),
+    ("consumers[].behaviour.deletesBeforeProcessing", "Deletes before processing", Some("delete before processing"), Toggle, "at-most-once", true, true),
+    ("consumers[].behaviour.crashesBeforeSideEffectOn", "Crashes before the side effect on", None, List, "comma-separated", true, true),
+    ("consumers[].behaviour.restartMs", "Restart after a crash", Some("restart time"), Number, "", false, true),
+    ("consumers[].behaviour.heartbeatEveryMs", "Heartbeat every", Some("heartbeat"), Number, "extends visibility while working", true, true),
+    ("consumers[].behaviour.heartbeatVisibilitySeconds", "Heartbeat's visibility", None, Number, "empty = the queue's", true, true),
+    ("consumers[].behaviour.lambdaBatch", "Lambda batch", Some("Lambda batch"), Toggle, "the batch is one invocation", true, true),
+    ("consumers[].behaviour.reportBatchItemFailures", "Reports batch item failures", None, Toggle, "with Lambda batch", true, true),
+    ("consumers[].behaviour.failsDuringMs", "Outage", Some("outage"), Group, "fails every message in this window", true, true),
+    ("consumers[].behaviour.failsDuringMs.startMs", "Outage from", Some("outage start"), Number, "", false, true),
+    ("consumers[].behaviour.failsDuringMs.endMs", "Outage until", Some("outage end"), Number, "", false, true),
+    ("consumers[].behaviour.retryImmediately", "Retries a failure at once", Some("immediate retry"), Toggle, "ChangeMessageVisibility 0", true, true),
+    ("consumers[].behaviour.retryBackoff", "Retry backoff", None, Group, "doubles each retry", true, true),
+    ("consumers[].behaviour.retryBackoff.baseSeconds", "Backoff's first delay", Some("backoff's first delay"), Number, "", false, true),
+    ("consumers[].behaviour.retryBackoff.maxSeconds", "Backoff's longest delay", Some("backoff's longest delay"), Number, "", false, true),
+    ("alarms[].name", "Name", Some("name"), Text, "", false, false),
+    ("alarms[].queue", "Queue", None, Text, "", false, false),
+    ("alarms[].threshold", "Threshold", Some("alarm threshold"), Number, "visible messages", false, false),
+];
+
+/// The values of `deduplicationScope` (each one `dedup_scope` accepts), with their words.
+const DEDUP_SCOPES: [(&str, &str); 2] = [
+    ("queue", "Per queue"),
+    ("messageGroup", "Per message group"),
+];
+
+/// The vocabulary of the scenario format.
+pub fn vocabulary() -> Vocabulary {
+    Vocabulary {
+        fields: ROWS.iter().map(words).collect(),
+    }
+}
+
+/// The words of the field at `path` (a pattern: "consumers[].batchSize").
+pub(crate) fn field_words(path: &str) -> Option<FieldWords> {
+    ROWS.iter().find(|row| row.0 == path).map(words)
+}
+
+fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWords {
+    let field = path.rsplit('.').next().unwrap_or(path);
+    // Every number of the table is ranged by its name (`min`, `max` and
+    // `mean` are only a processing time's here).
+    let ranged = kind == Number;
+    let range = field_range(field).filter(|_| ranged);
+    let unit = match range.map(|(.., unit)| unit) {
+        Some(MS) => "ms",
+        Some(SECONDS) => "s",
+        // An unranged number's unit is in its name (a group has none).
+        _ if kind == Number && field.ends_with("Ms") => "ms",
+        _ if kind == Number && field.ends_with("Seconds") => "s",
+        _ => "",
+    };
+    let choices = match field {
+        "deduplicationScope" => (DEDUP_SCOPES.iter())
+            .filter(|(value, _)| dedup_scope(value).is_some())
+            .map(|(value, label)| KnobChoice {
+                value: (*value).into(),
+                label: (*label).into(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    FieldWords {
+        path: path.into(),
+        label: label.into(),
+        name: name.map_or_else(|| lower_first(label), str::to_string),
+        help: help.into(),
+        kind,
+        unit: unit.into(),
+        min: range.map(|(lo, ..)| lo),
+        max: range.map(|(_, hi, _)| hi),
+        choices,
+        optional,
+        setting,
+    }
+}
+
+fn lower_first(label: &str) -> String {
+    let mut chars = label.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
+}
