@@ -105,12 +105,11 @@ export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
   const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
   const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
-  const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated }));
+  const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, last: facts.lastSend.get(p.name) }));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!counted.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0 });
+    if (!counted.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
   }
-  for (const p of out) p.last = facts.lastSend.get(p.name);
   return out;
 }
 

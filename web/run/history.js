@@ -106,6 +106,7 @@ export class History {
         case "queuePurged":
         case "delayEnded":
         case "visibilityExpired":
+        case "visibilityChanged":
         case "deleteMissedCopy":
         case "groupLocked":
         case "groupUnlocked":
