@@ -6,7 +6,7 @@
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
 import { sentences } from "../../text/log-sentences.js";
-import { item } from "./event-log.js";
+import { item } from "../../ui/log-item.js";
 
 export class Peek {
   constructor(panel, { playground, act }) {

@@ -4,7 +4,7 @@
 // typed; the engine judges it (labs.scenario), and a refusal is said
 // under the field in the knob's own words.
 
-import { h } from "../../ui/dom.js";
+import { h } from "./dom.js";
 
 const fieldId = (knob) => `knob-${knob.id}`;
 
