@@ -4,6 +4,9 @@
 // and the tray of messages that left. Elements are kept in a Map by
 // message id and reused; tokens glide between places (FLIP with the Web
 // Animations API), or just change place under prefers-reduced-motion.
+// Each card sits in its queue's stage row, which the lab owns and lays
+// out (lab/stage-rows.js); the producers and consumers beside it are
+// render-workers.js's.
 
 import { h, lockIcon, setText } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
