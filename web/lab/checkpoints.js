@@ -15,10 +15,13 @@ export class Checkpoints {
 
   /** A new run: predict again. Returns a function that puts the last run's back (the new one could not start). */
   forget() {
-    const kept = [this.answers, this.seen];
+    const { answers, seen } = this;
     this.answers = new Map();
     this.seen = new Set();
-    return () => ([this.answers, this.seen] = kept);
+    return () => {
+      this.answers = answers;
+      this.seen = seen;
+    };
   }
 
   /** Whether the run stops at checkpoint event `e`: a question not answered, or the run's answer to a prediction not yet seen. */

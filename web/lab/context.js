@@ -1,9 +1,11 @@
-// What views and hosts may ask of a lab. Its commands (the controls',
-// and every host's: createLab spreads them), and the context handed to
-// each view's mount (views.js): a view finds its part of the markup in
-// the root and asks the lab for everything else here. Views talk to each other through nothing: what two views
-// share is a part the lab owns (the stage's rows, the caller name), and
-// runs a view needs (a copy to the end, Check my fix) are the lab's.
+// What views and hosts may ask of a lab (lab.js). Its commands (the
+// controls' and every host's), the host's API (createLab returns it: the
+// page and <queue-lab> use it), and the context handed to each view's
+// mount (views.js): a view finds its part of the markup in the root and
+// asks the lab for everything else here. Views talk to each other
+// through nothing: what two views share is a part the lab owns (the
+// stage's rows, the caller name), and runs a view needs (a copy to the
+// end, Check my fix) are the lab's.
 
 import { checkFix, isSolved } from "./goal.js";
 
@@ -19,6 +21,55 @@ export function labCommands(lab) {
     closePeek: () => lab.closePeek(),
     cancelReplay: () => lab.replay.cancel(),
     answerCheckpoint: (id, choice) => lab.checkpoints.answer(id, choice),
+  };
+}
+
+/** What a host (the page, a <queue-lab>) may ask of `lab`: createLab returns it. */
+export function hostApi(lab) {
+  return {
+    ...lab.commands,
+    /** The engine running now (a new one after every replay). */
+    get playground() {
+      return lab.run.pg;
+    },
+    get scenario() {
+      return lab.run.scenario;
+    },
+    get playing() {
+      return lab.clock.playing;
+    },
+    get speed() {
+      return lab.clock.speed;
+    },
+    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. `id`: a lab's id ("duplicate-orders"), for its progress and events. @param {string} text @param {{ label?: string, id?: string | null }} [options] */
+    load: (text, { label, id } = {}) => lab.load(text, label, id),
+    /** A lab's goal, knobs and Check my fix (LabGoal in queue-lab.d.ts); null where the markup has no lab panel. */
+    get goal() {
+      return lab.goal;
+    },
+    /** Runs a changed scenario (object or text) from time 0 with the same playing state. */
+    apply: (s) => lab.apply(s),
+    dispatch: (target, bodyText, opts) => lab.actions.dispatch(target, bodyText, opts),
+    /** The run as a host can share it: what is running, your actions, and the moment. */
+    state() {
+      const run = lab.run;
+      return { fileText: run.fileText, text: run.text, scenario: run.scenario, journal: run.journal.map((a) => ({ ...a })), now: run.now, speed: lab.clock.speed, checkpoints: lab.asks };
+    },
+    /** Replays `journal` into the current run up to `t` (a shared link's moment). */
+    restore({ journal = [], t = 0 }) {
+      lab.run.journal = [...journal].sort((a, b) => a.t - b.t);
+      lab.replay.to(t);
+    },
+    play() {
+      if (!lab.clock.playing) lab.clock.togglePlay();
+    },
+    pause() {
+      if (lab.clock.playing) lab.clock.togglePlay();
+    },
+    showError: (m) => lab.showError(m),
+    clearError: () => lab.clearError(),
+    /** Stops the loop and frees the engine; the lab is unusable afterwards. */
+    destroy: () => lab.destroy(),
   };
 }
 

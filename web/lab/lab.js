@@ -10,8 +10,8 @@
 // trapped engine), checkpoints.js (the learner's predictions), actions.js
 // (your requests), frames.js (derive, and every view draws), and what
 // views share or ask for: stage-rows.js, copies.js, goal.js, context.js.
-// This file starts runs (load, apply, a seed) and is the public surface
-// hosts use (createLab).
+// This file starts runs (load, apply, a seed) and makes a lab for a host
+// (createLab; what the host may ask of it is context.js's hostApi).
 
 import { Run } from "../run/run.js";
 import { Slicer } from "../run/slicer.js";
@@ -26,7 +26,7 @@ import { Frames } from "./frames.js";
 import { StageRows } from "./stage-rows.js";
 import { Copies } from "./copies.js";
 import { asLabFile } from "./goal.js";
-import { labCommands, viewContext } from "./context.js";
+import { hostApi, labCommands, viewContext } from "./context.js";
 
 /** A seed written as text: a whole number from 0 to 2^53-1, else null. */
 export function parseSeed(text) {
@@ -46,66 +46,36 @@ export function parseSeed(text) {
  *   during }) or could not be restarted; the message is already in its box;
  * - `checkpoints`: false plays a scenario's checkpoints without asking
  *   them (a demo that just plays; `checkpoints=off`).
+ * What hosts may ask of the lab it returns: context.js's hostApi.
+ * @param {Document | ShadowRoot} root
+ * @param {{ host?: HTMLElement, keys?: Document | ShadowRoot, onEvent?: (event: import("../pkg/queuelab.js").QueuelabEvent, how: { replay: boolean }) => void, onEnd?: () => void, onRun?: () => void, onError?: (message: string, detail?: object) => void, checkpoints?: boolean }} [options]
  */
 export function createLab(root, { host, keys = root, onEvent = () => {}, onEnd = () => {}, onRun = () => {}, onError = () => {}, checkpoints = true } = {}) {
   const lab = new Lab(root, { host, keys, onEvent, onEnd, onRun, onError, checkpoints });
-  return {
-    ...lab.commands,
-    /** The engine running now (a new one after every replay). */
-    get playground() {
-      return lab.run.pg;
-    },
-    get scenario() {
-      return lab.run.scenario;
-    },
-    get playing() {
-      return lab.clock.playing;
-    },
-    get speed() {
-      return lab.clock.speed;
-    },
-    /** Loads scenario text as a file (its settings become the reset point); false if it cannot run. `id`: a lab's id ("duplicate-orders"), for its progress and events. */
-    load: (text, { label, id } = {}) => lab.load(text, label, id),
-    /** A lab's goal, knobs and Check my fix (LabGoal in queue-lab.d.ts); null where the markup has no lab panel. */
-    get goal() {
-      return lab.goal;
-    },
-    /** Runs a changed scenario (object or text) from time 0 with the same playing state. */
-    apply: (s) => lab.apply(s),
-    dispatch: (target, bodyText, opts) => lab.actions.dispatch(target, bodyText, opts),
-    /** The run as a host can share it: what is running, your actions, and the moment. */
-    state() {
-      const run = lab.run;
-      return { fileText: run.fileText, text: run.text, scenario: run.scenario, journal: run.journal.map((a) => ({ ...a })), now: run.now, speed: lab.clock.speed, checkpoints: lab.asks };
-    },
-    /** Replays `journal` into the current run up to `t` (a shared link's moment). */
-    restore({ journal = [], t = 0 }) {
-      lab.run.journal = [...journal].sort((a, b) => a.t - b.t);
-      lab.replay.to(t);
-    },
-    play() {
-      if (!lab.clock.playing) lab.clock.togglePlay();
-    },
-    pause() {
-      if (lab.clock.playing) lab.clock.togglePlay();
-    },
-    showError: (m) => lab.showError(m),
-    clearError: () => lab.clearError(),
-    /** Stops the loop and frees the engine; the lab is unusable afterwards. */
-    destroy: () => lab.destroy(),
-  };
+  return hostApi(lab);
 }
 
 class Lab {
   constructor(root, { host, keys, onEvent, onEnd, onRun, onError, checkpoints }) {
     this.$ = (id) => root.getElementById(id);
     this.asks = checkpoints !== false; // whether the run stops to ask a scenario's checkpoints
-    Object.assign(this, { onEnd, onRun, onError, dead: false, fileId: null, refusal: null });
+    this.onEnd = onEnd;
+    this.onRun = onRun;
+    this.onError = onError;
+    this.dead = false; // destroyed: no frame is asked for again
+    this.fileId = null; // the lab's id ("duplicate-orders"), for its progress and events
+    this.refusal = null; // why the last run asked for could not start
     this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: this.asks ? (e) => this.checkpoints.haltsAt(e) : null });
     // All simulation work goes through one slicer, in chunks that fit a frame.
     this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.workEstimate(to), halted: () => this.run.halted != null, pending: () => this.run.pending });
-    Object.assign(this, { clock: new Clock(this), replay: new Replay(this), recovery: new Recovery(this), checkpoints: new Checkpoints(this) });
-    Object.assign(this, { actions: new Actions(this), frames: new Frames(this), copies: new Copies() });
+    // Its parts: each reaches the others through the lab, when called.
+    this.clock = new Clock(this);
+    this.replay = new Replay(this);
+    this.recovery = new Recovery(this);
+    this.checkpoints = new Checkpoints(this);
+    this.actions = new Actions(this);
+    this.frames = new Frames(this);
+    this.copies = new Copies();
     this.rows = this.$("rows") ? new StageRows(this.$("rows")) : null;
     this.announcer = new Announcer(this.$("announcer"));
     this.$("error-close").addEventListener("click", () => this.clearError());

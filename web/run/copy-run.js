@@ -11,6 +11,10 @@ import { Playground, limits } from "../engine/engine.js";
  * Runs a copy of a scenario (its JSON text) to its end and answers
  * `read(playground)`, or null when that is more work than a link may do
  * without asking (link-check.js) or the text does not run.
+ * @template T
+ * @param {string} text
+ * @param {(pg: import("../pkg/queuelab.js").Playground) => T} read
+ * @returns {T | null}
  */
 export function runCopyToEnd(text, read) {
   let pg;
@@ -27,7 +31,7 @@ export function runCopyToEnd(text, read) {
   }
 }
 
-/** A file's own run to its end: its simulation snapshot (outcome, side effects), or null when too long to run here. */
+/** A file's own run to its end: its simulation snapshot (outcome, side effects), or null when too long to run here. @param {string} text */
 export function fileOutcome(text) {
   return runCopyToEnd(text, (pg) => pg.snapshot({ messagesPerQueue: 0 }).simulation);
 }

@@ -11,7 +11,13 @@ import { Playground, limits } from "../engine/engine.js";
 import { Slicer, runSliced } from "./slicer.js";
 import { runCopyToEnd } from "./copy-run.js";
 
-/** A checkpoint's moment on the timeline: where it was asked in a run's events. */
+/** @typedef {{ t: number, text: string, checkpoint?: boolean }} Moment a landmark: its virtual ms and its words */
+
+/**
+ * A checkpoint's moment on the timeline: where it was asked in a run's events.
+ * @param {Array<{ type: string, timeMs: number, question?: string }>} events
+ * @returns {Moment[]}
+ */
 export function askedMoments(events) {
   return events.filter((e) => e.type === "checkpointAsked").map((e) => ({ t: e.timeMs, text: `Checkpoint: ${e.question}`, checkpoint: true }));
 }
@@ -23,6 +29,9 @@ export function askedMoments(events) {
  * run played to its end (same seed, same story); when that is too much
  * work to do unasked, only those that wait for time alone, whose moments
  * are known beforehand, are marked.
+ * @param {object | null} scenario the scenario (an object)
+ * @param {string} [text] its JSON text
+ * @returns {Moment[]}
  */
 export function narrationMoments(scenario, text = scenario && JSON.stringify(scenario)) {
   if (!scenario) return [];
@@ -35,6 +44,10 @@ export function narrationMoments(scenario, text = scenario && JSON.stringify(sce
  * gets there (at once for a short run). A run of 300 bodies of 1 MiB took
  * 2.4 s here (8–10 s at 4x CPU throttling) in one task when the copy ran
  * in one call. Returns a function that stops the copy (a new run started).
+ * @param {{ durationMs: number }} scenario
+ * @param {string} text the scenario's JSON text
+ * @param {(moments: Moment[]) => void} done
+ * @returns {() => void}
  */
 export function narrationMomentsInSlices(scenario, text, done) {
   let pg;

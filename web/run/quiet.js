@@ -18,6 +18,8 @@ export const QUIET_LEAD_MS = 500;
  * `nextEvent` is the simulation's next moment (null: nothing is due),
  * `nextAction` the next of your recorded actions (null: none), and the
  * run ends at `duration`. Only a stretch longer than QUIET_MS is skipped.
+ * @param {{ now: number, nextEvent: number | null, nextAction: number | null | undefined, duration: number }} moment
+ * @returns {number | null}
  */
 export function quietJump({ now, nextEvent, nextAction, duration }) {
   const until = Math.min(nextEvent ?? duration, nextAction ?? duration, duration);
@@ -29,6 +31,11 @@ export function quietJump({ now, nextEvent, nextAction, duration }) {
  * Adds the jump `from` → `to` to the running note: jumps separated by
  * less than QUIET_MS of played time are one quiet stretch (scenario 7's
  * long polls end every 20 s, and the note adds them up).
+ * @typedef {{ from: number, to: number, skipped: number }} QuietNote
+ * @param {QuietNote | null} note
+ * @param {number} from
+ * @param {number} to
+ * @returns {QuietNote}
  */
 export function addSkip(note, from, to) {
   if (note && from - note.to < QUIET_MS) return { from: note.from, to, skipped: note.skipped + (to - from) };
