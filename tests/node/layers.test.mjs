@@ -19,7 +19,8 @@ const web = join(root, "web");
 
 /**
  * Folder -> the folders its modules may import ("." is web/'s own files,
- * the public entry points), `dom: false` where no DOM global may be named.
+ * the public entry points), `dom: false` where no DOM global may be named,
+ * `viewsOnlyIn` the one file of the folder that may name views.
  */
 export const LAYERS = {
   engine: { may: ["engine", "pkg"], why: "loading the wasm and containing its traps is the bottom floor: it knows nothing of what is drawn" },
@@ -28,19 +29,11 @@ export const LAYERS = {
   run: { may: ["run", "engine", "text"], dom: false, why: "a run is headless (Run, derive, history, slicer): Node tests and other hosts drive it with no page" },
   ui: { may: ["ui", "text"], why: "DOM helpers are the views' toolbox: one that reached up into a view, the lab or the page would tie the toolbox to one of its users" },
   views: { may: ["ui", "text", "run", "engine", "client"], why: "a view draws what derive hands it and asks the lab through its context: it never reaches the lab, the page or another view" },
-  lab: { may: ["lab", "views", "ui", "text", "run", "engine"], why: "the lab composes a run, its clock and its views; it never knows the page that hosts it" },
+  lab: { may: ["lab", "views", "ui", "text", "run", "engine"], viewsOnlyIn: "lab/views.js", why: "the lab composes a run, its clock and its views (named in its list of views alone: its parts see a view only as { mount }); it never knows the page that hosts it" },
   page: { may: ["page", "lab", "views", "ui", "text", "run", "engine", "client", "."], why: "the full page is the top floor: it hosts labs and may use anything below" },
   ".": { may: ["lab", "views", "ui", "text", "run", "engine", "client", "."], why: "the element (queue-lab.js) is a host like the page, and is no part of it: the page is not below it" },
 };
 
-/** Files of a folder that may reach a folder its row does not allow, each with why. */
-export const EXCEPTIONS = {
-  // Only the list of views names views: the rest of the lab reaches them through it.
-  "lab/views.js": { may: ["views", "ui"], why: "the lab's list of views is the one place that names them" },
-};
-
-/** In lab/, only the list of views imports from views/ (lab.js and its parts see views only as { mount }). */
-const LAB_VIEWS_ONLY_THROUGH = "lab/views.js";
 
 /** DOM globals a no-DOM folder may not name. */
 const DOM_GLOBALS = new Set(["document", "window", "customElements", "HTMLElement", "getComputedStyle", "matchMedia"]);
@@ -134,7 +127,7 @@ export function breaches(modules) {
   const out = [];
   const views = new Set([...listedViews(modules), ...[...modules.keys()].filter((rel) => rel.startsWith("views/"))]);
   for (const [rel, m] of modules) {
-    const row = EXCEPTIONS[rel] ?? LAYERS[m.folder];
+    const row = LAYERS[m.folder];
     if (!row) {
       out.push(`${rel}: folder ${m.folder}/ has no row in LAYERS (add one, with why)`);
       continue;
@@ -142,9 +135,9 @@ export function breaches(modules) {
     for (const i of m.imports) {
       const to = folderOf(i.to);
       const at = `${rel}:${i.line} imports ${i.to}`;
-      if (views.has(rel) && views.has(i.to)) out.push(`${at}: a view imports no other view (what it needs comes from derive or a part the lab owns)`);
+      if (views.has(rel) && views.has(i.to)) out.push(`${at}: a view imports no other view (what it needs comes from derive or a part the lab owns; a drawing helper two views share lives in ui/)`);
       else if (!row.may.includes(to)) out.push(`${at}: ${m.folder}/ may import only ${row.may.join(", ")} (${row.why})`);
-      else if (m.folder === "lab" && to === "views" && rel !== LAB_VIEWS_ONLY_THROUGH) out.push(`${at}: in lab/, only ${LAB_VIEWS_ONLY_THROUGH} names views (logic a view file holds moves down into run/ or lab/)`);
+      else if (to === "views" && row.viewsOnlyIn && rel !== row.viewsOnlyIn) out.push(`${at}: in ${m.folder}/, only ${row.viewsOnlyIn} names views (logic a view file holds moves down into run/ or lab/)`);
     }
     if (row.dom === false) {
       for (const id of m.uses.identifiers) if (DOM_GLOBALS.has(id.name)) out.push(`${rel}:${id.line} names ${id.name}: ${m.folder}/ has no DOM (${row.why})`);
@@ -153,7 +146,7 @@ export function breaches(modules) {
       for (const w of contextWrites(m.uses.ast)) out.push(`${rel}:${w.line} sets ${w.name} on the lab's context: views talk to each other through nothing (a lab-owned part or derive carries what one needs)`);
       const imported = m.imports.flatMap((i) => i.names.map((name) => ({ name, line: i.line })));
       const named = [...imported, ...m.uses.identifiers, ...m.uses.properties].filter((x) => RUN_STARTERS.has(x.name));
-      for (const x of named) out.push(`${rel}:${x.line} names ${x.name}: a view starts no engine run (the lab owns runs: lab/copies.js, lab/checks.js)`);
+      for (const x of named) out.push(`${rel}:${x.line} names ${x.name}: a view starts no engine run (the lab owns runs: lab/copies.js, lab/goal.js)`);
     }
   }
   return out.sort();
