@@ -1,4 +1,4 @@
-// Quiet time (web/views/panels/quiet-time.js): the playing clock skips a stretch only
+// Quiet time (web/run/quiet.js, drawn by web/views/panels/quiet-time.js): the playing clock skips a stretch only
 // when the simulation's own next event is more than QUIET_MS away, lands
 // just before it, and adds up the skips of one quiet stretch for its note.
 import { test } from "node:test";
@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Playground } from "./load.mjs";
 import { Run } from "../../web/run/run.js";
-import { QUIET_LEAD_MS, QUIET_MS, addSkip, narrationMoments, quietJump, quietWords } from "../../web/views/panels/quiet-time.js";
+import { QUIET_LEAD_MS, QUIET_MS, addSkip, quietJump } from "../../web/run/quiet.js";
+import { narrationMoments } from "../../web/run/moments.js";
+import { quietWords } from "../../web/views/panels/quiet-time.js";
 
 const text = (stem) => readFileSync(new URL(`../../web/scenarios/${stem}.json`, import.meta.url), "utf8");
 

@@ -1,15 +1,19 @@
-// The lab's views, in drawing order. Each is { mount(root, lab) } and
-// mount returns null (its part is not in this markup, e.g. the log in a
-// compact <queue-lab>) or { update(derived), destroy(), settle?(), escape?() }:
+// The lab's views, in drawing order. Each is { mount(root, lab) }, where
+// `lab` is what a view may use (context.js), and mount returns null (its
+// part is not in this markup, e.g. the log in a compact <queue-lab>) or
+// { update(derived), destroy(), settle?(), escape?() }:
 // - update(d) runs every frame with derive.js's record plus the frame's
-//   flags (lab.js's draw: changed, fresh, started, rebuild, animate, silent…);
+//   flags (frames.js's draw: changed, fresh, started, rebuild, animate, silent…);
 // - settle() runs after every view's update, for reads after all writes (FLIP);
 // - escape() closes what the view has open (the Escape shortcut);
 // - duringReplay: true if it also draws while a replay runs in slices
-//   (lab.js's drawProgress hands it only the clock's and the replay's
+//   (frames.js's drawProgress hands it only the clock's and the replay's
 //   fields); the others draw the moment the replay reached, at its end.
 // Adding a view: one file exporting such an object, its import here and
-// its name in VIEWS.
+// its name in VIEWS. A view imports no other view and talks to none:
+// what it needs from another comes from derive's record or a part the
+// lab owns (tests/node/layers.test.mjs holds this). This file is the one
+// place in lab/ that names views.
 
 import { stage } from "../views/stage/render-queue.js";
 import { workers } from "../views/stage/render-workers.js";
@@ -28,5 +32,5 @@ import { outcome } from "../views/panels/outcome.js";
 import { checkpoint } from "../views/panels/checkpoint.js";
 import { goalPanel } from "../views/panels/goal-panel.js";
 
-// The stage first: workers draw into its rows.
+// The stage's rows are the lab's (stage-rows.js), laid out before any view draws.
 export const VIEWS = [stage, workers, dupBanner, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];

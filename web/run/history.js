@@ -5,7 +5,7 @@
 // snapshot already says (when a message went in flight, a producer's
 // counts, a queue's dead-letter role) is read there, not kept here.
 
-import { unreachable } from "./unreachable.js";
+import { unreachable } from "../engine/unreachable.js";
 
 /** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */
 

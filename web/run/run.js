@@ -240,7 +240,7 @@ export class Run {
   }
 
   /**
-   * A replay's views draw once, at its end (lab.js's drawProgress): of the
+   * A replay's views draw once, at its end (lab/frames.js's drawProgress): of the
    * events read meanwhile the run keeps the newest REPLAY_EVENTS_KEPT
    * (more than the log shows) and every checkpoint event, and the newest
    * ids that left (the stage redraws the tray from `facts` at a replay's

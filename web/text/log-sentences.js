@@ -2,7 +2,7 @@
 // `sentences(events, ctx)` reads a batch (oldest first) so a receive and
 // the duplicate delivery it caused become one sentence.
 
-import { unreachable } from "../run/unreachable.js";
+import { unreachable } from "../engine/unreachable.js";
 import { nameOf, secs, shortId } from "./format.js";
 
 /** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */

@@ -107,8 +107,3 @@ export const checkpoint = {
     };
   },
 };
-
-/** A checkpoint's moment on the timeline: where it was asked in a run's events. */
-export function askedMoments(events) {
-  return events.filter((e) => e.type === "checkpointAsked").map((e) => ({ t: e.timeMs, text: `Checkpoint: ${e.question}`, checkpoint: true }));
-}

@@ -90,7 +90,7 @@ export const controls = {
     wireControls(app, $, lab.keys);
     let noted = 0;
     return {
-      duringReplay: true, // the clock, the timeline and the bar draw a replay's progress (lab.js's drawProgress)
+      duringReplay: true, // the clock, the timeline and the bar draw a replay's progress (lab/frames.js's drawProgress)
       update(d) {
         syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: d.now >= d.duration }, app.dragging, $, lab.host);
         if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);

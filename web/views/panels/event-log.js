@@ -2,9 +2,8 @@
 // newest kept in view (the scroller is a column-reverse flex box, so it
 // stays anchored at the bottom without reading layout); at most MAX items.
 
-import { h } from "../../ui/dom.js";
-import { secs } from "../../text/format.js";
 import { isKey, sentences } from "../../text/log-sentences.js";
+import { item } from "../../ui/log-item.js";
 
 const MAX = 400;
 
@@ -64,19 +63,6 @@ function items(lines) {
     frag.append(li);
   }
   return frag;
-}
-
-/** One sentence as a list item: "t=2.0 s · worker-2 · received A-1001 …". */
-export function item(s) {
-  return h(
-    "li",
-    { class: s.kind ? `k-${s.kind}` : null, "data-type": s.e.type },
-    h("span", { class: "t", text: `t=${secs(s.e.timeMs)} s` }),
-    " ",
-    h("span", { class: "who", text: s.who }),
-    " ",
-    h("span", { class: "what", text: s.text }),
-  );
 }
 
 /**

@@ -2,14 +2,15 @@
 // "Check my fix" with its verdict, and the hints, cause and fix revealed
 // one at a time. Everything it says comes from the engine: the goal's
 // sentences, each knob's kind and range (labs.view), the scenario a
-// setting makes (labs.scenario) and the verdict over every check seed
-// (labs.startCheck). The panel never decides whether a goal holds.
+// setting makes (labs.scenario) and the verdict over every check seed,
+// which the lab runs (lab.checkFix: lab/goal.js). The panel never decides
+// whether a goal holds, and starts no run itself.
 //
 // A change of knob runs the lab with the new settings (the run restarts,
 // as for any setting). Check my fix checks the lab's file with the knob
 // values of the run on screen: edits made elsewhere (the JSON editor) are
 // not part of the check, which the panel says when they exist. The check
-// runs in slices (check-run.js): the panel shows which seed it is on, and
+// runs in slices (lab/check-run.js): the panel shows which seed it is on, and
 // Cancel (or a new setting, or another file) stops it and puts the panel
 // back as it was. A check past the engine's budget is refused at once,
 // in the verdict's place.
@@ -22,21 +23,8 @@
 
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
-import { runCheck } from "../../lab/check-run.js";
 import { labs } from "../../engine/engine.js";
-import { knobField, readKnob, showKnobError, clearKnobErrors, writeKnob } from "./knob-fields.js";
-import { markSolved, solvedLabs } from "../../lab/progress.js";
-
-/** A lab's file as the page runs it: every field it sets (labs.scenario), so the "you changed" line compares like with like. */
-export function asLabFile(text) {
-  if (!/"goal"\s*:/.test(text)) return text;
-  try {
-    return labs.view(text) ? labs.scenario(text) : text;
-  } catch (e) {
-    if (e?.name === "EngineTrap") throw e;
-    return text; // not a valid lab: the run's own start says why
-  }
-}
+import { knobField, readKnob, showKnobError, clearKnobErrors, writeKnob } from "../../ui/knob-fields.js";
 
 /** "with seed 7, …" → "With seed 7, …". */
 const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -198,14 +186,13 @@ class GoalPanel {
     if (!this.view) return Promise.reject(new Error("This scenario is not a lab: it has no goal to check."));
     if (this.running) return this.running.done;
     const settings = { ...this.settings };
-    let check;
+    let job;
     try {
-      check = labs.startCheck(this.file, settings);
+      job = this.lab.checkFix(this.file, settings, (p) => this.showProgress(p));
     } catch (e) {
       if (e?.name !== "EngineTrap") this.refuse(e, settings);
       return Promise.reject(e);
     }
-    const job = runCheck(check, { onProgress: (p) => this.showProgress(p) });
     this.running = { settings, cancel: () => job.cancel(), done: null };
     this.showChecking(true);
     this.lab.say(`Checking your fix over ${this.view.seeds.length} seeds.`);
@@ -224,7 +211,6 @@ class GoalPanel {
   checked(report, settings) {
     this.endChecking();
     Object.assign(this, { report, checkedWith: settings, refused: null });
-    if (report.met) markSolved(this.lab.fileId(), settings);
     this.renderResult();
     // The verdict box appears with its text, which a live region may not read: the lab's announcer does.
     this.lab.say(report.met ? `Goal met. ${report.summary}` : `Goal not met. ${sentence(report.failures[0].message)}.`);
@@ -294,7 +280,7 @@ class GoalPanel {
     });
     this.$("goal-conditions").replaceChildren(...(items ?? []));
     this.$("goal-help").querySelector("summary").textContent = this.helpTitle();
-    const solved = this.view && solvedLabs()[this.lab.fileId()];
+    const solved = this.view && this.lab.solved();
     this.$("goal-solved").hidden = !solved;
     const out = this.$("goal-result");
     out.hidden = !r && !this.refused;

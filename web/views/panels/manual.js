@@ -117,7 +117,7 @@ export class Manual {
   }
 }
 
-/** "Act yourself" as a view (full view only); its caller name is the one the peek panel acts as. */
+/** "Act yourself" as a view (full view only); its caller field sets the lab's caller name, which the peek panel acts as too. */
 export const manual = {
   mount(root, lab) {
     const host = root.getElementById("manual");
@@ -125,7 +125,8 @@ export const manual = {
     // Why a receive of yours came back empty: the simulation's words, from the run it holds.
     const explain = (url, caller) => lab.playground().whyEmpty(url, caller);
     const view = new Manual(host, { act: (op, body, caller) => lab.act(op, body, caller), explain });
-    lab.callerName = () => view.callerName();
+    // The peek acts as this caller too: the name is the lab's (lab.setCallerName), not this view's.
+    view.caller.addEventListener("input", () => lab.setCallerName(view.callerName()));
     return {
       update(d) {
         if (d.changed) view.render(d.snap);

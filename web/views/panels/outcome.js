@@ -3,37 +3,13 @@
 // and the recap at the end of every run, counted by the simulation from
 // the run's events (snapshot().simulation.outcome and sideEffects). When
 // the learner changed something, the recap says where the run differs
-// from the file's own run, which is run once, on a copy, to its end.
+// from the file's own run, which the lab runs once, on a copy, to its end
+// (lab.fileOutcome: lab/copies.js).
 
 import { h, setText } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
-import { Playground, defaults, limits } from "../../engine/engine.js";
+import { defaults, limits } from "../../engine/engine.js";
 import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../text/changes.js";
-
-/**
- * Runs a copy of a scenario (its JSON text) to its end and answers
- * `read(playground)`, or null when that is more work than a link may do
- * without asking (link-check.js) or the text does not run.
- */
-export function runCopyToEnd(text, read) {
-  let pg;
-  try {
-    pg = Playground.fromScenario(text, undefined);
-    const end = JSON.parse(text).durationMs;
-    if (pg.workEstimate(end) > limits().maxWorkWithoutAsking) return null;
-    pg.advance(end);
-    return read(pg);
-  } catch {
-    return null;
-  } finally {
-    pg?.free();
-  }
-}
-
-/** The file's own run to its end: its simulation snapshot, or null when too long to run here. */
-function fileRun(text) {
-  return runCopyToEnd(text, (pg) => pg.snapshot({ messagesPerQueue: 0 }).simulation);
-}
 
 function facts(sim) {
   const o = sim.outcome;
@@ -53,7 +29,6 @@ export const outcome = {
     const box = root.getElementById("outcome");
     const changed = root.getElementById("changed");
     if (!box || !changed) return null;
-    const files = new Map(); // file text -> its run's simulation snapshot (or null)
     let key = "";
     return {
       update(d) {
@@ -78,8 +53,7 @@ export const outcome = {
         key = now;
         let compare = "";
         if (list.length) {
-          if (!files.has(file)) files.set(file, fileRun(file));
-          const original = files.get(file);
+          const original = lab.fileOutcome(file);
           const diff = original ? differences(original, sim, limits().maxSideEffectDetails) : [];
           compare = original ? `${changeSentence(list)}: ${diff.length ? diff.join("; ") : "the outcome is the same as the file's run"}.` : `${changeSentence(list)}.`;
         }

@@ -1,12 +1,13 @@
 // Peek at one message without changing it (pg.peek is not an SQS call):
 // body, attributes, receive count, every receipt handle issued, and its
 // history of transitions from the event log. A non-modal panel, so the
-// run can go on (or be paused) while it is open; Esc closes it.
+// run can go on (or be paused) while it is open; Esc closes it. Its
+// actions go out under the lab's caller name (set by Act yourself's field).
 
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
 import { sentences } from "../../text/log-sentences.js";
-import { item } from "./event-log.js";
+import { item } from "../../ui/log-item.js";
 
 export class Peek {
   constructor(panel, { playground, act }) {

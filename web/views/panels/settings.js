@@ -8,7 +8,7 @@
 import { h } from "../../ui/dom.js";
 import { defaults } from "../../engine/engine.js";
 import { fieldAt } from "../../text/field-words.js";
-import { fieldset, readInto, syncSwitches } from "./setting-fields.js";
+import { fieldset, readInto, syncSwitches } from "../../ui/setting-fields.js";
 
 export class Settings {
   /** apply(scenario object or JSON text) -> false when the engine refused it (error shown). */

@@ -4,10 +4,13 @@
 // and the tray of messages that left. Elements are kept in a Map by
 // message id and reused; tokens glide between places (FLIP with the Web
 // Animations API), or just change place under prefers-reduced-motion.
+// Each card sits in its queue's stage row, which the lab owns and lays
+// out (lab/stage-rows.js); the producers and consumers beside it are
+// render-workers.js's.
 
 import { h, lockIcon, setText } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
-import { makeToken, paintLeft, paintStored, tickToken } from "./token.js";
+import { makeToken, paintLeft, paintStored, tickToken } from "../../ui/token.js";
 import { flipPlan, measureFirst, playFlip } from "../../ui/flip.js";
 import { STAGE_WINDOW } from "../../run/derive.js";
 
@@ -108,8 +111,9 @@ class QueueBox {
  * belongs, find who leaves for the tray, measure for FLIP, then write.
  */
 export class QueueView {
-  constructor(rowsEl, trayEl, trayEmpty) {
-    this.rowsEl = rowsEl;
+  /** `rows`: the stage's rows (lab/stage-rows.js, laid out by the lab), where each queue's card goes. */
+  constructor(rows, trayEl, trayEmpty) {
+    this.rows = rows;
     this.trayEl = trayEl;
     this.trayEmpty = trayEmpty;
     this.reset();
@@ -118,39 +122,24 @@ export class QueueView {
   reset() {
     this.tokens = new Map();
     this.boxes = new Map();
-    this.srows = new Map();
-    this.order = "";
     this.pending = null;
-    this.rowsEl.replaceChildren();
     this.trayEl.replaceChildren();
     this.trayEmpty.hidden = false;
   }
 
-  /** The stage row of a queue: { el, prod, queue, cons } cells (render-workers.js puts producers and consumers in them). */
+  /** The stage row of a queue (the lab's StageRows). */
   srow(name) {
-    let s = this.srows.get(name);
-    if (!s) {
-      s = { prod: h("div", { class: "prod" }), queue: h("div", { class: "qcell" }), cons: h("div", { class: "cons" }) };
-      s.redrive = h("div", { class: "redrive", hidden: true });
-      s.queue.append(s.redrive);
-      s.el = h("section", { class: "srow", "data-row-queue": name, "aria-label": `Queue ${name} with its producers and consumers` }, s.prod, s.queue, s.cons);
-      this.srows.set(name, s);
-    }
-    return s;
+    return this.rows.srow(name);
   }
 
-  /** Puts the stage rows in `names` order (derive's stageOrder), dropping rows of queues that are gone. */
-  layout(names) {
-    const key = names.join("\n");
-    if (key === this.order) return;
-    this.order = key;
-    for (const [name, s] of this.srows) if (!names.includes(name)) { s.el.remove(); this.srows.delete(name); this.boxes.delete(name); }
-    this.rowsEl.append(...names.map((n) => this.srow(n).el));
+  /** Forgets the cards of queues that are gone (the lab dropped their rows). */
+  dropGoneQueues(names) {
+    for (const name of this.boxes.keys()) if (!names.includes(name)) this.boxes.delete(name);
   }
 
   /** Draws a new derived record (derive.js) and prepares the FLIP that flip() plays. */
   render(d) {
-    this.layout(d.order);
+    this.dropGoneQueues(d.order);
     const { plan, seen, fresh, drawn } = this.plan(d);
     this.dropStacked(seen, drawn);
     const { leaving, toTray } = this.leavers(d, seen);
@@ -158,7 +147,7 @@ export class QueueView {
     const first = d.animate ? measureFirst(moving, this.shiftingCells(plan, toTray, moving), this.tokens.size) : new Map();
     // Moving a focused token would drop its focus: put it back after.
     // In a <queue-lab> the focus lives in the shadow root, not on document.
-    const root = this.rowsEl.getRootNode();
+    const root = this.rows.el.getRootNode();
     const focused = root.activeElement?.tok ? root.activeElement : null;
     this.place(plan, d);
     this.dropGoneRows();
@@ -414,11 +403,10 @@ export class QueueView {
   }
 }
 
-/** The stage as a view: queue cards and the tray (#rows, #tray). Consumers and producers are workers.js's. */
+/** The stage as a view: queue cards in the lab's stage rows (lab.rows), and the tray (#tray). Consumers and producers are render-workers.js's. */
 export const stage = {
   mount(root, lab) {
-    const view = new QueueView(root.getElementById("rows"), root.getElementById("tray"), root.getElementById("tray-empty"));
-    lab.stage = view; // the stage rows the workers view fills
+    const view = new QueueView(lab.rows, root.getElementById("tray"), root.getElementById("tray-empty"));
     return {
       update(d) {
         if (d.fresh) view.reset();

@@ -84,9 +84,9 @@ function put(c, key, value, fn) {
 }
 
 export class WorkersView {
-  /** `stage` is the QueueView whose stage rows hold the producers and consumers. */
-  constructor(stage) {
-    this.qv = stage;
+  /** `rows`: the stage's rows (lab/stage-rows.js), which hold the producers and consumers. */
+  constructor(rows) {
+    this.qv = rows;
     this.reset();
   }
 
@@ -273,10 +273,10 @@ export class WorkersView {
   }
 }
 
-/** Producers and consumers as a view, drawn into the stage's rows (mounted after render-queue.js's stage). */
+/** Producers and consumers as a view, drawn into the stage's rows (the lab's, laid out before views draw). */
 export const workers = {
   mount(root, lab) {
-    const view = new WorkersView(lab.stage);
+    const view = new WorkersView(lab.rows);
     return {
       update(d) {
         if (d.fresh) view.reset();

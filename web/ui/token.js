@@ -3,8 +3,8 @@
 // made once per message id and reused; each setter touches the DOM only
 // when its value changed, so painting every token every frame is cheap.
 
-import { h, setText } from "../../ui/dom.js";
-import { secs, shortId } from "../../text/format.js";
+import { h, setText } from "./dom.js";
+import { secs, shortId } from "../text/format.js";
 
 const STATE_WORD = { delayed: "delayed", visible: "visible", "in-flight": "in flight", dlq: "in DLQ", deleted: "deleted", expired: "expired" };
 const STATE_ICON = { delayed: "◔", visible: "●", "in-flight": "◷", dlq: "☠", deleted: "✓", expired: "◌" };

@@ -4,8 +4,8 @@
 // typed; the engine judges it (labs.scenario), and a refusal is said
 // under the field in the knob's own words.
 
-import { h } from "../../ui/dom.js";
-import { fieldAt } from "../../text/field-words.js";
+import { h } from "./dom.js";
+import { fieldAt } from "../text/field-words.js";
 
 const fieldId = (knob) => `knob-${knob.id}`;
 

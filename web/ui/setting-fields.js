@@ -8,8 +8,8 @@
 // data-path (its place: "consumers[0].batchSize", where the engine's
 // refusals point) and data-queue-index or data-consumer-index.
 
-import { h } from "../../ui/dom.js";
-import { fields } from "../../text/field-words.js";
+import { h } from "./dom.js";
+import { fields } from "../text/field-words.js";
 
 /**
  * A switched-on time starts at 1 s (or its minimum, when that is more):
