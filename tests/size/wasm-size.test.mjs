@@ -26,8 +26,12 @@ import { gzipSync } from "node:zlib";
 // quotas and request cap, 6.5 KB); 484,612 with issue 26's layers (+10.7 KB over the 473,930:
 // the host layer's journal of every call, 2.5 KB; the gate's one dispatch over Request and
 // Response with the Action table, 1.7 KB; actors and observers behind trait objects, the
-// scenario's document, validation and lab modules apart and the schedule actor, 6.5 KB).
-const BUDGET = 486_000;
+// scenario's document, validation and lab modules apart and the schedule actor, 6.5 KB);
+// 498,774 once the engine says its vocabulary in words (+15.9 KB over 482,884: every scenario
+// field's label, sentence name, help and range, and each behaviour's card words, about 10 KB of
+// text the page no longer carries in JS; vocabulary() and consumerTraits() with their shims,
+// 4.5 KB; schedules counted in the snapshot's producers).
+const BUDGET = 500_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
