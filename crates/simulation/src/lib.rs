@@ -18,6 +18,7 @@ mod document;
 pub mod lab;
 mod ledger;
 pub mod log;
+mod numbers;
 mod observer;
 mod observers;
 mod rng;
@@ -38,7 +39,7 @@ pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
     CHECK_SEEDS, CHECK_WORK_BUDGET,
 };
-pub use lab::goal::{name_of, thousands, Breach, ConditionText, Measures};
+pub use lab::goal::{name_of, Breach, ConditionText, Measures};
 pub use lab::view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use lab::{
     Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target, MAX_FIXES,
@@ -46,6 +47,7 @@ pub use lab::{
 };
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
+pub use numbers::thousands;
 pub use scenario::*;
 pub use teach::story::Outcome;
 pub use units::BODY_BYTES_PER_UNIT;

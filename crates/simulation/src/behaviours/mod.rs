@@ -23,8 +23,9 @@ mod outage;
 mod poison;
 mod retry;
 
+use crate::numbers::ordinal;
 use crate::scenario::Behaviour as Spec;
-use crate::scenario::{ordinal, quoted_list, span};
+use crate::scenario::{quoted_list, span};
 use crate::teach::explain::secs;
 use queuelab_engine::Millis;
 

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
+use crate::numbers::{ordinal, thousands};
 use crate::observer::{find, Moment, Observer, Produced, Seen};
 use crate::scenario::Scenario;
 use crate::teach::explain::secs;
@@ -150,19 +151,6 @@ pub(crate) fn dollars(nano: u64) -> String {
         &fraction[..6]
     };
     format!("${}.{shown}", nano / 1_000_000_000)
-}
-
-/// 1563 -> "1,563": numbers in the words the simulation and the binding write.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl GoalWatch {
@@ -829,18 +817,6 @@ fn receives(n: u32) -> String {
         1 => "1 receive".into(),
         _ => format!("{n} receives"),
     }
-}
-
-/// "61st", "2nd".
-fn ordinal(n: u64) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{}{suffix}", thousands(n))
 }
 
 /// The consumers' side effect ("charged"), the first consumer's.

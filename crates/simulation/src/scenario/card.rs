@@ -60,18 +60,6 @@ pub(crate) fn span(ms: u64) -> String {
     }
 }
 
-/// 2 -> "2nd", 3 -> "3rd", 11 -> "11th".
-pub(crate) fn ordinal(n: u64) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// “a”, “b”: body patterns as a card quotes them.
 pub(crate) fn quoted_list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("“{i}”")).collect();
@@ -96,8 +84,5 @@ mod tests {
         for (ms, words) in cases {
             assert_eq!(span(ms), words);
         }
-        assert_eq!(ordinal(3), "3rd");
-        assert_eq!(ordinal(12), "12th");
-        assert_eq!(ordinal(22), "22nd");
     }
 }

@@ -17,7 +17,7 @@ pub use crate::document::{
     TriggerEvent, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES, MAX_PRODUCERS,
     MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
 };
-pub(crate) use card::{ordinal, quoted_list, span};
+pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
 pub(crate) use validate::dedup_scope;

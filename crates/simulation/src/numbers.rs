@@ -1,0 +1,43 @@
+//! How the simulation writes numbers in its sentences: "1,563", "22nd".
+//! A leaf, so the goal's verdicts, the worker card and the host's
+//! refusals say a number the same way.
+
+/// 1563 -> "1,563": numbers in the words the simulation and the binding write.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 1061 -> "1,061st".
+pub(crate) fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{}{suffix}", thousands(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_said_with_thousands_separators_and_english_ordinals() {
+        assert_eq!(thousands(1563), "1,563");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(ordinal(3), "3rd");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(22), "22nd");
+        assert_eq!(ordinal(1061), "1,061st");
+    }
+}
