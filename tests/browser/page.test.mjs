@@ -345,3 +345,23 @@ test("Act yourself on a FIFO queue: a per-message delay goes to the engine, and 
   await page.waitForFunction(() => document.querySelector("#m-out").textContent.startsWith("SendMessage → 200"));
   await close();
 });
+
+test("a behaviour switched on in the settings shows the values the run now has, and an unused behaviour's times stay out of sight", async () => {
+  const { page, problems, close } = await open("index.html?lab=retry-storm&checkpoints=off");
+  const field = (path) => page.locator(`#settings [data-path='consumers[0].behaviour.${path}']`);
+  // Off, a backoff's delays and a heartbeat's time are not shown: they would say nothing.
+  assert.equal(await field("retryBackoff.baseSeconds").isVisible(), false);
+  assert.equal(await page.locator("#settings #c0-heartbeatEveryMs").isVisible(), false);
+  await field("retryImmediately").uncheck();
+  await page.waitForFunction(() => document.querySelector("[data-changed]")?.textContent.includes("immediate retry"));
+  await field("retryBackoff").check();
+  await page.waitForFunction(() => document.querySelector("[data-changed]")?.textContent.includes("retry backoff"));
+  // Switched on, the delays show the values the run was restarted with (the engine's minimums), as the card says.
+  assert.equal(await field("retryBackoff.baseSeconds").isVisible(), true);
+  assert.equal(await field("retryBackoff.baseSeconds").inputValue(), "1");
+  assert.equal(await field("retryBackoff.maxSeconds").inputValue(), "1");
+  assert.match(await page.locator("[data-consumer='worker-1'] .c-traits").textContent(), /backs off 1 s after a failure, doubling up to 1 s/);
+  assert.match(await page.locator("[data-changed]").textContent(), /backoff's first delay 1 s, backoff's longest delay 1 s/);
+  assert.deepEqual(problems, []);
+  await close();
+});

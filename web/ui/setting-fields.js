@@ -81,12 +81,19 @@ export function fieldset(part, i, item, fallback, legend) {
   return h("fieldset", null, h("legend", { text: legend }), ...out);
 }
 
-/** Enables the fields inside each on-box as it is checked. */
+/**
+ * Shows (and enables) the fields inside each on-box only while it is
+ * checked: a consumer offers every behaviour, and the times of the ones
+ * it does not use would make its column long and say nothing.
+ */
 export function syncSwitches(form) {
   for (const box of form.querySelectorAll("[data-switch]")) {
     const index = box.dataset.queueIndex ?? box.dataset.consumerIndex;
     for (const el of form.querySelectorAll(`[data-in-switch="${CSS.escape(box.dataset.switch)}"]`)) {
-      if ((el.dataset.queueIndex ?? el.dataset.consumerIndex) === index) el.disabled = !box.checked;
+      if ((el.dataset.queueIndex ?? el.dataset.consumerIndex) !== index) continue;
+      el.disabled = !box.checked;
+      const row = el.closest(".set");
+      if (row instanceof HTMLElement) row.hidden = !box.checked;
     }
   }
 }
@@ -128,8 +135,12 @@ export function readInto(next, input, form) {
   for (const el of inside) {
     if ((el.dataset.queueIndex ?? el.dataset.consumerIndex) !== String(i)) continue;
     const f = fields().find((x) => x.path === `${part}[].${el.dataset.path.slice(`${part}[${i}].`.length)}`);
-    const typed = readValue(el);
-    set(item, el.dataset.path.slice(`${part}[${i}].`.length), Number.isFinite(typed) ? typed : start(f));
+    let typed = readValue(el);
+    if (!Number.isFinite(typed)) {
+      typed = start(f);
+      el.value = String(typed); // the form says what the run now has
+    }
+    set(item, el.dataset.path.slice(`${part}[${i}].`.length), typed);
   }
   return true;
 }
