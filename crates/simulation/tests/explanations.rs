@@ -165,3 +165,44 @@ fn a_message_whose_worker_crashed_comes_back_without_claiming_the_worker_is_busy
     assert!(text.starts_with("“order A-1002"), "{text}");
     assert!(text.contains("worker-1 received it, then it crashed without deleting it, and its 5 s visibility timeout ended"), "{text}");
 }
+
+fn one_worker(visibility_s: u32, behaviour: serde_json::Value) -> Scenario {
+    serde_json::from_value(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": visibility_s }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "order A" }] }],
+        "consumers": [{ "name": "worker-1", "queue": "orders", "waitTimeSeconds": 20,
+                        "processing": { "fixedMs": 2000 }, "behaviour": behaviour }],
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_release_with_visibility_zero_is_not_called_an_extension() {
+    // The handler fails at 2 s and the worker releases the message at once.
+    let s = one_worker(
+        30,
+        json!({ "failsDuringMs": { "startMs": 0, "endMs": 5000 }, "retryImmediately": true }),
+    );
+    let text = explained_at(s, 2000);
+    assert!(
+        text.starts_with("worker-1 made “order A” visible again at once"),
+        "{text}"
+    );
+    assert!(!text.contains("extended"), "{text}");
+}
+
+#[test]
+fn a_shorter_visibility_is_not_called_an_extension() {
+    // Received at 0 with 30 s; the heartbeat at 1 s sets 5 s: until 6 s, sooner than 30 s.
+    let s = one_worker(
+        30,
+        json!({ "heartbeatEveryMs": 1000, "heartbeatVisibilitySeconds": 5 }),
+    );
+    let text = explained_at(s, 1000);
+    assert!(
+        text.starts_with("worker-1 shortened “order A”'s visibility"),
+        "{text}"
+    );
+    assert!(text.contains("until 6 s (5 s from now)"), "{text}");
+}

@@ -115,12 +115,35 @@ pub(crate) fn lost(label: &str, consumer: &str, handler_crashed: bool) -> String
     )
 }
 
-pub(crate) fn visibility_changed(label: &str, by: &str, now: Millis, visible_at: Millis) -> String {
+/// A ChangeMessageVisibility by a worker, said as what it did: a release
+/// (timeout 0: visible now), or a deadline moved later or sooner than the
+/// one `before` it (unknown: the message's receive was not seen).
+pub(crate) fn visibility_changed(
+    label: &str,
+    by: &str,
+    now: Millis,
+    before: Option<Millis>,
+    visible_at: Millis,
+) -> String {
+    if visible_at <= now {
+        return format!(
+            "{by} made {label} visible again at once: ChangeMessageVisibility with a timeout \
+             of 0 ends its visibility timeout now, so the next receive can take it (and counts \
+             one more receive)."
+        );
+    }
+    let did = match before {
+        Some(before) if visible_at < before => format!("shortened {label}'s visibility"),
+        Some(before) if visible_at == before => {
+            format!("set {label}'s visibility to the same moment")
+        }
+        _ => format!("extended {label}'s visibility"),
+    };
     format!(
-        "{by} extended {label}'s visibility: it stays invisible until {} ({} from now). \
+        "{by} {did}: it stays invisible until {} ({} from now). \
          ChangeMessageVisibility counts the new timeout from now, not from the receive.",
         secs(visible_at),
-        secs(visible_at.saturating_sub(now))
+        secs(visible_at - now)
     )
 }
 

@@ -203,12 +203,13 @@ impl Story {
             return;
         };
         let id = message_id.to_string();
+        let before = self.receipts.get(&id).map(|r| r.visible_at);
         let rc = self.receipts.get_mut(&id).map(|r| {
             r.visible_at = *visible_at;
             r.receive_count
         });
         if let Some(by) = by {
-            let text = explain::visibility_changed(&self.label(&id), by, now, *visible_at);
+            let text = explain::visibility_changed(&self.label(&id), by, now, before, *visible_at);
             self.explain(now, text);
         }
         let h = Happening {
