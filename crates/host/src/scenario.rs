@@ -29,8 +29,28 @@ pub fn parse_scenario(text: &str, seed: Option<u64>) -> Result<Scenario, Placed>
 /// A worker's card line (`Consumer::traits`) for one consumer of a
 /// scenario, from its JSON text; refused as a scenario's consumer would be.
 pub fn consumer_traits(text: &str) -> Result<Vec<String>, Placed> {
-    let consumer: Consumer =
-        serde_json::from_str(text).map_err(|e| invalid(scenario_error::from_serde(text, &e)))?;
+    let refused = |message: String, path, rule, line, column| Placed {
+        message: format!("invalid consumer: {message}"),
+        path,
+        rule,
+        line,
+        column,
+    };
+    // serde's own words: `from_serde` rewords by a scenario's paths, which
+    // a lone consumer does not have; held to the engine's echo bound.
+    let consumer: Consumer = serde_json::from_str(text).map_err(|e| {
+        let words = queuelab_engine::echo(&e.to_string()).into_owned();
+        refused(words, None, None, Some(e.line()), Some(e.column()))
+    })?;
+    consumer.validate().map_err(|e| {
+        refused(
+            e.to_string(),
+            Some(e.path.clone()),
+            Some(e.rule.clone()),
+            None,
+            None,
+        )
+    })?;
     Ok(consumer.traits())
 }
 

@@ -94,7 +94,7 @@ impl Scenario {
         self.validate_producers()?;
         self.validate_schedule()?;
         for (i, c) in self.consumers.iter().enumerate() {
-            validate_consumer(i, c)?;
+            validate_consumer(&format!("consumers[{i}]"), c)?;
         }
         at_most(
             "narration",
@@ -282,9 +282,18 @@ impl Scenario {
 
 /// One consumer's names, moments, counts and behaviour, each in its range
 /// (`i`: its place in `consumers`).
-fn validate_consumer(i: usize, c: &Consumer) -> Result<(), FieldError> {
+impl Consumer {
+    /// The checks `Scenario::validate` makes of each consumer, for one
+    /// consumer alone (its paths begin "consumer.").
+    pub fn validate(&self) -> Result<(), FieldError> {
+        validate_consumer("consumer", self)
+    }
+}
+
+/// One consumer's fields held to their ranges; `at` is its place ("consumers[2]").
+fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
     let at = |path: String, v: u64| within(path, i128::from(v));
-    let path = |field: &str| format!("consumers[{i}].{field}");
+    let path = |field: &str| format!("{at_path}.{field}");
     short_name(path("name"), &c.name)?;
     short_name(path("sideEffect"), &c.side_effect)?;
     at(path("startMs"), c.start_ms)?;
