@@ -365,3 +365,21 @@ test("a behaviour switched on in the settings shows the values the run now has, 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a scenario whose workers have no behaviour object still offers every behaviour in the settings, each time field with its box", async () => {
+  const { page, problems, close } = await open("index.html?scenario=slow-consumer&checkpoints=off");
+  const form = page.locator("#settings");
+  // Scenario 2's workers say nothing of behaviours; the form offers them all, off.
+  assert.equal(await form.locator("#c0-heartbeatEveryMs-on").count(), 1);
+  assert.equal(await form.locator("[data-path='consumers[0].behaviour.idempotent']").count(), 1);
+  assert.equal(await form.locator("[data-path='consumers[0].behaviour.retryBackoff']").count(), 1);
+  // No field of a switched behaviour stands without its box.
+  const orphans = await form.evaluate((f) =>
+    [...f.querySelectorAll("[data-in-switch]")]
+      .filter((el) => !f.querySelector(`[data-switch="${el.dataset.inSwitch}"][data-consumer-index="${el.dataset.consumerIndex}"]`))
+      .map((el) => el.id),
+  );
+  assert.deepEqual(orphans, []);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -51,6 +51,7 @@ function hint(f) {
 export function fieldset(part, i, item, fallback, legend) {
   const rows = fields().filter((f) => f.setting && f.path.startsWith(`${part}[].`));
   const boxes = new Set(rows.filter(switched).map((f) => f.path));
+  const groups = new Set(fields().filter((f) => f.kind === "group").map((f) => f.path));
   const used = new Set();
   const out = [];
   for (const f of rows) {
@@ -58,7 +59,10 @@ export function fieldset(part, i, item, fallback, legend) {
     const key = rel.split(".").at(-1);
     const parent = f.path.slice(0, f.path.lastIndexOf("."));
     const inBox = boxes.has(parent);
-    if (!inBox && rel.includes(".") && get(item, rel.slice(0, rel.lastIndexOf("."))) == null) continue;
+    // A field of a group the form does not switch (a redrive policy, a processing
+    // distribution) shows only where the item has that group; a behaviour is no
+    // group, so every behaviour shows even for a consumer without a `behaviour`.
+    if (!inBox && groups.has(parent) && get(item, rel.slice(0, rel.lastIndexOf("."))) == null) continue;
     let id = `${part[0]}${i}-${key}`;
     if (used.has(id)) id = `${part[0]}${i}-${rel.replaceAll(".", "-")}`;
     used.add(id);
