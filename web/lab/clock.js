@@ -20,7 +20,7 @@ export class Clock {
   constructor(lab) {
     this.lab = lab;
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null });
-    this.quiet = null; // the quiet stretch skipped last, for its note (d.quiet)
+    this.quiet = null; // the quiet stretches skipped since the last replay, for their note (d.quiet)
     this.frame = this.frame.bind(this);
   }
 

@@ -28,16 +28,20 @@ export function quietJump({ now, nextEvent, nextAction, duration }) {
 }
 
 /**
- * Adds the jump `from` → `to` to the running note: jumps separated by
- * less than QUIET_MS of played time are one quiet stretch (scenario 7's
- * long polls end every 20 s, and the note adds them up).
- * @typedef {{ from: number, to: number, skipped: number }} QuietNote
+ * Adds the jump `from` → `to` to the note's record: the latest skipped
+ * stretch, how many, and their total. Each skip is its own stretch: between
+ * two skips the clock played through the event the first one landed before
+ * (scenario 7's long polls end every 20 s), so a stretch running from the
+ * first skip's start to the second's end would span that event. Only a
+ * skip starting where the last one ended, nothing played between, goes on
+ * with it.
+ * @typedef {{ last: { from: number, to: number }, count: number, total: number }} QuietNote
  * @param {QuietNote | null} note
  * @param {number} from
  * @param {number} to
  * @returns {QuietNote}
  */
 export function addSkip(note, from, to) {
-  if (note && from - note.to < QUIET_MS) return { from: note.from, to, skipped: note.skipped + (to - from) };
-  return { from, to, skipped: to - from };
+  if (note && from === note.last.to) return { last: { from: note.last.from, to }, count: note.count, total: note.total + (to - from) };
+  return { last: { from, to }, count: (note?.count ?? 0) + 1, total: (note?.total ?? 0) + (to - from) };
 }

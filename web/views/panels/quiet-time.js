@@ -21,6 +21,20 @@ export function quietWords(ms) {
 }
 
 /**
+ * The note for the stretches skipped so far (run/quiet.js's record): one
+ * stretch with its span, or the total with the latest stretch's span. A
+ * span is only ever one skip's, in which the run has no event (the engine
+ * named its next event's moment); "no event" is what the log can show,
+ * where "nothing happened" would be false of a worker busy processing.
+ * @param {import("../../run/quiet.js").QuietNote} note
+ */
+export function quietNote({ last, count, total }) {
+  const span = `between t = ${secs(last.from)} s and ${secs(last.to)} s`;
+  if (count === 1) return `⏩ Skipped ${quietWords(total)} of waiting: no event ${span}.`;
+  return `⏩ Skipped ${quietWords(total)} of waiting in total, in ${count} stretches with no event; the latest ${span}.`;
+}
+
+/**
  * The view: the "quiet skipped" note (d.quiet from the lab), and the
  * narration's moments, rebuilt when a run starts, twice: as ticks on the
  * timeline (a pointer's shortcut; close ones may overlap on a long run)
@@ -44,7 +58,7 @@ export const quietTime = {
       update(d) {
         if (note) {
           if (note.hidden !== !d.quiet) note.hidden = !d.quiet;
-          if (d.quiet) setText(note, `⏩ ${quietWords(d.quiet.skipped)} of quiet skipped (nothing happened from t = ${secs(d.quiet.from)} s to ${secs(d.quiet.to)} s)`);
+          if (d.quiet) setText(note, quietNote(d.quiet));
         }
         if (!d.started) return;
         // A restart runs the same scenario again: its moments are known.
