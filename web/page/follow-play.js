@@ -28,3 +28,19 @@ export function followPlay(doc, lab) {
     if (e.key === " " && e.defaultPrevented) pressed(); // the controls took Space as play/pause
   });
 }
+
+/**
+ * Act yourself opened on a phone (styles.css makes it a drawer on the
+ * screen's lower part): the page scrolls the stage's queues to just under the sticky
+ * controls, so the queue you act on is in view above the drawer. A wider
+ * screen puts the drawer beside the stage, and nothing scrolls.
+ * @param {Document} doc
+ */
+export function stageAboveDrawer(doc) {
+  const win = doc.defaultView;
+  const stage = doc.getElementById("rows") ?? doc.getElementById("stage"); // the queues, past the stage's key
+  const controls = doc.querySelector("#lab .transport");
+  if (!win || !stage || !controls || !win.matchMedia("(max-width: 760px)").matches) return;
+  const by = stage.getBoundingClientRect().top - controls.getBoundingClientRect().bottom - GAP;
+  if (Math.abs(by) > 1) win.scrollBy({ top: by, behavior: "instant" });
+}

@@ -17,7 +17,7 @@ import { h } from "../ui/dom.js";
 import { cut, span } from "../text/format.js";
 import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
-import { followPlay } from "./follow-play.js";
+import { followPlay, stageAboveDrawer } from "./follow-play.js";
 import { measureEmbed, postHeight } from "./frame-height.js";
 
 const link = readLink(location.search, location.hash);
@@ -73,7 +73,10 @@ function mountPage() {
   manualPanel?.addEventListener("toggle", () => document.body.classList.toggle("manual-open", manualPanel.open));
   // `toggle` comes a task after the panel opens, a frame too late: a click
   // on its summary (the mouse, Enter or Space) makes room at once.
-  manualPanel?.querySelector("summary")?.addEventListener("click", () => document.body.classList.toggle("manual-open", !manualPanel.open));
+  manualPanel?.querySelector("summary")?.addEventListener("click", () => {
+    document.body.classList.toggle("manual-open", !manualPanel.open);
+    if (!manualPanel.open) stageAboveDrawer(document);
+  });
   if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.

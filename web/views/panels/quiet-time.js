@@ -50,10 +50,7 @@ export const quietTime = {
     const go = (t) => lab.commands.scrub(t, false);
     let known = { text: null, moments: [] }; // the last scenario's moments
     let stop = () => {}; // stops the copy of a run still finding its moments
-    list?.addEventListener("change", () => {
-      if (list.value !== "") go(Number(list.value));
-      list.value = "";
-    });
+    if (list) walkable(list, go);
     return {
       update(d) {
         if (note) {
@@ -83,6 +80,40 @@ export const quietTime = {
     };
   },
 };
+
+/**
+ * "Go to…" goes on an explicit choice only: a pick in its open list (a
+ * click, or Enter there), or Enter on the closed list. The arrow keys on a
+ * closed <select> change its value and fire `change` at once (Chromium,
+ * Firefox): taken as a choice, each ↓ went to a moment and put the list
+ * back to "Go to…", so the next ↓ went to the first moment again. A change
+ * that follows such a key only walks the list; leaving it unchosen puts it
+ * back to "Go to…".
+ * @param {HTMLSelectElement} list
+ * @param {(t: number) => void} go
+ */
+function walkable(list, go) {
+  let walking = false; // the next change comes from a key on the closed list
+  const choose = () => {
+    walking = false;
+    if (list.value !== "") go(Number(list.value));
+    list.value = "";
+  };
+  list.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      choose();
+    } else if (!e.altKey && !e.ctrlKey && !e.metaKey && e.key !== "Tab" && e.key !== " ") walking = true;
+  });
+  list.addEventListener("change", () => {
+    if (walking) walking = false;
+    else choose();
+  });
+  list.addEventListener("blur", () => {
+    walking = false;
+    list.value = "";
+  });
+}
 
 function drawMarks(box, moments, duration, go) {
   box.replaceChildren(
