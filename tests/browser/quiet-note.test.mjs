@@ -82,3 +82,20 @@ test("the quiet notes of scenario 2 with a 5 s and a 3 s visibility timeout name
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("the quiet note is on screen while the run plays, not under the sticky controls, wide and on a phone", async () => {
+  for (const width of [1280, 400]) {
+    const { page, problems, close } = await open("?scenario=07-fifo-deduplication&checkpoints=off", { viewport: { width, height: 800 } });
+    await page.click("#play"); // Play scrolls the controls to the top; the page then keeps them there
+    await page.waitForFunction(() => /in total/.test(document.querySelector("[data-quiet-skip]").textContent));
+    const seen = await page.evaluate(() => {
+      const note = document.querySelector("[data-quiet-skip]");
+      const r = note.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+      return { inView: r.top >= 0 && r.bottom <= innerHeight, onTop: note.contains(top) };
+    });
+    assert.deepEqual(seen, { inView: true, onTop: true }, `${width} px: the note is visible`);
+    assert.deepEqual(problems, []);
+    await close();
+  }
+});

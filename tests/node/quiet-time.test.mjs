@@ -56,11 +56,11 @@ test("each skipped stretch is its own: skips with played time between them are n
   assert.equal(quietWords(17500), "17.5 s");
 });
 
-test("the quiet note says one stretch's span, or the total and the latest stretch's span", () => {
+test("the quiet note says one stretch's span, or the total and the latest stretch's span, to a tenth of a second inside it", () => {
   const one = addSkip(null, 3005, 20000);
-  assert.equal(quietNote(one), "⏩ Skipped 17 s of waiting: no event between t = 3.005 s and 20.0 s.");
-  const two = addSkip(one, 21503, 40000);
-  assert.equal(quietNote(two), "⏩ Skipped 35.5 s of waiting in total, in 2 stretches with no event; the latest between t = 21.503 s and 40.0 s.");
+  assert.equal(quietNote(one), "⏩ Skipped 17 s of waiting: no event between t = 3.1 s and 20.0 s.");
+  const two = addSkip(one, 21503, 40050);
+  assert.equal(quietNote(two), "⏩ Skipped 35.5 s of waiting in total, in 2 stretches with no event; the latest between t = 21.6 s and 40.0 s.");
 });
 
 /**

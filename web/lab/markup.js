@@ -31,14 +31,14 @@ function transport(controls) {
     ${time}
     ${controls.has("timeline") ? `<label for="moments" class="vh">Go to a narration moment</label><select id="moments" class="moments" hidden></select>` : ""}
     ${controls.has("seed") ? PARTS.seed : ""}
+    <p id="quiet-note" class="quiet-note" data-quiet-skip role="status" hidden></p>
   </section>
   <div id="replay-progress" class="replay-progress" role="group" aria-labelledby="replay-label" hidden>
     <label id="replay-label" for="replay-bar">Replaying…</label>
     <progress id="replay-bar" max="1" value="0"></progress>
     <button type="button" id="replay-cancel">Cancel</button>
   </div>
-  <p id="replay-note" class="replay-note" hidden></p>
-  <p id="quiet-note" class="quiet-note" data-quiet-skip role="status" hidden></p>`;
+  <p id="replay-note" class="replay-note" hidden></p>`;
 }
 
 const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">

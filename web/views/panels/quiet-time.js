@@ -29,7 +29,8 @@ export function quietWords(ms) {
  * @param {import("../../run/quiet.js").QuietNote} note
  */
 export function quietNote({ last, count, total }) {
-  const span = `between t = ${secs(last.from)} s and ${secs(last.to)} s`;
+  // To a tenth of a second, rounded inwards: the span said is never wider than the one skipped.
+  const span = `between t = ${secs(Math.ceil(last.from / 100) * 100)} s and ${secs(Math.floor(last.to / 100) * 100)} s`;
   if (count === 1) return `⏩ Skipped ${quietWords(total)} of waiting: no event ${span}.`;
   return `⏩ Skipped ${quietWords(total)} of waiting in total, in ${count} stretches with no event; the latest ${span}.`;
 }
