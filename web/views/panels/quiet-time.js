@@ -88,28 +88,28 @@ export const quietTime = {
  * closed <select> change its value and fire `change` at once (Chromium,
  * Firefox): taken as a choice, each ↓ went to a moment and put the list
  * back to "Go to…", so the next ↓ went to the first moment again. A change
- * that follows such a key only walks the list; leaving it unchosen puts it
- * back to "Go to…".
+ * made while a key is down on the closed list only walks it; leaving it
+ * unchosen puts it back to "Go to…".
  * @param {HTMLSelectElement} list
  * @param {(t: number) => void} go
  */
 function walkable(list, go) {
-  let walking = false; // the next change comes from a key on the closed list
+  let walking = false; // a key is down on the list: a change now is that key's (it comes before the key's keyup)
   const choose = () => {
-    walking = false;
     if (list.value !== "") go(Number(list.value));
     list.value = "";
   };
+  // The keys that open the list's popup are not walking: its keyup goes to the popup, and a pick there is a choice.
+  const opens = (e) => e.key === " " || e.key === "F4" || (e.altKey && (e.key === "ArrowDown" || e.key === "ArrowUp"));
   list.addEventListener("keydown", (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
       choose();
-    } else if (!e.altKey && !e.ctrlKey && !e.metaKey && e.key !== "Tab" && e.key !== " ") walking = true;
+    } else walking = !opens(e);
   });
-  list.addEventListener("change", () => {
-    if (walking) walking = false;
-    else choose();
-  });
+  list.addEventListener("keyup", () => (walking = false));
+  list.addEventListener("mousedown", () => (walking = false));
+  list.addEventListener("change", () => walking || choose());
   list.addEventListener("blur", () => {
     walking = false;
     list.value = "";
