@@ -5,6 +5,7 @@
 // the stage in view.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { open, clockMs } from "./harness.mjs";
 
 async function setting(page, key, value) {
@@ -32,6 +33,25 @@ test("two checkpoints answered in one frame both show their verdict on the page"
   const said = await box.textContent();
   assert.match(said, /What will worker-2 get\?.*✘ Not this time\. You predicted: An empty receive\. What happened: Nothing: worker-1 deletes the order/);
   assert.match(said, /How many times will the customer be charged by the end\?.*✔ You were right: Once/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("a checkpoint answered while another's prediction is shown shows its verdict too, and the run waits there", async () => {
+  // Scenario 2 with a second question asked at 1 s, before the first is answered at 2 s (the duplicate delivery).
+  const s = JSON.parse(readFileSync(new URL("../../web/scenarios/02-slow-consumer-duplicate.json", import.meta.url), "utf8"));
+  s.checkpoints = [s.checkpoints[0], { id: "twice", atMs: 1000, question: "Will worker-2 charge the card too?", choices: [{ text: "Yes, a second charge", when: { event: "sideEffect", count: 2 } }, { text: "No" }] }];
+  const { page, problems, close } = await open("?scenario=02-slow-consumer-duplicate&speed=max", { routes: { "scenarios/02-slow-consumer-duplicate.json": JSON.stringify(s) } });
+  await page.waitForSelector("[data-checkpoint='worker-2-gets']");
+  await page.getByRole("button", { name: /Order A-1001 again/ }).click();
+  await page.waitForSelector("[data-checkpoint='twice']");
+  await page.getByRole("button", { name: "Yes, a second charge" }).click();
+  const box = page.locator("#checkpoint");
+  await page.waitForFunction(() => /✔ You were right: Order A-1001 again/.test(document.getElementById("checkpoint").textContent));
+  assert.equal(await clockMs(page), 2000, "the run waits at the first one's answer");
+  assert.match(await box.textContent(), /You predicted: Yes, a second charge\. Play on to see what happens\./, "the second prediction is still shown");
+  await box.getByRole("button", { name: "Continue ▶" }).click();
+  await page.waitForFunction(() => /✔ You were right: Yes, a second charge/.test(document.getElementById("checkpoint").textContent));
   assert.deepEqual(problems, []);
   await close();
 });
