@@ -247,7 +247,15 @@ fn a_learners_own_message_never_triggers_lines_written_about_the_scenarios() {
 /// moment moves): scenario file, changes (JSON pointer, new value),
 /// checkpoint id, the answer the run must give. A new checkpoint, or a
 /// changed choice, is a new row here.
-const PINNED: &[(&str, &[(&str, &str)], &str, &str)] = &[
+/// A pinned answer: scenario file, changes, checkpoint id, answer.
+type Pinned = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
+
+const PINNED: &[Pinned] = &[
     (
         "02-slow-consumer-duplicate.json",
         &[],
