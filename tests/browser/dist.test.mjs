@@ -65,7 +65,8 @@ test("a lesson opened by double-click (file://) plays <queue-lab> from dist/queu
 
 test("from another origin that sends no CORS headers, dist/queuelab.js runs where the module build cannot load", async () => {
   const dir = lessonFolder(`<script src="${baseUrl}dist/queuelab.js"></script>`);
-  const moduleDir = lessonFolder(`<script type="module" src="${baseUrl}web/queue-lab.js"></script>`);
+  // The script element's error event: the browser refused the module (the positive signal that it will never run).
+  const moduleDir = lessonFolder(`<script type="module" src="${baseUrl}web/queue-lab.js" onerror="document.documentElement.dataset.refused = 'true'"></script>`);
   const course = await startServer(dir);
   const moduleCourse = await startServer(moduleDir);
   try {
@@ -77,8 +78,7 @@ test("from another origin that sends no CORS headers, dist/queuelab.js runs wher
     await close();
 
     // The control: the same lesson with the module build stays dead (its script is refused without CORS headers).
-    const mod = await open("lesson.html", { base: moduleCourse.url, readyWhen: "h1" });
-    await mod.page.waitForTimeout(1000);
+    const mod = await open("lesson.html", { base: moduleCourse.url, readyWhen: "html[data-refused='true']" });
     assert.equal(await mod.page.evaluate(() => customElements.get("queue-lab") === undefined), true, "a cross-origin module script needs CORS");
     await mod.close();
   } finally {

@@ -58,6 +58,7 @@ export function capture(page) {
         narration: { text: text(document.getElementById("narration")), shown: shown(document.getElementById("narration")) },
         ledger: all("#ledger li").map((li) => ({ n: text(li.querySelector(".fx-n")), by: text(li.querySelector(".fx-by")), warn: li.classList.contains("fx-dup") })),
         chart: readChart(),
+        view: document.querySelector(".lab[data-view]")?.dataset.view ?? null,
       },
     };
 
@@ -185,6 +186,14 @@ function expectedTray(events) {
   }));
 }
 
+/** Who sends: the simulation's producers, and anyone whose send the log holds, on queues that still exist. */
+function expectedProducers(snap, events) {
+  const exists = new Set(snap.queues.map((q) => q.name));
+  const names = new Set(snap.simulation.producers.filter((p) => exists.has(p.queue)).map((p) => p.name));
+  for (const e of events) if ((e.type === "sent" || e.type === "duplicateDropped") && e.by && exists.has(e.queue)) names.add(e.by);
+  return [...names].sort();
+}
+
 function expectedConsumers(snap, events) {
   const held = holders(snap);
   const dup = dupEvents(events);
@@ -252,6 +261,7 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
   assert.deepEqual(drawn.tray, expectedTray(events), `${at}: the tray shows what left, most recent first`);
   assert.deepEqual(byName(drawn.consumers), byName(expectedConsumers(snap, events)), `${at}: each consumer shows its state, side effects and what it holds`);
 
+  assert.deepEqual(Object.keys(drawn.producers).sort(), expectedProducers(snap, events), `${at}: a card for each producer: the scenario's, and anyone else who sent to a queue that exists`);
   for (const [name, says] of Object.entries(drawn.producers)) {
     const by = (type) => events.filter((e) => e.type === type && e.by === name).length;
     assert.deepEqual(
@@ -318,6 +328,7 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
     `${at}: the side-effect ledger`,
   );
 
+  assert.equal(!!drawn.chart, drawn.view === "full", `${at}: the chart is drawn exactly in the full view (view: ${drawn.view})`);
   if (drawn.chart) assertChart(drawn.chart, snap, at, atMoment);
   return cap;
 }

@@ -33,7 +33,9 @@ const state = (page) =>
     replaying: !document.getElementById("replay-progress").hidden,
   }));
 
-test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s. As a link with speed=max&autoplay=1 it freezes the tab again and again; with t=3000000000 it freezes for about 25 minutes", async () => {
+// A small file, a huge run: one consumer polling an empty queue every 1 ms
+// for 35 days is 146 bytes of scenario and billions of steps.
+test("a link to a moment billions of steps away opens paused and asks first; agreed, it replays in slices the page answers between, clamped to the run, and Cancel stops it part way", async () => {
   const { page, problems, close } = await open(await pollLink("t=3000000000&speed=max&autoplay=1"));
   // A link this heavy opens paused and asks first, in plain words.
   const notice = page.locator("#link-notice");
@@ -88,7 +90,7 @@ test("a heavy link that only autoplays at the fastest speed asks too; Stay at th
   await close();
 });
 
-test("A link with t = 2^53 freezes the tab for good: replay has no progress check", async () => {
+test("a link to t = 2^53 opens at the run's end, saying the moment was outside the run", async () => {
   const { page, close } = await open(`index.html?scenario=01-process-then-delete&t=${2 ** 53}`);
   await page.waitForSelector("body[data-finished='true']");
   assert.equal(await clockMs(page), 12_000, "the moment is clamped to the run's end");

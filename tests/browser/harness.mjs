@@ -149,6 +149,16 @@ export async function stepUntil(page, done, { max = 500, each = async () => {} }
 /** Drags the timeline to `ms` (a replay to that moment) and waits until the page shows it. */
 export async function scrubTo(page, ms) {
   await page.locator("#timeline").fill(String(ms));
+  await shownAt(page, ms);
+}
+
+/**
+ * Waits until the page shows moment `ms`. A moment (a scrub's, a link's) is
+ * rebuilt in slices (web/lab/replay.js): on a busy machine it takes several
+ * frames, and a link's page says it is ready before it ends. The clock
+ * shows the moment only once the replay ended and everything drew it.
+ */
+export async function shownAt(page, ms) {
   await page.waitForSelector(`#clock[data-time-ms='${ms}']`);
 }
 

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { artifacts, axeViolations, hookState, open, root, runToEnd, scrubTo, stepUntil } from "./harness.mjs";
+import { artifacts, axeViolations, hookState, open, root, runToEnd, scrubTo, shownAt, stepUntil } from "./harness.mjs";
 import { pack } from "../../web/page/share.js";
 import { assertDrawing } from "./drawing.mjs";
 
@@ -218,6 +218,7 @@ test("under reduced motion, playing at 1× animates nothing and still shows ever
 
   // The headline picture: scenario 2 while two workers hold the order.
   const wide = await open("?scenario=02-slow-consumer-duplicate&t=2600");
+  await shownAt(wide.page, 2600); // a link's moment is rebuilt after the page says it is ready
   assert.equal((await assertDrawing(wide.page, "scenario 2 at 2.6 s", { atMoment: true })).drawn.banner.shown, true, "the duplicate banner is on screen");
   await wide.page.screenshot({ path: `${artifacts}/playground.png` });
   await wide.close();

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
-import { open, root, runToEnd, scrubTo } from "./harness.mjs";
+import { open, root, runToEnd, scrubTo, shownAt } from "./harness.mjs";
 import { assertDrawing } from "./drawing.mjs";
 
 const scenarios = readdirSync(`${root}/web/scenarios`)
@@ -259,7 +259,9 @@ for (const stem of scenarios) {
     const { page, problems, close } = await open(`?scenario=${stem}&speed=max&t=${moments[0]}`);
     try {
       for (const [i, t] of moments.entries()) {
+        // The link's moment (and each scrub's) is rebuilt after the page says it is ready.
         if (i > 0) await scrubTo(page, t);
+        else await shownAt(page, t);
         await story.moments[t](await assertDrawing(page, `${stem} at ${t} ms`, { atMoment: true }));
       }
       // Played on (not replayed) to the end at full speed.

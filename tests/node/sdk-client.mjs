@@ -17,11 +17,6 @@ export function sdkClient(target, options) {
   });
 }
 
-/** Lets pending promise chains (the SDK's middleware) run for a few turns. */
-export async function turns(n = 10) {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
 /** Waits until `count` long polls are parked in the engine. */
 export async function untilWaiting(pg, count = 1) {
   for (let i = 0; i < 200; i++) {
@@ -29,13 +24,6 @@ export async function untilWaiting(pg, count = 1) {
     await new Promise((resolve) => setImmediate(resolve));
   }
   throw new Error(`expected ${count} long poll(s) waiting in the engine, found ${pg.snapshot().waitingPolls}`);
-}
-
-/** A promise plus whether it has settled yet, for asserting "still pending". */
-export function track(promise) {
-  const tracked = { settled: false, promise };
-  promise.then(() => (tracked.settled = true), () => (tracked.settled = true));
-  return tracked;
 }
 
 /** The error both the SDK and the built-in client give for GetQueueUrl of a missing queue. */

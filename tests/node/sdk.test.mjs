@@ -15,7 +15,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import { Playground } from "./load.mjs";
 import { queuelabHandler } from "../../web/client/sdk.js";
-import { assertQueueDoesNotExist, sdkClient, track, turns, untilWaiting } from "./sdk-client.mjs";
+import { assertQueueDoesNotExist, sdkClient, untilWaiting } from "./sdk-client.mjs";
 
 const md5 = (text) => createHash("md5").update(text, "utf8").digest("hex");
 
@@ -232,30 +232,32 @@ test("errors arrive as the SDK's exception classes with the awsQuery code and HT
 });
 
 // A timeout, so a poll that never answers fails the test instead of hanging it.
+// "Still pending" is the engine's fact (its snapshot's waitingPolls), read
+// at once: the SDK's promise not having settled after some turns proves
+// nothing.
 test("a long poll through the SDK stays pending until the test advances virtual time", { timeout: 5_000 }, async () => {
   const { pg, sqs, queue } = setup();
   const QueueUrl = await queue("slow");
   await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: "later", DelaySeconds: 5 }));
+  const waiting = () => pg.snapshot().waitingPolls;
 
-  const poll = track(sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 })));
+  const poll = sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 20 }));
   await untilWaiting(pg);
-  await turns();
-  assert.equal(poll.settled, false, "waiting, with the message still delayed");
   pg.advance(4_999);
-  await turns();
-  assert.equal(poll.settled, false, "1 ms before the delay ends");
+  assert.equal(waiting(), 1, "1 ms before the delay ends, the poll still waits");
   pg.advance(1);
-  const { Messages } = await poll.promise;
+  assert.equal(waiting(), 0, "answered the moment the message is visible");
+  const { Messages } = await poll;
   assert.deepEqual(Messages.map((m) => m.Body), ["later"]);
   assert.equal(pg.now(), 5_000);
 
-  const empty = track(sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2 })));
+  const empty = sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2 }));
   await untilWaiting(pg);
   pg.advance(1_999);
-  await turns();
-  assert.equal(empty.settled, false);
+  assert.equal(waiting(), 1, "1 ms before its wait ends, the poll still waits");
   pg.advance(1);
-  assert.equal((await empty.promise).Messages, undefined, "the wait ended with nothing");
+  assert.equal(waiting(), 0, "its wait ended");
+  assert.equal((await empty).Messages, undefined, "the wait ended with nothing");
 });
 
 // A timeout, so a poll that never answers fails the test instead of hanging it.

@@ -68,7 +68,7 @@ test("the engine's estimate keeps a chunk from straying into a much busier stret
   assert.ok(Math.max(...without.costs) > SLICE_MS, "without it one slice overruns: the estimate is what prevents that");
 });
 
-test("A link with t = 2^53 freezes the tab for good: replay has no progress check", async () => {
+test("a replay whose engine clock stops short of its target (t = 2^53) fails as stalled instead of spinning for good", async () => {
   // An engine whose clock saturates below the target never gets there.
   const w = fakeWork(stretch(Infinity, 0.001, 0), { ceiling: Number.MAX_SAFE_INTEGER });
   w.now = Number.MAX_SAFE_INTEGER - 5000;
@@ -125,7 +125,9 @@ const POLL_EVERY_MS = JSON.stringify({
   consumers: [{ name: "c", queue: "q", pollIntervalMs: 1, processing: { fixedMs: 1 } }],
 });
 
-test("One consumer polling an empty queue every 1 ms for 35 days is 146 bytes, yet one chart step takes 4.7 s: a replay to its end (t=3000000000 is clamped there) goes in slices of bounded work", async () => {
+// One consumer polling an empty queue every 1 ms for 35 days: 146 bytes of
+// scenario, and one chart step of it took 4.7 s before slices.
+test("a replay to the end of a 35-day run of 1 ms polls (t=3000000000 clamped there) goes in slices of bounded work", async () => {
   const run = new Run({ sample: true });
   run.start(POLL_EVERY_MS);
   assert.ok(run.samples.step >= 60_000, "one chart step is a minute of virtual time (tens of thousands of polls)");

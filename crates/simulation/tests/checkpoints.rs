@@ -242,23 +242,164 @@ fn a_learners_own_message_never_triggers_lines_written_about_the_scenarios() {
     assert_eq!(said(&sim), ["the order is charged", "charged"]);
 }
 
-#[test]
-fn the_shipped_checkpoints_are_answered_as_their_files_run() {
-    // Scenarios 2, 5, 6 and 7 carry checkpoints; in each file's own run
-    // every one is asked and answered by one of its choices.
-    for name in [
+/// Every shipped checkpoint's answer, in the file's own run and in a run
+/// changed so that the truth changes (or, where no setting changes it, its
+/// moment moves): scenario file, changes (JSON pointer, new value),
+/// checkpoint id, the answer the run must give. A new checkpoint, or a
+/// changed choice, is a new row here.
+/// A pinned answer: scenario file, changes, checkpoint id, answer.
+type Pinned = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
+
+const PINNED: &[Pinned] = &[
+    (
         "02-slow-consumer-duplicate.json",
+        &[],
+        "worker-2-gets",
+        "Order A-1001 again, while worker-1 is still charging it",
+    ),
+    ("02-slow-consumer-duplicate.json", &[], "charges", "Twice"),
+    (
+        "02-slow-consumer-duplicate.json",
+        &[("/queues/0/visibilityTimeoutSeconds", "5")],
+        "worker-2-gets",
+        "Nothing: worker-1 deletes the order before anyone else can see it",
+    ),
+    (
+        "02-slow-consumer-duplicate.json",
+        &[("/queues/0/visibilityTimeoutSeconds", "5")],
+        "charges",
+        "Once",
+    ),
+    (
         "05-poison-message.json",
+        &[],
+        "poison-fate",
+        "It moves to orders-dlq",
+    ),
+    (
+        "05-poison-message.json",
+        &[("/queues/1/redrive/maxReceiveCount", "100")],
+        "poison-fate",
+        "It is still going round in the orders queue when the run ends",
+    ),
+    (
+        "05-poison-message.json",
+        &[
+            ("/queues/1/redrive/maxReceiveCount", "100"),
+            ("/queues/1/messageRetentionPeriodSeconds", "60"),
+            ("/durationMs", "70000"),
+        ],
+        "poison-fate",
+        "It expires from the queue",
+    ),
+    (
         "06-fifo-message-groups.json",
+        &[],
+        "a-2-next",
+        "Only after A-1 leaves flight: customer A's group is locked until then",
+    ),
+    // A 1 s timeout ends A-1's flight before its delete: A-2 still waits.
+    (
+        "06-fifo-message-groups.json",
+        &[("/queues/0/visibilityTimeoutSeconds", "1")],
+        "a-2-next",
+        "Only after A-1 leaves flight: customer A's group is locked until then",
+    ),
+    (
         "07-fifo-deduplication.json",
-    ] {
-        let s = load(name);
-        let ids: Vec<String> = s.checkpoints.iter().map(|c| c.id.clone()).collect();
-        assert!(!ids.is_empty(), "{name} has a checkpoint");
-        let events = checkpoint_events(s);
-        for id in ids {
-            let (_, choice, text) = answer(&events, &id);
-            assert!(choice.is_some(), "{name} {id}: {text}");
+        &[],
+        "retry",
+        "Accept it and store nothing new: it is a duplicate",
+    ),
+    (
+        "07-fifo-deduplication.json",
+        &[],
+        "after-window",
+        "It becomes a new message, and the payment runs again",
+    ),
+    // The first payment carries another id: the retry at 3 s is the first
+    // with pay-A-1001, and its window still holds at 5 min 1 s.
+    (
+        "07-fifo-deduplication.json",
+        &[("/producers/0/sends/0/dedupId", "\"pay-A-1001-first\"")],
+        "retry",
+        "Store it as a new message, since the first is gone",
+    ),
+    (
+        "07-fifo-deduplication.json",
+        &[("/producers/0/sends/0/dedupId", "\"pay-A-1001-first\"")],
+        "after-window",
+        "It is dropped as a duplicate again",
+    ),
+];
+
+/// A shipped scenario with the changes applied as the settings form does:
+/// each value set at its path in the file's JSON.
+fn changed(name: &str, changes: &[(&str, &str)]) -> Scenario {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (pointer, value) in changes {
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        let value: Value = serde_json::from_str(value).unwrap();
+        match file.pointer_mut(parent) {
+            Some(Value::Object(fields)) => drop(fields.insert(key.into(), value)),
+            Some(Value::Array(items)) => items[key.parse::<usize>().unwrap()] = value,
+            _ => panic!("{name} has no {parent}"),
+        }
+    }
+    scenario(file)
+}
+
+#[test]
+fn each_shipped_checkpoint_gives_the_answer_its_run_makes_true() {
+    let mut wrong = vec![];
+    for (name, changes, id, expected) in PINNED {
+        let events = checkpoint_events(changed(name, changes));
+        let (_, choice, text) = answer(&events, id);
+        if choice.is_none() || text != *expected {
+            wrong.push(format!(
+                "{name} {changes:?} {id}: said {text:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn every_shipped_checkpoint_has_its_answers_pinned() {
+    // A checkpoint a scenario adds is pinned above, in its file's run and
+    // in a changed one, before it ships.
+    for f in std::fs::read_dir(format!(
+        "{}/../../web/scenarios",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    {
+        let name = f.unwrap().file_name().into_string().unwrap();
+        if !name.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        for c in &load(&name).checkpoints {
+            let rows = PINNED
+                .iter()
+                .filter(|(n, _, id, _)| *n == name && *id == c.id);
+            let (file, changed) = rows.fold((0, 0), |(f, ch), (_, changes, _, _)| {
+                if changes.is_empty() {
+                    (f + 1, ch)
+                } else {
+                    (f, ch + 1)
+                }
+            });
+            assert!(
+                file == 1 && changed >= 1,
+                "{name} {}: pinned {file} time(s) for the file's run, {changed} changed",
+                c.id
+            );
         }
     }
 }

@@ -166,6 +166,47 @@ fn none_lost_breaks_when_a_message_deleted_first_is_never_processed() {
     assert_eq!(first_breach(&s), None);
 }
 
+#[test]
+fn none_lost_breaks_when_a_message_expires_before_it_is_processed() {
+    // A-1002 always fails and `orders` keeps a message 60 s: it is
+    // received again and again, never processed, and expires at 60 s.
+    let sends = json!([
+        { "atMs": 0, "body": "order A-1001: charge $25" },
+        { "atMs": 0, "body": "order A-1002: charge $30" }
+    ]);
+    let failing = json!([worker(
+        "worker-1",
+        100,
+        json!({ "behaviour": { "failsOn": ["A-1002"] } })
+    )]);
+    let expiring = |goal: Value, duration: u64| {
+        let mut s = lab(1, sends.clone(), failing.clone(), goal, duration);
+        s.queues[1].message_retention_period_seconds = Some(60);
+        s
+    };
+    assert_eq!(
+        first_breach(&expiring(json!({ "noneLost": true }), 70_000)),
+        Some((
+            "noneLost".into(),
+            60_000,
+            "with seed 1, order A-1002 expired at t = 60 s: its retention period ended before \
+             it was processed"
+                .into()
+        ))
+    );
+    // A run that ends before the retention period does loses nothing.
+    assert_eq!(
+        first_breach(&expiring(json!({ "noneLost": true }), 50_000)),
+        None
+    );
+    // A message the lab calls poison (meant to fail) expiring is not a
+    // loss: the first breach is the poison's missing dead-letter queue at
+    // the end, not noneLost at 60 s.
+    let poison = json!({ "noneLost": true, "poison": ["A-1002"], "deadLetterQueue": "orders-dlq" });
+    let (condition, at_ms, _) = first_breach(&expiring(poison, 70_000)).expect("a breach");
+    assert_eq!((condition.as_str(), at_ms), ("deadLetterQueue", 70_000));
+}
+
 /// `orders` with a redrive to `orders-dlq` after `max` receives (or none).
 fn with_redrive(mut s: Scenario, max: Option<i64>) -> Scenario {
     s.queues[1].redrive = max.map(|m| queuelab_simulation::Redrive {

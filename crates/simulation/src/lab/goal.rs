@@ -805,6 +805,19 @@ impl Simulation {
         find::<GoalWatch>(&self.observers)?.first_breach()
     }
 
+    /// Every condition of a lab's goal the run broke so far, each at its
+    /// earliest breach, in the conditions' order: a test asks whether a
+    /// run failed for the reasons its lab names, and only those.
+    pub fn goal_breaches(&self) -> Vec<&Breach> {
+        let Some(watch) = find::<GoalWatch>(&self.observers) else {
+            return Vec::new();
+        };
+        let rank = |c: &str| CONDITION_IDS.iter().position(|id| *id == c);
+        let mut all: Vec<&Breach> = watch.breaches.values().collect();
+        all.sort_by_key(|b| rank(b.condition));
+        all
+    }
+
     /// What the run measured for its goal (requests, cost, longest wait…).
     pub fn goal_measures(&self) -> Option<&Measures> {
         find::<GoalWatch>(&self.observers).map(GoalWatch::measures)
