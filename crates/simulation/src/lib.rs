@@ -568,14 +568,11 @@ impl Simulation {
                 actors::Part::Producer(p) => Some(p),
                 actors::Part::Alarm(_) => None,
             }),
-            workers: {
-                let receives = receive_requests(self.engine.meter());
-                let billed = |w: &Worker| receives.get(&*w.name).copied().unwrap_or(0);
-                self.workers
-                    .iter()
-                    .map(|w| worker_snapshot(w, billed(w)))
-                    .collect()
-            },
+            workers: self
+                .workers
+                .iter()
+                .map(|w| worker_snapshot(w, receive_requests(self.engine.meter(), &w.name)))
+                .collect(),
             side_effects_omitted: self.ledger.omitted,
             side_effects: self
                 .ledger
@@ -629,17 +626,18 @@ impl Simulation {
     }
 }
 
-/// The ReceiveMessage requests billed to each caller (the meter's lines,
-/// read once for every worker card).
-fn receive_requests(meter: &queuelab_engine::billing::Meter) -> BTreeMap<&str, u64> {
-    let mut by_caller = BTreeMap::new();
+/// The ReceiveMessage requests billed to `name` (a loop over the meter's
+/// few lines, not a map: a map of a new type costs the wasm kilobytes).
+fn receive_requests(meter: &queuelab_engine::billing::Meter, name: &str) -> u64 {
+    let mut n = 0;
     for (line, tally) in meter.lines() {
-        if let (Some(caller), queuelab_engine::Action::ReceiveMessage) = (&line.caller, line.action)
+        if line.action == queuelab_engine::Action::ReceiveMessage
+            && line.caller.as_deref() == Some(name)
         {
-            *by_caller.entry(&**caller).or_default() += tally.requests;
+            n += tally.requests;
         }
     }
-    by_caller
+    n
 }
 
 fn worker_snapshot(w: &Worker, receive_requests: u64) -> WorkerSnapshot {

@@ -80,8 +80,8 @@ struct Watched {
     /// The queue it is in now, and since when (None once it left).
     queue: Option<(Arc<str>, Millis)>,
     moved_to_dlq: bool,
-    /// Its FIFO queue and message group.
-    group: Option<GroupKey>,
+    /// Its FIFO queue and message group (`group_key`).
+    group: Option<String>,
     first_receive: Option<Millis>,
     /// Earlier messages of its group still in the queue when it was sent:
     /// FIFO delivers it only once each of them has left, one at a time.
@@ -91,8 +91,11 @@ struct Watched {
     processing: Option<(Arc<str>, Millis, Millis)>,
 }
 
-/// A FIFO queue's message group.
-type GroupKey = (Arc<str>, Arc<str>);
+/// A FIFO queue's message group as one key, "orders.fifo\u{1}C-1": a
+/// map of strings the ledger's map already compiles (wasm size).
+fn group_key(queue: &str, group: &str) -> String {
+    format!("{queue}\u{1}{group}")
+}
 
 pub(crate) struct GoalWatch {
     goal: Goal,
@@ -124,7 +127,7 @@ pub(crate) struct GoalWatch {
     ended: bool,
     /// Each FIFO group's watched messages in its queue (a group with none
     /// is forgotten).
-    groups: BTreeMap<GroupKey, u64>,
+    groups: BTreeMap<String, u64>,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -231,15 +234,23 @@ impl GoalWatch {
             return;
         }
         // Only a FIFO queue delivers a group one message at a time.
-        let group: Option<GroupKey> = send
+        let group = send
             .group
             .filter(|_| queue.ends_with(".fifo"))
-            .map(|g| (queue.into(), g.into()));
-        let waited_behind = group.as_ref().map_or(0, |key| {
-            let in_queue = self.groups.entry(key.clone()).or_default();
-            *in_queue += 1;
-            *in_queue - 1
-        });
+            .map(|g| group_key(queue, g));
+        let waited_behind =
+            group
+                .as_ref()
+                .map_or(0, |key| match self.groups.get_mut(key.as_str()) {
+                    Some(in_queue) => {
+                        *in_queue += 1;
+                        *in_queue - 1
+                    }
+                    None => {
+                        self.groups.insert(key.clone(), 1);
+                        0
+                    }
+                });
         let poison = self.goal.poison.iter().any(|p| body.contains(p.as_str()));
         let key = self
             .goal
@@ -297,11 +308,13 @@ impl GoalWatch {
         let Some((_, entered)) = m.queue.take().filter(|(q, _)| &**q == queue) else {
             return;
         };
-        if let Some(key) = m.group.as_ref().filter(|(q, _)| &**q == queue) {
-            if let Some(in_queue) = self.groups.get_mut(key) {
+        let in_this_queue =
+            |key: &&String| key.split_once('\u{1}').is_some_and(|(q, _)| q == queue);
+        if let Some(key) = m.group.as_ref().filter(in_this_queue) {
+            if let Some(in_queue) = self.groups.get_mut(key.as_str()) {
                 *in_queue -= 1;
                 if *in_queue == 0 {
-                    self.groups.remove(key);
+                    self.groups.remove(key.as_str());
                 }
             }
         }
@@ -730,7 +743,12 @@ impl GoalWatch {
     fn whereabouts(&self, id: &str, t: Millis) -> String {
         let m = &self.messages[id];
         let mut why = String::new();
-        if let (Some((_, group)), Some(first), 1..) = (&m.group, m.first_receive, m.waited_behind) {
+        let group = m
+            .group
+            .as_deref()
+            .and_then(|k| k.split_once('\u{1}'))
+            .map(|(_, g)| g);
+        if let (Some(group), Some(first), 1..) = (group, m.first_receive, m.waited_behind) {
             why = format!(
                 ": it waited behind {} of its group {group}, each in flight in turn, and was \
                  first received at {}",

@@ -22,7 +22,7 @@ pub(crate) fn secs(ms: Millis) -> String {
 /// name in quotes (a body with no short name) keeps its closing quote
 /// last: "the visibility of “hello world”".
 pub(crate) fn possessive(name: &str, what: &str) -> String {
-    if name.ends_with(['”', '"']) {
+    if name.ends_with('”') || name.ends_with('"') {
         format!("the {what} of {name}")
     } else if name.ends_with('s') {
         format!("{name}' {what}")
