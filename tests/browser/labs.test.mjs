@@ -298,7 +298,7 @@ test("lab 07 played with its fix says what changed in its knobs' words: the retr
   assert.equal(
     line,
     "You changed: Release a failed order at once: on → off; Back off: first delay, doubling each retry: off → 2 s. " +
-      "The summary above describes the file's run, with this run's settings.",
+      "The summary above describes the file's run.",
   );
   assert.doesNotMatch(line, /behaviour\./, "no field is named by its raw path");
   // The worker's card says what it does now, each behaviour in the engine's words.

@@ -17,7 +17,7 @@ test("poison with maxReceiveCount 5: the summary says 5, and that it describes t
   await field.dispatchEvent("change");
   await page.waitForFunction(() => /\(5\)/.test(document.getElementById("summary").textContent));
   assert.match(await page.locator("#summary").textContent(), /until maxReceiveCount \(5\);/);
-  assert.match(await page.locator("[data-changed]").textContent(), /describes the file's run/);
+  assert.match(await page.locator("[data-changed]").textContent(), /describes the file's run, with this run's settings\./);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -31,7 +31,8 @@ function facts(sim) {
  * The learner's changes to `file` in the run of `text` (`scenario`, as the
  * engine read it): a lab's knob changes in the knobs' words, then what
  * differs from the scenario those knob values make (edits outside the
- * knobs), in the fields' words; any other scenario's in the fields' words.
+ * knobs), in the fields' words; any other scenario's, or a lab edited in a
+ * field its knobs write, in the fields' words.
  */
 function changesOf(file, text, scenario) {
   let view = null;
@@ -42,15 +43,25 @@ function changesOf(file, text, scenario) {
   } catch {
     // Not a lab, or a run whose goal the editor broke: the fields' words alone.
   }
-  if (!view || !now) return changes(JSON.parse(file), scenario, defaults().queue);
+  const fields = () => changes(JSON.parse(file), scenario, defaults().queue);
+  if (!view || !now) return fields();
   const knobbed = JSON.parse(labs.scenario(file, now.settings));
-  return [...knobChanges(view.knobs, view.settings, now.settings), ...changes(knobbed, scenario, defaults().queue)];
+  const extra = changes(knobbed, scenario, defaults().queue);
+  // An edit to a field a knob writes (one worker of the two a knob sets) is
+  // no knob value: then every change is said in the fields' words.
+  const written = new Set(changes(JSON.parse(labs.scenario(file, {})), knobbed, defaults().queue).map((c) => c.path));
+  if (extra.some((c) => written.has(c.path))) return fields();
+  return [...knobChanges(view.knobs, view.settings, now.settings), ...extra];
 }
 
-/** "You changed:" and each change on its own line, then what the summary above describes. */
-function changedLine(list) {
+/**
+ * "You changed:" and each change on its own line, then what the summary
+ * above describes: the file's run, quoting this run's settings where it
+ * names one (`quotes`: the simulation's filled summary differs from the file's words).
+ */
+function changedLine(list, quotes) {
   const lines = list.flatMap((c, i) => [h("span", { class: "change", text: `${c.text}${i < list.length - 1 ? ";" : "."}` }), " "]);
-  return ["You changed: ", ...lines, h("span", { class: "change-note", text: "The summary above describes the file's run, with this run's settings." })];
+  return ["You changed: ", ...lines, h("span", { class: "change-note", text: `The summary above describes the file's run${quotes ? ", with this run's settings" : ""}.` })];
 }
 
 export const outcome = {
@@ -74,7 +85,8 @@ export const outcome = {
           } catch {
             // No file to compare with (the page had none): nothing to list.
           }
-          changed.replaceChildren(...(listed.list.length ? changedLine(listed.list) : []));
+          const quotes = d.snap.simulation.summary !== d.scenario.summary;
+          changed.replaceChildren(...(listed.list.length ? changedLine(listed.list, quotes) : []));
         }
         const list = listed.list;
         changed.hidden = !list.length;
