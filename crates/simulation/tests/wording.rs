@@ -195,3 +195,37 @@ fn each_worker_shows_the_receive_requests_it_was_billed_for_long_and_short_polli
         "short-poller: {short}, long-poller: {long}"
     );
 }
+
+#[test]
+fn a_redrive_after_one_receive_is_said_in_the_singular_in_every_line_of_the_run() {
+    let labs = format!(
+        "{}/../../web/scenarios/labs/index.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let labs: Vec<String> = serde_json::from_str(&std::fs::read_to_string(labs).unwrap()).unwrap();
+    let labs = labs.iter().map(|name| file(&format!("labs/{name}")));
+    let mut checked = 0;
+    for mut s in shipped().into_iter().chain(labs) {
+        let mut redrives = 0;
+        for q in &mut s.queues {
+            if let Some(r) = q.redrive.as_mut() {
+                r.max_receive_count = 1;
+                redrives += 1;
+            }
+        }
+        if redrives == 0 {
+            continue;
+        }
+        let (title, end) = (s.title.clone(), s.duration_ms);
+        let mut sim = Simulation::new(s, Config::default()).unwrap();
+        sim.advance(end);
+        for e in sim.events(0) {
+            let text = serde_json::to_string(&e).unwrap();
+            for wrong in [" 1 receives", " 1 times", " 1 messages"] {
+                assert!(!text.contains(wrong), "{title}: {text}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "scenarios and labs with a redrive: {checked}");
+}
