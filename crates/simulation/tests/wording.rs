@@ -229,3 +229,29 @@ fn a_redrive_after_one_receive_is_said_in_the_singular_in_every_line_of_the_run(
     }
     assert!(checked >= 3, "scenarios and labs with a redrive: {checked}");
 }
+
+#[test]
+fn a_fifo_failure_after_its_group_wait_still_names_the_visibility_it_waits_out() {
+    // A then B in one group; B waits for A (1 s), then its handler fails at
+    // 2 s and it stays invisible until 31 s: both causes are said.
+    let s: Scenario = serde_json::from_value(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders.fifo", "contentBasedDeduplication": true }],
+        "producers": [{ "name": "shop", "queue": "orders.fifo", "sends": [
+            { "atMs": 0, "body": "order A: boots", "groupId": "g" },
+            { "atMs": 0, "body": "order B: laces", "groupId": "g" }
+        ] }],
+        "consumers": [{ "name": "worker-1", "queue": "orders.fifo", "waitTimeSeconds": 20,
+                        "processing": { "fixedMs": 1000 }, "behaviour": { "failsOn": ["order B"] } }],
+        "goal": { "processedByMs": 5000 }
+    }))
+    .unwrap();
+    let (failure, _) = run_seed(&s, 1).unwrap();
+    let text = failure.expect("order B is never shipped").message;
+    assert_eq!(
+        text,
+        "with seed 1, order B was not charged by t = 5 s: it waited behind 1 earlier message \
+         of its group g, each in flight in turn, and was first received at t = 1 s; its last \
+         receive was at t = 1 s, and it was invisible until t = 31 s"
+    );
+}

@@ -756,13 +756,15 @@ impl GoalWatch {
                 at(first)
             );
         }
-        match &m.processing {
+        let now = match &m.processing {
             Some((who, from, until)) if *from <= t && *until > t => {
-                let lead = if why.is_empty() { ":" } else { ";" };
-                format!("{why}{lead} {who} was still processing it at {}", at(t))
+                format!(": {who} was still processing it at {}", at(t))
             }
-            _ if !why.is_empty() => why,
             _ => self.last_seen(m, t),
+        };
+        match why.is_empty() {
+            true => now,
+            false => format!("{why};{}", &now[1..]),
         }
     }
 
