@@ -42,6 +42,7 @@ export function capture(page) {
           state: c.dataset.state,
           sideEffects: c.dataset.sideEffects,
           emptyReceives: shown(c.querySelector(".c-empty")) ? Number(/\d+/.exec(text(c.querySelector(".c-empty")))) : 0,
+          receiveRequests: shown(c.querySelector(".c-requests")) ? Number(/[\d,]+/.exec(text(c.querySelector(".c-requests")))[0].replaceAll(",", "")) : 0,
           held: all(".held", c).map((b) => ({ id: b.dataset.messageId, rc: b.dataset.receiveCount, dup: b.dataset.duplicate === "true" })),
         })),
         producers: Object.fromEntries(all("#rows [data-producer]").map((p) => [p.dataset.producer, `${text(p.querySelector(".p-count"))} ${text(p.querySelector(".p-last"))}`])),
@@ -202,6 +203,7 @@ function expectedConsumers(snap, events) {
     state: w.state,
     sideEffects: String(w.sideEffects),
     emptyReceives: events.filter((e) => e.type === "emptyReceive" && e.by === w.name).length,
+    receiveRequests: w.receiveRequests,
     held: w.holding.map((x) => ({
       id: x.messageId,
       rc: String(x.receiveCount),

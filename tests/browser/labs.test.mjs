@@ -31,7 +31,7 @@ test("a lab is solved through its form: the verdict, the conditions held, the pr
   await page.locator("#knob-visibility").fill("10");
   await page.locator("#knob-visibility").press("Enter");
   await page.waitForSelector("[data-changed]:not([hidden])");
-  assert.match(await page.locator("[data-changed]").textContent(), /orders' visibility timeout 2 s → 10 s/);
+  assert.match(await page.locator("[data-changed]").textContent(), /Visibility timeout: 2 s → 10 s/);
   await checkFix(page);
   assert.equal(await goal.getAttribute("data-goal-state"), "met");
   assert.match(await page.locator("#goal-result").textContent(), /^✓ Goal met: fixed, on every seed\.Met over 12 seeds: no message charged more than once\.$/);
@@ -166,7 +166,7 @@ test("a shared link of a lab opens the lab with the learner's settings in its fo
   const again = await open(href.replace(/^https?:\/\/[^/]+\//, ""));
   assert.equal(await again.page.locator("#knob-idempotent").isChecked(), true);
   assert.equal(await again.page.locator("#goal").getAttribute("data-lab"), "duplicate-orders");
-  assert.match(await again.page.locator("[data-changed]").textContent(), /idempotent handler off → on/);
+  assert.match(await again.page.locator("[data-changed]").textContent(), /Idempotent handler: off → on/);
   await again.close();
 });
 
@@ -283,7 +283,7 @@ test("a check past the engine's budget is refused in the verdict's place, naming
   await close();
 });
 
-test("lab 07 played with its fix says what changed in the engine's words: the retries, the backoff, no field's raw path", async () => {
+test("lab 07 played with its fix says what changed in its knobs' words: the retries, the backoff, no field's raw path", async () => {
   const { page, problems, close } = await open("?lab=retry-storm&checkpoints=off&speed=max");
   // The lab's first fix (explain.fixes[0]): no immediate retry, a backoff from 2 s.
   await page.locator("#knob-retryImmediately").uncheck();
@@ -297,8 +297,8 @@ test("lab 07 played with its fix says what changed in the engine's words: the re
   const line = await changed.textContent();
   assert.equal(
     line,
-    "You changed: worker-1's immediate retry on → off; worker-1's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min; " +
-      "worker-2's immediate retry on → off; worker-2's retry backoff off → backoff's first delay 2 s, backoff's longest delay 5 min.",
+    "You changed: Release a failed order at once: on → off; Back off: first delay, doubling each retry: off → 2 s. " +
+      "The summary above describes the file's run.",
   );
   assert.doesNotMatch(line, /behaviour\./, "no field is named by its raw path");
   // The worker's card says what it does now, each behaviour in the engine's words.
@@ -311,7 +311,7 @@ test("lab 07 played with its fix says what changed in the engine's words: the re
   // Played to its end, the recap's sentence names the first change in words.
   await page.locator("#play").click();
   await page.locator("#outcome:not([hidden])").waitFor({ timeout: scaled(30_000) });
-  assert.match(await page.locator("#outcome").textContent(), /^.*You turned off worker-1's immediate retry \(and 3 more changes\)/s);
+  assert.match(await page.locator("#outcome").textContent(), /^.*You turned off “Release a failed order at once” \(and 1 more change\)/s);
   await page.screenshot({ path: join(artifacts, "lab-07-fixed.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await close();

@@ -30,8 +30,11 @@ import { gzipSync } from "node:zlib";
 // 498,774 once the engine says its vocabulary in words (+15.9 KB over 482,884: every scenario
 // field's label, sentence name, help and range, and each behaviour's card words, about 10 KB of
 // text the page no longer carries in JS; vocabulary() and consumerTraits() with their shims,
-// 4.5 KB; schedules counted in the snapshot's producers).
-const BUDGET = 500_000;
+// 4.5 KB; schedules counted in the snapshot's producers); 500,745 with issue 28's words (+1.7 KB
+// over 499,074: the summary filled from the run's settings, each worker's billed receive requests,
+// a FIFO failure's group wait, counts of one in the singular; the first build, with two maps of
+// new key types, was +4.8 KB).
+const BUDGET = 501_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

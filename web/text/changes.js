@@ -66,12 +66,38 @@ export function changes(file, now, queueDefaults = {}) {
   return out;
 }
 
+/** "Standard" -> "standard" inside a sentence; "FIFO" stays. */
+const inSentence = (words) => (/^[A-Z][a-z]/.test(words) ? words[0].toLowerCase() + words.slice(1) : words);
+
+/**
+ * A lab's changes in its knobs' words, one per knob whose value differs:
+ * [{ path, owner, name, from, to, field, words, text }] with text
+ * "Message group id: One group for every message (shop) → A group per
+ * customer". `knobs` are labs.view(file).knobs; `before` and `after` the
+ * settings of the file and of the run (labs.view(…).settings).
+ */
+export function knobChanges(knobs, before, after) {
+  const out = [];
+  for (const knob of knobs) {
+    const [from, to] = [before?.[knob.id], after?.[knob.id]];
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    const field = knob.field ? fieldAt(knob.field) : undefined;
+    const word = (v) => (knob.kind === "choice" ? (knob.choices.find((c) => c.value === v)?.label ?? String(v)) : shown(v === "off" ? undefined : v, field));
+    const words = [word(from), word(to)];
+    // "Visibility timeout (s)": the values carry the unit, so the label need not.
+    const label = knob.label.replace(/\s*\((s|ms|min|h|d)\)/g, "");
+    // In a sentence the label is quoted: it is the lab's name for the knob ("You turned off “Release a failed order at once”").
+    out.push({ path: `knobs.${knob.id}`, owner: "", knob: true, name: `“${label}”`, from, to, unit: field?.unit ?? "", field, words, text: `${label}: ${words[0]} → ${words[1]}` });
+  }
+  return out;
+}
+
 /** "You raised orders' visibility timeout to 5 s" (the first change; "and 2 more"). */
 export function changeSentence(list) {
   if (!list.length) return "";
   const c = list[0];
-  const whose = c.owner ? `${poss(c.owner)} ` : "the ";
-  const [from, to] = [shown(c.from, c.field), shown(c.to, c.field)];
+  const whose = c.owner ? `${poss(c.owner)} ` : c.knob ? "" : "the ";
+  const [from, to] = c.words ? c.words.map(inSentence) : [shown(c.from, c.field), shown(c.to, c.field)];
   let verb;
   if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
   else if (to === "off") verb = `turned off ${whose}${c.name}`;
@@ -90,6 +116,20 @@ export function changeSentence(list) {
 export const mostSideEffects = (sim) => sim.sideEffects.reduce((m, s) => Math.max(m, s.count), 0);
 
 const count = (n) => n.toLocaleString("en-US");
+
+/**
+ * The recap's line for each ledger entry: "reading #1: stored ×1". Where
+ * two messages have the same body (two producers' "reading #1"), each
+ * line names the queue it was sent to (`queueOf`: message id -> queue).
+ */
+export function effectLines(sideEffects, queueOf) {
+  const seen = new Map();
+  for (const s of sideEffects) seen.set(s.body, (seen.get(s.body) ?? 0) + 1);
+  return sideEffects.map((s) => {
+    const queue = seen.get(s.body) > 1 ? queueOf(s.messageId) : undefined;
+    return `${s.body}${queue ? ` (in ${queue})` : ""}: ${s.effect} ×${s.count}`;
+  });
+}
 
 /**
  * The ledger's note when the simulation kept the details of only the

@@ -19,8 +19,27 @@ export function span(ms) {
 
 export const shortId = (id) => String(id).slice(0, 8);
 
+const WHOLE = new Intl.NumberFormat("en-US"); // made once: toLocaleString builds a formatter per call
+
+/** A count with its noun in the number it needs: (1, "time", "times") -> "1 time", (1563, …) -> "1,563 times". */
+export const counted = (n, one, many) => `${WHOLE.format(n)} ${n === 1 ? one : many}`;
+
+/** 2 -> "second", 3 -> "third", 21 -> "21st", 12 -> "12th". */
+export function ordinal(n) {
+  if (n === 2) return "second";
+  if (n === 3) return "third";
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${WHOLE.format(n)}${suffix}`;
+}
+
 /** `text` cut to at most `n` characters, the last an ellipsis when cut. */
 export const cut = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** "A-1001's visibility timeout"; a name in quotes keeps its quote last: "the visibility timeout of “reading #1”". */
+export function possessive(name, what) {
+  if (/[”"]$/.test(name)) return `the ${what} of ${name}`;
+  return name.endsWith("s") ? `${name}' ${what}` : `${name}'s ${what}`;
+}
 
 const REF = /\b[A-Z]{1,4}-\d+\b/;
 /** How a sentence names a message: its order reference ("A-1001") or its label. */

@@ -3,7 +3,7 @@
 // the duplicate delivery it caused become one sentence.
 
 import { unreachable } from "../engine/unreachable.js";
-import { nameOf, secs, shortId } from "./format.js";
+import { counted, nameOf, ordinal, possessive, secs, shortId } from "./format.js";
 
 /** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */
 /**
@@ -66,16 +66,16 @@ function describe(e, ctx, duplicateOf) {
     }
     case "visibilityChanged":
       if (e.visibleAt <= e.timeMs) return line(by, `made ${m()} visible again at once (visibility timeout 0)`);
-      return line(by, `set ${m()}'s visibility timeout: invisible until t=${secs(e.visibleAt)} s (ChangeMessageVisibility)`, "good");
+      return line(by, `set ${possessive(m(), "visibility timeout")}: invisible until t=${secs(e.visibleAt)} s (ChangeMessageVisibility)`, "good");
     case "visibilityExpired":
-      return line("SQS", `${m()}'s visibility timeout ran out${e.holder ? ` while ${e.holder} held it` : ""}: it is visible again and can be received by anyone`, "warn");
+      return line("SQS", `${possessive(m(), "visibility timeout")} ran out${e.holder ? ` while ${e.holder} held it` : ""}: it is visible again and can be received by anyone`, "warn");
     case "deleted":
       return line(by, `deleted ${m()}: done, SQS forgets it`, "good");
     case "deleteMissedCopy":
       return line(by, `deleted ${m()}, but the delete missed a copy: it will come back (at-least-once delivery)`, "warn");
     case "movedToDeadLetterQueue": {
       const max = ctx.maxReceive(e.queue);
-      return line("SQS", `moved ${m()} to the dead-letter queue ${e.deadLetterQueue}: it had been received ${e.receiveCount} times${max ? ` (maxReceiveCount ${max})` : ""}`, "warn");
+      return line("SQS", `moved ${m()} to the dead-letter queue ${e.deadLetterQueue}: it had been received ${counted(e.receiveCount, "time", "times")}${max ? ` (maxReceiveCount ${max})` : ""}`, "warn");
     }
     case "redriven":
       return line("SQS", `redrove ${m()} from ${e.queue} to ${e.destination} as a new message ${shortId(e.newMessageId)}`, "good");
@@ -126,11 +126,6 @@ function describe(e, ctx, duplicateOf) {
     default:
       return unreachable(e);
   }
-}
-
-/** @param {number} n */
-function ordinal(n) {
-  return n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
 }
 
 /**

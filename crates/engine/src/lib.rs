@@ -336,9 +336,10 @@ impl Engine {
             return Err(SqsError::new(
                 ErrorCode::OverLimit,
                 format!(
-                    "This playground already stores {count} messages, its budget \
+                    "This playground already stores {count} {}, its budget \
                      (maxStoredMessages = {}). Delete or purge messages, or raise the \
                      maxStoredMessages option.",
+                    if count == 1 { "message" } else { "messages" },
                     c.max_stored_messages
                 ),
             ));

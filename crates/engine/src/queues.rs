@@ -82,9 +82,14 @@ impl Engine {
             return Err(SqsError::new(
                 ErrorCode::OverLimit,
                 format!(
-                    "This playground already has {} queues, its budget (maxQueues). Delete a \
+                    "This playground already has {} {}, its budget (maxQueues). Delete a \
                      queue, or raise the maxQueues option.",
-                    self.queues.len()
+                    self.queues.len(),
+                    if self.queues.len() == 1 {
+                        "queue"
+                    } else {
+                        "queues"
+                    }
                 ),
             ));
         }

@@ -434,3 +434,20 @@ fn a_redrive_policy_text_over_8192_bytes_is_invalid_attribute_value() {
     )
     .ok();
 }
+
+#[test]
+fn a_budget_of_one_queue_or_one_message_is_said_in_the_singular() {
+    let (mut sqs, url) = budget(Config {
+        max_queues: 1,
+        max_stored_messages: 1,
+        ..Config::default()
+    });
+    let refused = sqs.call("CreateQueue", json!({ "QueueName": "more" }));
+    refused
+        .err("OverLimit")
+        .message_contains("already has 1 queue, its budget");
+    send(&mut sqs, &url, "one").ok();
+    send(&mut sqs, &url, "two")
+        .err("OverLimit")
+        .message_contains("already stores 1 message, its budget");
+}

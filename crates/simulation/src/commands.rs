@@ -105,6 +105,7 @@ impl Simulation {
                         queue: &queue,
                         body: &request.message.body,
                         attributes: &attributes,
+                        group: request.message.group_id.as_deref(),
                     };
                     for o in &mut self.observers {
                         o.produced(now, &send);

@@ -111,6 +111,9 @@ pub struct WorkerSnapshot {
     pub started_at: Option<Millis>,
     pub done_at: Option<Millis>,
     pub side_effects: u64,
+    /// ReceiveMessage requests the engine billed to this worker so far
+    /// (empty ones included): what short and long polling cost.
+    pub receive_requests: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -145,6 +148,9 @@ pub struct ProducerSnapshot {
 #[serde(rename_all = "camelCase")]
 pub struct SimulationSnapshot {
     pub title: String,
+    /// The scenario's summary, its `{placeholders}` filled from the run's
+    /// settings (a learner's 5 s is said as 5 s).
+    pub summary: String,
     pub duration_ms: Millis,
     pub finished: bool,
     /// The latest narration line shown.
@@ -206,6 +212,8 @@ pub struct Simulation {
     /// A checkpoint was asked or answered since `advance` began.
     checkpointed: bool,
     narration: Option<String>,
+    /// The scenario's summary with its `{placeholders}` filled in.
+    summary: String,
     /// Long polls answered for callers other than the workers.
     external_answers: Vec<(PollId, SqsResult<Vec<ReceivedMessage>>)>,
     /// Processing times are drawn here, never from the engine's PRNG.
@@ -299,6 +307,10 @@ impl Simulation {
     }
 
     fn start(engine: Engine, scenario: Scenario) -> Self {
+        // Not refused (a learner who removes a consumer in the editor still
+        // runs the scenario): a summary that cannot be filled keeps its words.
+        let summary = teach::placeholders::fill(&scenario.summary, &scenario)
+            .unwrap_or_else(|_| scenario.summary.clone());
         Simulation {
             observers: observers::registered(&scenario),
             observed_to: 1,
@@ -312,6 +324,7 @@ impl Simulation {
             workers: Vec::new(),
             ledger: ledger::Ledger::default(),
             narration: None,
+            summary,
             external_answers: Vec::new(),
             work_done: 0,
         }
@@ -544,6 +557,7 @@ impl Simulation {
     pub fn snapshot_since(&self, since: u64) -> SimulationSnapshot {
         let mut snapshot = SimulationSnapshot {
             title: self.scenario.title.clone(),
+            summary: self.summary.clone(),
             duration_ms: self.scenario.duration_ms,
             finished: self.now() >= self.scenario.duration_ms,
             narration: self.narration.clone(),
@@ -554,7 +568,11 @@ impl Simulation {
                 actors::Part::Producer(p) => Some(p),
                 actors::Part::Alarm(_) => None,
             }),
-            workers: self.workers.iter().map(worker_snapshot).collect(),
+            workers: self
+                .workers
+                .iter()
+                .map(|w| worker_snapshot(w, receive_requests(self.engine.meter(), &w.name)))
+                .collect(),
             side_effects_omitted: self.ledger.omitted,
             side_effects: self
                 .ledger
@@ -608,7 +626,21 @@ impl Simulation {
     }
 }
 
-fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
+/// The ReceiveMessage requests billed to `name` (a loop over the meter's
+/// few lines, not a map: a map of a new type costs the wasm kilobytes).
+fn receive_requests(meter: &queuelab_engine::billing::Meter, name: &str) -> u64 {
+    let mut n = 0;
+    for (line, tally) in meter.lines() {
+        if line.action == queuelab_engine::Action::ReceiveMessage
+            && line.caller.as_deref() == Some(name)
+        {
+            n += tally.requests;
+        }
+    }
+    n
+}
+
+fn worker_snapshot(w: &Worker, receive_requests: u64) -> WorkerSnapshot {
     let (state, holding, started_at, done_at) = match &w.state {
         State::Idle { .. } => ("idle", Vec::new(), None, None),
         State::Polling { .. } => ("polling", Vec::new(), None, None),
@@ -651,6 +683,7 @@ fn worker_snapshot(w: &Worker) -> WorkerSnapshot {
         started_at,
         done_at,
         side_effects: w.side_effects,
+        receive_requests,
     }
 }
 

@@ -27,6 +27,12 @@ pub(crate) fn ordinal(n: u64) -> String {
     format!("{}{suffix}", thousands(n))
 }
 
+/// (1, "receive", "receives") -> "1 receive", (1563, …) -> "1,563 receives":
+/// a count said with its noun in the number it needs.
+pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +45,12 @@ mod tests {
         assert_eq!(ordinal(12), "12th");
         assert_eq!(ordinal(22), "22nd");
         assert_eq!(ordinal(1061), "1,061st");
+    }
+
+    #[test]
+    fn a_count_of_one_takes_the_singular() {
+        assert_eq!(count(1, "receive", "receives"), "1 receive");
+        assert_eq!(count(0, "receive", "receives"), "0 receives");
+        assert_eq!(count(1563, "request", "requests"), "1,563 requests");
     }
 }

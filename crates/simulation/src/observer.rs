@@ -31,6 +31,8 @@ pub(crate) struct Produced<'a> {
     pub(crate) queue: &'a str,
     pub(crate) body: &'a str,
     pub(crate) attributes: &'a BTreeMap<String, String>,
+    /// Its MessageGroupId, if it was sent with one.
+    pub(crate) group: Option<&'a str>,
 }
 
 /// The moment time reached, after its events so far.

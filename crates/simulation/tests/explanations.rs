@@ -150,7 +150,7 @@ fn a_message_lost_after_delete_before_process_names_the_worker_and_the_crash() {
 fn an_extended_visibility_says_until_when_and_how_long_from_now() {
     let text = explained_at(bare("04-heartbeat.json"), 1000);
     assert!(
-        text.starts_with("worker-1 extended “order A-1001"),
+        text.starts_with("worker-1 extended order A-1001's visibility"),
         "{text}"
     );
     assert!(text.contains("until 3 s (2 s from now)"), "{text}");
@@ -162,7 +162,7 @@ fn a_message_whose_worker_crashed_comes_back_without_claiming_the_worker_is_busy
     s.consumers[0].behaviour.deletes_before_processing = false;
     // A-1002 is received at 1.5 s (5 s timeout) and its worker crashes at 3 s.
     let text = explained_at(s, 6500);
-    assert!(text.starts_with("“order A-1002"), "{text}");
+    assert!(text.starts_with("order A-1002 is visible again"), "{text}");
     assert!(text.contains("worker-1 received it, then it crashed without deleting it, and its 5 s visibility timeout ended"), "{text}");
 }
 
@@ -201,7 +201,7 @@ fn a_shorter_visibility_is_not_called_an_extension() {
     );
     let text = explained_at(s, 1000);
     assert!(
-        text.starts_with("worker-1 shortened “order A”'s visibility"),
+        text.starts_with("worker-1 shortened the visibility of “order A”"),
         "{text}"
     );
     assert!(text.contains("until 6 s (5 s from now)"), "{text}");

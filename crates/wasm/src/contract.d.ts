@@ -149,7 +149,12 @@ export type QueueCounts = { name: string, visible: number, inFlight: number, del
 /**
  * The simulation's part of a snapshot.
  */
-export type SimulationSnapshot = { title: string, durationMs: number, finished: boolean, 
+export type SimulationSnapshot = { title: string, 
+/**
+ * The scenario's summary, its `{placeholders}` filled from the run's
+ * settings (a learner's 5 s is said as 5 s).
+ */
+summary: string, durationMs: number, finished: boolean, 
 /**
  * The latest narration line shown.
  */
@@ -236,7 +241,12 @@ state: "idle" | "polling" | "processing" | "crashed" | "stopped", holding: Array
 /**
  * Start and end of the current message's processing.
  */
-startedAt: number | null, doneAt: number | null, sideEffects: number, };
+startedAt: number | null, doneAt: number | null, sideEffects: number, 
+/**
+ * ReceiveMessage requests the engine billed to this worker so far
+ * (empty ones included): what short and long polling cost.
+ */
+receiveRequests: number, };
 
 export type HeldSnapshot = { messageId: string, 
 /**
@@ -315,7 +325,8 @@ export type Scenario = {
  */
 title: string, 
 /**
- * One or two sentences on what the scenario teaches.
+ * One or two sentences on what the scenario teaches; `{queue.property}`
+ * placeholders quote the run's settings, as in narration.
  */
 summary: string, 
 /**

@@ -1,6 +1,8 @@
 // What the run is about and what it says now: the scenario's title and
-// summary (set when a run starts) and the narration line (the scenario's
-// current narration, with a small pulse when it changes), and under it the
+// summary (set when a run starts; the simulation fills the summary's
+// {placeholders} from the run's settings: snapshot().simulation.summary)
+// and the narration line (the scenario's current narration, with a small
+// pulse when it changes), and under it the
 // simulation's own explanation of the latest key moment when no authored
 // line covers that moment (snapshot().simulation.explanation).
 
@@ -18,7 +20,7 @@ export const heading = {
       update(d) {
         if (d.started) {
           setText(title, d.scenario.title || "Untitled scenario");
-          setText(summary, d.scenario.summary || "");
+          setText(summary, d.snap.simulation.summary || "");
           nameLandmarks(root, d.scenario.title || "Untitled scenario");
         }
         if (!d.changed) return;

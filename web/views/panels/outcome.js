@@ -1,15 +1,18 @@
 // The words that follow the learner's changes: the "you changed: …" line
-// under the file's title and summary (the scenario now against its file),
+// under the file's title and summary (the scenario now against its file:
+// a lab's knobs in their own words, one per knob, and any other edit in
+// the fields' words, each on its own line, and a note that the summary
+// describes the file's run),
 // and the recap at the end of every run, counted by the simulation from
 // the run's events (snapshot().simulation.outcome and sideEffects). When
 // the learner changed something, the recap says where the run differs
 // from the file's own run, which the lab runs once, on a copy, to its end
 // (lab.fileOutcome: lab/copies.js).
 
-import { h, setText } from "../../ui/dom.js";
+import { h } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
-import { defaults, limits } from "../../engine/engine.js";
-import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../text/changes.js";
+import { defaults, labs, limits } from "../../engine/engine.js";
+import { changes, changeSentence, differences, effectLines, knobChanges, mostSideEffects, omittedNote } from "../../text/changes.js";
 
 function facts(sim) {
   const o = sim.outcome;
@@ -24,12 +27,50 @@ function facts(sim) {
   ];
 }
 
+/**
+ * The learner's changes to `file` in the run of `text` (`scenario`, as the
+ * engine read it): a lab's knob changes in the knobs' words, then what
+ * differs from the scenario those knob values make (edits outside the
+ * knobs), in the fields' words; any other scenario's, or a lab edited in a
+ * field its knobs write, in the fields' words.
+ */
+function changesOf(file, text, scenario) {
+  let view = null;
+  let now = null;
+  try {
+    view = labs.view(file);
+    now = view && labs.view(text);
+  } catch {
+    // Not a lab, or a run whose goal the editor broke: the fields' words alone.
+  }
+  const fields = () => changes(JSON.parse(file), scenario, defaults().queue);
+  if (!view || !now) return fields();
+  const knobbed = JSON.parse(labs.scenario(file, now.settings));
+  const extra = changes(knobbed, scenario, defaults().queue);
+  // An edit to a field a knob writes (one worker of the two a knob sets) is
+  // no knob value: then every change is said in the fields' words.
+  const written = new Set(changes(JSON.parse(labs.scenario(file, {})), knobbed, defaults().queue).map((c) => c.path));
+  if (extra.some((c) => written.has(c.path))) return fields();
+  return [...knobChanges(view.knobs, view.settings, now.settings), ...extra];
+}
+
+/**
+ * "You changed:" and each change on its own line, then what the summary
+ * above describes: the file's run, quoting this run's settings where it
+ * names one (`quotes`: the simulation's filled summary differs from the file's words).
+ */
+function changedLine(list, quotes) {
+  const lines = list.flatMap((c, i) => [h("span", { class: "change", text: `${c.text}${i < list.length - 1 ? ";" : "."}` }), " "]);
+  return ["You changed: ", ...lines, h("span", { class: "change-note", text: `The summary above describes the file's run${quotes ? ", with this run's settings" : ""}.` })];
+}
+
 export const outcome = {
   mount(root, lab) {
     const box = root.getElementById("outcome");
     const changed = root.getElementById("changed");
     if (!box || !changed) return null;
     let key = "";
+    const listed = { file: null, scenario: null, list: [] }; // the changes, found again only for a new run or file
     return {
       update(d) {
         // The run's snapshot is refreshed only when events happen, so the
@@ -37,13 +78,17 @@ export const outcome = {
         const finished = d.now >= d.duration;
         if (!d.changed && !d.started && finished === !box.hidden) return;
         const file = lab.fileText();
-        let list = [];
-        try {
-          list = changes(JSON.parse(file), d.scenario, defaults().queue);
-        } catch {
-          // No file to compare with (the page had none): nothing to list.
+        if (listed.file !== file || listed.scenario !== d.scenario) {
+          Object.assign(listed, { file, scenario: d.scenario, list: [] });
+          try {
+            listed.list = changesOf(file, d.started?.text ?? JSON.stringify(d.scenario), d.scenario);
+          } catch {
+            // No file to compare with (the page had none): nothing to list.
+          }
+          const quotes = d.snap.simulation.summary !== d.scenario.summary;
+          changed.replaceChildren(...(listed.list.length ? changedLine(listed.list, quotes) : []));
         }
-        setText(changed, list.length ? `You changed: ${list.map((c) => c.text).join("; ")}.` : "");
+        const list = listed.list;
         changed.hidden = !list.length;
         const sim = d.snap.simulation;
         box.hidden = !finished;
@@ -58,8 +103,9 @@ export const outcome = {
           compare = original ? `${changeSentence(list)}: ${diff.length ? diff.join("; ") : "the outcome is the same as the file's run"}.` : `${changeSentence(list)}.`;
         }
         box.dataset.sideEffects = String(mostSideEffects(sim));
+        const lines = effectLines(sim.sideEffects, (id) => d.facts.queueOf.get(id));
         const effects = sim.sideEffects.length
-          ? sim.sideEffects.map((s) => h("li", { class: s.count > 1 ? "warn" : null, text: `${s.body}: ${s.effect} ×${s.count}` }))
+          ? sim.sideEffects.map((s, i) => h("li", { class: s.count > 1 ? "warn" : null, text: lines[i] }))
           : [h("li", { class: "muted", text: "No side effect happened." })];
         // The list is the ledger's kept entries: past them, it says how many messages it leaves out.
         const note = omittedNote(sim, limits().maxSideEffectDetails);

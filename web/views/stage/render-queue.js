@@ -9,7 +9,7 @@
 // render-workers.js's.
 
 import { h, lockIcon, setText } from "../../ui/dom.js";
-import { span } from "../../text/format.js";
+import { counted, span } from "../../text/format.js";
 import { makeToken, paintLeft, paintStored, tickToken } from "../../ui/token.js";
 import { flipPlan, measureFirst, playFlip } from "../../ui/flip.js";
 import { STAGE_WINDOW } from "../../run/derive.js";
@@ -458,7 +458,7 @@ function paintStack(cell, now) {
     else delete stack.dataset.messageId;
     stack.dataset.count = String(n);
     const lane = cell.dataset.label.toLowerCase();
-    stack.setAttribute("aria-label", `${WHOLE.format(n)} more ${lane} messages not drawn${oldest ? `; the oldest was sent ${ageMs < 1000 ? "under a second" : span(ageMs)} ago: open it` : ""}`);
+    stack.setAttribute("aria-label", `${counted(n, `more ${lane} message`, `more ${lane} messages`)} not drawn${oldest ? `; the oldest was sent ${ageMs < 1000 ? "under a second" : span(ageMs)} ago: open it` : ""}`);
   }
   if (cell.lastElementChild !== stack) cell.append(stack);
 }

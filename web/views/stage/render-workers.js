@@ -1,11 +1,13 @@
 // Producers (left of their queue) and consumers (right of it). Consumers
 // are the scenario's simulated workers from the snapshot, plus anyone who
 // received a message by hand. Each consumer shows what it holds, its
-// processing progress and its side-effect count (red once a message it
-// touched had its side effect more than once).
+// processing progress, the receive requests the engine billed it (what
+// short and long polling are compared by), its empty receives and its
+// side-effect count (red once a message it touched had its side effect more
+// than once).
 
 import { h, setText } from "../../ui/dom.js";
-import { cut, secs, shortId } from "../../text/format.js";
+import { counted, cut, secs, shortId } from "../../text/format.js";
 import { consumerTraits, defaults } from "../../engine/engine.js";
 
 const WORKER_STATE = {
@@ -35,6 +37,7 @@ class ConsumerCard {
     this.fx = h("span", { class: "c-fx-n", text: "0" });
     this.fxLabel = h("span", { class: "c-fx-l", text: `${this.effect}: ` });
     this.fxBox = h("p", { class: "c-fx" }, this.fxLabel, this.fx);
+    this.requests = h("p", { class: "c-requests", hidden: true });
     this.empty = h("p", { class: "c-empty", hidden: true });
     this.el = h(
       "article",
@@ -43,6 +46,7 @@ class ConsumerCard {
       h("p", { class: "c-traits", text: traits(spec) }),
       this.list,
       this.idle,
+      this.requests,
       this.empty,
       this.fxBox,
     );
@@ -240,6 +244,11 @@ export class WorkersView {
       else delete card.el.dataset.duplicate;
     });
     card.set("empty", w.holding.length === 0, (e) => (card.idle.hidden = !e));
+    // A receiver by hand has no count of its own: its requests are yours.
+    card.set("requests", w.receiveRequests ?? 0, (n) => {
+      card.requests.hidden = n === 0;
+      card.requests.textContent = `${counted(n, "receive request", "receive requests")} (each billed)`;
+    });
     card.set("emptyReceives", v.facts.empty.get(w.name) ?? 0, (n) => {
       card.empty.hidden = n === 0;
       card.empty.textContent = `${n} empty receive${n === 1 ? "" : "s"} (billed, returned nothing)`;

@@ -26,7 +26,8 @@ use super::narration::{Checkpoint, Narration};
 pub struct Scenario {
     /// Short title shown in the picker.
     pub title: String,
-    /// One or two sentences on what the scenario teaches.
+    /// One or two sentences on what the scenario teaches; `{queue.property}`
+    /// placeholders quote the run's settings, as in narration.
     #[serde(default)]
     pub summary: String,
     /// PRNG seed: the same seed replays the same run. Default 0.

@@ -8,6 +8,7 @@ use queuelab_engine::Config;
 use serde::Serialize;
 
 use crate::document::Settings;
+use crate::numbers::count;
 use crate::scenario::{FieldError, Scenario};
 use crate::work::MAX_WORK_WITHOUT_ASKING;
 use crate::{thousands, Measures, Simulation};
@@ -339,12 +340,15 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
         ));
     }
     if goal.empty_receives_at_most.is_some() {
-        parts.push(format!("at most {} empty receives", worst.empty_receives));
+        parts.push(format!(
+            "at most {}",
+            count(worst.empty_receives, "empty receive", "empty receives")
+        ));
     }
     if goal.requests_at_most.is_some() || goal.cost_at_most_micro_usd.is_some() {
         parts.push(format!(
-            "at most {} requests ({})",
-            worst.requests,
+            "at most {} ({})",
+            count(worst.requests, "request", "requests"),
             super::goal::dollars(worst.cost_nano_usd)
         ));
     }

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
-use crate::numbers::{ordinal, thousands};
+use crate::numbers::{count, ordinal, thousands};
 use crate::observer::{find, Moment, Observer, Produced, Seen};
 use crate::scenario::Scenario;
 use crate::teach::explain::secs;
@@ -80,6 +80,21 @@ struct Watched {
     /// The queue it is in now, and since when (None once it left).
     queue: Option<(Arc<str>, Millis)>,
     moved_to_dlq: bool,
+    /// Its FIFO queue and message group (`group_key`).
+    group: Option<String>,
+    first_receive: Option<Millis>,
+    /// Earlier messages of its group still in the queue when it was sent:
+    /// FIFO delivers it only once each of them has left, one at a time.
+    waited_behind: u64,
+    /// Its latest processing: who, from when, until when (sooner if the
+    /// handler failed or the worker crashed).
+    processing: Option<(Arc<str>, Millis, Millis)>,
+}
+
+/// A FIFO queue's message group as one key, "orders.fifo\u{1}C-1": a
+/// map of strings the ledger's map already compiles (wasm size).
+fn group_key(queue: &str, group: &str) -> String {
+    format!("{queue}\u{1}{group}")
 }
 
 pub(crate) struct GoalWatch {
@@ -110,6 +125,9 @@ pub(crate) struct GoalWatch {
     measures: Measures,
     breaches: BTreeMap<&'static str, Breach>,
     ended: bool,
+    /// Each FIFO group's watched messages in its queue (a group with none
+    /// is forgotten).
+    groups: BTreeMap<String, u64>,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -121,7 +139,7 @@ pub fn name_of(body: &str) -> String {
         _ => {
             let cut: String = body.chars().take(40).collect();
             let more = if body.chars().count() > 40 { "…" } else { "" };
-            format!("\"{cut}{more}\"")
+            format!("“{cut}{more}”")
         }
     }
 }
@@ -185,6 +203,7 @@ impl GoalWatch {
             measures: Measures::default(),
             breaches: BTreeMap::new(),
             ended: false,
+            groups: BTreeMap::new(),
         }
     }
 
@@ -208,17 +227,30 @@ impl GoalWatch {
     }
 
     /// A producer's message stored in `queue` (called right after the send).
-    fn sent(
-        &mut self,
-        id: &str,
-        queue: &str,
-        body: &str,
-        attributes: &BTreeMap<String, String>,
-        now: Millis,
-    ) {
+    fn sent(&mut self, send: &Produced<'_>, now: Millis) {
+        let (id, queue, body, attributes) =
+            (send.message_id, send.queue, send.body, send.attributes);
         if self.ended {
             return;
         }
+        // Only a FIFO queue delivers a group one message at a time.
+        let group = send
+            .group
+            .filter(|_| queue.ends_with(".fifo"))
+            .map(|g| group_key(queue, g));
+        let waited_behind =
+            group
+                .as_ref()
+                .map_or(0, |key| match self.groups.get_mut(key.as_str()) {
+                    Some(in_queue) => {
+                        *in_queue += 1;
+                        *in_queue - 1
+                    }
+                    None => {
+                        self.groups.insert(key.clone(), 1);
+                        0
+                    }
+                });
         let poison = self.goal.poison.iter().any(|p| body.contains(p.as_str()));
         let key = self
             .goal
@@ -242,6 +274,10 @@ impl GoalWatch {
                 last_receive: None,
                 queue: Some((queue.into(), now)),
                 moved_to_dlq: false,
+                group,
+                first_receive: None,
+                waited_behind,
+                processing: None,
             },
         );
         self.order.insert(seq, id.to_string());
@@ -272,6 +308,16 @@ impl GoalWatch {
         let Some((_, entered)) = m.queue.take().filter(|(q, _)| &**q == queue) else {
             return;
         };
+        let in_this_queue =
+            |key: &&String| key.split_once('\u{1}').is_some_and(|(q, _)| q == queue);
+        if let Some(key) = m.group.as_ref().filter(in_this_queue) {
+            if let Some(in_queue) = self.groups.get_mut(key.as_str()) {
+                *in_queue -= 1;
+                if *in_queue == 0 {
+                    self.groups.remove(key.as_str());
+                }
+            }
+        }
         if self.watches_age(queue) {
             self.waiting.remove(&(entered, id.to_string()));
             self.waited(id, queue, entered, now);
@@ -313,6 +359,7 @@ impl GoalWatch {
                 if let Some(m) = self.messages.get_mut(&message_id.to_string()) {
                     m.receives = *receive_count;
                     m.last_receive = Some((now, *visible_at));
+                    m.first_receive.get_or_insert(now);
                 }
             }
             EventKind::Deleted {
@@ -391,6 +438,26 @@ impl GoalWatch {
             return;
         }
         match event {
+            SimEvent::ProcessingStarted {
+                consumer,
+                message_id,
+                until,
+                ..
+            } => {
+                if let Some(m) = self.messages.get_mut(message_id) {
+                    m.processing = Some((consumer.clone(), now, *until));
+                }
+            }
+            SimEvent::ProcessingFailed { message_id, .. }
+            | SimEvent::WorkerCrashed { message_id, .. } => {
+                if let Some((_, _, until)) = self
+                    .messages
+                    .get_mut(message_id)
+                    .and_then(|m| m.processing.as_mut())
+                {
+                    *until = (*until).min(now);
+                }
+            }
             SimEvent::SideEffectPerformed {
                 consumer,
                 message_id,
@@ -516,7 +583,11 @@ impl GoalWatch {
         self.measures.requests = requests;
         self.measures.cost_nano_usd = cost;
         if let Some(most) = self.goal.requests_at_most.filter(|m| requests > *m) {
-            let text = format!("the run passed {} requests at {}", thousands(most), at(now));
+            let text = format!(
+                "the run passed {} at {}",
+                count(most, "request", "requests"),
+                at(now)
+            );
             self.breach("requestsAtMost", now, None, text);
         }
         if let Some(most) = self
@@ -665,10 +736,41 @@ impl GoalWatch {
         }
     }
 
-    /// Where a message not processed by `t` was: ": its last receive was
-    /// at t = 8.3 s, and it was invisible until t = 188.3 s".
+    /// Where a message not processed by `t` was, and why: the earlier
+    /// messages of its FIFO group it waited behind, a worker still
+    /// processing it, or ": its last receive was at t = 8.3 s, and it was
+    /// invisible until t = 188.3 s" (its holder gave up on it).
     fn whereabouts(&self, id: &str, t: Millis) -> String {
         let m = &self.messages[id];
+        let mut why = String::new();
+        let group = m
+            .group
+            .as_deref()
+            .and_then(|k| k.split_once('\u{1}'))
+            .map(|(_, g)| g);
+        if let (Some(group), Some(first), 1..) = (group, m.first_receive, m.waited_behind) {
+            why = format!(
+                ": it waited behind {} of its group {group}, each in flight in turn, and was \
+                 first received at {}",
+                count(m.waited_behind, "earlier message", "earlier messages"),
+                at(first)
+            );
+        }
+        let now = match &m.processing {
+            Some((who, from, until)) if *from <= t && *until > t => {
+                format!(": {who} was still processing it at {}", at(t))
+            }
+            _ => self.last_seen(m, t),
+        };
+        match why.is_empty() {
+            true => now,
+            false => format!("{why};{}", &now[1..]),
+        }
+    }
+
+    /// ": its last receive was at t = 8.3 s, and it was invisible until
+    /// t = 188.3 s", or that it was never received.
+    fn last_seen(&self, m: &Watched, t: Millis) -> String {
         match m.last_receive {
             None => format!(": it was never received (sent at {})", at(m.sent_at)),
             Some((when, visible_at)) if visible_at > t => format!(
@@ -784,7 +886,7 @@ impl Observer for GoalWatch {
     }
 
     fn produced(&mut self, now: Millis, send: &Produced<'_>) {
-        self.sent(send.message_id, send.queue, send.body, send.attributes, now);
+        self.sent(send, now);
     }
 
     fn forget(&mut self, message_id: &str) {
@@ -826,10 +928,7 @@ impl Simulation {
 
 /// "after 1 receive", "after 3 receives".
 fn receives(n: u32) -> String {
-    match n {
-        1 => "1 receive".into(),
-        _ => format!("{n} receives"),
-    }
+    count(u64::from(n), "receive", "receives")
 }
 
 /// The consumers' side effect ("charged"), the first consumer's.
@@ -886,12 +985,20 @@ impl Goal {
                         )
                     }
                     "emptyReceivesAtMost" => format!(
-                        "At most {} empty receives",
-                        thousands(self.empty_receives_at_most.unwrap_or(0))
+                        "At most {}",
+                        count(
+                            self.empty_receives_at_most.unwrap_or(0),
+                            "empty receive",
+                            "empty receives"
+                        )
                     ),
                     "requestsAtMost" => format!(
-                        "At most {} SQS requests",
-                        thousands(self.requests_at_most.unwrap_or(0))
+                        "At most {}",
+                        count(
+                            self.requests_at_most.unwrap_or(0),
+                            "SQS request",
+                            "SQS requests"
+                        )
                     ),
                     "costAtMostMicroUsd" => format!(
                         "Requests cost at most {} at SQS's list price",

@@ -6,6 +6,8 @@
 
 use queuelab_engine::Millis;
 
+use crate::numbers::count;
+
 /// "2 s", "3.5 s", "0.25 s".
 pub(crate) fn secs(ms: Millis) -> String {
     if ms % 1000 == 0 {
@@ -13,6 +15,19 @@ pub(crate) fn secs(ms: Millis) -> String {
     } else {
         let s = format!("{:.3}", ms as f64 / 1000.0);
         format!("{} s", s.trim_end_matches('0'))
+    }
+}
+
+/// "order A-1001's visibility": a message's name with its possessive. A
+/// name in quotes (a body with no short name) keeps its closing quote
+/// last: "the visibility of “hello world”".
+pub(crate) fn possessive(name: &str, what: &str) -> String {
+    if name.ends_with('”') || name.ends_with('"') {
+        format!("the {what} of {name}")
+    } else if name.ends_with('s') {
+        format!("{name}' {what}")
+    } else {
+        format!("{name}'s {what}")
     }
 }
 
@@ -53,9 +68,10 @@ pub(crate) fn duplicate_delivery(
 
 pub(crate) fn moved_to_dlq(label: &str, dlq: &str, receive_count: u32) -> String {
     format!(
-        "{label} moved to {dlq} after {receive_count} receives: when a receive finds a visible \
+        "{label} moved to {dlq} after {}: when a receive finds a visible \
          message whose receive count has reached maxReceiveCount, SQS moves it to the \
-         dead-letter queue instead of returning it. The move is lazy: it waits for that receive."
+         dead-letter queue instead of returning it. The move is lazy: it waits for that receive.",
+        count(u64::from(receive_count), "receive", "receives")
     )
 }
 
@@ -133,11 +149,13 @@ pub(crate) fn visibility_changed(
         );
     }
     let did = match before {
-        Some(before) if visible_at < before => format!("shortened {label}'s visibility"),
-        Some(before) if visible_at == before => {
-            format!("set {label}'s visibility to the same moment")
+        Some(before) if visible_at < before => {
+            format!("shortened {}", possessive(label, "visibility"))
         }
-        _ => format!("extended {label}'s visibility"),
+        Some(before) if visible_at == before => {
+            format!("set {} to the same moment", possessive(label, "visibility"))
+        }
+        _ => format!("extended {}", possessive(label, "visibility")),
     };
     format!(
         "{by} {did}: it stays invisible until {} ({} from now). \
@@ -150,7 +168,8 @@ pub(crate) fn visibility_changed(
 pub(crate) fn stale_delete(label: &str, by: &str, latest: &str, receive_count: u32) -> String {
     format!(
         "{by} deleted {label} with an older receipt handle, though {latest} has received it \
-         since (receive #{receive_count}). On a standard queue an older handle still deletes \
-         the message; the other worker's work goes on."
+         since (receive #{receive_count}). On a standard queue the request succeeds, though AWS \
+         warns that with a handle other than the latest the message might not be deleted. \
+         Either way, the other worker's work goes on."
     )
 }

@@ -265,10 +265,11 @@ impl Story {
         Some((last.by.as_deref(), name, last.at))
     }
 
-    /// A message as people know it: its label (body), or its id.
+    /// A message as people know it: its name ("order A-1001" of "order
+    /// A-1001: charge $25", `name_of`), or its id.
     fn label(&self, id: &str) -> String {
         match self.labels.get(id) {
-            Some((label, _)) => format!("“{label}”"),
+            Some((label, _)) => crate::lab::goal::name_of(label),
             None => format!("message {id}"),
         }
     }

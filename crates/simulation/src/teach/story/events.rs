@@ -69,7 +69,8 @@ impl Story {
                 let learners = self.learners.remove(&id);
                 self.groups.remove(&id);
                 if let Some((label, sent)) = self.labels.remove(&id) {
-                    let text = explain::expired(&format!("“{label}”"), queue, now - sent);
+                    let text =
+                        explain::expired(&crate::lab::goal::name_of(&label), queue, now - sent);
                     self.explain(now, text);
                 }
                 let h = Happening {
@@ -235,7 +236,10 @@ impl Story {
         let id = message_id.to_string();
         let rc = self.receipts.get(&id).map(|r| r.receive_count);
         let label = self.label(&id);
-        self.last_release = format!("{label}'s visibility timeout ended");
+        self.last_release = format!(
+            "{} ended",
+            explain::possessive(&label, "visibility timeout")
+        );
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
             let text = match self.abandoned.remove(&id) {
                 Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
