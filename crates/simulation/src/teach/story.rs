@@ -153,6 +153,8 @@ pub(crate) struct Story {
     receipts: BTreeMap<String, Receipt>,
     /// (consumer, message): received, and the work not done yet.
     unprocessed: BTreeSet<(Arc<str>, String)>,
+    /// Messages deleted before their work, whose work is not done yet.
+    in_work: BTreeSet<String>,
     waiting: BTreeMap<String, Waiting>,
     /// The same messages in the order they began waiting: the first has
     /// waited longest, so the outcome never scans them all.
@@ -242,6 +244,7 @@ impl Story {
         let claims = Claims::new(
             lines.iter().map(|l| &l.claims[..]),
             (checkpoints.iter()).map(|c| c.choices.iter().map(|ch| &ch.claims[..]).collect()),
+            scenario,
         );
         let message_filter = |t: &Option<Trigger>| t.as_ref().is_some_and(|t| t.message.is_some());
         let reads_bodies = claims.reads_bodies()
@@ -270,6 +273,7 @@ impl Story {
             happened_for_end: BTreeSet::new(),
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
+            in_work: BTreeSet::new(),
             waiting: BTreeMap::new(),
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
@@ -495,14 +499,20 @@ impl Story {
     /// `atEnd`), in time order; `true` marks a checkpoint's question.
     pub(crate) fn planned(&self) -> Vec<(Millis, String, bool)> {
         let timed = |at: Millis, when: bool, after: bool| (!when && !after).then_some(at);
-        let lines = self.lines.iter().filter_map(|l| {
-            // A line with claims may be withheld: not known before the run.
+        let lines = self.lines.iter().enumerate().filter_map(|(i, l)| {
+            // Claims about the run's settings are known now (the text, or
+            // its `otherwise`); a line with others may be withheld.
+            let text = match self.claims.known_before(i) {
+                Some(true) => Some(&l.text),
+                Some(false) => l.otherwise.as_ref(),
+                None => None,
+            }?;
             let at = timed(
                 l.at_ms,
-                l.when.is_some() || l.at_end.is_some() || !l.claims.is_empty(),
+                l.when.is_some() || l.at_end.is_some(),
                 l.after.is_some(),
             );
-            at.map(|t| (t, l.text.clone(), false))
+            at.map(|t| (t, text.clone(), false))
         });
         let checkpoints = self.checkpoints.iter().filter_map(|c| {
             let at = timed(c.at_ms, c.when.is_some(), c.after.is_some());
@@ -546,6 +556,7 @@ impl Story {
             + self.receipts.len()
             + self.waiting.len()
             + self.unprocessed.len()
+            + self.in_work.len()
             + self.learners.len()
             + self.abandoned.len()
             + self.groups.len()
