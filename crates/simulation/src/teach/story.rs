@@ -191,37 +191,7 @@ impl Story {
     /// `{placeholders}` filled from the scenario as it runs (validated
     /// already; a text that cannot be filled keeps its placeholders).
     pub(crate) fn new(scenario: &Scenario) -> Self {
-        let fill = |text: &String| {
-            super::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
-        };
-        let counted = |t: &Trigger| super::placeholders::counted(t, scenario);
-        let lines: Vec<Narration> = scenario
-            .narration
-            .iter()
-            .map(|l| Narration {
-                text: fill(&l.text),
-                otherwise: l.otherwise.as_ref().map(fill),
-                when: l.when.as_ref().map(counted),
-                claims: super::placeholders::counted_claims(&l.claims, scenario),
-                ..l.clone()
-            })
-            .collect();
-        let checkpoints: Vec<Checkpoint> = scenario
-            .checkpoints
-            .iter()
-            .map(|c| {
-                let mut c = c.clone();
-                c.question = fill(&c.question);
-                c.when = c.when.as_ref().map(counted);
-                for choice in &mut c.choices {
-                    choice.text = fill(&choice.text);
-                    choice.because = choice.because.as_ref().map(fill);
-                    choice.when = choice.when.as_ref().map(counted);
-                    choice.claims = super::placeholders::counted_claims(&choice.claims, scenario);
-                }
-                c
-            })
-            .collect();
+        let (lines, checkpoints) = Story::filled(scenario);
         // Filled by inserts, not `collect`: collecting into a B-tree sorts
         // first, a sort compiled for each element type (wasm size).
         let mut waits = BTreeMap::new();
@@ -231,15 +201,6 @@ impl Story {
         }
         for name in scenario.senders() {
             producers.insert(name.to_owned());
-        }
-        let mut redrives = BTreeMap::new();
-        for q in &scenario.queues {
-            if let Some(r) = &q.redrive {
-                redrives.insert(
-                    q.name.clone(),
-                    (r.dead_letter_queue.clone(), r.max_receive_count),
-                );
-            }
         }
         let claims = Claims::new(
             lines.iter().map(|l| &l.claims[..]),
@@ -283,7 +244,7 @@ impl Story {
             last_received: String::new(),
             last_receives: BTreeMap::new(),
             last_release: String::new(),
-            redrives,
+            redrives: Story::redrives(scenario),
             abandoned: BTreeMap::new(),
             explanation: None,
             last_line_at: None,
@@ -307,6 +268,51 @@ impl Story {
         let lines = &story.lines;
         crate::time_order::sort_by_time(&mut story.timed, |i| lines[*i].at_ms);
         story
+    }
+
+    /// The scenario's lines and checkpoints as this run tells them: words
+    /// and counts filled from its settings.
+    fn filled(scenario: &Scenario) -> (Vec<Narration>, Vec<Checkpoint>) {
+        let fill = |text: &String| {
+            super::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
+        };
+        let counted = |t: &Trigger| super::placeholders::counted(t, scenario);
+        let lines = (scenario.narration.iter())
+            .map(|l| Narration {
+                text: fill(&l.text),
+                otherwise: l.otherwise.as_ref().map(fill),
+                when: l.when.as_ref().map(counted),
+                claims: super::placeholders::counted_claims(&l.claims, scenario),
+                ..l.clone()
+            })
+            .collect();
+        let checkpoints = (scenario.checkpoints.iter())
+            .map(|c| {
+                let mut c = c.clone();
+                c.question = fill(&c.question);
+                c.when = c.when.as_ref().map(counted);
+                for choice in &mut c.choices {
+                    choice.text = fill(&choice.text);
+                    choice.because = choice.because.as_ref().map(fill);
+                    choice.when = choice.when.as_ref().map(counted);
+                    choice.claims = super::placeholders::counted_claims(&choice.claims, scenario);
+                }
+                c
+            })
+            .collect();
+        (lines, checkpoints)
+    }
+
+    /// Each queue's redrive: its dead-letter queue and maxReceiveCount.
+    fn redrives(scenario: &Scenario) -> BTreeMap<String, (String, i64)> {
+        let mut redrives = BTreeMap::new();
+        for q in &scenario.queues {
+            if let Some(r) = &q.redrive {
+                let policy = (r.dead_letter_queue.clone(), r.max_receive_count);
+                redrives.insert(q.name.clone(), policy);
+            }
+        }
+        redrives
     }
 
     /// The latest receive from `queue`: who (None: a caller without a
