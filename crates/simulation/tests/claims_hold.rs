@@ -243,3 +243,43 @@ fn scenario_7_with_a_slow_payment_worker_does_not_say_the_first_was_deleted() {
     assert!(!shows(&w, "even after that message is deleted"), "{w:#?}");
     assert!(shows(&w, "adds nothing"), "{w:#?}");
 }
+
+#[test]
+fn scenario_5_with_a_heartbeat_does_not_quote_the_queues_timeout_as_the_messages() {
+    // Each heartbeat sets 10 s: A-1002 comes back after 10 s, not 2 s.
+    let w = words("05-poison-message.json", |s| {
+        let b = &mut s.consumers[0].behaviour;
+        b.heartbeat_every_ms = Some(100);
+        b.heartbeat_visibility_seconds = Some(10);
+        s.duration_ms = 30_000;
+    });
+    assert!(
+        !shows(&w, "when its 2 s visibility timeout ended"),
+        "{w:#?}"
+    );
+    assert!(shows(&w, "A-1002 is back (receive #2)"), "{w:#?}");
+}
+
+#[test]
+fn scenario_10_without_a_queue_delay_does_not_say_every_message_stays_delayed() {
+    let w = words("10-delay-and-retention.json", |s| {
+        s.queues[0].delay_seconds = Some(0)
+    });
+    assert!(!shows(&w, "every new message stays delayed"), "{w:#?}");
+    assert!(
+        shows(&w, "The reminders queue has no delay (0 s)"),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn scenario_7_says_the_payment_ran_again_only_once_it_has() {
+    let w = words("07-fifo-deduplication.json", |s| {
+        s.consumers[0].behaviour.fails_on = vec!["pay".into()]
+    });
+    assert!(!shows(&w, "the payment runs again"), "{w:#?}");
+    assert!(shows(
+        &words("07-fifo-deduplication.json", |_| {}),
+        "the payment runs again"
+    ));
+}
