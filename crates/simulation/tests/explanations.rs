@@ -282,3 +282,17 @@ fn a_group_unlocked_by_a_timeout_says_the_same_message_comes_next() {
     assert!(!text.contains("next message"), "{text}");
     assert!(text.contains("delivered again"), "{text}");
 }
+
+#[test]
+fn a_message_back_after_a_backoff_quotes_the_backoff_not_the_queues_timeout() {
+    // The handler fails at 2 s; the backoff sets its visibility to 2 s, so
+    // it comes back at 4 s, not at the queue's 30 s.
+    let s = one_worker(
+        30,
+        json!({ "failsOn": ["order A"], "retryBackoff": { "baseSeconds": 2, "maxSeconds": 60 } }),
+    );
+    let text = explained_at(s, 4000);
+    assert!(text.starts_with("“order A” is visible again"), "{text}");
+    assert!(!text.contains("30 s"), "{text}");
+    assert!(text.contains("2 s"), "{text}");
+}

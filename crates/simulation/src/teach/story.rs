@@ -97,8 +97,11 @@ struct Receipt {
     by: Option<Arc<str>>,
     receive_count: u32,
     visible_at: Millis,
-    /// The visibility timeout it was received with.
+    /// The visibility timeout it was received with, or the one the
+    /// latest ChangeMessageVisibility set.
     timeout_ms: Millis,
+    /// `timeout_ms` was set by ChangeMessageVisibility, not the receive.
+    changed: bool,
 }
 
 /// A message not received yet: where, since when, and its label.

@@ -182,6 +182,7 @@ impl Story {
                 receive_count: *receive_count,
                 visible_at: *visible_at,
                 timeout_ms: visible_at.saturating_sub(now),
+                changed: false,
             },
         );
         let id = message_id.to_string();
@@ -214,6 +215,8 @@ impl Story {
         let before = self.receipts.get(&id).map(|r| r.visible_at);
         let rc = self.receipts.get_mut(&id).map(|r| {
             r.visible_at = *visible_at;
+            r.timeout_ms = visible_at.saturating_sub(now);
+            r.changed = true;
             r.receive_count
         });
         if *visible_at <= now {
@@ -251,9 +254,10 @@ impl Story {
         let label = self.label(&id);
         self.last_release = format!("{label}'s visibility timeout ended");
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
+            let timeout = explain::timeout(r.timeout_ms, r.changed);
             let text = match self.abandoned.remove(&id) {
-                Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
-                None => explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms),
+                Some(what) => explain::came_back(&label, holder, &what, &timeout),
+                None => explain::visibility_expired(&label, holder, r.receive_count, &timeout),
             };
             self.explain(now, text);
         }
