@@ -69,7 +69,7 @@ function sample(node, branch) {
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
   // A behaviour claim names a consumer and a behaviour the registry has.
-  const claims = [...scenario.narration, ...scenario.checkpoints.flatMap((c) => c.choices)].flatMap((x) => x.claims ?? []);
+  const claims = [...scenario.narration, ...scenario.checkpoints, ...scenario.checkpoints.flatMap((c) => c.choices)].flatMap((x) => x.claims ?? []);
   for (const claim of claims) {
     const named = claim.behaviour ?? claim.noBehaviour;
     if (named) Object.assign(named, { consumer: "worker-1", is: "idempotent" });
