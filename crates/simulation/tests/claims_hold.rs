@@ -350,3 +350,11 @@ fn scenario_2_with_a_short_polling_worker_2_does_not_ask_about_its_long_poll() {
         "{questions:#?}"
     );
 }
+
+#[test]
+fn scenario_8_with_a_slow_short_poller_does_not_say_several_times_as_many_requests() {
+    let w = words("08-long-vs-short-polling.json", |s| {
+        s.consumers[0].poll_interval_ms = 5000
+    });
+    assert!(!shows(&w, "several times as many requests"), "{w:#?}");
+}
