@@ -301,14 +301,18 @@ const PINNED: &[Pinned] = &[
         "06-fifo-message-groups.json",
         &[],
         "a-2-next",
-        "Only after A-1 leaves flight: customer A's group is locked until then",
+        "Only after A-1 is deleted: customer A's group holds A-2 back until then",
     ),
-    // A 1 s timeout ends A-1's flight before its delete: A-2 still waits.
+    // worker-1 crashes on A-1: its timeout unlocks the group, A-1 itself
+    // comes back (receive #2) and only its delete lets A-2 go.
     (
         "06-fifo-message-groups.json",
-        &[("/queues/0/visibilityTimeoutSeconds", "1")],
+        &[(
+            "/consumers/0/behaviour",
+            r#"{"crashesBeforeSideEffectOn": ["A-1"]}"#,
+        )],
         "a-2-next",
-        "Only after A-1 leaves flight: customer A's group is locked until then",
+        "Only after A-1 is deleted: customer A's group holds A-2 back until then",
     ),
     (
         "07-fifo-deduplication.json",
