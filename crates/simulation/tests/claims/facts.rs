@@ -4,6 +4,7 @@
 //! history, and the counts the recap and the end conditions speak of.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use queuelab_engine::{EventKind, Millis};
 use queuelab_simulation::{Kind, LogEvent, SimEvent, TriggerEvent};
@@ -19,7 +20,6 @@ pub struct Happening {
     pub group: Option<String>,
     pub receive_count: Option<u32>,
     pub count: Option<u64>,
-    pub message: Option<String>,
 }
 
 /// One receive of a message.
@@ -29,7 +29,6 @@ pub struct Receive {
     pub at: Millis,
     pub by: Option<String>,
     pub receive_count: u32,
-    pub visible_at: Millis,
 }
 
 /// What the log says of one message.
@@ -103,13 +102,16 @@ pub fn work_ended(kind: &Kind, consumer: &str) -> bool {
     }
 }
 
+/// Messages waiting for their first receive: id -> since.
+type Waiting = BTreeMap<String, Millis>;
+/// (consumer, message): received, and not yet worked on.
+type Unworked = BTreeSet<(String, String)>;
+
 impl Facts {
     pub fn read(events: &[LogEvent], end: Millis) -> Facts {
         let mut f = Facts::default();
-        // Messages waiting for their first receive: id -> since.
-        let mut waiting: BTreeMap<String, Millis> = BTreeMap::new();
-        // (consumer, message) received and not yet worked on.
-        let mut unworked: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut waiting = Waiting::new();
+        let mut unworked = Unworked::new();
         for e in events {
             if let Some(id) = message_of(&e.kind) {
                 let m = f.messages.entry(id).or_default();
@@ -130,208 +132,92 @@ impl Facts {
         f
     }
 
-    fn happen(&mut self, e: &LogEvent, event: TriggerEvent, h: Happening) {
+    fn happen(&mut self, e: &LogEvent, h: Happening) {
         self.happenings.push(Happening {
             seq: e.seq,
             at: e.time_ms,
-            event,
             ..h
         });
     }
 
-    fn read_one(
-        &mut self,
-        e: &LogEvent,
-        waiting: &mut BTreeMap<String, Millis>,
-        unworked: &mut BTreeSet<(String, String)>,
-    ) {
+    /// The latest receive of a message.
+    fn latest(&self, id: &str) -> Option<Receive> {
+        self.messages
+            .get(id)
+            .and_then(|m| m.receives.last().cloned())
+    }
+
+    fn read_one(&mut self, e: &LogEvent, waiting: &mut Waiting, unworked: &mut Unworked) {
         use TriggerEvent as T;
-        let blank = Happening {
-            seq: 0,
-            at: 0,
-            event: T::Sent,
-            queue: None,
-            consumer: None,
-            group: None,
-            receive_count: None,
-            count: None,
-            message: message_of(&e.kind),
-        };
-        let s = |a: &std::sync::Arc<str>| Some(a.to_string());
-        let so = |a: &Option<std::sync::Arc<str>>| a.as_ref().map(|x| x.to_string());
-        let latest =
-            |f: &Facts, id: &str| f.messages.get(id).and_then(|m| m.receives.last().cloned());
-        let group_of = |f: &Facts, id: &str| f.messages.get(id).and_then(|m| m.group.clone());
+        let h = |event, queue: &Arc<str>| Happening::new(event, Some(queue.to_string()));
         match &e.kind {
             Kind::Sqs(k) => match k {
-                EventKind::Sent {
-                    queue,
-                    message_id,
-                    label,
-                    group,
-                    delayed_until,
-                    by,
-                } => {
-                    let id = message_id.to_string();
-                    let m = self.messages.get_mut(&id).unwrap();
-                    m.label = label.clone();
-                    m.queue = queue.to_string();
-                    m.group = so(group);
-                    m.sent_at = e.time_ms;
-                    waiting.insert(id, delayed_until.unwrap_or(e.time_ms));
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        group: so(group),
-                        ..blank
-                    };
-                    self.happen(e, T::Sent, h);
-                }
-                EventKind::Received {
-                    queue,
-                    message_id,
-                    by,
-                    receive_count,
-                    visible_at,
-                    ..
-                } => {
-                    let id = message_id.to_string();
-                    if let Some(since) = waiting.remove(&id) {
-                        let label = self.messages[&id].label.clone();
-                        self.waits.push((e.time_ms.saturating_sub(since), label));
-                    }
-                    if let Some(by) = by {
-                        unworked.insert((by.to_string(), id.clone()));
-                    }
-                    let group = group_of(self, &id);
-                    self.messages.get_mut(&id).unwrap().receives.push(Receive {
-                        seq: e.seq,
-                        at: e.time_ms,
-                        by: so(by),
-                        receive_count: *receive_count,
-                        visible_at: *visible_at,
-                    });
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        group,
-                        receive_count: Some(*receive_count),
-                        ..blank
-                    };
-                    self.happen(e, T::Received, h);
-                }
+                EventKind::Sent { .. } => self.sent(e, k, waiting),
+                EventKind::Received { .. } => self.received(e, k, waiting, unworked),
                 EventKind::VisibilityChanged {
                     queue,
                     message_id,
                     by,
                     ..
                 } => {
-                    let rc = latest(self, &message_id.to_string()).map(|r| r.receive_count);
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        receive_count: rc,
-                        ..blank
-                    };
-                    self.happen(e, T::VisibilityChanged, h);
+                    let rc = self
+                        .latest(&message_id.to_string())
+                        .map(|r| r.receive_count);
+                    let happening = h(T::VisibilityChanged, queue).by(by).count_of(rc);
+                    self.happen(e, happening);
                 }
                 EventKind::VisibilityExpired {
                     queue,
                     message_id,
                     holder,
                 } => {
-                    let rc = latest(self, &message_id.to_string()).map(|r| r.receive_count);
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(holder),
-                        receive_count: rc,
-                        ..blank
-                    };
-                    self.happen(e, T::VisibilityExpired, h);
+                    let rc = self
+                        .latest(&message_id.to_string())
+                        .map(|r| r.receive_count);
+                    let happening = h(T::VisibilityExpired, queue).by(holder).count_of(rc);
+                    self.happen(e, happening);
                 }
                 EventKind::Deleted {
                     queue,
                     message_id,
                     by,
-                } => {
-                    let id = message_id.to_string();
-                    waiting.remove(&id);
-                    let last = latest(self, &id);
-                    let rc = last.as_ref().map(|r| r.receive_count);
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        receive_count: rc,
-                        ..blank
-                    };
-                    self.happen(e, T::Deleted, h.clone());
-                    if by.is_some() && last.as_ref().is_some_and(|r| r.by != so(by)) {
-                        self.happen(e, T::DeletedWithStaleHandle, h.clone());
-                    }
-                    if let Some(by) = by {
-                        if unworked.contains(&(by.to_string(), id)) {
-                            self.happen(e, T::DeletedBeforeProcessing, h);
-                        }
-                    }
-                }
+                } => self.deleted(e, queue, &message_id.to_string(), by, waiting, unworked),
                 EventKind::MovedToDeadLetterQueue {
                     queue,
                     receive_count,
                     ..
                 } => {
                     self.dead_lettered += 1;
-                    let h = Happening {
-                        queue: s(queue),
-                        receive_count: Some(*receive_count),
-                        ..blank
-                    };
-                    self.happen(e, T::MovedToDeadLetterQueue, h);
+                    let happening =
+                        h(T::MovedToDeadLetterQueue, queue).count_of(Some(*receive_count));
+                    self.happen(e, happening);
                 }
                 EventKind::DuplicateDropped { queue, by, .. } => {
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        ..blank
-                    };
-                    self.happen(e, T::DuplicateDropped, h);
+                    self.happen(e, h(T::DuplicateDropped, queue).by(by));
                 }
-                EventKind::GroupLocked { queue, group }
-                | EventKind::GroupUnlocked { queue, group } => {
-                    let what = match k {
-                        EventKind::GroupLocked { .. } => T::GroupLocked,
-                        _ => T::GroupUnlocked,
-                    };
-                    let h = Happening {
-                        queue: s(queue),
-                        group: s(group),
-                        ..blank
-                    };
-                    self.happen(e, what, h);
+                EventKind::GroupLocked { queue, group } => {
+                    self.happen(
+                        e,
+                        h(T::GroupLocked, queue).in_group(Some(group.to_string())),
+                    );
+                }
+                EventKind::GroupUnlocked { queue, group, .. } => {
+                    self.happen(
+                        e,
+                        h(T::GroupUnlocked, queue).in_group(Some(group.to_string())),
+                    );
                 }
                 EventKind::EmptyReceive { queue, by } => {
                     self.empty_receives += 1;
                     if let Some(by) = by {
                         *self.empty_by.entry(by.to_string()).or_default() += 1;
                     }
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: so(by),
-                        ..blank
-                    };
-                    self.happen(e, T::EmptyReceive, h);
+                    self.happen(e, h(T::EmptyReceive, queue).by(by));
                 }
                 EventKind::Expired { queue, message_id } => {
                     self.expired += 1;
-                    let id = message_id.to_string();
-                    if let Some(since) = waiting.remove(&id) {
-                        let label = self.messages[&id].label.clone();
-                        self.waits.push((e.time_ms.saturating_sub(since), label));
-                    }
-                    let h = Happening {
-                        queue: s(queue),
-                        ..blank
-                    };
-                    self.happen(e, T::Expired, h);
+                    self.waited(&message_id.to_string(), e.time_ms, waiting);
+                    self.happen(e, h(T::Expired, queue));
                 }
                 EventKind::Purged { message_id, .. } => {
                     waiting.remove(&message_id.to_string());
@@ -343,20 +229,115 @@ impl Facts {
                 }
                 _ => {}
             },
-            Kind::Simulation(sim) => self.read_sim(e, sim, blank, unworked),
+            Kind::Simulation(sim) => self.read_sim(e, sim, unworked),
         }
     }
 
-    fn read_sim(
+    /// A message's wait ends now (its first receive, or its expiry).
+    fn waited(&mut self, id: &str, at: Millis, waiting: &mut Waiting) {
+        if let Some(since) = waiting.remove(id) {
+            let label = self.messages[id].label.clone();
+            self.waits.push((at.saturating_sub(since), label));
+        }
+    }
+
+    fn sent(&mut self, e: &LogEvent, k: &EventKind, waiting: &mut Waiting) {
+        let EventKind::Sent {
+            queue,
+            message_id,
+            label,
+            group,
+            delayed_until,
+            by,
+        } = k
+        else {
+            return;
+        };
+        let id = message_id.to_string();
+        let m = self.messages.get_mut(&id).unwrap();
+        m.label = label.clone();
+        m.queue = queue.to_string();
+        m.group = group.as_ref().map(|g| g.to_string());
+        m.sent_at = e.time_ms;
+        waiting.insert(id, delayed_until.unwrap_or(e.time_ms));
+        let happening = Happening::new(TriggerEvent::Sent, Some(queue.to_string()));
+        let group = m.group.clone();
+        self.happen(e, happening.by(by).in_group(group));
+    }
+
+    fn received(
         &mut self,
         e: &LogEvent,
-        sim: &SimEvent,
-        blank: Happening,
-        unworked: &mut BTreeSet<(String, String)>,
+        k: &EventKind,
+        waiting: &mut Waiting,
+        unworked: &mut Unworked,
+    ) {
+        let EventKind::Received {
+            queue,
+            message_id,
+            by,
+            receive_count,
+            ..
+        } = k
+        else {
+            return;
+        };
+        let id = message_id.to_string();
+        self.waited(&id, e.time_ms, waiting);
+        if let Some(by) = by {
+            unworked.insert((by.to_string(), id.clone()));
+        }
+        let m = self.messages.get_mut(&id).unwrap();
+        m.receives.push(Receive {
+            seq: e.seq,
+            at: e.time_ms,
+            by: by.as_ref().map(|b| b.to_string()),
+            receive_count: *receive_count,
+        });
+        let group = m.group.clone();
+        let happening = Happening::new(TriggerEvent::Received, Some(queue.to_string()));
+        let happening = happening
+            .by(by)
+            .in_group(group)
+            .count_of(Some(*receive_count));
+        self.happen(e, happening);
+    }
+
+    /// A delete, and the triggers it fires: `deleted`, and
+    /// `deletedWithStaleHandle` when another worker received the message
+    /// since, `deletedBeforeProcessing` before the deleter's work on it.
+    fn deleted(
+        &mut self,
+        e: &LogEvent,
+        queue: &Arc<str>,
+        id: &str,
+        by: &Option<Arc<str>>,
+        waiting: &mut Waiting,
+        unworked: &mut Unworked,
     ) {
         use TriggerEvent as T;
-        let s = |a: &std::sync::Arc<str>| Some(a.to_string());
-        match sim {
+        waiting.remove(id);
+        let last = self.latest(id);
+        let rc = last.as_ref().map(|r| r.receive_count);
+        let h = |event| {
+            Happening::new(event, Some(queue.to_string()))
+                .by(by)
+                .count_of(rc)
+        };
+        self.happen(e, h(T::Deleted));
+        let by_name = by.as_ref().map(|b| b.to_string());
+        if by.is_some() && last.as_ref().is_some_and(|r| r.by != by_name) {
+            self.happen(e, h(T::DeletedWithStaleHandle));
+        }
+        if by_name.is_some_and(|b| unworked.contains(&(b, id.to_string()))) {
+            self.happen(e, h(T::DeletedBeforeProcessing));
+        }
+    }
+
+    fn read_sim(&mut self, e: &LogEvent, sim: &SimEvent, unworked: &mut Unworked) {
+        use TriggerEvent as T;
+        let by = |c: &Arc<str>| Happening::new(T::Sent, None).by(&Some(c.clone()));
+        let (event, happening) = match sim {
             SimEvent::ProcessingStarted {
                 consumer,
                 queue,
@@ -368,15 +349,17 @@ impl Facts {
                     .messages
                     .get(message_id)
                     .and_then(|m| deadline_before(m, e.seq));
-                if deadline.is_some_and(|d| *until > d) {
-                    let h = Happening {
-                        queue: s(queue),
-                        consumer: s(consumer),
-                        receive_count: Some(*receive_count),
-                        ..blank
-                    };
-                    self.happen(e, T::ProcessingOutlastsVisibility, h);
+                if deadline.is_none_or(|d| *until <= d) {
+                    return;
                 }
+                let h = by(consumer).count_of(Some(*receive_count));
+                (
+                    T::ProcessingOutlastsVisibility,
+                    Happening {
+                        queue: Some(queue.to_string()),
+                        ..h
+                    },
+                )
             }
             SimEvent::DuplicateDelivery {
                 consumer,
@@ -385,13 +368,14 @@ impl Facts {
                 ..
             } => {
                 self.duplicate_deliveries += 1;
-                let h = Happening {
-                    queue: s(queue),
-                    consumer: s(consumer),
-                    receive_count: Some(*receive_count),
-                    ..blank
-                };
-                self.happen(e, T::DuplicateDelivery, h);
+                let h = by(consumer).count_of(Some(*receive_count));
+                (
+                    T::DuplicateDelivery,
+                    Happening {
+                        queue: Some(queue.to_string()),
+                        ..h
+                    },
+                )
             }
             SimEvent::SideEffectPerformed {
                 consumer,
@@ -400,25 +384,22 @@ impl Facts {
                 ..
             } => {
                 unworked.remove(&(consumer.to_string(), message_id.clone()));
-                let by = self.side_effects.entry(message_id.clone()).or_default();
-                by.push(consumer.to_string());
-                let h = Happening {
-                    consumer: s(consumer),
-                    count: Some(*count),
-                    ..blank
-                };
-                self.happen(e, T::SideEffect, h);
+                let who = self.side_effects.entry(message_id.clone()).or_default();
+                who.push(consumer.to_string());
+                (
+                    T::SideEffect,
+                    Happening {
+                        count: Some(*count),
+                        ..by(consumer)
+                    },
+                )
             }
             SimEvent::SkippedAlreadyProcessed {
                 consumer,
                 message_id,
             } => {
                 unworked.remove(&(consumer.to_string(), message_id.clone()));
-                let h = Happening {
-                    consumer: s(consumer),
-                    ..blank
-                };
-                self.happen(e, T::SkippedAlreadyProcessed, h);
+                (T::SkippedAlreadyProcessed, by(consumer))
             }
             SimEvent::ProcessingFailed {
                 consumer,
@@ -426,12 +407,10 @@ impl Facts {
                 receive_count,
             } => {
                 unworked.remove(&(consumer.to_string(), message_id.clone()));
-                let h = Happening {
-                    consumer: s(consumer),
-                    receive_count: Some(*receive_count),
-                    ..blank
-                };
-                self.happen(e, T::ProcessingFailed, h);
+                (
+                    T::ProcessingFailed,
+                    by(consumer).count_of(Some(*receive_count)),
+                )
             }
             SimEvent::WorkerCrashed {
                 consumer,
@@ -439,41 +418,68 @@ impl Facts {
                 ..
             } => {
                 unworked.remove(&(consumer.to_string(), message_id.clone()));
-                let h = Happening {
-                    consumer: s(consumer),
-                    ..blank
-                };
-                self.happen(e, T::WorkerCrashed, h);
+                (T::WorkerCrashed, by(consumer))
             }
             SimEvent::MessageLost {
                 consumer,
                 message_id,
                 ..
             } => {
-                // Lost only if SQS really deleted it (a delete that missed a
-                // copy, under realism, leaves it to come back).
-                let deleted = self.messages.get(message_id).is_some_and(|m| {
-                    m.history.iter().any(|(_, _, k)| {
-                        matches!(k, Kind::Sqs(EventKind::Deleted { by: Some(b), .. }) if b == consumer)
-                    })
-                });
-                if !deleted {
+                if !self.really_deleted(message_id, consumer) {
                     return;
                 }
                 self.lost += 1;
-                let h = Happening {
-                    consumer: s(consumer),
-                    ..blank
-                };
-                self.happen(e, T::MessageLost, h);
+                (T::MessageLost, by(consumer))
             }
-            _ => {}
+            _ => return,
+        };
+        self.happen(e, Happening { event, ..happening });
+    }
+}
+
+impl Facts {
+    /// Whether SQS really deleted the message on `by`'s delete: a lost
+    /// message is one, while a delete that missed a copy (realism) leaves
+    /// it to come back.
+    fn really_deleted(&self, id: &str, by: &Arc<str>) -> bool {
+        self.messages.get(id).is_some_and(|m| {
+            (m.history.iter()).any(|(_, _, k)| {
+                matches!(k, Kind::Sqs(EventKind::Deleted { by: Some(b), .. }) if b == by)
+            })
+        })
+    }
+}
+
+impl Happening {
+    fn new(event: TriggerEvent, queue: Option<String>) -> Self {
+        Happening {
+            seq: 0,
+            at: 0,
+            event,
+            queue,
+            consumer: None,
+            group: None,
+            receive_count: None,
+            count: None,
         }
     }
 
-    /// The label of a message id, or "".
-    pub fn label(&self, id: &str) -> &str {
-        self.messages.get(id).map_or("", |m| m.label.as_str())
+    fn by(self, who: &Option<Arc<str>>) -> Self {
+        Happening {
+            consumer: who.as_ref().map(|w| w.to_string()),
+            ..self
+        }
+    }
+
+    fn in_group(self, group: Option<String>) -> Self {
+        Happening { group, ..self }
+    }
+
+    fn count_of(self, receive_count: Option<u32>) -> Self {
+        Happening {
+            receive_count,
+            ..self
+        }
     }
 }
 

@@ -72,7 +72,13 @@ pub fn cells() -> (Vec<Cell>, usize) {
                     change,
                     scenario,
                 }),
-                _ => refused += 1,
+                other => {
+                    if std::env::var("CLAIMS_REFUSED").is_ok() {
+                        let why = other.map(|s| s.validate().unwrap_err().to_string());
+                        eprintln!("refused: {file} {change}: {why:?}");
+                    }
+                    refused += 1;
+                }
             }
         }
     }
@@ -197,13 +203,15 @@ fn field_changes(
     let item = &file[part][i];
     let parent_rel = rel.rsplit_once('.').map(|(p, _)| p);
     let parent = parent_rel.and_then(|p| rows.iter().find(|r| r.path == format!("{part}[].{p}")));
-    let in_box = parent.is_some_and(switched);
-    // A field of a group the form does not switch (a redrive policy, a
-    // processing distribution) is offered only where the item has it.
-    if let (Some(p), false) = (parent_rel, in_box) {
-        if parent.is_some_and(|r| r.kind == FieldKind::Group) && get(item, p).is_none() {
-            return Vec::new();
-        }
+    // A box the form shows: a switched group that is itself a setting.
+    let in_box = parent.is_some_and(|p| p.setting && switched(p));
+    // A field inside a group the form does not switch (a redrive policy,
+    // a processing distribution) is changed only where the item has it:
+    // its redrive policy's count, its own distribution's numbers.
+    let in_group = (rows.iter())
+        .any(|r| r.kind == FieldKind::Group && f.path.starts_with(&format!("{}.", r.path)));
+    if in_group && !in_box && get(item, rel).is_none() {
+        return Vec::new();
     }
     let at = format!("{part}[{i}].{rel}");
     let changed = |value: Option<Value>, extra: &[(&str, Value)]| {

@@ -19,6 +19,7 @@ pub fn realism(on: bool) -> Realism {
     }
 }
 
+#[derive(Clone)]
 pub struct Played {
     pub scenario: Scenario,
     pub events: Vec<LogEvent>,

@@ -11,6 +11,9 @@ use super::facts::{deadline_before, work_ended, Facts, Message};
 
 type Check = Result<(), String>;
 
+/// A reader: None if the sentence is not its kind, else whether it holds.
+type Reader = fn(Millis, &str, &Facts, &Scenario) -> Option<Check>;
+
 /// "2 s", "3.5 s", "0.25 s" in milliseconds.
 fn ms(secs: &str) -> Option<Millis> {
     let n: f64 = secs.strip_suffix(" s")?.parse().ok()?;
@@ -73,7 +76,7 @@ fn consumer<'a>(s: &'a Scenario, worker: &str) -> Option<&'a queuelab_simulation
 }
 
 pub fn check(at: Millis, text: &str, facts: &Facts, s: &Scenario) -> Check {
-    let readers: [fn(Millis, &str, &Facts, &Scenario) -> Option<Check>; 12] = [
+    let readers: [Reader; 12] = [
         visibility_expired,
         came_back,
         duplicate_delivery,
