@@ -126,6 +126,7 @@ export class History {
         case "alarmChanged":
         case "checkpointAsked":
         case "checkpointAnswered":
+        case "narrationWithheld":
           break;
         default:
           unreachable(e);

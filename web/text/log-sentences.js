@@ -23,6 +23,32 @@ function line(who, text, kind = "") {
 }
 
 /**
+ * Why a FIFO group unlocked, and what it delivers next (the engine says
+ * how its head left flight).
+ * @param {import("../pkg/queuelab.js").UnlockCause} cause
+ */
+function unlocked(cause) {
+  switch (cause) {
+    case "deleted":
+      return "its head message was deleted, so its next message can be delivered";
+    case "visibilityTimeout":
+      return "its head message's visibility timeout ended; that message is delivered again before the rest of the group";
+    case "released":
+      return "its head message was made visible again; that message is delivered again before the rest of the group";
+    case "movedToDeadLetterQueue":
+      return "its head message moved to the dead-letter queue, so its next message can be delivered";
+    case "redriven":
+      return "its head message was moved out by a move task, so its next message can be delivered";
+    case "expired":
+      return "its head message expired, so its next message can be delivered";
+    case "purged":
+      return "its head message was purged";
+    default:
+      return unreachable(cause);
+  }
+}
+
+/**
  * One sentence for every event kind: a kind without its case fails the
  * type check (`unreachable`).
  * @param {QueuelabEvent} e
@@ -39,6 +65,8 @@ function describe(e, ctx, duplicateOf) {
       return line("checkpoint", `asked: ${e.question}`, "narration");
     case "checkpointAnswered":
       return line("checkpoint", `the run's answer: ${e.answer}`, "narration");
+    case "narrationWithheld":
+      return line("narrator", `withheld “${e.text}”: ${e.reason}, in this run`, "routine");
     case "queueCreated":
       return line("setup", `queue ${e.queue} created (${e.fifo ? "FIFO" : "standard"})`, "routine");
     case "queueDeleted":
@@ -86,7 +114,7 @@ function describe(e, ctx, duplicateOf) {
     case "groupLocked":
       return line("SQS", `group ${e.group} locked: its head message is in flight, the rest of the group waits`, "routine");
     case "groupUnlocked":
-      return line("SQS", `group ${e.group} unlocked: its next message can be delivered`, "routine");
+      return line("SQS", `group ${e.group} unlocked: ${unlocked(e.cause)}`, "routine");
     case "emptyReceive":
       return line(by, `asked ${e.queue} and got nothing back: an empty response, still a billed request`, "routine");
     case "moveTaskStarted":
@@ -205,6 +233,7 @@ export function isKey(e) {
     case "actionFailed":
     case "checkpointAsked":
     case "checkpointAnswered":
+    case "narrationWithheld":
       return false;
     default:
       return unreachable(e);

@@ -27,6 +27,48 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+/// Why a FIFO group unlocked: how its head message left flight. A group
+/// unlocked by a visibility timeout (or a release) still has that message
+/// as its head, so the same message is delivered next; one unlocked by a
+/// delete (or a move, expiry or purge) delivers its next message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum UnlockCause {
+    /// A consumer deleted it.
+    Deleted,
+    /// Its visibility timeout ended: it is visible again, still the head.
+    VisibilityTimeout,
+    /// ChangeMessageVisibility with 0 made it visible again, still the head.
+    Released,
+    /// A receive moved it to its dead-letter queue.
+    MovedToDeadLetterQueue,
+    /// A message move task moved it out (redrive).
+    Redriven,
+    /// Its retention period ended.
+    Expired,
+    /// PurgeQueue removed it.
+    Purged,
+}
+
+impl UnlockCause {
+    /// The cause of an unlock that followed `event` (the change to the
+    /// head message that the engine logs just before it). None for an
+    /// event that never unlocks a group (a send, a receive).
+    pub(crate) fn after(event: &EventKind) -> Option<UnlockCause> {
+        Some(match event {
+            EventKind::Deleted { .. } => UnlockCause::Deleted,
+            EventKind::VisibilityExpired { .. } => UnlockCause::VisibilityTimeout,
+            EventKind::VisibilityChanged { .. } => UnlockCause::Released,
+            EventKind::MovedToDeadLetterQueue { .. } => UnlockCause::MovedToDeadLetterQueue,
+            EventKind::Redriven { .. } => UnlockCause::Redriven,
+            EventKind::Expired { .. } => UnlockCause::Expired,
+            EventKind::Purged { .. } => UnlockCause::Purged,
+            _ => return None,
+        })
+    }
+}
+
 /// What changed: one variant per kind of state change of a queue, a message,
 /// a FIFO group, a move task or a queue's policy, tagged by `type`
 /// (camelCase). `by`, where a kind has it, names the caller who acted
@@ -137,9 +179,11 @@ pub enum EventKind {
         queue: Arc<str>,
         group: Arc<str>,
     },
+    /// The group's head left flight: `cause` says how.
     GroupUnlocked {
         queue: Arc<str>,
         group: Arc<str>,
+        cause: UnlockCause,
     },
     /// A receive (short poll, or a long poll whose wait ended) returned nothing.
     EmptyReceive {

@@ -56,7 +56,7 @@ use std::sync::Arc;
 pub use action::{Action, Grant};
 pub use api::*;
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
-pub use events::{Event, EventKind};
+pub use events::{Event, EventKind, UnlockCause};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
 pub use policy::{PolicyMember, PolicyStatement, QueuePolicy};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::attempts::Attempts;
 use crate::dedup::Dedup;
-use crate::events::{EventKind, EventLog};
+use crate::events::{EventKind, EventLog, UnlockCause};
 use crate::message::{Message, State};
 use crate::settings::Settings;
 use crate::time::later;
@@ -25,20 +25,55 @@ const MAX_SEQUENCE_GAP: u64 = 4096;
 /// ("received", then "group locked"). It is `must_use` so that no caller
 /// can drop it unlogged.
 #[must_use = "log it after the event that caused it"]
-pub(crate) struct GroupChange(Option<EventKind>);
+pub(crate) struct GroupChange(Option<Lock>);
+
+/// A group's lock changed: locked (its head went in flight) or unlocked
+/// (its head left flight, by the event logged before it).
+struct Lock {
+    queue: Arc<str>,
+    group: Arc<str>,
+    locked: bool,
+}
 
 impl GroupChange {
-    /// Logs `cause`, then this change.
+    /// Logs `cause`, then this change (an unlock says it was `cause`).
     pub(crate) fn log_after(self, cause: EventKind, log: &mut EventLog, now: Millis) {
+        let unlock = UnlockCause::after(&cause);
         log.push(now, cause);
-        self.log(log, now);
+        self.log_as(unlock, log, now);
     }
 
     /// Logs this change alone: for a message arriving by a dead-letter move
-    /// or a redrive, whose cause was logged against the queue it left.
+    /// or a redrive, whose cause was logged against the queue it left, or
+    /// a replayed receive. Neither frees a group's head, so neither unlocks.
     pub(crate) fn log(self, log: &mut EventLog, now: Millis) {
-        if let Some(event) = self.0 {
-            log.push(now, event);
+        self.log_as(None, log, now);
+    }
+
+    fn log_as(self, unlock: Option<UnlockCause>, log: &mut EventLog, now: Millis) {
+        let Some(Lock {
+            queue,
+            group,
+            locked,
+        }) = self.0
+        else {
+            return;
+        };
+        if locked {
+            log.push(now, EventKind::GroupLocked { queue, group });
+        } else if let Some(cause) = unlock {
+            log.push(
+                now,
+                EventKind::GroupUnlocked {
+                    queue,
+                    group,
+                    cause,
+                },
+            );
+        } else {
+            // Only a head leaving flight unlocks, and every way it leaves
+            // names its cause (`UnlockCause::after`).
+            debug_assert!(false, "group {group} of {queue} unlocked with no cause");
         }
     }
 }
@@ -458,11 +493,10 @@ impl Queue {
         let locked = matches!(head, Some((_, State::InFlight { .. }, _)));
         let change = (locked != group.locked).then(|| {
             group.locked = locked;
-            let (queue, group) = (self.name.clone(), name.clone());
-            if locked {
-                EventKind::GroupLocked { queue, group }
-            } else {
-                EventKind::GroupUnlocked { queue, group }
+            Lock {
+                queue: self.name.clone(),
+                group: name.clone(),
+                locked,
             }
         });
         if head.is_none() {

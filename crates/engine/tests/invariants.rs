@@ -403,7 +403,7 @@ impl Replay {
                 let fresh = self.locked.insert((queue.to_string(), group.to_string()));
                 ensure(fresh, "locked twice")?;
             }
-            EventKind::GroupUnlocked { queue, group } => {
+            EventKind::GroupUnlocked { queue, group, .. } => {
                 let was = self.locked.remove(&(queue.to_string(), group.to_string()));
                 ensure(was, "unlocked while not locked")?;
             }

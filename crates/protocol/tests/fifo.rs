@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Reply, Sqs};
-use queuelab_engine::EventKind;
+use queuelab_engine::{EventKind, UnlockCause};
 use serde_json::{json, Value};
 
 const EPOCH_MS: u64 = 1_704_067_200_000;
@@ -508,6 +508,34 @@ fn fifo_group_lock_and_unlock_are_logged() {
         })
         .collect();
     assert_eq!(locks, [(true, "a".to_string()), (false, "a".to_string())]);
+}
+
+#[test]
+fn fifo_group_unlock_says_how_its_head_left_flight() {
+    // The cause tells a reader what comes next: after a delete the group's
+    // next message; after a timeout or a release, the same head again.
+    let (mut sqs, url) = fifo_queue(json!({ "VisibilityTimeout": "1" }));
+    sqs.send_fifo(&url, "a1", "a", "1");
+    sqs.send_fifo(&url, "a2", "a", "2");
+    sqs.receive(&url, 1);
+    sqs.advance(1_000);
+    let got = sqs.receive(&url, 1);
+    sqs.call(
+        "ChangeMessageVisibility",
+        json!({ "QueueUrl": url, "ReceiptHandle": got[0]["ReceiptHandle"], "VisibilityTimeout": 0 }),
+    )
+    .ok();
+    receive_and_delete_one(&mut sqs, &url);
+    let causes: Vec<UnlockCause> = sqs
+        .kinds()
+        .into_iter()
+        .filter_map(|k| match k {
+            EventKind::GroupUnlocked { cause, .. } => Some(cause),
+            _ => None,
+        })
+        .collect();
+    use UnlockCause::{Deleted, Released, VisibilityTimeout};
+    assert_eq!(causes, [VisibilityTimeout, Released, Deleted]);
 }
 
 // ---------------------------------------------------------------------------

@@ -112,6 +112,13 @@ pub enum SimEvent {
         in_alarm: bool,
         visible: u64,
     },
+    /// A narration line (or a checkpoint answer's `because`) fired, but
+    /// one of its claims does not hold for this run: it is not shown.
+    /// `reason` says which claim, in words.
+    NarrationWithheld {
+        text: String,
+        reason: String,
+    },
     /// A checkpoint's question is asked: a page playing the run pauses
     /// here for the learner's prediction.
     CheckpointAsked {

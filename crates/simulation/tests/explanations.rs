@@ -206,3 +206,79 @@ fn a_shorter_visibility_is_not_called_an_extension() {
     );
     assert!(text.contains("until 6 s (5 s from now)"), "{text}");
 }
+
+#[test]
+fn a_crash_before_the_side_effect_says_so_and_when_the_message_can_come_back() {
+    let mut s = bare("09-delete-before-process.json");
+    s.consumers[0].behaviour.deletes_before_processing = false;
+    // A-1002 is received at 1.5 s (5 s timeout: until 6.5 s); worker-1 crashes at 3 s.
+    let text = explained_at(s, 3000);
+    assert!(
+        text.starts_with("worker-1 crashed while handling “order A-1002"),
+        "{text}"
+    );
+    assert!(text.contains("before its side effect"), "{text}");
+    assert!(text.contains("until 6.5 s"), "{text}");
+    assert!(!text.contains("after its side effect"), "{text}");
+}
+
+#[test]
+fn a_crash_after_the_side_effect_says_the_work_may_happen_again() {
+    let s = one_worker(5, json!({ "crashesAfterSideEffectOn": ["order A"] }));
+    // Received at 0 (5 s timeout), processed by 2 s, crashed before its delete.
+    let text = explained_at(s, 2000);
+    assert!(
+        text.starts_with("worker-1 crashed while handling “order A”, after its side effect"),
+        "{text}"
+    );
+    assert!(text.contains("until 5 s"), "{text}");
+}
+
+#[test]
+fn a_handler_failure_says_until_when_the_message_stays_invisible_and_that_it_comes_back() {
+    let s = one_worker(5, json!({ "failsOn": ["order A"] }));
+    // Received at 0 with a 5 s timeout; the handler fails at 2 s.
+    let text = explained_at(s, 2000);
+    assert!(
+        text.starts_with("worker-1's handler failed on “order A” (receive #1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("invisible until 5 s (3 s from now)"),
+        "{text}"
+    );
+    assert!(text.contains("visible again"), "{text}");
+}
+
+#[test]
+fn a_handler_failure_at_max_receive_count_says_the_next_receive_moves_it() {
+    // Receive #3 of A-1002 fails at 4.6 s; maxReceiveCount is 3.
+    let text = explained_at(bare("05-poison-message.json"), 4600);
+    assert!(text.contains("(receive #3)"), "{text}");
+    assert!(
+        text.contains("the next receive moves it to orders-dlq"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_group_unlocked_by_a_timeout_says_the_same_message_comes_next() {
+    // w receives "job 1" at 0 (2 s timeout) and crashes; it restarts at
+    // 5.5 s, so nothing takes the message when its timeout ends at 2 s.
+    let s: Scenario = serde_json::from_value(json!({
+        "title": "t", "durationMs": 8_000,
+        "queues": [{ "name": "jobs.fifo", "visibilityTimeoutSeconds": 2, "contentBasedDeduplication": true }],
+        "producers": [{ "name": "p", "queue": "jobs.fifo", "sends": [
+            { "atMs": 0, "body": "job 1", "groupId": "g" }, { "atMs": 0, "body": "job 2", "groupId": "g" }] }],
+        "consumers": [{ "name": "w", "queue": "jobs.fifo", "waitTimeSeconds": 20, "processing": { "fixedMs": 500 },
+                        "behaviour": { "crashesBeforeSideEffectOn": ["job 1"], "restartMs": 5000 } }],
+    }))
+    .unwrap();
+    let text = explained_at(s, 2000);
+    assert!(
+        text.starts_with("Group g unlocked: “job 1”'s visibility timeout ended"),
+        "{text}"
+    );
+    assert!(!text.contains("next message"), "{text}");
+    assert!(text.contains("delivered again"), "{text}");
+}

@@ -9,7 +9,7 @@ export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreat
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, });
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, });
 
 /**
  * What changed: one variant per kind of state change of a queue, a message,
@@ -24,7 +24,7 @@ export type EventKind = { "type": "queueCreated", queue: string, fifo: boolean, 
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, };
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, };
 
 /**
  * One event of the run. Serialized exactly like the engine's `Event`:
@@ -40,7 +40,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
 /**
  * The choice's text, or words saying none of them happened.
  */
@@ -629,7 +629,17 @@ id?: string,
 /**
  * Shown only after the line with this `id` was shown.
  */
-after?: string, text: string, };
+after?: string, text: string, 
+/**
+ * What the text says beyond its trigger, checked against the run when
+ * the line fires: if one does not hold, the text is withheld (the log
+ * says so, and why) and `otherwise` is shown instead, if given.
+ */
+claims?: Array<Claim>, 
+/**
+ * Shown instead of `text` when one of its `claims` does not hold.
+ */
+otherwise?: string, };
 
 /**
  * A question asked before the moment it is about ("predict, then see").
@@ -683,7 +693,13 @@ atEnd?: EndCondition,
 /**
  * Said with the answer when this choice is what happened: why.
  */
-because?: string, };
+because?: string, 
+/**
+ * What `because` says beyond the choice's own `when` or `atEnd`,
+ * checked when the answer is decided: if one does not hold, the
+ * answer is given without its `because` (the log says why).
+ */
+claims?: Array<Claim>, };
 
 /**
  * An event of the run, with optional filters; every filter given must match.
@@ -703,14 +719,30 @@ consumer?: string,
  */
 group?: string, 
 /**
- * The message's receive count at that moment (1 = its first receive).
+ * The message's receive count at that moment (1 = its first
+ * receive): a number, or a setting of the run such as
+ * `"{orders.maxReceiveCount}"` (filled from the scenario as run, with
+ * the learner's changes; a setting the run does not have, such as a
+ * removed redrive policy, matches nothing).
  */
-receiveCount?: number, 
+receiveCount?: Count, 
 /**
  * `sideEffect` only: how many times, in total, the side effect has now
- * happened to this message (2 = the second time).
+ * happened to this message (2 = the second time); a number or a setting.
  */
-count?: number, };
+count?: Count, 
+/**
+ * The message's body contains this text ("A-1002"). A message is
+ * known by its body from its send until it leaves the queue (its
+ * delete, expiry or purge).
+ */
+message?: string, 
+/**
+ * `groupUnlocked` only: how the group's head left flight. `deleted`
+ * delivers the group's next message; `visibilityTimeout` (or
+ * `released`) leaves the same message at the head, delivered again.
+ */
+cause?: UnlockCause, };
 
 /**
  * The kinds of event a narration line (or a checkpoint) can wait for;
@@ -718,6 +750,29 @@ count?: number, };
  * variants keep the schema a plain `enum` of names.)
  */
 export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost";
+
+/**
+ * A count a trigger or claim compares with: a number, or a
+ * `"{queue.property}"` placeholder naming a count the run has
+ * (`maxReceiveCount`, `batchSize`), filled from the scenario as run.
+ */
+export type Count = number | string;
+
+/**
+ * Why a FIFO group unlocked: how its head message left flight. A group
+ * unlocked by a visibility timeout (or a release) still has that message
+ * as its head, so the same message is delivered next; one unlocked by a
+ * delete (or a move, expiry or purge) delivers its next message.
+ */
+export type UnlockCause = "deleted" | "visibilityTimeout" | "released" | "movedToDeadLetterQueue" | "redriven" | "expired" | "purged";
+
+/**
+ * One thing a narration line or a checkpoint's `because` says about the
+ * run beyond its trigger, in the vocabulary of lab goals: checked against
+ * the run so far when the words would be shown (an `atEnd` line: the
+ * whole run). An event is written as a trigger (`event` and filters).
+ */
+export type Claim = { "happened": Trigger } | { "notHappened": Trigger } | { "before": { first: Trigger, then: Trigger, } } | { "receiveCount": { message: string, equals: Count, } } | { "quiet": { fromMs: number, toMs: number, } } | "noDuplicateDelivery" | "noneLost";
 
 /**
  * What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -32,9 +32,9 @@ use queuelab_host::{
     PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
 };
 use queuelab_simulation::{
-    Alarm, Behaviour, Checkpoint, Choice, Consumer, EndCondition, Narration, Outcome, Processing,
-    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger,
-    TriggerEvent, Window,
+    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration, Outcome,
+    Processing, Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
+    ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
@@ -130,6 +130,9 @@ fn typescript() -> String {
         Choice,
         Trigger,
         TriggerEvent,
+        Count,
+        UnlockCause,
+        Claim,
         EndCondition,
         Alarm,
         // A lab's parts.

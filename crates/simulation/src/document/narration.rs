@@ -2,6 +2,7 @@
 //! the events they wait for and the conditions they hold at the end. Types
 //! only (`teach/` decides when they apply, from the run's events).
 
+pub use queuelab_engine::UnlockCause;
 #[cfg(feature = "contract")]
 use queuelab_engine::MAX_VIRTUAL_MS;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,16 @@ pub struct Narration {
     #[cfg_attr(feature = "contract", ts(optional))]
     pub after: Option<String>,
     pub text: String,
+    /// What the text says beyond its trigger, checked against the run when
+    /// the line fires: if one does not hold, the text is withheld (the log
+    /// says so, and why) and `otherwise` is shown instead, if given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CLAIMS)))]
+    pub claims: Vec<Claim>,
+    /// Shown instead of `text` when one of its `claims` does not hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub otherwise: Option<String>,
 }
 
 /// A question asked before the moment it is about ("predict, then see").
@@ -108,6 +119,12 @@ pub struct Choice {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub because: Option<String>,
+    /// What `because` says beyond the choice's own `when` or `atEnd`,
+    /// checked when the answer is decided: if one does not hold, the
+    /// answer is given without its `because` (the log says why).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CLAIMS)))]
+    pub claims: Vec<Claim>,
 }
 
 /// An `atEnd` condition written as an object, never as an array: serde
@@ -146,16 +163,96 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub group: Option<String>,
-    /// The message's receive count at that moment (1 = its first receive).
+    /// The message's receive count at that moment (1 = its first
+    /// receive): a number, or a setting of the run such as
+    /// `"{orders.maxReceiveCount}"` (filled from the scenario as run, with
+    /// the learner's changes; a setting the run does not have, such as a
+    /// removed redrive policy, matches nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
-    pub receive_count: Option<u32>,
+    pub receive_count: Option<Count>,
     /// `sideEffect` only: how many times, in total, the side effect has now
-    /// happened to this message (2 = the second time).
+    /// happened to this message (2 = the second time); a number or a setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
-    pub count: Option<u64>,
+    pub count: Option<Count>,
+    /// The message's body contains this text ("A-1002"). A message is
+    /// known by its body from its send until it leaves the queue (its
+    /// delete, expiry or purge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub message: Option<String>,
+    /// `groupUnlocked` only: how the group's head left flight. `deleted`
+    /// delivers the group's next message; `visibilityTimeout` (or
+    /// `released`) leaves the same message at the head, delivered again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub cause: Option<UnlockCause>,
 }
+
+/// A count a trigger or claim compares with: a number, or a
+/// `"{queue.property}"` placeholder naming a count the run has
+/// (`maxReceiveCount`, `batchSize`), filled from the scenario as run.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum Count {
+    Number(u64),
+    Setting(String),
+}
+
+impl Count {
+    /// The number, if it is one (a setting is filled by `Story::new`).
+    pub fn number(&self) -> Option<u64> {
+        match self {
+            Count::Number(n) => Some(*n),
+            Count::Setting(_) => None,
+        }
+    }
+}
+
+impl From<u64> for Count {
+    fn from(n: u64) -> Self {
+        Count::Number(n)
+    }
+}
+
+/// One thing a narration line or a checkpoint's `because` says about the
+/// run beyond its trigger, in the vocabulary of lab goals: checked against
+/// the run so far when the words would be shown (an `atEnd` line: the
+/// whole run). An event is written as a trigger (`event` and filters).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Claim {
+    /// An event like this has happened ("worker-2 received A-1001 with
+    /// receive count 2": `{"event": "received", "consumer": "worker-2",
+    /// "message": "A-1001", "receiveCount": 2}`).
+    Happened(Trigger),
+    /// No event like this has happened ("worker-2 never received it").
+    NotHappened(Trigger),
+    /// `first` has happened, and no `then` event happened before it ("A-1
+    /// was deleted before A-2 was received"; `then` may not have happened yet).
+    Before { first: Trigger, then: Trigger },
+    /// The latest receive count of the message whose body contains
+    /// `message` equals `equals` (a number or a setting: "its receive
+    /// count has reached `{orders.maxReceiveCount}`").
+    ReceiveCount { message: String, equals: Count },
+    /// Nothing happened from `fromMs` to `toMs` (inclusive): no SQS event
+    /// and no worker's. Checked over the part already run.
+    Quiet { from_ms: u64, to_ms: u64 },
+    /// No message was received while another worker still held it.
+    NoDuplicateDelivery,
+    /// No message was lost, expired or dead-lettered.
+    NoneLost,
+}
+
+/// The most claims one line or one answer makes.
+pub const MAX_CLAIMS: usize = 8;
 
 /// The kinds of event a narration line (or a checkpoint) can wait for;
 /// docs/scenario-format.md says when each happens. (Plain comments on the

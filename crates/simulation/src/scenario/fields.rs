@@ -47,7 +47,7 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
     }
     Some(match field {
-        "durationMs" | "atMs" | "startMs" | "stopMs" => (0, MAX_VIRTUAL_MS, MS),
+        "durationMs" | "atMs" | "startMs" | "stopMs" | "fromMs" | "toMs" => (0, MAX_VIRTUAL_MS, MS),
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),

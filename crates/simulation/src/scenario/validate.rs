@@ -120,6 +120,7 @@ impl Scenario {
             }
         }
         self.validate_checkpoints(&ids)?;
+        self.validate_claims()?;
         self.validate_words()?;
         crate::lab::validate_lab(self)
     }
@@ -248,11 +249,11 @@ impl Scenario {
     /// Every text a learner reads: its `{queue.property}` placeholders
     /// name this scenario's queues and consumers.
     fn validate_words(&self) -> Result<(), FieldError> {
-        let narration = self
-            .narration
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (format!("narration[{i}].text"), &l.text));
+        let narration = self.narration.iter().enumerate().flat_map(|(i, l)| {
+            let otherwise = l.otherwise.as_ref();
+            let otherwise = otherwise.map(|o| (format!("narration[{i}].otherwise"), o));
+            std::iter::once((format!("narration[{i}].text"), &l.text)).chain(otherwise)
+        });
         let checkpoints = self.checkpoints.iter().enumerate().flat_map(|(i, c)| {
             let question = std::iter::once((format!("checkpoints[{i}].question"), &c.question));
             let choices = c.choices.iter().enumerate().flat_map(move |(j, choice)| {

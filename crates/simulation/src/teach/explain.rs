@@ -4,7 +4,7 @@
 //! happen. `Story` calls these with what it remembers of the run; the page
 //! shows the latest one when no authored narration line covers its moment.
 
-use queuelab_engine::Millis;
+use queuelab_engine::{Millis, UnlockCause};
 
 /// "2 s", "3.5 s", "0.25 s".
 pub(crate) fn secs(ms: Millis) -> String {
@@ -66,9 +66,68 @@ pub(crate) fn group_locked(group: &str, queue: &str, label: &str) -> String {
     )
 }
 
-pub(crate) fn group_unlocked(group: &str, why: &str) -> String {
+/// A group unlocked: `why` its head left flight (the event before), and
+/// what comes next, by the engine's `cause`: after a timeout or a release
+/// the same message is still the head, so it comes next, not the group's
+/// next message.
+pub(crate) fn group_unlocked(group: &str, why: &str, cause: UnlockCause) -> String {
+    match cause {
+        UnlockCause::VisibilityTimeout | UnlockCause::Released => format!(
+            "Group {group} unlocked: {why}. That message is still the group's head, so it is \
+             delivered again before any other message of the group: FIFO keeps the order \
+             across retries."
+        ),
+        _ => format!(
+            "Group {group} unlocked: {why}, so the group's next message can be delivered, in order."
+        ),
+    }
+}
+
+/// What becomes of a message its worker stopped on without deleting it:
+/// invisible until `visible_at` (its receive's deadline), then visible
+/// again, or moved to `moves_to` by the next receive (its receive count
+/// has reached maxReceiveCount).
+pub(crate) fn comes_back(now: Millis, visible_at: Millis, moves_to: Option<&str>) -> String {
+    let then = match moves_to {
+        Some(dlq) => format!(
+            "the next receive moves it to {dlq} instead of returning it: its receive count has \
+             reached maxReceiveCount"
+        ),
+        None => "it is visible again, for another receive".to_string(),
+    };
+    if visible_at > now {
+        format!(
+            "The message stays invisible until {} ({} from now), when its visibility timeout \
+             ends; then {then}.",
+            secs(visible_at),
+            secs(visible_at - now)
+        )
+    } else {
+        format!("Its visibility timeout has already ended, so {then}.")
+    }
+}
+
+/// A worker crashed while handling a message, before or after its side
+/// effect; `fate` is what becomes of the message (`comes_back`, or why not).
+pub(crate) fn worker_crashed(label: &str, consumer: &str, before: bool, fate: &str) -> String {
+    let work = if before {
+        "before its side effect: the work was not done, and the message was not deleted"
+    } else {
+        "after its side effect, before deleting the message: the work was done, but the \
+         message is still in SQS, so the side effect can happen again"
+    };
+    format!("{consumer} crashed while handling {label}, {work}. SQS does not know a worker crashed. {fate}")
+}
+
+/// A handler failed on a message and did not delete it.
+pub(crate) fn processing_failed(
+    label: &str,
+    consumer: &str,
+    receive_count: u32,
+    fate: &str,
+) -> String {
     format!(
-        "Group {group} unlocked: {why}, so the group's next message can be delivered, in order."
+        "{consumer}'s handler failed on {label} (receive #{receive_count}) and did not delete it. {fate}"
     )
 }
 

@@ -11,7 +11,7 @@
 use queuelab_engine::{echo, Settings};
 
 use super::explain::secs;
-use crate::document::{Processing, Scenario};
+use crate::document::{Claim, Count, Processing, Scenario, Trigger};
 
 /// The properties a placeholder can name, for the error that lists them.
 const QUEUE_PROPERTIES: &str =
@@ -49,6 +49,79 @@ pub(crate) fn fill(text: &str, scenario: &Scenario) -> Result<String, String> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// The properties whose value is a count, which a trigger's or claim's
+/// count may name.
+const COUNT_PROPERTIES: [&str; 2] = ["maxReceiveCount", "batchSize"];
+
+/// A count written as a setting (`"{orders.maxReceiveCount}"`) is one
+/// placeholder naming a count property of the scenario's queues or
+/// consumers; `Err` says what is wrong, in words.
+pub(crate) fn check_count(count: &Count, scenario: &Scenario) -> Result<(), String> {
+    let Count::Setting(text) = count else {
+        return Ok(());
+    };
+    let name = text.strip_prefix('{').and_then(|t| t.strip_suffix('}'));
+    let Some(name) = name.filter(|n| !n.contains(['{', '}'])) else {
+        return Err(format!(
+            "\"{}\" is neither a number nor one {{placeholder}}",
+            echo(text)
+        ));
+    };
+    let property = name.rsplit_once('.').map_or("", |(_, p)| p);
+    if !COUNT_PROPERTIES.contains(&property) {
+        return Err(format!(
+            "{{{}}} is not a count (a count is one of {})",
+            echo(name),
+            COUNT_PROPERTIES.join(", ")
+        ));
+    }
+    value(name, scenario).map(|_| ())
+}
+
+/// `count` as a number from the scenario being run; a setting the run
+/// does not have (a redrive policy taken away) stays a setting, which
+/// matches nothing.
+fn counted_value(count: &Count, scenario: &Scenario) -> Count {
+    match count {
+        Count::Setting(text) => fill(text, scenario)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or_else(|| count.clone(), Count::Number),
+        Count::Number(_) => count.clone(),
+    }
+}
+
+/// `trigger` with its counts filled from the scenario being run.
+pub(crate) fn counted(trigger: &Trigger, scenario: &Scenario) -> Trigger {
+    let fill = |c: &Option<Count>| c.as_ref().map(|c| counted_value(c, scenario));
+    Trigger {
+        receive_count: fill(&trigger.receive_count),
+        count: fill(&trigger.count),
+        ..trigger.clone()
+    }
+}
+
+/// `claims` with their counts filled from the scenario being run.
+pub(crate) fn counted_claims(claims: &[Claim], scenario: &Scenario) -> Vec<Claim> {
+    let t = |t: &Trigger| counted(t, scenario);
+    claims
+        .iter()
+        .map(|c| match c {
+            Claim::Happened(x) => Claim::Happened(t(x)),
+            Claim::NotHappened(x) => Claim::NotHappened(t(x)),
+            Claim::Before { first, then } => Claim::Before {
+                first: t(first),
+                then: t(then),
+            },
+            Claim::ReceiveCount { message, equals } => Claim::ReceiveCount {
+                message: message.clone(),
+                equals: counted_value(equals, scenario),
+            },
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// The value of one placeholder (its text between the braces).

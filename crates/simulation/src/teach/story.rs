@@ -14,14 +14,18 @@ use queuelab_engine::Millis;
 use serde::Serialize;
 
 use self::checkpoints::Asked;
+use self::claims::Claims;
 use super::explain;
-use crate::document::{Checkpoint, EndCondition, Narration, Scenario, Trigger, TriggerEvent};
+use crate::document::{
+    Checkpoint, Count, EndCondition, Narration, Scenario, Trigger, TriggerEvent, UnlockCause,
+};
 use crate::log::SimEvent;
 use crate::log::SimEvent as Told;
 use crate::observer::{Moment, Observer, Seen};
 use crate::{Retained, Simulation, SimulationSnapshot};
 
 mod checkpoints;
+mod claims;
 mod events;
 
 /// What the run did, counted from its events: the end-of-run recap.
@@ -58,25 +62,38 @@ struct Happening<'a> {
     group: Option<&'a str>,
     receive_count: Option<u32>,
     count: Option<u64>,
+    /// The message's body (its label), when a trigger or claim reads bodies.
+    message: Option<&'a str>,
+    /// `groupUnlocked`: how the head left flight (the engine's word).
+    cause: Option<UnlockCause>,
 }
 
 impl Trigger {
-    /// Whether every filter this trigger gives matches what happened.
+    /// Whether every filter this trigger gives matches what happened. A
+    /// count still a setting after `Story::new` (one the run lacks) never
+    /// matches.
     fn matches(&self, what: TriggerEvent, h: &Happening) -> bool {
         fn same<T: PartialEq + ?Sized>(want: Option<&T>, got: Option<&T>) -> bool {
             want.is_none_or(|w| got == Some(w))
         }
+        fn count(want: Option<&Count>, got: Option<u64>) -> bool {
+            want.is_none_or(|w| w.number().is_some() && w.number() == got)
+        }
+        let body = |m: &String| h.message.is_some_and(|b| b.contains(m.as_str()));
         self.event == what
             && same(self.queue.as_deref(), h.queue)
             && same(self.consumer.as_deref(), h.consumer)
             && same(self.group.as_deref(), h.group)
-            && same(self.receive_count.as_ref(), h.receive_count.as_ref())
-            && same(self.count.as_ref(), h.count.as_ref())
+            && count(self.receive_count.as_ref(), h.receive_count.map(u64::from))
+            && count(self.count.as_ref(), h.count)
+            && self.message.as_ref().is_none_or(body)
+            && same(self.cause.as_ref(), h.cause.as_ref())
     }
 }
 
 /// The latest receive of a message.
 struct Receipt {
+    queue: Arc<str>,
     by: Option<Arc<str>>,
     receive_count: u32,
     visible_at: Millis,
@@ -127,8 +144,12 @@ pub(crate) struct Story {
     ids: BTreeMap<String, usize>,
     /// `atEnd` lines whose `when` event has happened.
     happened_for_end: BTreeSet<usize>,
-    /// Lines matched, in order, not yet logged.
-    due: Vec<usize>,
+    /// Lines matched (or withheld), in order, not yet logged.
+    due: Vec<SimEvent>,
+    /// The lines' and answers' claims, and what they watch.
+    claims: Claims,
+    /// Some trigger or claim names a message by its body: events carry it.
+    reads_bodies: bool,
     receipts: BTreeMap<String, Receipt>,
     /// (consumer, message): received, and the work not done yet.
     unprocessed: BTreeSet<(Arc<str>, String)>,
@@ -147,6 +168,8 @@ pub(crate) struct Story {
     /// Each queue's latest receive: who, which message, when (why a
     /// receive of yours came back empty, `Simulation::why_empty`).
     last_receives: BTreeMap<Arc<str>, LastReceive>,
+    /// Each queue's redrive: its dead-letter queue and maxReceiveCount.
+    redrives: BTreeMap<String, (String, i64)>,
     /// Why the last message left flight (a group unlock follows it).
     last_release: String,
     /// Messages whose holder stopped working on them without deleting
@@ -169,11 +192,15 @@ impl Story {
         let fill = |text: &String| {
             super::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
         };
+        let counted = |t: &Trigger| super::placeholders::counted(t, scenario);
         let lines: Vec<Narration> = scenario
             .narration
             .iter()
             .map(|l| Narration {
                 text: fill(&l.text),
+                otherwise: l.otherwise.as_ref().map(fill),
+                when: l.when.as_ref().map(counted),
+                claims: super::placeholders::counted_claims(&l.claims, scenario),
                 ..l.clone()
             })
             .collect();
@@ -183,9 +210,12 @@ impl Story {
             .map(|c| {
                 let mut c = c.clone();
                 c.question = fill(&c.question);
+                c.when = c.when.as_ref().map(counted);
                 for choice in &mut c.choices {
                     choice.text = fill(&choice.text);
                     choice.because = choice.because.as_ref().map(fill);
+                    choice.when = choice.when.as_ref().map(counted);
+                    choice.claims = super::placeholders::counted_claims(&choice.claims, scenario);
                 }
                 c
             })
@@ -200,6 +230,25 @@ impl Story {
         for name in scenario.senders() {
             producers.insert(name.to_owned());
         }
+        let mut redrives = BTreeMap::new();
+        for q in &scenario.queues {
+            if let Some(r) = &q.redrive {
+                redrives.insert(
+                    q.name.clone(),
+                    (r.dead_letter_queue.clone(), r.max_receive_count),
+                );
+            }
+        }
+        let claims = Claims::new(
+            lines.iter().map(|l| &l.claims[..]),
+            (checkpoints.iter()).map(|c| c.choices.iter().map(|ch| &ch.claims[..]).collect()),
+        );
+        let message_filter = |t: &Option<Trigger>| t.as_ref().is_some_and(|t| t.message.is_some());
+        let reads_bodies = claims.reads_bodies()
+            || lines.iter().any(|l| message_filter(&l.when))
+            || checkpoints.iter().any(|c| {
+                message_filter(&c.when) || c.choices.iter().any(|ch| message_filter(&ch.when))
+            });
         let mut story = Story {
             shown: vec![false; lines.len()],
             asked: vec![Asked::Not; checkpoints.len()],
@@ -216,6 +265,8 @@ impl Story {
             at_end: Vec::new(),
             ids: BTreeMap::new(),
             due: Vec::new(),
+            claims,
+            reads_bodies,
             happened_for_end: BTreeSet::new(),
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
@@ -228,6 +279,7 @@ impl Story {
             last_received: String::new(),
             last_receives: BTreeMap::new(),
             last_release: String::new(),
+            redrives,
             abandoned: BTreeMap::new(),
             explanation: None,
             last_line_at: None,
@@ -295,9 +347,30 @@ impl Story {
         }
     }
 
+    /// Line `line` fired: shown if its claims hold now; otherwise
+    /// withheld (logged, with why) and its `otherwise` shown, if any. A
+    /// withheld line without one is not shown: lines `after` it wait.
     fn show(&mut self, line: usize) {
-        self.shown[line] = true;
-        self.due.push(line);
+        let l = &self.lines[line];
+        match self.claims.line(line, &self.outcome) {
+            Ok(()) => {
+                self.shown[line] = true;
+                self.due.push(SimEvent::Narration {
+                    text: l.text.clone(),
+                });
+            }
+            Err(reason) => {
+                let otherwise = l.otherwise.clone();
+                self.due.push(SimEvent::NarrationWithheld {
+                    text: l.text.clone(),
+                    reason,
+                });
+                if let Some(text) = otherwise {
+                    self.shown[line] = true;
+                    self.due.push(SimEvent::Narration { text });
+                }
+            }
+        }
     }
 
     /// Timed lines whose moment has come (and whose `after` line was shown).
@@ -354,6 +427,7 @@ impl Story {
         if h.learners {
             return;
         }
+        self.claims.saw(now, what, &h);
         self.answer_open(what, &h);
         for (i, c) in self.checkpoints.iter().enumerate() {
             let asks = c.when.as_ref().is_some_and(|t| t.matches(what, &h));
@@ -422,9 +496,10 @@ impl Story {
     pub(crate) fn planned(&self) -> Vec<(Millis, String, bool)> {
         let timed = |at: Millis, when: bool, after: bool| (!when && !after).then_some(at);
         let lines = self.lines.iter().filter_map(|l| {
+            // A line with claims may be withheld: not known before the run.
             let at = timed(
                 l.at_ms,
-                l.when.is_some() || l.at_end.is_some(),
+                l.when.is_some() || l.at_end.is_some() || !l.claims.is_empty(),
                 l.after.is_some(),
             );
             at.map(|t| (t, l.text.clone(), false))
@@ -438,15 +513,13 @@ impl Story {
         all
     }
 
-    /// The lines that became due since the last call, in order.
-    pub(crate) fn take_due(&mut self, now: Millis) -> Vec<String> {
-        if !self.due.is_empty() {
+    /// The lines that became due (or were withheld) since the last call, in order.
+    pub(crate) fn take_due(&mut self, now: Millis) -> Vec<SimEvent> {
+        let shown = |e: &SimEvent| matches!(e, SimEvent::Narration { .. });
+        if self.due.iter().any(shown) {
             self.last_line_at = Some(now);
         }
-        self.due
-            .drain(..)
-            .map(|i| self.lines[i].text.clone())
-            .collect()
+        std::mem::take(&mut self.due)
     }
 
     /// The run so far, with messages still waiting counted up to `now`.
@@ -482,6 +555,7 @@ impl Story {
 /// The story watches the run's log: every event once, in log order.
 impl Observer for Story {
     fn observe(&mut self, now: Millis, event: Seen<'_>) {
+        self.claims.anything(now);
         match event {
             Seen::Sqs(kind) => self.observe_sqs(now, kind),
             Seen::Sim(event) => self.observe_sim(now, event),
@@ -501,9 +575,9 @@ impl Observer for Story {
     /// The lines due, then the checkpoints asked or answered: answers come
     /// after the lines about the same event.
     fn take_events(&mut self, now: Millis) -> Vec<SimEvent> {
-        let lines = self.take_due(now).into_iter();
-        let lines = lines.map(|text| SimEvent::Narration { text });
-        lines.chain(self.take_told()).collect()
+        let mut events = self.take_due(now);
+        events.extend(self.take_told());
+        events
     }
 
     fn next_moment(&self, duration: Millis) -> Option<Millis> {

@@ -34,10 +34,25 @@ impl Story {
         }
     }
 
+    /// Checkpoint `i` is answered by `choice` (None: no choice happened).
+    /// The answer is the run's; its `because` is said only if its claims
+    /// hold now (else the log says it was withheld, and why).
     fn answer(&mut self, i: usize, choice: Option<usize>) {
         self.asked[i] = Asked::Answered;
         let checkpoint = &self.checkpoints[i];
         let picked = choice.map(|j| &checkpoint.choices[j]);
+        let mut because = picked.and_then(|c| c.because.clone());
+        let claims = choice.map_or(Ok(()), |j| self.claims.choice(i, j, &self.outcome));
+        let withheld = match (claims, &because) {
+            (Err(reason), Some(text)) => Some(Told::NarrationWithheld {
+                text: text.clone(),
+                reason,
+            }),
+            _ => None,
+        };
+        if withheld.is_some() {
+            because = None;
+        }
         self.told.push(Told::CheckpointAnswered {
             id: checkpoint.id.clone(),
             choice: choice.map(|j| j as u32),
@@ -45,8 +60,9 @@ impl Story {
                 || "None of these happened in this run.".to_string(),
                 |c| c.text.clone(),
             ),
-            because: picked.and_then(|c| c.because.clone()),
+            because,
         });
+        self.told.extend(withheld);
     }
 
     /// Asks the checkpoints whose moment has come and whose `after` line

@@ -28,19 +28,21 @@ impl Story {
                 self.on_moved_to_dead_letter_queue(now, kind)
             }
             EventKind::DuplicateDropped { .. } => self.on_duplicate_dropped(now, kind),
-            EventKind::GroupLocked { queue, group } | EventKind::GroupUnlocked { queue, group } => {
-                let what = match kind {
-                    EventKind::GroupLocked { .. } => T::GroupLocked,
-                    _ => T::GroupUnlocked,
+            EventKind::GroupLocked { queue, group }
+            | EventKind::GroupUnlocked { queue, group, .. } => {
+                let (what, cause) = match kind {
+                    EventKind::GroupUnlocked { cause, .. } => (T::GroupUnlocked, Some(*cause)),
+                    _ => (T::GroupLocked, None),
                 };
-                let text = match what {
-                    T::GroupLocked => explain::group_locked(group, queue, &self.last_received),
-                    _ => explain::group_unlocked(group, &self.last_release),
+                let text = match cause {
+                    None => explain::group_locked(group, queue, &self.last_received),
+                    Some(cause) => explain::group_unlocked(group, &self.last_release, cause),
                 };
                 self.explain(now, text);
                 let h = Happening {
                     queue: Some(queue),
                     group: Some(group),
+                    cause,
                     ..Happening::default()
                 };
                 self.happened(now, what, h);
@@ -68,13 +70,15 @@ impl Story {
                 self.receipts.remove(&id);
                 let learners = self.learners.remove(&id);
                 self.groups.remove(&id);
-                if let Some((label, sent)) = self.labels.remove(&id) {
+                let label = self.labels.remove(&id);
+                if let Some((label, sent)) = &label {
                     let text = explain::expired(&format!("“{label}”"), queue, now - sent);
                     self.explain(now, text);
                 }
                 let h = Happening {
                     learners,
                     queue: Some(queue),
+                    message: label.as_ref().map(|(l, _)| l.as_str()),
                     ..Happening::default()
                 };
                 self.happened(now, T::Expired, h);
@@ -138,6 +142,7 @@ impl Story {
             queue: Some(queue),
             consumer: by.as_deref(),
             group: group.as_deref(),
+            message: Some(label),
             ..Happening::default()
         };
         self.happened(now, T::Sent, h);
@@ -172,6 +177,7 @@ impl Story {
         self.receipts.insert(
             id,
             Receipt {
+                queue: queue.clone(),
                 by: by.clone(),
                 receive_count: *receive_count,
                 visible_at: *visible_at,
@@ -180,12 +186,14 @@ impl Story {
         );
         let id = message_id.to_string();
         let group = self.groups.get(&id).cloned();
+        let body = self.body(&id);
         let h = Happening {
             learners: self.learners.contains(&id),
             queue: Some(queue),
             consumer: by.as_deref(),
             group: group.as_deref(),
             receive_count: Some(*receive_count),
+            message: body.as_deref(),
             ..Happening::default()
         };
         self.happened(now, T::Received, h);
@@ -208,15 +216,21 @@ impl Story {
             r.visible_at = *visible_at;
             r.receive_count
         });
+        if *visible_at <= now {
+            let label = self.label(&id);
+            self.last_release = format!("{label} was made visible again at once");
+        }
         if let Some(by) = by {
             let text = explain::visibility_changed(&self.label(&id), by, now, before, *visible_at);
             self.explain(now, text);
         }
+        let body = self.body(&id);
         let h = Happening {
             learners: self.learners.contains(&id),
             queue: Some(queue),
             consumer: by.as_deref(),
             receive_count: rc,
+            message: body.as_deref(),
             ..Happening::default()
         };
         self.happened(now, T::VisibilityChanged, h);
@@ -243,11 +257,13 @@ impl Story {
             };
             self.explain(now, text);
         }
+        let body = self.body(&id);
         let h = Happening {
             learners: self.learners.contains(&id),
             queue: Some(queue),
             consumer: holder.as_deref(),
             receive_count: rc,
+            message: body.as_deref(),
             ..Happening::default()
         };
         self.happened(now, T::VisibilityExpired, h);
@@ -271,10 +287,12 @@ impl Story {
         self.last_release = format!("{label} moved to {dead_letter_queue}");
         let text = explain::moved_to_dlq(&label, dead_letter_queue, *receive_count);
         self.explain(now, text);
+        let body = self.body(&id);
         let h = Happening {
             learners,
             queue: Some(queue),
             receive_count: Some(*receive_count),
+            message: body.as_deref(),
             ..Happening::default()
         };
         self.happened(now, T::MovedToDeadLetterQueue, h);
@@ -302,6 +320,31 @@ impl Story {
             ..Happening::default()
         };
         self.happened(now, T::DuplicateDropped, h);
+    }
+
+    /// What becomes of a message `consumer` stopped working on without
+    /// deleting it, in words: when it can be received again (or moved to
+    /// its dead-letter queue), or why it will not come back to it.
+    fn fate(&self, id: &str, consumer: &str, now: Millis) -> String {
+        let Some(r) = self.receipts.get(id) else {
+            return "The message was already deleted, so SQS will not deliver it again.".into();
+        };
+        if r.by.as_deref() != Some(consumer) {
+            let holder = r.by.as_deref().unwrap_or("someone else");
+            return format!("{holder} has received the message since, and holds it now.");
+        }
+        let exhausted = |(_, max): &&(String, i64)| i64::from(r.receive_count) >= *max;
+        let moves_to = self.redrives.get(&*r.queue).filter(exhausted);
+        explain::comes_back(now, r.visible_at, moves_to.map(|(dlq, _)| dlq.as_str()))
+    }
+
+    /// A message's body, for the triggers and claims that name messages
+    /// by it (None when none does: no copy per event).
+    fn body(&self, id: &str) -> Option<String> {
+        if !self.reads_bodies {
+            return None;
+        }
+        self.labels.get(id).map(|(label, _)| label.clone())
     }
 
     fn wait(&mut self, queue: &Arc<str>, id: String, since: Millis, label: String) {
@@ -334,11 +377,13 @@ impl Story {
         let rc = receipt.map(|r| r.receive_count);
         let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
         let learners = self.learners.contains(&id);
+        let body = self.body(&id);
         let h = || Happening {
             learners,
             queue: Some(queue),
             consumer: by.map(|b| &**b),
             receive_count: rc,
+            message: body.as_deref(),
             ..Happening::default()
         };
         let before_work = by.is_some_and(|b| self.unprocessed.contains(&(b.clone(), id.clone())));
@@ -390,8 +435,10 @@ impl Story {
                 message_id,
             } => {
                 self.done(consumer, message_id);
+                let body = self.body(message_id);
                 let h = Happening {
                     learners: self.learners.contains(message_id.as_str()),
+                    message: body.as_deref(),
                     consumer: Some(consumer),
                     ..Happening::default()
                 };
@@ -421,8 +468,10 @@ impl Story {
             .get(message_id)
             .is_some_and(|r| *until > r.visible_at);
         if outlasts {
+            let body = self.body(message_id);
             let h = Happening {
                 learners: self.learners.contains(message_id.as_str()),
+                message: body.as_deref(),
                 queue: Some(queue),
                 consumer: Some(consumer),
                 receive_count: Some(*receive_count),
@@ -448,8 +497,10 @@ impl Story {
         let label = self.label(message_id);
         let text = explain::duplicate_delivery(&label, consumer, *receive_count, also_held_by);
         self.explain(now, text);
+        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
+            message: body.as_deref(),
             queue: Some(queue),
             consumer: Some(consumer),
             receive_count: Some(*receive_count),
@@ -470,8 +521,10 @@ impl Story {
             return;
         };
         self.done(consumer, message_id);
+        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
+            message: body.as_deref(),
             consumer: Some(consumer),
             count: Some(*count),
             ..Happening::default()
@@ -490,10 +543,18 @@ impl Story {
             return;
         };
         self.done(consumer, message_id);
+        if self.receipts.contains_key(message_id) {
+            let fate = self.fate(message_id, consumer, now);
+            let label = self.label(message_id);
+            let text = explain::processing_failed(&label, consumer, *receive_count, &fate);
+            self.explain(now, text);
+        }
         let what = "its handler failed".to_string();
         self.abandoned.insert(message_id.clone(), what);
+        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
+            message: body.as_deref(),
             consumer: Some(consumer),
             receive_count: Some(*receive_count),
             ..Happening::default()
@@ -506,16 +567,22 @@ impl Story {
         let SimEvent::WorkerCrashed {
             consumer,
             message_id,
-            ..
+            before_side_effect,
         } = event
         else {
             return;
         };
         self.done(consumer, message_id);
+        let fate = self.fate(message_id, consumer, now);
+        let label = self.label(message_id);
+        let text = explain::worker_crashed(&label, consumer, *before_side_effect, &fate);
+        self.explain(now, text);
         self.abandoned
             .insert(message_id.clone(), "it crashed".to_string());
+        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
+            message: body.as_deref(),
             consumer: Some(consumer),
             ..Happening::default()
         };
@@ -535,8 +602,10 @@ impl Story {
         self.outcome.lost += 1;
         let label = self.label(message_id);
         self.explain(now, explain::lost(&label, consumer, *handler_crashed));
+        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
+            message: body.as_deref(),
             consumer: Some(consumer),
             ..Happening::default()
         };

@@ -1,0 +1,148 @@
+//! Shipped sentences that must hold for the run they are shown in, also
+//! when a learner changes the scenario's settings: each test changes a
+//! setting the page offers, plays the shipped file to its end, and checks
+//! what a line says against the run's own log.
+
+use std::collections::BTreeMap;
+
+use queuelab_engine::{Config, EventKind, UnlockCause};
+use queuelab_simulation::{Kind, LogEvent, Scenario, SimEvent, Simulation};
+
+fn load(name: &str) -> Scenario {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn run(scenario: Scenario) -> Vec<LogEvent> {
+    let duration = scenario.duration_ms;
+    let mut sim = Simulation::new(scenario, Config::default()).unwrap();
+    sim.advance(duration);
+    sim.events(0).collect()
+}
+
+/// The words the learner reads (narration lines and checkpoint verdicts'
+/// reasons), with their place in the log.
+fn said(log: &[LogEvent]) -> Vec<(usize, String)> {
+    log.iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            Kind::Simulation(SimEvent::Narration { text }) => Some((i, text.clone())),
+            Kind::Simulation(SimEvent::CheckpointAnswered {
+                because: Some(b), ..
+            }) => Some((i, b.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Message ids by the name in their body ("A-1002", "B-1").
+fn names(log: &[LogEvent]) -> BTreeMap<String, String> {
+    let mut names = BTreeMap::new();
+    for e in log {
+        if let Kind::Sqs(EventKind::Sent {
+            message_id, label, ..
+        }) = &e.kind
+        {
+            let word = label.split([' ', ':']).find(|w| w.contains('-'));
+            let word = word.unwrap_or_default();
+            names.insert(message_id.to_string(), word.to_string());
+        }
+    }
+    names
+}
+
+/// The receive count of `name`'s latest receive before log place `at`.
+fn receive_count_before(log: &[LogEvent], name: &str, at: usize) -> Option<u32> {
+    let names = names(log);
+    log[..at].iter().rev().find_map(|e| match &e.kind {
+        Kind::Sqs(EventKind::Received {
+            message_id,
+            receive_count,
+            ..
+        }) if names.get(&message_id.to_string()).map(String::as_str) == Some(name) => {
+            Some(*receive_count)
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn reached_max_receive_count_is_said_only_when_the_count_has_reached_it() {
+    for max in [2, 3, 4, 5] {
+        let mut s = load("05-poison-message.json");
+        s.queues[1].redrive.as_mut().unwrap().max_receive_count = max;
+        let log = run(s);
+        let reached: Vec<(usize, String)> = said(&log)
+            .into_iter()
+            .filter(|(_, t)| t.contains("reached maxReceiveCount"))
+            .collect();
+        assert_eq!(reached.len(), 1, "maxReceiveCount {max}: {reached:?}");
+        let (at, text) = &reached[0];
+        assert!(text.contains(&format!("({max})")), "{text}");
+        assert_eq!(
+            receive_count_before(&log, "A-1002", *at),
+            Some(max as u32),
+            "maxReceiveCount {max}: \"{text}\" was shown before A-1002's count reached it"
+        );
+    }
+}
+
+/// The FIFO scenario as the file has it, and with worker-1 crashing
+/// before its side effect on A-1 (so A-1's visibility timeout ends and
+/// A-1, not A-2, is delivered next).
+fn fifo_runs() -> Vec<(&'static str, Vec<LogEvent>)> {
+    let file = load("06-fifo-message-groups.json");
+    let mut crash = file.clone();
+    crash.consumers[0].behaviour.crashes_before_side_effect_on = vec!["A-1".into()];
+    let crashed = run(crash);
+    // The run this is about: A-1's timeout unlocks customer A's group.
+    assert!(crashed.iter().any(|e| matches!(&e.kind,
+        Kind::Sqs(EventKind::GroupUnlocked { group, cause: UnlockCause::VisibilityTimeout, .. })
+            if &**group == "customer-A")));
+    vec![
+        ("the file's run", run(file)),
+        ("worker-1 crashes on A-1", crashed),
+    ]
+}
+
+#[test]
+fn a_group_unlocked_by_a_timeout_is_not_said_to_release_the_next_message() {
+    for (what, log) in fifo_runs() {
+        let names = names(&log);
+        // Both runs say when A-2 can be delivered (the crash run only once
+        // A-1 was received again and deleted).
+        let promised = said(&log).iter().filter(|(_, t)| t.contains("A-2")).count();
+        assert!(promised >= 2, "{what}: the line and the verdict say it");
+        let name = |id: &dyn ToString| names.get(&id.to_string()).cloned().unwrap_or_default();
+        for (at, text) in said(&log) {
+            // Every sentence saying A-1 was deleted comes after its delete.
+            if text.contains("A-1 was deleted") || text.contains("A-1 is deleted") {
+                let deleted = log[..at].iter().any(|e| {
+                    matches!(&e.kind, Kind::Sqs(EventKind::Deleted { message_id, .. })
+                        if name(message_id) == "A-1")
+                });
+                assert!(deleted, "{what}: \"{text}\" before A-1 was deleted");
+            }
+            // A sentence promising A-2 next: customer A's next receive (from
+            // the sentence's moment on) is A-2.
+            if text.contains("A-2") && text.contains("deliver") {
+                let moment = log.iter().position(|e| e.time_ms == log[at].time_ms);
+                let next = log[moment.unwrap_or(at)..]
+                    .iter()
+                    .find_map(|e| match &e.kind {
+                        Kind::Sqs(EventKind::Received { message_id, .. })
+                            if name(message_id).starts_with("A-") =>
+                        {
+                            Some(name(message_id))
+                        }
+                        _ => None,
+                    });
+                assert_eq!(
+                    next.as_deref(),
+                    Some("A-2"),
+                    "{what}: \"{text}\", then customer A's next receive"
+                );
+            }
+        }
+    }
+}
