@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use queuelab_engine::{EventKind, Millis};
-use queuelab_simulation::{Kind, LogEvent, SimEvent, TriggerEvent};
+use queuelab_simulation::{Kind, LogEvent, SimEvent, TriggerEvent, UnlockCause};
 
 /// One event as a trigger sees it.
 #[derive(Clone, Debug)]
@@ -20,6 +20,12 @@ pub struct Happening {
     pub group: Option<String>,
     pub receive_count: Option<u32>,
     pub count: Option<u64>,
+    /// The message's label (its body's beginning), while the message is
+    /// known: from its send until it leaves the queue (delete, expiry or
+    /// purge, that event included).
+    pub message: Option<String>,
+    /// `groupUnlocked`: how the group's head left flight.
+    pub cause: Option<UnlockCause>,
 }
 
 /// One receive of a message.
@@ -46,6 +52,9 @@ pub struct Message {
 #[derive(Default)]
 pub struct Facts {
     pub happenings: Vec<Happening>,
+    /// Messages that left their queue (deleted, expired, purged): no
+    /// longer known by their body.
+    gone: BTreeSet<String>,
     pub messages: BTreeMap<String, Message>,
     /// Side effects per message: who performed each, in order.
     pub side_effects: BTreeMap<String, Vec<String>>,
@@ -133,11 +142,24 @@ impl Facts {
     }
 
     fn happen(&mut self, e: &LogEvent, h: Happening) {
+        let id = message_of(&e.kind).filter(|id| !self.gone.contains(id));
+        let message = id
+            .and_then(|id| self.messages.get(&id))
+            .map(|m| m.label.clone());
         self.happenings.push(Happening {
             seq: e.seq,
             at: e.time_ms,
+            message,
             ..h
         });
+        if let Kind::Sqs(
+            EventKind::Deleted { message_id, .. }
+            | EventKind::Expired { message_id, .. }
+            | EventKind::Purged { message_id, .. },
+        ) = &e.kind
+        {
+            self.gone.insert(message_id.to_string());
+        }
     }
 
     /// The latest receive of a message.
@@ -201,11 +223,14 @@ impl Facts {
                         h(T::GroupLocked, queue).in_group(Some(group.to_string())),
                     );
                 }
-                EventKind::GroupUnlocked { queue, group, .. } => {
-                    self.happen(
-                        e,
-                        h(T::GroupUnlocked, queue).in_group(Some(group.to_string())),
-                    );
+                EventKind::GroupUnlocked {
+                    queue,
+                    group,
+                    cause,
+                } => {
+                    let happening = h(T::GroupUnlocked, queue).in_group(Some(group.to_string()));
+                    let cause = Some(*cause);
+                    self.happen(e, Happening { cause, ..happening });
                 }
                 EventKind::EmptyReceive { queue, by } => {
                     self.empty_receives += 1;
@@ -221,6 +246,7 @@ impl Facts {
                 }
                 EventKind::Purged { message_id, .. } => {
                     waiting.remove(&message_id.to_string());
+                    self.gone.insert(message_id.to_string());
                 }
                 EventKind::Redriven { new_message_id, .. } => {
                     waiting.insert(new_message_id.to_string(), e.time_ms);
@@ -461,6 +487,8 @@ impl Happening {
             group: None,
             receive_count: None,
             count: None,
+            message: None,
+            cause: None,
         }
     }
 

@@ -9,7 +9,7 @@ use queuelab_simulation::{Kind, Scenario, SimEvent};
 
 use super::facts::{deadline_before, work_ended, Facts, Message};
 
-type Check = Result<(), String>;
+pub type Check = Result<(), String>;
 
 /// A reader: None if the sentence is not its kind, else whether it holds.
 type Reader = fn(Millis, &str, &Facts, &Scenario) -> Option<Check>;
@@ -22,7 +22,10 @@ fn ms(secs: &str) -> Option<Millis> {
 
 /// The message a sentence names, and the rest of it: “its label” (its
 /// body) or "message <id>".
-fn named<'a>(facts: &'a Facts, text: &'a str) -> Option<(Vec<(&'a String, &'a Message)>, &'a str)> {
+pub fn named<'a>(
+    facts: &'a Facts,
+    text: &'a str,
+) -> Option<(Vec<(&'a String, &'a Message)>, &'a str)> {
     if let Some(rest) = text.strip_prefix('“') {
         let (label, rest) = rest.split_once('”')?;
         let all = facts
@@ -43,7 +46,7 @@ fn named<'a>(facts: &'a Facts, text: &'a str) -> Option<(Vec<(&'a String, &'a Me
 }
 
 /// Whether some message of `all` makes `ok` true; each one's reason otherwise.
-fn any_of(all: &[(&String, &Message)], mut ok: impl FnMut(&str, &Message) -> Check) -> Check {
+pub fn any_of(all: &[(&String, &Message)], mut ok: impl FnMut(&str, &Message) -> Check) -> Check {
     let mut why = Vec::new();
     for (id, m) in all {
         match ok(id, m) {
@@ -76,7 +79,9 @@ fn consumer<'a>(s: &'a Scenario, worker: &str) -> Option<&'a queuelab_simulation
 }
 
 pub fn check(at: Millis, text: &str, facts: &Facts, s: &Scenario) -> Check {
-    let readers: [Reader; 12] = [
+    let readers: [Reader; 14] = [
+        super::fate::crashed,
+        super::fate::failed,
         visibility_expired,
         came_back,
         duplicate_delivery,
@@ -303,20 +308,42 @@ fn group_locked(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check
 }
 
 fn group_unlocked(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
+    use queuelab_simulation::UnlockCause as C;
     let rest = text.strip_prefix("Group ")?;
     let (group, rest) = rest.split_once(" unlocked: ")?;
-    let (why, _) = rest.split_once(", so the group's next message can be delivered")?;
-    let unlocked = f.happenings.iter().any(|h| {
-        h.at == at
-            && h.event == queuelab_simulation::TriggerEvent::GroupUnlocked
-            && h.group.as_deref() == Some(group)
-    });
-    if !unlocked {
-        return Some(Err(format!("group {group} did not unlock at {at} ms")));
+    // A head that left flight for good lets the next message come; one
+    // that timed out or was released is still the head, and comes again.
+    let (why, still_head) = match rest.split_once(", so the group's next message can be delivered")
+    {
+        Some((why, _)) => (why, false),
+        None => (
+            rest.split_once(". That message is still the group's head, so it is delivered again")?
+                .0,
+            true,
+        ),
+    };
+    // The same group name may live in two queues: some unlock of it now,
+    // of the right cause, in the named message's queue.
+    let unlocks: Vec<_> = (f.happenings.iter())
+        .filter(|h| {
+            h.at == at
+                && h.event == queuelab_simulation::TriggerEvent::GroupUnlocked
+                && h.group.as_deref() == Some(group)
+        })
+        .filter(|h| still_head == matches!(h.cause, Some(C::VisibilityTimeout | C::Released)))
+        .collect();
+    if unlocks.is_empty() {
+        return Some(Err(format!(
+            "group {group} did not unlock at {at} ms so that its head is {}the same",
+            if still_head { "" } else { "not " }
+        )));
     }
     let (all, rest) = named(f, why)?;
     Some(any_of(&all, |_, m| {
-        if m.group.as_deref() != Some(group) {
+        let in_queue = unlocks
+            .iter()
+            .any(|h| h.queue.as_deref() == Some(m.queue.as_str()));
+        if m.group.as_deref() != Some(group) || !in_queue {
             return Err(format!(
                 "the message named is in group {:?}, not {group}",
                 m.group
@@ -324,6 +351,9 @@ fn group_unlocked(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Che
         }
         let happened = event_at(m, at, |k| match k {
             Kind::Sqs(EventKind::VisibilityExpired { .. }) => rest == "'s visibility timeout ended",
+            Kind::Sqs(EventKind::VisibilityChanged { visible_at, .. }) => {
+                *visible_at <= at && rest == " was made visible again at once"
+            }
             Kind::Sqs(EventKind::Deleted { .. }) => rest == " was deleted",
             Kind::Sqs(EventKind::MovedToDeadLetterQueue {
                 dead_letter_queue, ..

@@ -147,6 +147,44 @@ fn start(f: &FieldWords) -> u64 {
     }
 }
 
+/// The file with a field set (None: left out) and other fields of the item set too.
+type Change<'a> = dyn Fn(Option<Value>, &[(&str, Value)]) -> Value + 'a;
+
+/// An on-box's changes: switched the other way (a group on at the page's
+/// starting values, or off), and a switched time at each of its values.
+fn switch_changes(
+    at: &str,
+    f: &FieldWords,
+    current: Option<Value>,
+    inner: &[(String, Value)],
+    changed: &Change,
+) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    if current.is_some() {
+        out.push((format!("{at} off"), changed(None, &[])));
+    } else if f.kind == FieldKind::Group {
+        let inner: Vec<(&str, Value)> =
+            inner.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        out.push((format!("{at} on"), changed(None, &inner)));
+    }
+    if f.kind != FieldKind::Group {
+        for n in numbers(f, current.as_ref().and_then(Value::as_u64)) {
+            out.push((format!("{at} = {n}"), changed(Some(json!(n)), &[])));
+        }
+    }
+    out
+}
+
+/// The fields of the group at `group` (but `except`), each at the value
+/// the page starts it at when the group's box is checked: (its path in
+/// the item, value).
+fn started(rows: &[FieldWords], part: &str, group: &str, except: &str) -> Vec<(String, Value)> {
+    (rows.iter())
+        .filter(|r| r.path.starts_with(&format!("{group}.")) && r.path != except)
+        .map(|r| (r.path[part.len() + 3..].to_string(), json!(start(r))))
+        .collect()
+}
+
 /// The first body each consumer's queue receives from the file: the
 /// pattern a learner types into a "fails on bodies containing" list.
 fn first_body(file: &Value, queue: &str) -> String {
@@ -226,37 +264,13 @@ fn field_changes(
     let current = get(item, rel).cloned();
     let mut out = Vec::new();
     if switched(f) {
-        // Its box: switched the other way.
-        if f.kind == FieldKind::Group {
-            if current.is_some() {
-                out.push((format!("{at} off"), changed(None, &[])));
-            } else {
-                let inner: Vec<(String, Value)> = rows
-                    .iter()
-                    .filter(|r| r.path.starts_with(&format!("{}.", f.path)))
-                    .map(|r| (r.path[part.len() + 3..].to_string(), json!(start(r))))
-                    .collect();
-                let inner: Vec<(&str, Value)> =
-                    inner.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-                out.push((format!("{at} on"), changed(None, &inner)));
-            }
-            return out;
-        }
-        if current.is_some() {
-            out.push((format!("{at} off"), changed(None, &[])));
-        }
-        for n in numbers(f, current.as_ref().and_then(Value::as_u64)) {
-            out.push((format!("{at} = {n}"), changed(Some(json!(n)), &[])));
-        }
-        return out;
+        return switch_changes(&at, f, current, &started(rows, part, &f.path, ""), &changed);
     }
     // A number inside a switched group: the group on, this number at each value.
     let group_on: Vec<(String, Value)> = match (in_box, parent, parent_rel) {
-        (true, Some(p), Some(_)) if get(item, &p.path[part.len() + 3..]).is_none() => rows
-            .iter()
-            .filter(|r| r.path.starts_with(&format!("{}.", p.path)) && r.path != f.path)
-            .map(|r| (r.path[part.len() + 3..].to_string(), json!(start(r))))
-            .collect(),
+        (true, Some(p), Some(_)) if get(item, &p.path[part.len() + 3..]).is_none() => {
+            started(rows, part, &p.path, &f.path)
+        }
         _ => Vec::new(),
     };
     let extra: Vec<(&str, Value)> = group_on

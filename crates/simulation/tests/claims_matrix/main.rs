@@ -1,16 +1,24 @@
 //! The claims test: every shipped scenario and lab played over a matrix of
-//! changed runs (tests/claims/matrix.rs: every setting the page offers at
+//! changed runs (tests/claims_matrix/matrix.rs: every setting the page offers at
 //! its bounds and in between, each behaviour switched, each lab knob and
 //! named fix, seeds 1 to 5, realism off and on), failing if any narration
 //! line, checkpoint verdict, "Why:" or recap fact shown is false for its
 //! run, as an oracle reading only the run's log judges it
-//! (tests/claims/oracle.rs). The test command plays a fixed tenth of the
+//! (tests/claims_matrix/oracle.rs). The test command plays a fixed tenth of the
 //! matrix; scripts/claims-matrix.sh plays all of it (the ignored test).
 //! docs/testing.md gives their sizes and times.
 
-mod claims;
+mod conditions;
+mod facts;
+mod fate;
+mod lines;
+mod matrix;
+mod oracle;
+mod play;
+mod report;
+mod verdicts;
+mod why;
 
-use claims::{oracle, play};
 use queuelab_simulation::{Kind, LogEvent, Scenario, SimEvent};
 
 /// Kinds of false sentence the matrix finds in today's simulation, each
@@ -31,6 +39,17 @@ const KNOWN_FALSE: &[(&str, &str)] = &[
          worker did (the story keeps one abandonment per message, not per holder)",
     ),
     (
+        "[not-deleted]",
+        "“X crashed while handling message <id>, before its side effect: the work was not done, \
+         and the message was not deleted. … The message was already deleted”, when another \
+         worker deleted it while X worked on a duplicate (and the label is lost with it)",
+    ),
+    (
+        "[holds-now]",
+        "“X's handler failed on … and did not delete it. Y has received the message since, and \
+         holds it now”, when Y's receive has timed out since (lab 05 with a 1 s timeout)",
+    ),
+    (
         "[timeout-length]",
         "“… its N s visibility timeout ended”, when the timeout that ended was a backoff's or a \
          heartbeat's ChangeMessageVisibility (lab 07's fix “Exponential backoff from 2 s”)",
@@ -39,7 +58,7 @@ const KNOWN_FALSE: &[(&str, &str)] = &[
 
 /// The findings of `report`: none but the known kinds (and, over the whole
 /// matrix, every known kind still found: a fixed one leaves the list).
-fn assert_true(report: &claims::Report, whole: bool) {
+fn assert_true(report: &report::Report, whole: bool) {
     eprintln!("{}", report.summary());
     assert!(
         report.claims > 0,
@@ -68,7 +87,7 @@ fn assert_true(report: &claims::Report, whole: bool) {
 fn every_sentence_of_a_fixed_sample_of_changed_runs_is_true_for_its_run() {
     // Every cell once, its seed and realism taken in turn from its number:
     // a tenth of the matrix, every change of every file.
-    let report = claims::run_matrix(|i, seed, realism| {
+    let report = report::run_matrix(|i, seed, realism| {
         seed == (i as u64 % 5) + 1 && realism == (i % 2 == 1)
     });
     assert!(
@@ -82,7 +101,7 @@ fn every_sentence_of_a_fixed_sample_of_changed_runs_is_true_for_its_run() {
 #[test]
 #[ignore = "the whole matrix, ten times the sample: scripts/claims-matrix.sh"]
 fn every_sentence_of_every_changed_run_of_every_shipped_scenario_and_lab_is_true_for_its_run() {
-    let report = claims::run_matrix(|_, _, _| true);
+    let report = report::run_matrix(|_, _, _| true);
     assert!(
         report.runs >= 10_000,
         "the matrix shrank: {}",
@@ -93,7 +112,7 @@ fn every_sentence_of_every_changed_run_of_every_shipped_scenario_and_lab_is_true
 
 /// Scenario 2 as shipped, played with seed 1, realism off.
 fn slow_consumer() -> play::Played {
-    let text = claims::matrix::repo_file("web/scenarios/02-slow-consumer-duplicate.json");
+    let text = matrix::repo_file("web/scenarios/02-slow-consumer-duplicate.json");
     let scenario: Scenario = serde_json::from_str(&text).unwrap();
     play::play(&scenario, 1, false).unwrap()
 }
@@ -133,10 +152,35 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
             break;
         }
     }
-    assert_eq!(whats(&verdict), ["verdict"]);
+    // (its `because`, the other choice's words, is false with it)
+    assert_eq!(whats(&verdict), ["verdict", "because"]);
+    // A line whose claims hold, shown in its `otherwise` words, or withheld.
+    let text = matrix::repo_file("web/scenarios/05-poison-message.json");
+    let poison: Scenario = serde_json::from_str(&text).unwrap();
+    let run = play::play(&poison, 1, false).unwrap();
+    assert!(
+        oracle::judge(&run).findings.is_empty(),
+        "the file's own run is true"
+    );
+    let line = poison
+        .narration
+        .iter()
+        .find(|l| l.otherwise.is_some())
+        .unwrap();
+    let at = |run: &play::Played| {
+        (run.events.iter()).position(|e| matches!(&e.kind, Kind::Simulation(SimEvent::Narration { text }) if oracle::fits(&line.text, text)))
+    };
+    let (mut otherwise, mut withheld) = (run.clone(), run.clone());
+    let i = at(&run).expect("the line is shown in the file's run");
+    let text = line.otherwise.clone().unwrap();
+    otherwise.events[i].kind = Kind::Simulation(SimEvent::Narration { text });
+    assert_eq!(whats(&otherwise), ["narration"]);
+    let (text, reason) = (line.text.clone(), "planted".to_string());
+    withheld.events[i].kind = Kind::Simulation(SimEvent::NarrationWithheld { text, reason });
+    assert_eq!(whats(&withheld), ["withheld"]);
     // Numbers the log does not have, in each "Why:" of the retry-storm
     // lab's own run (a lab has no authored lines: every "Why:" is shown).
-    let text = claims::matrix::repo_file("web/scenarios/labs/07-retry-storm.json");
+    let text = matrix::repo_file("web/scenarios/labs/07-retry-storm.json");
     let storm: Scenario = serde_json::from_str(&text).unwrap();
     let why = play::play(&storm, 1, false).unwrap();
     assert!(why.whys.len() > 10 && oracle::judge(&why).findings.is_empty());

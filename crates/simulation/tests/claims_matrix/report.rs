@@ -1,18 +1,12 @@
-//! The claims matrix: shipped scenarios and labs played over many changed
-//! runs (`matrix.rs`), each run played as the page plays it (`play.rs`)
-//! and every sentence it shows weighed by an oracle that reads only the
-//! run's log (`facts.rs`, `oracle.rs`, `why.rs`).
-
-pub mod facts;
-pub mod matrix;
-pub mod oracle;
-pub mod play;
-pub mod why;
+//! The matrix played: each run (`play.rs`) weighed by the oracle
+//! (`oracle.rs`), and what they came to, each kind of false sentence once
+//! with a run that shows it.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use matrix::{Cell, SEEDS};
+use super::matrix::{self, Cell, SEEDS};
+use super::{oracle, play};
 
 /// A false sentence's kind: the oracle's tag ("[holder-done]") where its
 /// reason has one, else what was shown ("narration", "recap").
