@@ -83,6 +83,10 @@ fn a_line_whose_claim_holds_is_shown() {
         json!({ "receiveCount": { "message": "A-1001", "equals": "{orders.maxReceiveCount}" } }),
         json!({ "quiet": { "fromMs": 1, "toMs": 99 } }),
         json!("noneLost"),
+        json!({ "atOnce": { "first": { "event": "sent" }, "then": { "event": "received" } } }),
+        json!({ "noBehaviour": { "consumer": "worker-1", "is": "idempotent" } }),
+        json!({ "settingIs": { "value": "{orders.visibilityTimeout}", "is": "2 s" } }),
+        json!({ "settingIsNot": { "value": "{worker-2.waitTime}", "is": "20 s" } }),
     ];
     for claim in claims {
         let events = told(slow_pair(2, duplicate_line(claim.clone()), json!([])));
@@ -119,6 +123,23 @@ fn a_line_whose_claim_is_false_is_withheld_and_the_log_says_why() {
         (
             json!("noDuplicateDelivery"),
             "it says no message was delivered twice at once, but one was",
+        ),
+        (
+            json!({ "atOnce": { "first": { "event": "visibilityExpired" },
+                                "then": { "event": "received", "receiveCount": 2 } } }),
+            "it says a received event (receive #2) came at once after a visibilityExpired event (at 2 s), but it came at 2.1 s",
+        ),
+        (
+            json!("allDeleted"),
+            "it says every message sent was deleted, but 1 of 1 were not",
+        ),
+        (
+            json!({ "behaviour": { "consumer": "worker-2", "is": "heartbeat" } }),
+            "it says worker-2 runs with heartbeat, and in this run it does not",
+        ),
+        (
+            json!({ "settingIs": { "value": "{worker-2.waitTime}", "is": "20 s" } }),
+            "it says {worker-2.waitTime} is 20 s; in this run it is 0 s",
         ),
     ];
     for (claim, why) in claims {
@@ -184,6 +205,25 @@ fn a_verdicts_because_is_withheld_when_its_claim_is_false_and_the_answer_stays()
 }
 
 #[test]
+fn a_line_whose_claims_are_about_settings_is_planned_as_the_run_will_show_it() {
+    let narration = json!([
+        { "atMs": 10, "claims": [{ "settingIs": { "value": "{orders.visibilityTimeout}", "is": "2 s" } }],
+          "text": "two", "otherwise": "not two" },
+        { "atMs": 20, "claims": [{ "behaviour": { "consumer": "worker-1", "is": "heartbeat" } }],
+          "text": "heartbeat" },
+        { "atMs": 30, "claims": [{ "happened": { "event": "deleted" } }], "text": "waits for the run" }
+    ]);
+    let mut s = slow_pair(3, narration, json!([]));
+    let planned = |s: &Scenario| {
+        let sim = Simulation::new(s.clone(), Config::default()).unwrap();
+        sim.planned_moments()
+    };
+    assert_eq!(planned(&s), [(10, "two".to_string(), false)]);
+    s.queues[1].visibility_timeout_seconds = Some(5);
+    assert_eq!(planned(&s), [(10, "not two".to_string(), false)]);
+}
+
+#[test]
 fn a_trigger_count_written_as_a_setting_follows_the_runs_setting() {
     let narration = json!([{
         "when": { "event": "received", "receiveCount": "{orders.maxReceiveCount}" },
@@ -222,4 +262,14 @@ fn a_count_or_claim_that_names_no_count_of_the_scenario_is_refused_naming_the_fi
     assert_eq!(path, "narration[0].claims[0].quiet.toMs");
     let (path, _) = refused(json!([{ "text": "t", "otherwise": "{orders.speed}" }]));
     assert_eq!(path, "narration[0].otherwise");
+    let (path, got) = refused(json!([{ "text": "t", "claims": [
+        { "behaviour": { "consumer": "worker-1", "is": "patient" } }] }]));
+    assert_eq!(path, "narration[0].claims[0].behaviour.is");
+    assert_eq!(got, "\"patient\"");
+    let (path, _) = refused(json!([{ "text": "t", "claims": [
+        { "noBehaviour": { "consumer": "worker-9", "is": "idempotent" } }] }]));
+    assert_eq!(path, "narration[0].claims[0].noBehaviour.consumer");
+    let (path, _) = refused(json!([{ "text": "t", "claims": [
+        { "settingIs": { "value": "{worker-1.speed}", "is": "1" } }] }]));
+    assert_eq!(path, "narration[0].claims[0].settingIs.value");
 }

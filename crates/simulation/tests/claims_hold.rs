@@ -146,3 +146,100 @@ fn a_group_unlocked_by_a_timeout_is_not_said_to_release_the_next_message() {
         }
     }
 }
+
+/// The words shown in a run of the shipped file `name` changed by `change`.
+fn words(name: &str, change: impl FnOnce(&mut Scenario)) -> Vec<String> {
+    let mut s = load(name);
+    change(&mut s);
+    said(&run(s)).into_iter().map(|(_, t)| t).collect()
+}
+
+fn shows(words: &[String], part: &str) -> bool {
+    words.iter().any(|w| w.contains(part))
+}
+
+#[test]
+fn scenario_1_with_a_short_poll_does_not_say_long_poll_or_waiting_receive() {
+    let w = words("01-process-then-delete.json", |s| {
+        s.consumers[0].wait_time_seconds = 0
+    });
+    assert!(!shows(&w, "long-polls"), "{w:#?}");
+    assert!(
+        !shows(&w, "The waiting receive returns it at once"),
+        "{w:#?}"
+    );
+    assert!(shows(&w, "worker-1 short-polls the orders queue"), "{w:#?}");
+    assert!(
+        shows(
+            &w,
+            "worker-1 receives the order, and the message goes in flight"
+        ),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn scenario_1_deleting_before_processing_is_not_said_to_charge_then_delete() {
+    let w = words("01-process-then-delete.json", |s| {
+        s.consumers[0].behaviour.deletes_before_processing = true
+    });
+    assert!(!shows(&w, "charged the order, then deleted"), "{w:#?}");
+    assert!(
+        shows(&w, "worker-1 deleted the message with its receipt handle"),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn scenario_1_with_a_failure_does_not_say_every_order_was_received_once() {
+    let w = words("01-process-then-delete.json", |s| {
+        s.consumers[0].behaviour.fails_every_nth = Some(2)
+    });
+    assert!(!shows(&w, "Every order was received once"), "{w:#?}");
+}
+
+#[test]
+fn scenario_3_without_idempotent_handlers_says_no_table_of_processed_ids() {
+    let w = words("03-idempotent-consumer.json", |s| {
+        for c in &mut s.consumers {
+            c.behaviour.idempotent = false;
+        }
+    });
+    assert!(!shows(&w, "checks a table"), "{w:#?}");
+    assert!(!shows(&w, "records its message id"), "{w:#?}");
+    assert!(shows(&w, "Same setup as before"), "{w:#?}");
+}
+
+#[test]
+fn scenario_4_with_a_retry_instead_of_a_heartbeat_calls_no_change_a_heartbeat() {
+    let w = words("04-heartbeat.json", |s| {
+        let b = &mut s.consumers[0].behaviour;
+        b.heartbeat_every_ms = None;
+        b.fails_on = vec!["A-1001".into()];
+        b.retry_immediately = true;
+    });
+    assert!(!shows(&w, "Heartbeat:"), "{w:#?}");
+}
+
+#[test]
+fn scenario_9_with_a_handler_failure_instead_of_a_crash_says_it_failed() {
+    let w = words("09-delete-before-process.json", |s| {
+        let b = &mut s.consumers[0].behaviour;
+        b.crashes_before_side_effect_on.clear();
+        b.fails_on = vec!["A-1002".into()];
+    });
+    assert!(!shows(&w, "crashes while handling A-1002"), "{w:#?}");
+    assert!(shows(&w, "worker-1's handler fails on A-1002"), "{w:#?}");
+}
+
+#[test]
+fn scenario_7_with_a_slow_payment_worker_does_not_say_the_first_was_deleted() {
+    // Processing longer than the retry's 3 s: the first payment is still
+    // in flight when the retry is dropped.
+    let w = words("07-fifo-deduplication.json", |s| {
+        s.consumers[0].processing = queuelab_simulation::Processing::FixedMs(5000)
+    });
+    assert!(!shows(&w, "already processed and deleted"), "{w:#?}");
+    assert!(!shows(&w, "even after that message is deleted"), "{w:#?}");
+    assert!(shows(&w, "adds nothing"), "{w:#?}");
+}

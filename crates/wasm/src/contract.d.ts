@@ -772,7 +772,7 @@ export type UnlockCause = "deleted" | "visibilityTimeout" | "released" | "movedT
  * the run so far when the words would be shown (an `atEnd` line: the
  * whole run). An event is written as a trigger (`event` and filters).
  */
-export type Claim = { "happened": Trigger } | { "notHappened": Trigger } | { "before": { first: Trigger, then: Trigger, } } | { "receiveCount": { message: string, equals: Count, } } | { "quiet": { fromMs: number, toMs: number, } } | "noDuplicateDelivery" | "noneLost";
+export type Claim = { "happened": Trigger } | { "notHappened": Trigger } | { "before": { first: Trigger, then: Trigger, } } | { "receiveCount": { message: string, equals: Count, } } | { "quiet": { fromMs: number, toMs: number, } } | { "atOnce": { first: Trigger, then: Trigger, } } | "noDuplicateDelivery" | "noneLost" | "allDeleted" | { "behaviour": { consumer: string, is: string, } } | { "noBehaviour": { consumer: string, is: string, } } | { "settingIs": { value: string, is: string, } } | { "settingIsNot": { value: string, is: string, } };
 
 /**
  * What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -126,6 +126,15 @@ pub fn behaviour_names() -> Vec<&'static str> {
     REGISTRY.iter().map(|(name, ..)| *name).collect()
 }
 
+/// Whether `spec` asks for the behaviour named `name` (None: no
+/// behaviour has that name, or it is the base one every worker has).
+pub(crate) fn asks_for(spec: &Spec, name: &str) -> Option<bool> {
+    let (.., words) = REGISTRY
+        .iter()
+        .find(|(n, ..)| *n == name && *n != "naive")?;
+    Some(words(spec).is_some())
+}
+
 /// What a worker's card says of its behaviours, in registry order.
 pub(crate) fn words(spec: &Spec) -> Vec<String> {
     REGISTRY

@@ -245,10 +245,27 @@ pub enum Claim {
     /// Nothing happened from `fromMs` to `toMs` (inclusive): no SQS event
     /// and no worker's. Checked over the part already run.
     Quiet { from_ms: u64, to_ms: u64 },
+    /// `then` first happened at the very moment `first` first did ("the
+    /// waiting receive returns it at once": the send, then the receive).
+    AtOnce { first: Trigger, then: Trigger },
     /// No message was received while another worker still held it.
     NoDuplicateDelivery,
     /// No message was lost, expired or dead-lettered.
     NoneLost,
+    /// Every message the scenario's producers sent so far was deleted
+    /// ("the queue is empty"; a message lost after its delete counts as
+    /// deleted: add `noneLost`).
+    AllDeleted,
+    /// The consumer runs with this behaviour (a name of the behaviour
+    /// registry: `idempotent`, `heartbeat`, `deleteFirst` …).
+    Behaviour { consumer: String, is: String },
+    /// The consumer runs without this behaviour.
+    NoBehaviour { consumer: String, is: String },
+    /// A setting of the run, written as placeholders, reads exactly
+    /// `is` (`{"value": "{worker-1.waitTime}", "is": "0 s"}`).
+    SettingIs { value: String, is: String },
+    /// A setting of the run does not read `is`.
+    SettingIsNot { value: String, is: String },
 }
 
 /// The most claims one line or one answer makes.

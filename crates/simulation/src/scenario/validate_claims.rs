@@ -4,7 +4,7 @@
 
 use super::fields::{quoted, within, FieldError};
 use crate::document::{Claim, Count, Scenario, Trigger, MAX_CLAIMS};
-use crate::teach::placeholders::check_count;
+use crate::teach::placeholders::{check_count, fill};
 
 impl Scenario {
     /// Every trigger and claim of the narration and the checkpoints.
@@ -43,6 +43,41 @@ impl Scenario {
         })
     }
 
+    /// A behaviour claim names one of the scenario's consumers and one of
+    /// the registry's behaviours.
+    fn behaviour_claim(&self, at: &str, consumer: &str, is: &str) -> Result<(), FieldError> {
+        if !self.consumers.iter().any(|c| c.name == consumer) {
+            return Err(FieldError {
+                path: format!("{at}.consumer"),
+                rule: "the name of one of the scenario's consumers".into(),
+                got: quoted(consumer),
+            });
+        }
+        let names: Vec<&str> = crate::behaviour_names()
+            .into_iter()
+            .filter(|n| *n != "naive")
+            .collect();
+        if !names.contains(&is) {
+            return Err(FieldError {
+                path: format!("{at}.is"),
+                rule: format!("one of {}", names.join(", ")),
+                got: quoted(is),
+            });
+        }
+        Ok(())
+    }
+
+    /// A setting claim's value names settings the scenario has.
+    fn setting_claim(&self, at: &str, value: &str) -> Result<(), FieldError> {
+        fill(value, self).map(|_| ()).map_err(|got| FieldError {
+            path: at.into(),
+            rule: "text whose {placeholders} each name one of the scenario's queues or \
+                   consumers and one of its properties"
+                .into(),
+            got,
+        })
+    }
+
     /// `at`'s claims (`at`: "narration[2]", "checkpoints[0].choices[1]").
     fn claims(&self, at: &str, claims: &[Claim]) -> Result<(), FieldError> {
         super::at_most(
@@ -74,7 +109,23 @@ impl Scenario {
                         });
                     }
                 }
-                Claim::NoDuplicateDelivery | Claim::NoneLost => {}
+                Claim::AtOnce { first, then } => {
+                    self.trigger(&format!("{at}.atOnce.first"), Some(first))?;
+                    self.trigger(&format!("{at}.atOnce.then"), Some(then))?;
+                }
+                Claim::Behaviour { consumer, is } => {
+                    self.behaviour_claim(&format!("{at}.behaviour"), consumer, is)?
+                }
+                Claim::NoBehaviour { consumer, is } => {
+                    self.behaviour_claim(&format!("{at}.noBehaviour"), consumer, is)?
+                }
+                Claim::SettingIs { value, .. } => {
+                    self.setting_claim(&format!("{at}.settingIs.value"), value)?
+                }
+                Claim::SettingIsNot { value, .. } => {
+                    self.setting_claim(&format!("{at}.settingIsNot.value"), value)?
+                }
+                Claim::NoDuplicateDelivery | Claim::NoneLost | Claim::AllDeleted => {}
             }
         }
         Ok(())

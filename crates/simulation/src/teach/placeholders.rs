@@ -115,6 +115,10 @@ pub(crate) fn counted_claims(claims: &[Claim], scenario: &Scenario) -> Vec<Claim
                 first: t(first),
                 then: t(then),
             },
+            Claim::AtOnce { first, then } => Claim::AtOnce {
+                first: t(first),
+                then: t(then),
+            },
             Claim::ReceiveCount { message, equals } => Claim::ReceiveCount {
                 message: message.clone(),
                 equals: counted_value(equals, scenario),

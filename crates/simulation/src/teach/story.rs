@@ -153,6 +153,8 @@ pub(crate) struct Story {
     receipts: BTreeMap<String, Receipt>,
     /// (consumer, message): received, and the work not done yet.
     unprocessed: BTreeSet<(Arc<str>, String)>,
+    /// Messages deleted before their work, whose work is not done yet.
+    in_work: BTreeSet<String>,
     waiting: BTreeMap<String, Waiting>,
     /// The same messages in the order they began waiting: the first has
     /// waited longest, so the outcome never scans them all.
@@ -189,37 +191,7 @@ impl Story {
     /// `{placeholders}` filled from the scenario as it runs (validated
     /// already; a text that cannot be filled keeps its placeholders).
     pub(crate) fn new(scenario: &Scenario) -> Self {
-        let fill = |text: &String| {
-            super::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
-        };
-        let counted = |t: &Trigger| super::placeholders::counted(t, scenario);
-        let lines: Vec<Narration> = scenario
-            .narration
-            .iter()
-            .map(|l| Narration {
-                text: fill(&l.text),
-                otherwise: l.otherwise.as_ref().map(fill),
-                when: l.when.as_ref().map(counted),
-                claims: super::placeholders::counted_claims(&l.claims, scenario),
-                ..l.clone()
-            })
-            .collect();
-        let checkpoints: Vec<Checkpoint> = scenario
-            .checkpoints
-            .iter()
-            .map(|c| {
-                let mut c = c.clone();
-                c.question = fill(&c.question);
-                c.when = c.when.as_ref().map(counted);
-                for choice in &mut c.choices {
-                    choice.text = fill(&choice.text);
-                    choice.because = choice.because.as_ref().map(fill);
-                    choice.when = choice.when.as_ref().map(counted);
-                    choice.claims = super::placeholders::counted_claims(&choice.claims, scenario);
-                }
-                c
-            })
-            .collect();
+        let (lines, checkpoints) = Story::filled(scenario);
         // Filled by inserts, not `collect`: collecting into a B-tree sorts
         // first, a sort compiled for each element type (wasm size).
         let mut waits = BTreeMap::new();
@@ -230,18 +202,10 @@ impl Story {
         for name in scenario.senders() {
             producers.insert(name.to_owned());
         }
-        let mut redrives = BTreeMap::new();
-        for q in &scenario.queues {
-            if let Some(r) = &q.redrive {
-                redrives.insert(
-                    q.name.clone(),
-                    (r.dead_letter_queue.clone(), r.max_receive_count),
-                );
-            }
-        }
         let claims = Claims::new(
             lines.iter().map(|l| &l.claims[..]),
             (checkpoints.iter()).map(|c| c.choices.iter().map(|ch| &ch.claims[..]).collect()),
+            scenario,
         );
         let message_filter = |t: &Option<Trigger>| t.as_ref().is_some_and(|t| t.message.is_some());
         let reads_bodies = claims.reads_bodies()
@@ -270,6 +234,7 @@ impl Story {
             happened_for_end: BTreeSet::new(),
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
+            in_work: BTreeSet::new(),
             waiting: BTreeMap::new(),
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
@@ -279,7 +244,7 @@ impl Story {
             last_received: String::new(),
             last_receives: BTreeMap::new(),
             last_release: String::new(),
-            redrives,
+            redrives: Story::redrives(scenario),
             abandoned: BTreeMap::new(),
             explanation: None,
             last_line_at: None,
@@ -303,6 +268,51 @@ impl Story {
         let lines = &story.lines;
         crate::time_order::sort_by_time(&mut story.timed, |i| lines[*i].at_ms);
         story
+    }
+
+    /// The scenario's lines and checkpoints as this run tells them: words
+    /// and counts filled from its settings.
+    fn filled(scenario: &Scenario) -> (Vec<Narration>, Vec<Checkpoint>) {
+        let fill = |text: &String| {
+            super::placeholders::fill(text, scenario).unwrap_or_else(|_| text.clone())
+        };
+        let counted = |t: &Trigger| super::placeholders::counted(t, scenario);
+        let lines = (scenario.narration.iter())
+            .map(|l| Narration {
+                text: fill(&l.text),
+                otherwise: l.otherwise.as_ref().map(fill),
+                when: l.when.as_ref().map(counted),
+                claims: super::placeholders::counted_claims(&l.claims, scenario),
+                ..l.clone()
+            })
+            .collect();
+        let checkpoints = (scenario.checkpoints.iter())
+            .map(|c| {
+                let mut c = c.clone();
+                c.question = fill(&c.question);
+                c.when = c.when.as_ref().map(counted);
+                for choice in &mut c.choices {
+                    choice.text = fill(&choice.text);
+                    choice.because = choice.because.as_ref().map(fill);
+                    choice.when = choice.when.as_ref().map(counted);
+                    choice.claims = super::placeholders::counted_claims(&choice.claims, scenario);
+                }
+                c
+            })
+            .collect();
+        (lines, checkpoints)
+    }
+
+    /// Each queue's redrive: its dead-letter queue and maxReceiveCount.
+    fn redrives(scenario: &Scenario) -> BTreeMap<String, (String, i64)> {
+        let mut redrives = BTreeMap::new();
+        for q in &scenario.queues {
+            if let Some(r) = &q.redrive {
+                let policy = (r.dead_letter_queue.clone(), r.max_receive_count);
+                redrives.insert(q.name.clone(), policy);
+            }
+        }
+        redrives
     }
 
     /// The latest receive from `queue`: who (None: a caller without a
@@ -495,14 +505,20 @@ impl Story {
     /// `atEnd`), in time order; `true` marks a checkpoint's question.
     pub(crate) fn planned(&self) -> Vec<(Millis, String, bool)> {
         let timed = |at: Millis, when: bool, after: bool| (!when && !after).then_some(at);
-        let lines = self.lines.iter().filter_map(|l| {
-            // A line with claims may be withheld: not known before the run.
+        let lines = self.lines.iter().enumerate().filter_map(|(i, l)| {
+            // Claims about the run's settings are known now (the text, or
+            // its `otherwise`); a line with others may be withheld.
+            let text = match self.claims.known_before(i) {
+                Some(true) => Some(&l.text),
+                Some(false) => l.otherwise.as_ref(),
+                None => None,
+            }?;
             let at = timed(
                 l.at_ms,
-                l.when.is_some() || l.at_end.is_some() || !l.claims.is_empty(),
+                l.when.is_some() || l.at_end.is_some(),
                 l.after.is_some(),
             );
-            at.map(|t| (t, l.text.clone(), false))
+            at.map(|t| (t, text.clone(), false))
         });
         let checkpoints = self.checkpoints.iter().filter_map(|c| {
             let at = timed(c.at_ms, c.when.is_some(), c.after.is_some());
@@ -546,6 +562,7 @@ impl Story {
             + self.receipts.len()
             + self.waiting.len()
             + self.unprocessed.len()
+            + self.in_work.len()
             + self.learners.len()
             + self.abandoned.len()
             + self.groups.len()

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use queuelab_engine::Millis;
 
 use super::{Happening, Outcome};
-use crate::document::{Claim, Count, Trigger, TriggerEvent};
+use crate::document::{Claim, Count, Scenario, Trigger, TriggerEvent};
 use crate::teach::explain::secs;
+use crate::teach::placeholders::fill;
 
 /// A claim made checkable: indexes into [`Claims`]' watches.
 #[derive(Clone, Copy)]
@@ -23,8 +24,13 @@ enum Check {
     /// A receive-count watch, and the count (None: a setting the run lacks).
     ReceiveCount(usize, Option<u64>),
     Quiet(usize),
+    AtOnce(usize, usize),
     NoDuplicateDelivery,
     NoneLost,
+    AllDeleted,
+    /// A claim about the run's settings, decided before it starts: why
+    /// it is false, if it is (an index into `fixed`).
+    Fixed(Option<usize>),
 }
 
 /// An event a claim names, and the first moment one matched.
@@ -49,6 +55,11 @@ pub(super) struct Claims {
     /// Messages (body text) whose latest receive count a claim quotes.
     counts: Vec<(String, Option<u32>)>,
     spans: Vec<Span>,
+    /// The scenario's own messages sent, and deleted, so far.
+    sent: u64,
+    deleted: u64,
+    /// Why each false claim about the run's settings is false.
+    fixed: Vec<String>,
     /// Each line's claims (the document's, for the words, and its checks).
     lines: Vec<Vec<(Claim, Check)>>,
     /// Each checkpoint's choices' claims.
@@ -61,18 +72,19 @@ impl Claims {
     pub(super) fn new<'a>(
         lines: impl Iterator<Item = &'a [Claim]>,
         choices: impl Iterator<Item = Vec<&'a [Claim]>>,
+        scenario: &Scenario,
     ) -> Self {
         let mut claims = Claims::default();
-        let lines: Vec<_> = lines.map(|l| claims.compile(l)).collect();
+        let lines: Vec<_> = lines.map(|l| claims.compile(l, scenario)).collect();
         let choices: Vec<Vec<_>> = choices
-            .map(|c| c.into_iter().map(|l| claims.compile(l)).collect())
+            .map(|c| c.iter().map(|l| claims.compile(l, scenario)).collect())
             .collect();
         claims.lines = lines;
         claims.choices = choices;
         claims
     }
 
-    fn compile(&mut self, list: &[Claim]) -> Vec<(Claim, Check)> {
+    fn compile(&mut self, list: &[Claim], scenario: &Scenario) -> Vec<(Claim, Check)> {
         list.iter()
             .map(|claim| {
                 let check = match claim {
@@ -93,8 +105,16 @@ impl Claims {
                         });
                         Check::Quiet(self.spans.len() - 1)
                     }
+                    Claim::AtOnce { first, then } => {
+                        Check::AtOnce(self.watch(first), self.watch(then))
+                    }
                     Claim::NoDuplicateDelivery => Check::NoDuplicateDelivery,
                     Claim::NoneLost => Check::NoneLost,
+                    Claim::AllDeleted => Check::AllDeleted,
+                    _ => Check::Fixed(fixed(claim, scenario).map(|why| {
+                        self.fixed.push(why);
+                        self.fixed.len() - 1
+                    })),
                 };
                 (claim.clone(), check)
             })
@@ -118,6 +138,11 @@ impl Claims {
 
     /// An event the story's triggers see happened now.
     pub(super) fn saw(&mut self, now: Millis, what: TriggerEvent, h: &Happening) {
+        match what {
+            TriggerEvent::Sent => self.sent += 1,
+            TriggerEvent::Deleted => self.deleted += 1,
+            _ => {}
+        }
         if what == TriggerEvent::Received {
             for (message, count) in &mut self.counts {
                 if h.message.is_some_and(|m| m.contains(message.as_str())) {
@@ -145,6 +170,17 @@ impl Claims {
                 span.broken_at = Some(now);
             }
         }
+    }
+
+    /// Line `i`'s claims if they are all about the run's settings (known
+    /// before it starts): whether they hold. None when some wait for the run.
+    pub(super) fn known_before(&self, i: usize) -> Option<bool> {
+        let checks = &self.lines[i];
+        let fixed = |c: &&(Claim, Check)| matches!(c.1, Check::Fixed(_));
+        checks
+            .iter()
+            .all(|c| fixed(&c))
+            .then(|| checks.iter().all(|c| matches!(c.1, Check::Fixed(None))))
     }
 
     /// Whether line `i`'s claims hold now: `Err` says which does not, in words.
@@ -224,11 +260,58 @@ impl Claims {
                     )
                 })
             }
+            Check::AtOnce(a, b) => match (first(a), first(b)) {
+                (Some(at), Some(then)) if at == then => None,
+                (None, _) => Some(format!("it says a {} happened, and none has", event(a))),
+                (Some(at), then) => Some(format!(
+                    "it says a {} came at once after a {} (at {}), but {}",
+                    event(b),
+                    event(a),
+                    secs(at),
+                    then.map_or("none has".to_string(), |t| format!(
+                        "it came at {}",
+                        secs(t)
+                    ))
+                )),
+            },
+            Check::AllDeleted => (self.deleted < self.sent).then(|| {
+                format!(
+                    "it says every message sent was deleted, but {} of {} were not",
+                    self.sent - self.deleted,
+                    self.sent
+                )
+            }),
+            Check::Fixed(why) => why.map(|i| self.fixed[i].clone()),
             Check::NoDuplicateDelivery => (outcome.duplicate_deliveries > 0)
                 .then(|| "it says no message was delivered twice at once, but one was".to_string()),
             Check::NoneLost => (outcome.lost + outcome.expired + outcome.dead_lettered > 0)
                 .then(|| "it says no message was lost, but one was".to_string()),
         }
+    }
+}
+
+/// Why a claim about the run's settings (a consumer's behaviour, a
+/// setting's words) is false for `scenario`, or None when it holds.
+fn fixed(claim: &Claim, scenario: &Scenario) -> Option<String> {
+    let behaves = |consumer: &str, is: &str| {
+        let c = scenario.consumers.iter().find(|c| c.name == consumer);
+        c.and_then(|c| crate::behaviours::asks_for(&c.behaviour, is))
+            .unwrap_or(false)
+    };
+    let reads = |value: &str| fill(value, scenario).unwrap_or_default();
+    match claim {
+        Claim::Behaviour { consumer, is } => (!behaves(consumer, is))
+            .then(|| format!("it says {consumer} runs with {is}, and in this run it does not")),
+        Claim::NoBehaviour { consumer, is } => behaves(consumer, is)
+            .then(|| format!("it says {consumer} runs without {is}, and in this run it does not")),
+        Claim::SettingIs { value, is } => {
+            let got = reads(value);
+            (got != *is).then(|| format!("it says {value} is {is}; in this run it is {got}"))
+        }
+        Claim::SettingIsNot { value, is } => {
+            (reads(value) == *is).then(|| format!("it says {value} is not {is}; in this run it is"))
+        }
+        _ => None,
     }
 }
 

@@ -402,9 +402,15 @@ impl Story {
             self.happened(now, T::DeletedBeforeProcessing, h());
         }
         // The message is gone: its receipt and label are no longer needed
-        // (a story keeps only what stored messages need, however long the run).
+        // (a story keeps only what stored messages need, however long the
+        // run). Deleted before its work, it keeps its label until the work
+        // is done, so a trigger naming it still matches its side effect.
         self.receipts.remove(&id);
-        self.labels.remove(&id);
+        if before_work {
+            self.in_work.insert(id.clone());
+        } else {
+            self.labels.remove(&id);
+        }
         self.abandoned.remove(&id);
         self.groups.remove(&id);
         // `learners` keeps the id: a worker that deleted first still
@@ -418,9 +424,18 @@ impl Story {
         }
     }
 
-    /// `consumer`'s work on `id` is done (or given up).
+    /// `consumer`'s work on `id` is done (or given up). A message deleted
+    /// before its work is forgotten once the work is done; given up, it is
+    /// forgotten when it is logged lost, next.
     fn done(&mut self, consumer: &Arc<str>, id: &str) {
         self.unprocessed.remove(&(consumer.clone(), id.to_string()));
+    }
+
+    /// The work on a message deleted before it is over (done, or lost).
+    fn forget_deleted(&mut self, id: &str) {
+        if self.in_work.remove(id) {
+            self.labels.remove(id);
+        }
     }
 
     /// One of the simulation's own events.
@@ -434,8 +449,8 @@ impl Story {
                 consumer,
                 message_id,
             } => {
-                self.done(consumer, message_id);
                 let body = self.body(message_id);
+                self.done(consumer, message_id);
                 let h = Happening {
                     learners: self.learners.contains(message_id.as_str()),
                     message: body.as_deref(),
@@ -443,6 +458,7 @@ impl Story {
                     ..Happening::default()
                 };
                 self.happened(now, T::SkippedAlreadyProcessed, h);
+                self.forget_deleted(message_id);
             }
             SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
             SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
@@ -520,8 +536,8 @@ impl Story {
         else {
             return;
         };
-        self.done(consumer, message_id);
         let body = self.body(message_id);
+        self.done(consumer, message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
@@ -530,6 +546,7 @@ impl Story {
             ..Happening::default()
         };
         self.happened(now, T::SideEffect, h);
+        self.forget_deleted(message_id);
     }
 
     fn on_processing_failed(&mut self, now: Millis, event: &SimEvent) {
@@ -542,6 +559,7 @@ impl Story {
         else {
             return;
         };
+        let body = self.body(message_id);
         self.done(consumer, message_id);
         if self.receipts.contains_key(message_id) {
             let fate = self.fate(message_id, consumer, now);
@@ -551,7 +569,6 @@ impl Story {
         }
         let what = "its handler failed".to_string();
         self.abandoned.insert(message_id.clone(), what);
-        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
@@ -572,6 +589,7 @@ impl Story {
         else {
             return;
         };
+        let body = self.body(message_id);
         self.done(consumer, message_id);
         let fate = self.fate(message_id, consumer, now);
         let label = self.label(message_id);
@@ -579,7 +597,6 @@ impl Story {
         self.explain(now, text);
         self.abandoned
             .insert(message_id.clone(), "it crashed".to_string());
-        let body = self.body(message_id);
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
@@ -610,5 +627,6 @@ impl Story {
             ..Happening::default()
         };
         self.happened(now, T::MessageLost, h);
+        self.forget_deleted(message_id);
     }
 }
