@@ -118,6 +118,35 @@ impl SoFar<'_> {
                 });
                 loud.map(|e| format!("event {} at {} ms: {:?}", e.seq, e.time_ms, e.kind))
             }
+            Claim::AtOnce { first, then } => match (self.first(first), self.first(then)) {
+                (Some(a), Some(b)) if a == b => None,
+                (a, b) => Some(format!(
+                    "{first:?} first at {a:?} ms, {then:?} first at {b:?} ms"
+                )),
+            },
+            Claim::AllDeleted => {
+                let (sent, deleted) = (self.count_of(T::Sent), self.count_of(T::Deleted));
+                (deleted < sent).then(|| {
+                    format!(
+                        "{} of {sent} messages sent were not deleted",
+                        sent - deleted
+                    )
+                })
+            }
+            Claim::Behaviour { consumer, is } => {
+                (!self.behaves(consumer, is)).then(|| format!("{consumer} does not run with {is}"))
+            }
+            Claim::NoBehaviour { consumer, is } => self
+                .behaves(consumer, is)
+                .then(|| format!("{consumer} runs with {is}")),
+            Claim::SettingIs { value, is } => match setting(value, self.scenario) {
+                Some(got) if Some(got) == said(is) => None,
+                got => Some(format!("{value} is {got:?}, not {is}")),
+            },
+            Claim::SettingIsNot { value, is } => match setting(value, self.scenario) {
+                Some(got) if Some(got) != said(is) => None,
+                got => Some(format!("{value} is {got:?}, which is {is}")),
+            },
             Claim::NoDuplicateDelivery => {
                 let n = self.count_of(T::DuplicateDelivery);
                 (n > 0).then(|| format!("{n} duplicate deliveries so far"))
@@ -128,6 +157,28 @@ impl SoFar<'_> {
                     + self.count_of(T::MovedToDeadLetterQueue);
                 (n > 0).then(|| format!("{n} messages lost, expired or dead-lettered so far"))
             }
+        }
+    }
+
+    /// Whether `consumer` runs with the behaviour of that registry name,
+    /// read from its fields as docs/scenario-format.md describes them.
+    fn behaves(&self, consumer: &str, is: &str) -> bool {
+        let Some(c) = self.scenario.consumers.iter().find(|c| c.name == consumer) else {
+            return false;
+        };
+        let b = &c.behaviour;
+        match is {
+            "idempotent" => b.idempotent,
+            "heartbeat" => b.heartbeat_every_ms.is_some(),
+            "poison" => !b.fails_on.is_empty(),
+            "failEveryNth" => b.fails_every_nth.is_some(),
+            "crashBeforeSideEffect" => !b.crashes_before_side_effect_on.is_empty(),
+            "crashAfterSideEffect" => !b.crashes_after_side_effect_on.is_empty(),
+            "deleteFirst" => b.deletes_before_processing,
+            "lambdaBatch" => b.lambda_batch,
+            "failsDuring" => b.fails_during_ms.is_some(),
+            "retryAfterFailure" => b.retry_immediately || b.retry_backoff.is_some(),
+            _ => false,
         }
     }
 
@@ -149,4 +200,49 @@ fn told(kind: &Kind) -> bool {
                 | SimEvent::CheckpointAnswered { .. }
         )
     )
+}
+
+/// A setting a claim quotes ("{worker-1.waitTime}"), in milliseconds (a
+/// time) or as a count, read from the run's scenario with SQS's defaults;
+/// None for a property this oracle does not read (the claim is then false,
+/// so that a new kind of setting gets its reader).
+fn setting(value: &str, s: &Scenario) -> Option<u64> {
+    let (owner, property) = value
+        .strip_prefix('{')?
+        .strip_suffix('}')?
+        .rsplit_once('.')?;
+    let seconds =
+        |v: Option<i64>, default: u64| Some(v.map_or(default, |v| v.max(0) as u64) * 1000);
+    if let Some(q) = s.queues.iter().find(|q| q.name == owner) {
+        return match property {
+            "visibilityTimeout" => seconds(q.visibility_timeout_seconds, 30),
+            "delay" => seconds(q.delay_seconds, 0),
+            "retention" => seconds(q.message_retention_period_seconds, 345_600),
+            "receiveWaitTime" => seconds(q.receive_message_wait_time_seconds, 0),
+            "maxReceiveCount" => q
+                .redrive
+                .as_ref()
+                .and_then(|r| u64::try_from(r.max_receive_count).ok()),
+            _ => None,
+        };
+    }
+    let c = s.consumers.iter().find(|c| c.name == owner)?;
+    match property {
+        "waitTime" => seconds(Some(c.wait_time_seconds), 0),
+        "pollInterval" => Some(c.poll_interval_ms),
+        "batchSize" => u64::try_from(c.batch_size).ok(),
+        _ => None,
+    }
+}
+
+/// A setting's words as a claim writes them ("0 s", "2.5 s", "3"): in
+/// milliseconds for a time, else the count.
+fn said(words: &str) -> Option<u64> {
+    match words.strip_suffix(" s") {
+        Some(secs) => secs
+            .parse::<f64>()
+            .ok()
+            .map(|n| (n * 1000.0).round() as u64),
+        None => words.parse().ok(),
+    }
 }

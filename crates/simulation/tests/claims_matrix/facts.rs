@@ -20,9 +20,7 @@ pub struct Happening {
     pub group: Option<String>,
     pub receive_count: Option<u32>,
     pub count: Option<u64>,
-    /// The message's label (its body's beginning), while the message is
-    /// known: from its send until it leaves the queue (delete, expiry or
-    /// purge, that event included).
+    /// The message's label (its body's first 80 characters).
     pub message: Option<String>,
     /// `groupUnlocked`: how the group's head left flight.
     pub cause: Option<UnlockCause>,
@@ -52,9 +50,6 @@ pub struct Message {
 #[derive(Default)]
 pub struct Facts {
     pub happenings: Vec<Happening>,
-    /// Messages that left their queue (deleted, expired, purged): no
-    /// longer known by their body.
-    gone: BTreeSet<String>,
     pub messages: BTreeMap<String, Message>,
     /// Side effects per message: who performed each, in order.
     pub side_effects: BTreeMap<String, Vec<String>>,
@@ -142,7 +137,9 @@ impl Facts {
     }
 
     fn happen(&mut self, e: &LogEvent, h: Happening) {
-        let id = message_of(&e.kind).filter(|id| !self.gone.contains(id));
+        // A message is known by its body for every event about it, even
+        // after its delete (a worker that deleted first still works on it).
+        let id = message_of(&e.kind);
         let message = id
             .and_then(|id| self.messages.get(&id))
             .map(|m| m.label.clone());
@@ -152,14 +149,6 @@ impl Facts {
             message,
             ..h
         });
-        if let Kind::Sqs(
-            EventKind::Deleted { message_id, .. }
-            | EventKind::Expired { message_id, .. }
-            | EventKind::Purged { message_id, .. },
-        ) = &e.kind
-        {
-            self.gone.insert(message_id.to_string());
-        }
     }
 
     /// The latest receive of a message.
@@ -246,7 +235,6 @@ impl Facts {
                 }
                 EventKind::Purged { message_id, .. } => {
                     waiting.remove(&message_id.to_string());
-                    self.gone.insert(message_id.to_string());
                 }
                 EventKind::Redriven { new_message_id, .. } => {
                     waiting.insert(new_message_id.to_string(), e.time_ms);

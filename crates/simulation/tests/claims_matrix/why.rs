@@ -461,12 +461,17 @@ fn lost(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
                 if &**consumer == who && *handler_crashed == crashed)
         })
         .ok_or(format!("no loss of it by {who} at {at} ms"))?;
+        // This loss's receive: what came before it was another try.
+        let since = (m.receives.iter().rev())
+            .find(|r| r.seq < seq && r.by.as_deref() == Some(who))
+            .map_or(0, |r| r.seq);
         let deleted = m.history.iter().find(|(s, _, k)| {
             *s < seq
+                && *s > since
                 && matches!(k, Kind::Sqs(EventKind::Deleted { by: Some(b), .. }) if &**b == who)
         });
         let worked = m.history.iter().any(|(s, _, k)| {
-            *s < seq && matches!(k, Kind::Simulation(SimEvent::SideEffectPerformed { consumer, .. }) if &**consumer == who)
+            *s < seq && *s > since && matches!(k, Kind::Simulation(SimEvent::SideEffectPerformed { consumer, .. }) if &**consumer == who)
         });
         let failed = m.history.iter().any(|(s, _, k)| {
             *s < seq
