@@ -282,3 +282,47 @@ fn a_group_unlocked_by_a_timeout_says_the_same_message_comes_next() {
     assert!(!text.contains("next message"), "{text}");
     assert!(text.contains("delivered again"), "{text}");
 }
+
+/// Scenario 3 (two idempotent workers, 2 s timeout, 3.5 s of work) with
+/// worker-1 crashing right after charging: worker-2 has received the
+/// order again at 2 s, and worker-1 crashes at 3.5 s on its stale copy.
+fn stale_crash() -> Scenario {
+    let mut s = bare("03-idempotent-consumer.json");
+    s.consumers[0].behaviour.crashes_after_side_effect_on = vec!["A-1001".into()];
+    s
+}
+
+#[test]
+fn a_crash_on_a_stale_copy_is_not_blamed_on_the_worker_that_holds_the_message() {
+    // At 4 s worker-2's receive times out while it is still working:
+    // it is worker-1 that crashed, on the copy it received before.
+    let text = explained_at(stale_crash(), 4000);
+    assert!(
+        text.contains("ended while worker-2 was still working on it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_message_back_after_a_backoff_names_the_backoff_as_the_timeout_that_ended() {
+    // Scenario 5's worker backs off 1 s after each failure (not the queue's 2 s).
+    let mut s = bare("05-poison-message.json");
+    s.consumers[0].behaviour.retry_backoff = Some(queuelab_simulation::RetryBackoff {
+        base_seconds: 1,
+        max_seconds: 60,
+    });
+    let text = explained_at(s, 1600);
+    assert!(text.contains("its 1 s visibility timeout ended"), "{text}");
+}
+
+#[test]
+fn a_crash_on_a_message_another_worker_deleted_does_not_say_it_was_not_deleted() {
+    // Scenario 3 with worker-2 crashing before charging its duplicate:
+    // worker-1 deleted the order at 3.5 s, worker-2 crashes at 5.5 s.
+    let mut s = bare("03-idempotent-consumer.json");
+    s.consumers[1].behaviour.crashes_before_side_effect_on = vec!["A-1001".into()];
+    let text = explained_at(s, 5500);
+    assert!(text.contains("crashed while handling"), "{text}");
+    assert!(!text.contains("the message was not deleted"), "{text}");
+    assert!(text.contains("already deleted"), "{text}");
+}

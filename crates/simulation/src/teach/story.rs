@@ -176,7 +176,9 @@ pub(crate) struct Story {
     last_release: String,
     /// Messages whose holder stopped working on them without deleting
     /// them (crashed, or its handler failed): what happened.
-    abandoned: BTreeMap<String, String>,
+    /// (Each by the worker that did it: a stale copy's crash is not the
+    /// holder's.)
+    abandoned: BTreeMap<String, (Arc<str>, String)>,
     /// The latest explanation, with its moment.
     explanation: Option<(Millis, String)>,
     /// When an authored line was last shown.

@@ -12,16 +12,23 @@ use super::why::{any_of, named, Check};
 pub fn crashed(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
     let (who, rest) = text.split_once(" crashed while handling ")?;
     let (all, rest) = named(f, rest)?;
-    let (before, fate) = if let Some(fate) = rest.strip_prefix(
-        ", before its side effect: the work was not done, and the message was not deleted. SQS does not know a worker crashed. ",
-    ) {
-        (true, fate)
-    } else {
-        let fate = rest.strip_prefix(
-            ", after its side effect, before deleting the message: the work was done, but the message is still in SQS, so the side effect can happen again. SQS does not know a worker crashed. ",
-        )?;
-        (false, fate)
-    };
+    // (before its side effect?, says it is still in SQS?, the words)
+    const SAID: [(bool, bool, &str); 4] = [
+        (true, true, ", before its side effect: the work was not done, and the message was not deleted."),
+        (true, false, ", before its side effect: the work was not done."),
+        (
+            false,
+            true,
+            ", after its side effect, before deleting the message: the work was done, but the message is still in SQS, so the side effect can happen again.",
+        ),
+        (false, false, ", after its side effect: the work was done."),
+    ];
+    let (before, in_sqs, fate) = SAID.iter().find_map(|(before, in_sqs, words)| {
+        let fate = rest
+            .strip_prefix(words)?
+            .strip_prefix(" SQS does not know a worker crashed. ")?;
+        Some((*before, *in_sqs, fate))
+    })?;
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Simulation(SimEvent::WorkerCrashed { consumer, before_side_effect, .. })
@@ -37,9 +44,11 @@ pub fn crashed(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check>
                 "{who}'s side effect on it since its receive: {worked}"
             ));
         }
-        if let Some(s) = gone_before(m, seq) {
+        let gone = gone_before(m, seq);
+        if in_sqs != gone.is_none() {
             return Err(format!(
-                "[not-deleted] it had left the queue before the crash (event {s}): it was deleted"
+                "[not-deleted] it says the message is {}in SQS; it left the queue: {gone:?}",
+                if in_sqs { "" } else { "not " }
             ));
         }
         fate_holds(m, who, seq, at, fate, s)

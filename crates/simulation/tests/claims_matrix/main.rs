@@ -33,27 +33,6 @@ const KNOWN_FALSE: &[(&str, &str)] = &[
          when X had finished: its delete missed a copy (realism), or its Lambda batch failed \
          as a whole (lab 03's own run)",
     ),
-    (
-        "[other-holder]",
-        "“… is visible again: X received it, then it crashed / its handler failed”, when another \
-         worker did (the story keeps one abandonment per message, not per holder)",
-    ),
-    (
-        "[not-deleted]",
-        "“X crashed while handling message <id>, before its side effect: the work was not done, \
-         and the message was not deleted. … The message was already deleted”, when another \
-         worker deleted it while X worked on a duplicate (and the label is lost with it)",
-    ),
-    (
-        "[holds-now]",
-        "“X's handler failed on … and did not delete it. Y has received the message since, and \
-         holds it now”, when Y's receive has timed out since (lab 05 with a 1 s timeout)",
-    ),
-    (
-        "[timeout-length]",
-        "“… its N s visibility timeout ended”, when the timeout that ended was a backoff's or a \
-         heartbeat's ChangeMessageVisibility (lab 07's fix “Exponential backoff from 2 s”)",
-    ),
 ];
 
 /// The findings of `report`: none but the known kinds (and, over the whole

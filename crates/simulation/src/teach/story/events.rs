@@ -214,6 +214,9 @@ impl Story {
         let before = self.receipts.get(&id).map(|r| r.visible_at);
         let rc = self.receipts.get_mut(&id).map(|r| {
             r.visible_at = *visible_at;
+            // The timeout that will end now is this one (a heartbeat's,
+            // a backoff's), not the receive's.
+            r.timeout_ms = visible_at.saturating_sub(now);
             r.receive_count
         });
         if *visible_at <= now {
@@ -252,8 +255,10 @@ impl Story {
         self.last_release = format!("{label}'s visibility timeout ended");
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
             let text = match self.abandoned.remove(&id) {
-                Some(what) => explain::came_back(&label, holder, &what, r.timeout_ms),
-                None => explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms),
+                Some((who, what)) if who == *holder => {
+                    explain::came_back(&label, holder, &what, r.timeout_ms)
+                }
+                _ => explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms),
             };
             self.explain(now, text);
         }
@@ -329,7 +334,9 @@ impl Story {
         let Some(r) = self.receipts.get(id) else {
             return "The message was already deleted, so SQS will not deliver it again.".into();
         };
-        if r.by.as_deref() != Some(consumer) {
+        // Another worker's receive since, while its timeout runs: it holds
+        // the message (once that timeout ends, nobody does).
+        if r.by.as_deref() != Some(consumer) && r.visible_at > now {
             let holder = r.by.as_deref().unwrap_or("someone else");
             return format!("{holder} has received the message since, and holds it now.");
         }
@@ -568,7 +575,7 @@ impl Story {
             self.explain(now, text);
         }
         let what = "its handler failed".to_string();
-        self.abandoned.insert(message_id.clone(), what);
+        (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
@@ -593,10 +600,11 @@ impl Story {
         self.done(consumer, message_id);
         let fate = self.fate(message_id, consumer, now);
         let label = self.label(message_id);
-        let text = explain::worker_crashed(&label, consumer, *before_side_effect, &fate);
+        let deleted = !self.receipts.contains_key(message_id);
+        let text = explain::worker_crashed(&label, consumer, *before_side_effect, deleted, &fate);
         self.explain(now, text);
-        self.abandoned
-            .insert(message_id.clone(), "it crashed".to_string());
+        let what = "it crashed".to_string();
+        (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
