@@ -326,3 +326,35 @@ fn a_crash_on_a_message_another_worker_deleted_does_not_say_it_was_not_deleted()
     assert!(!text.contains("the message was not deleted"), "{text}");
     assert!(text.contains("already deleted"), "{text}");
 }
+
+#[test]
+fn a_message_back_because_its_delete_missed_a_copy_says_so_not_that_its_worker_is_busy() {
+    // Realism: every delete on a standard queue misses a copy. worker-1
+    // charges order A in 2 s and deletes it; the 5 s timeout then ends.
+    let mut config = Config::default();
+    config.realism.duplicate_delivery_probability = 1.0;
+    let mut sim = Simulation::new(one_worker(5, json!({})), config).unwrap();
+    sim.advance(5000);
+    let text = sim.snapshot().explanation.unwrap_or_default();
+    assert!(
+        text.contains("worker-1 deleted it, but the delete reached only some of SQS's copies"),
+        "{text}"
+    );
+    assert!(!text.contains("still working"), "{text}");
+}
+
+#[test]
+fn a_record_back_after_its_lambda_batch_failed_says_the_batch_failed() {
+    // Lab 03: the Lambda's batch of ten fails on one corrupt record; at 9 s
+    // the 5 s timeout of the batch's records ends (the invocation is over).
+    let path = format!(
+        "{}/../../web/scenarios/labs/03-lost-batches.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let lab: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = explained_at(lab, 9000);
+    assert!(
+        text.contains("lambda received it, then its Lambda batch failed"),
+        "{text}"
+    );
+}

@@ -38,6 +38,17 @@ pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout_ms: Milli
     )
 }
 
+/// A message back because its holder's delete missed a copy (realism).
+pub(crate) fn missed_copy(label: &str, holder: &str, timeout_ms: Millis) -> String {
+    format!(
+        "{label} is visible again: {holder} deleted it, but the delete reached only some of \
+         SQS's copies (the realism knob duplicateDeliveryProbability), so when its {} \
+         visibility timeout ended a copy came back. SQS delivers at least once: even a \
+         deleted message can be delivered again.",
+        secs(timeout_ms)
+    )
+}
+
 pub(crate) fn duplicate_delivery(
     label: &str,
     consumer: &str,

@@ -27,6 +27,7 @@ use crate::{Retained, Simulation, SimulationSnapshot};
 mod checkpoints;
 mod claims;
 mod events;
+mod returned;
 
 /// What the run did, counted from its events: the end-of-run recap.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -179,6 +180,8 @@ pub(crate) struct Story {
     /// (Each by the worker that did it: a stale copy's crash is not the
     /// holder's.)
     abandoned: BTreeMap<String, (Arc<str>, String)>,
+    /// Messages given back by a whole Lambda batch's failure or a missed delete.
+    returned: returned::Returned,
     /// The latest explanation, with its moment.
     explanation: Option<(Millis, String)>,
     /// When an authored line was last shown.
@@ -248,6 +251,7 @@ impl Story {
             last_release: String::new(),
             redrives: Story::redrives(scenario),
             abandoned: BTreeMap::new(),
+            returned: returned::Returned::new(scenario),
             explanation: None,
             last_line_at: None,
             lines,
@@ -567,6 +571,7 @@ impl Story {
             + self.in_work.len()
             + self.learners.len()
             + self.abandoned.len()
+            + self.returned.len()
             + self.groups.len()
     }
 }

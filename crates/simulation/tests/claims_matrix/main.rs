@@ -21,19 +21,11 @@ mod why;
 
 use queuelab_simulation::{Kind, LogEvent, Scenario, SimEvent};
 
-/// Kinds of false sentence the matrix finds in today's simulation, each
-/// with the run that shows it (the test prints every example). They are
-/// listed here, not fixed here: the story's explanations (src/teach/) are
-/// being rewritten by issue 28's claims work. An entry that no longer
-/// occurs fails the test, so the list only shrinks.
-const KNOWN_FALSE: &[(&str, &str)] = &[
-    (
-        "[holder-done]",
-        "“…: its N s visibility timeout (receive #N) ended while X was still working on it”, \
-         when X had finished: its delete missed a copy (realism), or its Lambda batch failed \
-         as a whole (lab 03's own run)",
-    ),
-];
+/// Kinds of false sentence the matrix finds and that are not fixed yet,
+/// each with why (the test prints every example): (the oracle's tag, the
+/// sentence and its cause). Empty: every kind it found is fixed. An entry
+/// that no longer occurs fails the whole matrix, so the list only shrinks.
+const KNOWN_FALSE: &[(&str, &str)] = &[];
 
 /// The findings of `report`: none but the known kinds (and, over the whole
 /// matrix, every known kind still found: a fixed one leaves the list).

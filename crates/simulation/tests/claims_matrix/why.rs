@@ -79,7 +79,8 @@ fn consumer<'a>(s: &'a Scenario, worker: &str) -> Option<&'a queuelab_simulation
 }
 
 pub fn check(at: Millis, text: &str, facts: &Facts, s: &Scenario) -> Check {
-    let readers: [Reader; 14] = [
+    let readers: [Reader; 15] = [
+        missed_copy,
         super::fate::crashed,
         super::fate::failed,
         visibility_expired,
@@ -170,13 +171,20 @@ fn visibility_expired(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option
     }))
 }
 
-fn came_back(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
+fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
     let (all, rest) = named(f, text)?;
     let rest = rest.strip_prefix(" is visible again: ")?;
     let (holder, rest) = rest.split_once(" received it, then ")?;
     let (what, rest) = rest.split_once(" without deleting it, and its ")?;
     let (t, _) = rest.split_once(" visibility timeout ended.")?;
     let t = ms(t)?;
+    // A whole Lambda batch goes back when one of its records fails.
+    let whole_batch = s.consumers.iter().any(|c| {
+        let b = &c.behaviour;
+        (c.name == holder || holder.starts_with(&format!("{}-", c.name)))
+            && b.lambda_batch
+            && !b.report_batch_item_failures
+    });
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)
@@ -188,23 +196,67 @@ fn came_back(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
         if r.by.as_deref() != Some(holder) {
             return Err(format!("its latest receive was by {:?}", r.by));
         }
-        let did = m.history.iter().any(|(s, _, k)| {
-            *s > r.seq
-                && *s < seq
-                && match (what, k) {
-                    ("it crashed", Kind::Simulation(SimEvent::WorkerCrashed { consumer, .. })) => {
-                        &**consumer == holder
-                    }
-                    (
-                        "its handler failed",
-                        Kind::Simulation(SimEvent::ProcessingFailed { consumer, .. }),
-                    ) => &**consumer == holder,
-                    _ => false,
-                }
-        });
-        if !did {
+        let by_holder = |k: &Kind| match (what, k) {
+            ("it crashed", Kind::Simulation(SimEvent::WorkerCrashed { consumer, .. })) => {
+                &**consumer == holder
+            }
+            (
+                "its handler failed",
+                Kind::Simulation(SimEvent::ProcessingFailed { consumer, .. }),
+            ) => &**consumer == holder,
+            _ => false,
+        };
+        let did = m
+            .history
+            .iter()
+            .any(|(s, _, k)| *s > r.seq && *s < seq && by_holder(k));
+        // Its batch failed: a record of the holder's failed since this one's receive.
+        let batch_failed = what
+            == "its Lambda batch failed (one record failed, so the whole batch went back)"
+            && whole_batch
+            && f.happenings.iter().any(|h| {
+                h.seq > r.seq
+                    && h.seq < seq
+                    && h.event == queuelab_simulation::TriggerEvent::ProcessingFailed
+                    && h.consumer.as_deref() == Some(holder)
+            });
+        if !did && !batch_failed {
             return Err(format!(
                 "[other-holder] {holder} did not do this ({what}) after receiving it"
+            ));
+        }
+        timeout_ended(m, t, seq, at)
+    }))
+}
+
+/// "{label} is visible again: {holder} deleted it, but the delete reached
+/// only some of SQS's copies …, so when its T visibility timeout ended a
+/// copy came back."
+fn missed_copy(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
+    let (all, rest) = named(f, text)?;
+    let rest = rest.strip_prefix(" is visible again: ")?;
+    let (holder, rest) =
+        rest.split_once(" deleted it, but the delete reached only some of SQS's copies")?;
+    let (_, rest) = rest.split_once(", so when its ")?;
+    let (t, _) = rest.split_once(" visibility timeout ended a copy came back.")?;
+    let t = ms(t)?;
+    Some(any_of(&all, |_, m| {
+        let seq = event_at(m, at, |k| {
+            matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)
+        })
+        .ok_or(format!("no visibility timeout of it ended at {at} ms with {holder} holding it"))?;
+        let r = (m.receives.iter().rev())
+            .find(|r| r.seq < seq)
+            .ok_or("never received")?;
+        let missed = m.history.iter().any(|(s, _, k)| {
+            *s > r.seq
+                && *s < seq
+                && matches!(k, Kind::Sqs(EventKind::DeleteMissedCopy { by: Some(b), .. }) if &**b == holder)
+        });
+        if r.by.as_deref() != Some(holder) || !missed {
+            return Err(format!(
+                "{holder}'s delete of its latest receive (by {:?}) missed no copy",
+                r.by
             ));
         }
         timeout_ended(m, t, seq, at)

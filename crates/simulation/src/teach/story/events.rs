@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{EventKind, Millis};
 
-use super::{explain, Happening, LastReceive, Receipt, Story, Waiting};
+use super::{explain, returned, Happening, LastReceive, Receipt, Story, Waiting};
 use crate::document::TriggerEvent;
 use crate::log::SimEvent;
 
@@ -83,6 +83,7 @@ impl Story {
                 };
                 self.happened(now, T::Expired, h);
             }
+            EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
             EventKind::Purged { message_id, .. } => {
                 let id = message_id.to_string();
                 self.stop_waiting(&id, None);
@@ -164,6 +165,7 @@ impl Story {
         let id = message_id.to_string();
         self.stop_waiting(&id, Some(now));
         if let Some(by) = by {
+            self.returned.received(now, by, &id);
             self.unprocessed.insert((by.clone(), id.clone()));
         }
         self.last_received = self.label(&id);
@@ -255,6 +257,9 @@ impl Story {
         self.last_release = format!("{label}'s visibility timeout ended");
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
             let text = match self.abandoned.remove(&id) {
+                Some((who, what)) if who == *holder && what == returned::MISSED_COPY => {
+                    explain::missed_copy(&label, holder, r.timeout_ms)
+                }
                 Some((who, what)) if who == *holder => {
                     explain::came_back(&label, holder, &what, r.timeout_ms)
                 }
@@ -380,6 +385,7 @@ impl Story {
     fn deleted(&mut self, now: Millis, queue: &str, id: String, by: Option<&Arc<str>>) {
         use TriggerEvent as T;
         self.stop_waiting(&id, None);
+        self.returned.deleted(by, &id);
         let receipt = self.receipts.get(&id);
         let rc = receipt.map(|r| r.receive_count);
         let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
@@ -576,6 +582,16 @@ impl Story {
         }
         let what = "its handler failed".to_string();
         (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
+        for id in self.returned.failed(consumer) {
+            let held = self
+                .receipts
+                .get(&id)
+                .is_some_and(|r| r.by.as_ref() == Some(consumer));
+            if held && id != *message_id {
+                let what = returned::BATCH_FAILED.to_string();
+                self.abandoned.insert(id, (consumer.clone(), what));
+            }
+        }
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
