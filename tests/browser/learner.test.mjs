@@ -27,9 +27,9 @@ test("scenario 7's quiet minutes are skipped at 1× and the page says so", async
 test("the early moments of scenario 7 are reachable from the timeline's narration moments", async () => {
   const { page, close } = await open("?scenario=07-fifo-deduplication&checkpoints=off");
   const ticks = await page.locator("#timeline-marks [data-marker-ms]").evaluateAll((els) => els.map((e) => Number(e.dataset.markerMs)));
-  assert.deepEqual(ticks, [0, 2000, 3000, 301000], "a tick for each narration entry");
-  await page.locator("#moments").selectOption("301000");
-  await page.waitForSelector("#clock[data-time-ms='301000']");
+  assert.deepEqual(ticks, [0, 2000, 3000, 301500], "a tick for each narration entry");
+  await page.locator("#moments").selectOption("301500");
+  await page.waitForSelector("#clock[data-time-ms='301500']");
   await page.locator("#moments").selectOption("2000");
   await page.waitForSelector("#clock[data-time-ms='2000']");
   await page.locator("#timeline-marks [data-marker-ms='3000']").click();

@@ -36,7 +36,10 @@ const LAB_PARTS = ["goal", "knobs", "explain"];
 function sample(node, branch) {
   node = deref(node);
   if (node.oneOf) return sample(node.oneOf[branch % node.oneOf.length], branch);
+  // A number or a setting's placeholder (a count): the number.
+  if (node.anyOf) return sample(node.anyOf[0], branch);
   if (node.enum) return node.enum[0];
+  if ("const" in node) return node.const;
   switch (node.type) {
     case "object": {
       const value = {};
@@ -61,10 +64,16 @@ function sample(node, branch) {
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
  * one answer gives neither. Producers, schedules and workers have names of
- * their own.
+ * their own, and a behaviour claim names the first worker.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
+  // A behaviour claim names a consumer and a behaviour the registry has.
+  const claims = [...scenario.narration, ...scenario.checkpoints, ...scenario.checkpoints.flatMap((c) => c.choices)].flatMap((x) => x.claims ?? []);
+  for (const claim of claims) {
+    const named = claim.behaviour ?? claim.noBehaviour;
+    if (named) Object.assign(named, { consumer: "worker-1", is: "idempotent" });
+  }
   const [work] = scenario.queues;
   work.name = "work.fifo";
   work.redrive.deadLetterQueue = "dead.fifo";
@@ -103,7 +112,11 @@ function violations(node, value, path, field, out, form) {
   const set = (v) => (s) => setAt(s, path, v);
   if (node.oneOf) {
     at("oneOf: no form", field, set({}));
-    const branch = node.oneOf.findIndex((b) => Object.keys(value)[0] in deref(b).properties);
+    // An object names its form by its one key; a word (a unit variant) by itself.
+    const words = (b) => deref(b).enum ?? ("const" in deref(b) ? [deref(b).const] : []);
+    const branch = typeof value === "string"
+      ? node.oneOf.findIndex((b) => words(b).includes(value))
+      : node.oneOf.findIndex((b) => Object.keys(value)[0] in (deref(b).properties ?? {}));
     // Inside a form, a missing or extra key breaks the form as a whole:
     // serde reports it at the field holding the form.
     violations(node.oneOf[branch], value, path, field, out, field);
@@ -155,7 +168,7 @@ const DOCUMENTED = [
   [/^\/producers\/.*\/body minLength$/, "a producer's empty body loads; each such send fails at run time (MissingParameter)"],
   [/^\/producers\/0\/sends\/0\/delaySeconds (minimum|maximum)$/, "a producer's per-send delay out of range loads; the send fails at run time"],
   [/\/heartbeatVisibilitySeconds (minimum|maximum)$/, "loads; every heartbeat fails at run time"],
-  [/\/behaviour type object$/, "serde also reads a struct from an array of its fields in order, and every behaviour field has a default: [] is {}"],
+  [/^\/consumers\/\d+\/behaviour type object$/, "serde also reads a struct from an array of its fields in order, and every behaviour field has a default: [] is {}"],
 ];
 
 function documentedReason(c) {

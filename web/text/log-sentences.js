@@ -66,7 +66,7 @@ function describe(e, ctx, duplicateOf) {
     case "checkpointAnswered":
       return line("checkpoint", `the run's answer: ${e.answer}`, "narration");
     case "narrationWithheld":
-      return line("narrator", `withheld “${e.text}”: ${e.reason}, in this run`, "routine");
+      return line("narrator", `held back a line this run does not bear out: ${e.reason} (“${e.text}”)`, "routine");
     case "queueCreated":
       return line("setup", `queue ${e.queue} created (${e.fifo ? "FIFO" : "standard"})`, "routine");
     case "queueDeleted":

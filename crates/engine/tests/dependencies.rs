@@ -8,9 +8,11 @@ use std::collections::BTreeSet;
 /// Every crate the engine may depend on, outside its tests (not
 /// `queuelab-simulation`: the simulation depends on the engine, never the
 /// reverse; nor libm, which only the simulation's drawn durations need).
-/// ts-rs is optional, behind the `contract` feature that only the binding's
-/// generated-contract test turns on: no build of the engine links it.
-const ALLOWED: [&str; 8] = [
+/// ts-rs and schemars are optional, behind the `contract` feature that only
+/// the binding's generated-contract test turns on: no build of the engine
+/// links them (schemars: the schema of `UnlockCause`, which a scenario's
+/// trigger names).
+const ALLOWED: [&str; 9] = [
     "serde",
     "rand_core",
     "rand_pcg",
@@ -19,6 +21,7 @@ const ALLOWED: [&str; 8] = [
     "sha2",
     "base64",
     "ts-rs",
+    "schemars",
 ];
 
 /// The dependencies a `Cargo.toml` declares outside `[dev-dependencies]`:

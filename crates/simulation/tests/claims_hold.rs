@@ -243,3 +243,118 @@ fn scenario_7_with_a_slow_payment_worker_does_not_say_the_first_was_deleted() {
     assert!(!shows(&w, "even after that message is deleted"), "{w:#?}");
     assert!(shows(&w, "adds nothing"), "{w:#?}");
 }
+
+#[test]
+fn scenario_5_with_a_heartbeat_does_not_quote_the_queues_timeout_as_the_messages() {
+    // Each heartbeat sets 10 s: A-1002 comes back after 10 s, not 2 s.
+    let w = words("05-poison-message.json", |s| {
+        let b = &mut s.consumers[0].behaviour;
+        b.heartbeat_every_ms = Some(100);
+        b.heartbeat_visibility_seconds = Some(10);
+        s.duration_ms = 30_000;
+    });
+    assert!(
+        !shows(&w, "when its 2 s visibility timeout ended"),
+        "{w:#?}"
+    );
+    assert!(shows(&w, "A-1002 is back (receive #2)"), "{w:#?}");
+}
+
+#[test]
+fn scenario_10_without_a_queue_delay_does_not_say_every_message_stays_delayed() {
+    let w = words("10-delay-and-retention.json", |s| {
+        s.queues[0].delay_seconds = Some(0)
+    });
+    assert!(!shows(&w, "every new message stays delayed"), "{w:#?}");
+    assert!(
+        shows(&w, "The reminders queue has no delay (0 s)"),
+        "{w:#?}"
+    );
+}
+
+#[test]
+fn scenario_7_says_the_payment_ran_again_only_once_it_has() {
+    let w = words("07-fifo-deduplication.json", |s| {
+        s.consumers[0].behaviour.fails_on = vec!["pay".into()]
+    });
+    assert!(!shows(&w, "the payment runs again"), "{w:#?}");
+    assert!(shows(
+        &words("07-fifo-deduplication.json", |_| {}),
+        "the payment runs again"
+    ));
+}
+
+/// The checkpoint questions asked in a run of the shipped file `name`
+/// changed by `change`.
+fn asked(name: &str, change: impl FnOnce(&mut Scenario)) -> Vec<String> {
+    let mut s = load(name);
+    change(&mut s);
+    let log = run(s);
+    log.into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::CheckpointAsked { question, .. }) => Some(question),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn scenario_5_deleting_before_processing_does_not_say_the_poison_message_is_kept() {
+    let change = |s: &mut Scenario| s.consumers[0].behaviour.deletes_before_processing = true;
+    let w = words("05-poison-message.json", change);
+    assert!(!shows(&w, "the message is not deleted"), "{w:#?}");
+    assert!(!shows(&w, "every failed receive waits out"), "{w:#?}");
+    assert!(
+        shows(&w, "worker-1 had already deleted the message"),
+        "{w:#?}"
+    );
+    assert_eq!(
+        asked("05-poison-message.json", change),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn scenario_6_with_batches_does_not_ask_when_a_2_comes_after_it_came() {
+    // worker-1 receives a batch of customer A's messages at once: A-2 is
+    // in flight when the question would be asked.
+    let batches = |s: &mut Scenario| s.consumers[0].batch_size = 10;
+    assert_eq!(
+        asked("06-fifo-message-groups.json", batches),
+        Vec::<String>::new()
+    );
+    assert_eq!(asked("06-fifo-message-groups.json", |_| {}).len(), 1);
+}
+
+#[test]
+fn scenario_7_with_a_slow_payment_worker_does_not_ask_as_if_the_first_was_deleted() {
+    let slow = |s: &mut Scenario| {
+        s.consumers[0].processing = queuelab_simulation::Processing::FixedMs(5000)
+    };
+    let questions = asked("07-fifo-deduplication.json", slow);
+    assert!(
+        !questions
+            .iter()
+            .any(|q| q.contains("already processed and deleted")),
+        "{questions:#?}"
+    );
+    assert_eq!(questions.len(), 1, "the second question still asked");
+}
+
+#[test]
+fn scenario_2_with_a_short_polling_worker_2_does_not_ask_about_its_long_poll() {
+    let short = |s: &mut Scenario| s.consumers[1].wait_time_seconds = 0;
+    let questions = asked("02-slow-consumer-duplicate.json", short);
+    assert!(
+        !questions.iter().any(|q| q.contains("long poll")),
+        "{questions:#?}"
+    );
+}
+
+#[test]
+fn scenario_8_with_a_slow_short_poller_does_not_say_several_times_as_many_requests() {
+    let w = words("08-long-vs-short-polling.json", |s| {
+        s.consumers[0].poll_interval_ms = 5000
+    });
+    assert!(!shows(&w, "several times as many requests"), "{w:#?}");
+}

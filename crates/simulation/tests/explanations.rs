@@ -304,18 +304,6 @@ fn a_crash_on_a_stale_copy_is_not_blamed_on_the_worker_that_holds_the_message() 
 }
 
 #[test]
-fn a_message_back_after_a_backoff_names_the_backoff_as_the_timeout_that_ended() {
-    // Scenario 5's worker backs off 1 s after each failure (not the queue's 2 s).
-    let mut s = bare("05-poison-message.json");
-    s.consumers[0].behaviour.retry_backoff = Some(queuelab_simulation::RetryBackoff {
-        base_seconds: 1,
-        max_seconds: 60,
-    });
-    let text = explained_at(s, 1600);
-    assert!(text.contains("its 1 s visibility timeout ended"), "{text}");
-}
-
-#[test]
 fn a_crash_on_a_message_another_worker_deleted_does_not_say_it_was_not_deleted() {
     // Scenario 3 with worker-2 crashing before charging its duplicate:
     // worker-1 deleted the order at 3.5 s, worker-2 crashes at 5.5 s.
@@ -357,4 +345,18 @@ fn a_record_back_after_its_lambda_batch_failed_says_the_batch_failed() {
         text.contains("lambda received it, then its Lambda batch failed"),
         "{text}"
     );
+}
+
+#[test]
+fn a_message_back_after_a_backoff_quotes_the_backoff_not_the_queues_timeout() {
+    // The handler fails at 2 s; the backoff sets its visibility to 2 s, so
+    // it comes back at 4 s, not at the queue's 30 s.
+    let s = one_worker(
+        30,
+        json!({ "failsOn": ["order A"], "retryBackoff": { "baseSeconds": 2, "maxSeconds": 60 } }),
+    );
+    let text = explained_at(s, 4000);
+    assert!(text.starts_with("“order A” is visible again"), "{text}");
+    assert!(!text.contains("30 s"), "{text}");
+    assert!(text.contains("2 s"), "{text}");
 }

@@ -673,6 +673,12 @@ after?: string,
  */
 when?: Trigger, question: string, 
 /**
+ * What the question says about the run so far ("A-2 is next"),
+ * checked when it would be asked: if one does not hold, it is not
+ * asked (the log says so, and why).
+ */
+claims?: Array<Claim>, 
+/**
  * From 2 to 6 possible answers.
  */
 choices: Array<Choice>, };

@@ -90,6 +90,12 @@ pub struct Checkpoint {
     #[cfg_attr(feature = "contract", ts(optional))]
     pub when: Option<Trigger>,
     pub question: String,
+    /// What the question says about the run so far ("A-2 is next"),
+    /// checked when it would be asked: if one does not hold, it is not
+    /// asked (the log says so, and why).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CLAIMS)))]
+    pub claims: Vec<Claim>,
     /// From 2 to 6 possible answers.
     #[cfg_attr(feature = "contract", schemars(length(min = 2, max = MAX_CHOICES)))]
     pub choices: Vec<Choice>,

@@ -17,6 +17,7 @@ impl Scenario {
         for (i, c) in self.checkpoints.iter().enumerate() {
             let at = format!("checkpoints[{i}]");
             self.trigger(&format!("{at}.when"), c.when.as_ref())?;
+            self.claims(&at, &c.claims)?;
             for (j, choice) in c.choices.iter().enumerate() {
                 let at = format!("{at}.choices[{j}]");
                 self.trigger(&format!("{at}.when"), choice.when.as_ref())?;

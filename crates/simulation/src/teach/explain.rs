@@ -16,36 +16,49 @@ pub(crate) fn secs(ms: Millis) -> String {
     }
 }
 
+/// A message's visibility timeout in words: "its 30 s visibility
+/// timeout", or, when the latest ChangeMessageVisibility set it rather
+/// than the receive, "the 2 s visibility timeout ChangeMessageVisibility
+/// gave it".
+pub(crate) fn timeout(ms: Millis, changed: bool) -> String {
+    match changed {
+        true => format!(
+            "the {} visibility timeout ChangeMessageVisibility gave it",
+            secs(ms)
+        ),
+        false => format!("its {} visibility timeout", secs(ms)),
+    }
+}
+
+/// `timeout`: the words of [`timeout`].
 pub(crate) fn visibility_expired(
     label: &str,
     holder: &str,
     receive_count: u32,
-    timeout_ms: Millis,
+    timeout: &str,
 ) -> String {
     format!(
-        "{label}: its {} visibility timeout (receive #{receive_count}) ended while {holder} was \
-         still working on it, so SQS made it visible again. SQS does not know a worker is busy: \
-         a message not deleted within its visibility timeout is delivered again.",
-        secs(timeout_ms)
+        "{label}: {timeout} (receive #{receive_count}) ended while {holder} \
+         was still working on it, so SQS made it visible again. SQS does not know a worker is \
+         busy: a message not deleted within its visibility timeout is delivered again."
     )
 }
 
-pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout_ms: Millis) -> String {
+pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout: &str) -> String {
     format!(
-        "{label} is visible again: {holder} received it, then {what} without deleting it, and its \
-         {} visibility timeout ended. A message not deleted comes back for another try.",
-        secs(timeout_ms)
+        "{label} is visible again: {holder} received it, then {what} without deleting it, and \
+         {timeout} ended. A message not deleted comes back for another try."
     )
 }
 
-/// A message back because its holder's delete missed a copy (realism).
-pub(crate) fn missed_copy(label: &str, holder: &str, timeout_ms: Millis) -> String {
+/// A message back because its holder's delete missed a copy (realism);
+/// `timeout`: the words of [`timeout`].
+pub(crate) fn missed_copy(label: &str, holder: &str, timeout: &str) -> String {
     format!(
         "{label} is visible again: {holder} deleted it, but the delete reached only some of \
-         SQS's copies (the realism knob duplicateDeliveryProbability), so when its {} \
-         visibility timeout ended a copy came back. SQS delivers at least once: even a \
-         deleted message can be delivered again.",
-        secs(timeout_ms)
+         SQS's copies (the realism knob duplicateDeliveryProbability), so when {timeout} \
+         ended a copy came back. SQS delivers at least once: even a deleted message can be \
+         delivered again."
     )
 }
 
@@ -73,7 +86,8 @@ pub(crate) fn moved_to_dlq(label: &str, dlq: &str, receive_count: u32) -> String
 pub(crate) fn group_locked(group: &str, queue: &str, label: &str) -> String {
     format!(
         "Group {group} of {queue} is locked: {label} is in flight, and FIFO delivers no other \
-         message of a group until that one is deleted or its visibility timeout ends."
+         message of the group until that one is deleted (if its visibility timeout ends first, \
+         that same message is delivered again first)."
     )
 }
 

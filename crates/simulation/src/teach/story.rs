@@ -98,8 +98,11 @@ struct Receipt {
     by: Option<Arc<str>>,
     receive_count: u32,
     visible_at: Millis,
-    /// The visibility timeout it was received with.
+    /// The visibility timeout it was received with, or the one the
+    /// latest ChangeMessageVisibility set.
     timeout_ms: Millis,
+    /// `timeout_ms` was set by ChangeMessageVisibility, not the receive.
+    changed: bool,
 }
 
 /// A message not received yet: where, since when, and its label.
@@ -210,6 +213,7 @@ impl Story {
         let claims = Claims::new(
             lines.iter().map(|l| &l.claims[..]),
             (checkpoints.iter()).map(|c| c.choices.iter().map(|ch| &ch.claims[..]).collect()),
+            checkpoints.iter().map(|c| &c.claims[..]),
             scenario,
         );
         let message_filter = |t: &Option<Trigger>| t.as_ref().is_some_and(|t| t.message.is_some());
@@ -297,6 +301,7 @@ impl Story {
                 let mut c = c.clone();
                 c.question = fill(&c.question);
                 c.when = c.when.as_ref().map(counted);
+                c.claims = super::placeholders::counted_claims(&c.claims, scenario);
                 for choice in &mut c.choices {
                     choice.text = fill(&choice.text);
                     choice.because = choice.because.as_ref().map(fill);

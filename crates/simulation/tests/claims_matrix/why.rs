@@ -127,33 +127,44 @@ fn still_working(m: &Message, holder: &str, seq: u64) -> Result<super::facts::Re
 /// timeout that ended is T long, counted from the receive or the
 /// ChangeMessageVisibility that set it (a heartbeat's new timeout is one
 /// too; a backoff's delay is not the queue's timeout).
-fn timeout_ended(m: &Message, t: Millis, expiry_seq: u64, at: Millis) -> Check {
+fn timeout_ended(m: &Message, (t, changed): (Millis, bool), expiry_seq: u64, at: Millis) -> Check {
     let set = (m.history.iter().rev())
         .filter(|(s, _, _)| *s < expiry_seq)
         .find_map(|(_, when, k)| match k {
-            Kind::Sqs(EventKind::Received { visible_at, .. })
-            | Kind::Sqs(EventKind::VisibilityChanged { visible_at, .. }) => {
-                Some((*when, *visible_at))
+            Kind::Sqs(EventKind::Received { visible_at, .. }) => Some((*when, *visible_at, false)),
+            Kind::Sqs(EventKind::VisibilityChanged { visible_at, .. }) => {
+                Some((*when, *visible_at, true))
             }
             _ => None,
         });
     match set {
-        Some((when, deadline)) if deadline == at && at - when == t => Ok(()),
-        Some((when, deadline)) => Err(format!(
-            "[timeout-length] the visibility timeout that ended at {at} ms was set at {when} ms to end at {deadline} ms: {} ms long",
+        Some((when, deadline, by_change)) if deadline == at && at - when == t && by_change == changed => Ok(()),
+        Some((when, deadline, by_change)) => Err(format!(
+            "[timeout-length] the visibility timeout that ended at {at} ms was set at {when} ms (by a ChangeMessageVisibility: {by_change}) to end at {deadline} ms: {} ms long",
             deadline.saturating_sub(when)
         )),
         None => Err("it was never received".into()),
     }
 }
 
+/// "its 2 s visibility timeout" (its receive's), or "the 2 s visibility
+/// timeout ChangeMessageVisibility gave it": (ms, set by a change).
+fn timeout_said(words: &str) -> Option<(Millis, bool)> {
+    if let Some(rest) = words.strip_prefix("its ") {
+        return Some((ms(rest.strip_suffix(" visibility timeout")?)?, false));
+    }
+    let rest = words.strip_prefix("the ")?;
+    let rest = rest.strip_suffix(" visibility timeout ChangeMessageVisibility gave it")?;
+    Some((ms(rest)?, true))
+}
+
 fn visibility_expired(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
     let (all, rest) = named(f, text)?;
-    let rest = rest.strip_prefix(": its ")?;
-    let (t, rest) = rest.split_once(" visibility timeout (receive #")?;
+    let rest = rest.strip_prefix(": ")?;
+    let (t, rest) = rest.split_once(" (receive #")?;
     let (rc, rest) = rest.split_once(") ended while ")?;
     let (holder, _) = rest.split_once(" was still working on it")?;
-    let (t, rc) = (ms(t)?, rc.parse::<u32>().ok()?);
+    let (t, rc) = (timeout_said(t)?, rc.parse::<u32>().ok()?);
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)
@@ -175,9 +186,9 @@ fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
     let (all, rest) = named(f, text)?;
     let rest = rest.strip_prefix(" is visible again: ")?;
     let (holder, rest) = rest.split_once(" received it, then ")?;
-    let (what, rest) = rest.split_once(" without deleting it, and its ")?;
-    let (t, _) = rest.split_once(" visibility timeout ended.")?;
-    let t = ms(t)?;
+    let (what, rest) = rest.split_once(" without deleting it, and ")?;
+    let (t, _) = rest.split_once(" ended. A message not deleted")?;
+    let t = timeout_said(t)?;
     // A whole Lambda batch goes back when one of its records fails.
     let whole_batch = s.consumers.iter().any(|c| {
         let b = &c.behaviour;
@@ -237,9 +248,9 @@ fn missed_copy(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check>
     let rest = rest.strip_prefix(" is visible again: ")?;
     let (holder, rest) =
         rest.split_once(" deleted it, but the delete reached only some of SQS's copies")?;
-    let (_, rest) = rest.split_once(", so when its ")?;
-    let (t, _) = rest.split_once(" visibility timeout ended a copy came back.")?;
-    let t = ms(t)?;
+    let (_, rest) = rest.split_once(", so when ")?;
+    let (t, _) = rest.split_once(" ended a copy came back.")?;
+    let t = timeout_said(t)?;
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)

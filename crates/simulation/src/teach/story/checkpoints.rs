@@ -76,6 +76,16 @@ impl Story {
                 Some(id) => self.ids.get(id).is_some_and(|l| self.shown[*l]),
             } && (c.when.is_none() || self.checkpoint_events.contains(&i));
             if self.asked[i] == Asked::Not && c.at_ms <= now && ready {
+                // A question whose claims this run does not bear out is
+                // not asked (a page never pauses for it).
+                if let Err(reason) = self.claims.question(i, &self.outcome) {
+                    self.asked[i] = Asked::Answered;
+                    self.told.push(Told::NarrationWithheld {
+                        text: c.question.clone(),
+                        reason,
+                    });
+                    continue;
+                }
                 self.asked[i] = Asked::Open;
                 self.told.push(Told::CheckpointAsked {
                     id: c.id.clone(),

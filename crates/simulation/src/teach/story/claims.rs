@@ -64,6 +64,8 @@ pub(super) struct Claims {
     lines: Vec<Vec<(Claim, Check)>>,
     /// Each checkpoint's choices' claims.
     choices: Vec<Vec<Vec<(Claim, Check)>>>,
+    /// Each checkpoint's question's claims.
+    questions: Vec<Vec<(Claim, Check)>>,
 }
 
 impl Claims {
@@ -72,6 +74,7 @@ impl Claims {
     pub(super) fn new<'a>(
         lines: impl Iterator<Item = &'a [Claim]>,
         choices: impl Iterator<Item = Vec<&'a [Claim]>>,
+        questions: impl Iterator<Item = &'a [Claim]>,
         scenario: &Scenario,
     ) -> Self {
         let mut claims = Claims::default();
@@ -79,6 +82,8 @@ impl Claims {
         let choices: Vec<Vec<_>> = choices
             .map(|c| c.iter().map(|l| claims.compile(l, scenario)).collect())
             .collect();
+        let questions: Vec<_> = questions.map(|q| claims.compile(q, scenario)).collect();
+        claims.questions = questions;
         claims.lines = lines;
         claims.choices = choices;
         claims
@@ -186,6 +191,11 @@ impl Claims {
     /// Whether line `i`'s claims hold now: `Err` says which does not, in words.
     pub(super) fn line(&self, i: usize, outcome: &Outcome) -> Result<(), String> {
         self.hold(&self.lines[i], outcome)
+    }
+
+    /// Whether checkpoint `i`'s question makes claims that hold now.
+    pub(super) fn question(&self, i: usize, outcome: &Outcome) -> Result<(), String> {
+        self.hold(&self.questions[i], outcome)
     }
 
     /// Whether choice `j` of checkpoint `i` makes claims that hold now.

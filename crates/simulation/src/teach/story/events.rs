@@ -184,6 +184,7 @@ impl Story {
                 receive_count: *receive_count,
                 visible_at: *visible_at,
                 timeout_ms: visible_at.saturating_sub(now),
+                changed: false,
             },
         );
         let id = message_id.to_string();
@@ -219,6 +220,7 @@ impl Story {
             // The timeout that will end now is this one (a heartbeat's,
             // a backoff's), not the receive's.
             r.timeout_ms = visible_at.saturating_sub(now);
+            r.changed = true;
             r.receive_count
         });
         if *visible_at <= now {
@@ -256,14 +258,15 @@ impl Story {
         let label = self.label(&id);
         self.last_release = format!("{label}'s visibility timeout ended");
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
+            let timeout = explain::timeout(r.timeout_ms, r.changed);
             let text = match self.abandoned.remove(&id) {
                 Some((who, what)) if who == *holder && what == returned::MISSED_COPY => {
-                    explain::missed_copy(&label, holder, r.timeout_ms)
+                    explain::missed_copy(&label, holder, &timeout)
                 }
                 Some((who, what)) if who == *holder => {
-                    explain::came_back(&label, holder, &what, r.timeout_ms)
+                    explain::came_back(&label, holder, &what, &timeout)
                 }
-                _ => explain::visibility_expired(&label, holder, r.receive_count, r.timeout_ms),
+                _ => explain::visibility_expired(&label, holder, r.receive_count, &timeout),
             };
             self.explain(now, text);
         }
