@@ -125,6 +125,20 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
     }
     // (its `because`, the other choice's words, is false with it)
     assert_eq!(whats(&verdict), ["verdict", "because"]);
+    // A question whose claims hold, logged as not asked.
+    let mut question = slow_consumer();
+    for e in &mut question.events {
+        if let Kind::Simulation(SimEvent::CheckpointAsked { question, .. }) = &e.kind {
+            let (text, reason) = (question.clone(), "planted".to_string());
+            e.kind = Kind::Simulation(SimEvent::NarrationWithheld { text, reason });
+            break;
+        }
+    }
+    assert!(
+        whats(&question).contains(&"withheld"),
+        "{:?}",
+        whats(&question)
+    );
     // A line whose claims hold, shown in its `otherwise` words, or withheld.
     let text = matrix::repo_file("web/scenarios/05-poison-message.json");
     let poison: Scenario = serde_json::from_str(&text).unwrap();

@@ -12,6 +12,7 @@ use super::oracle::{fits, holds, Verdict};
 use super::play::Played;
 
 pub fn judge(run: &Played, f: &Facts, v: &mut Verdict) {
+    questions(run, f, v);
     for e in &run.events {
         let Kind::Simulation(SimEvent::CheckpointAnswered {
             id,
@@ -145,5 +146,42 @@ fn because_said(
                 format!("its because was left out, but its claims hold (logged as withheld: {withheld})")
             });
         }
+    }
+}
+
+/// A question asked makes its claims true when asked; one not asked
+/// (logged as withheld) made one false.
+fn questions(run: &Played, f: &Facts, v: &mut Verdict) {
+    for e in &run.events {
+        let (c, withheld) = match &e.kind {
+            Kind::Simulation(SimEvent::CheckpointAsked { id, .. }) => {
+                (run.scenario.checkpoints.iter().find(|c| &c.id == id), false)
+            }
+            Kind::Simulation(SimEvent::NarrationWithheld { text, .. }) => {
+                let asked = run
+                    .scenario
+                    .checkpoints
+                    .iter()
+                    .find(|c| fits(&c.question, text));
+                (asked, true)
+            }
+            _ => continue,
+        };
+        let Some(c) = c else { continue };
+        let so_far = SoFar {
+            upto: e.seq,
+            facts: f,
+            events: &run.events,
+            scenario: &run.scenario,
+        };
+        let fails = so_far.any_fails(&c.claims);
+        let what = if withheld { "withheld" } else { "question" };
+        v.claim(
+            fails.is_some() == withheld,
+            what,
+            e.time_ms,
+            &c.question,
+            || fails.unwrap_or_else(|| "not asked, but every claim it makes holds".into()),
+        );
     }
 }
