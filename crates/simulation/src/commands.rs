@@ -177,8 +177,18 @@ impl Simulation {
                 },
                 Effect::Delete { handle } => {
                     self.count_work(1);
+                    let before = self.engine.next_event_seq();
                     match self.engine.delete_message(&url, &handle, Some(&consumer)) {
-                        Ok(()) => self.workers[index].deleted(handle),
+                        Ok(()) => {
+                            // SQS answers a delete that missed a copy (realism)
+                            // like any other; only the engine's event says so.
+                            let missed = (self.engine.events(before - 1))
+                                .any(|e| matches!(e.kind, EventKind::DeleteMissedCopy { .. }));
+                            if missed {
+                                self.workers[index].delete_missed(handle.clone());
+                            }
+                            self.workers[index].deleted(handle);
+                        }
                         Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
                     }
                 }

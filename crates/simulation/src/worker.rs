@@ -101,6 +101,10 @@ pub struct Worker {
     pub side_effects: u64,
     /// Receipt handles of the batch it holds that the run deleted.
     deleted: Vec<String>,
+    /// Of those, the ones whose delete missed a copy (the realism knob
+    /// `duplicateDeliveryProbability`): SQS answered success, so the
+    /// worker counts them deleted, but a copy is left to come back.
+    missed: Vec<String>,
     behaviours: Vec<Box<dyn WorkerBehaviour>>,
 }
 
@@ -118,6 +122,7 @@ impl Worker {
             url,
             side_effects: 0,
             deleted: Vec::new(),
+            missed: Vec::new(),
         })
     }
 
@@ -159,6 +164,12 @@ impl Worker {
     /// The run deleted the message with this receipt handle.
     pub(crate) fn deleted(&mut self, handle: String) {
         self.deleted.push(handle);
+    }
+
+    /// The run's delete of this handle (already counted deleted) missed a
+    /// copy of the message: SQS still holds it.
+    pub(crate) fn delete_missed(&mut self, handle: String) {
+        self.missed.push(handle);
     }
 
     /// Its state, each held message's `deleted` as the run found it.
@@ -242,6 +253,7 @@ impl Worker {
             .sum();
         let mut out = vec![Effect::Work(bytes)];
         self.deleted.clear();
+        self.missed.clear();
         let mut batch = Vec::new();
         for (i, m) in messages.into_iter().enumerate() {
             let receive_count = m
@@ -436,9 +448,10 @@ impl Worker {
     }
 
     /// A message deleted before processing has no copy left to retry when
-    /// its handler then crashes or fails.
+    /// its handler then crashes or fails (unless the delete missed a copy,
+    /// which comes back: nothing is lost).
     fn lost_if_deleted(&self, held: &Held, handler_crashed: bool, out: &mut Vec<Effect>) {
-        if held.deleted {
+        if held.deleted && !self.missed.contains(&held.handle) {
             out.push(Effect::Log(SimEvent::MessageLost {
                 consumer: self.name.clone(),
                 message_id: held.message_id.clone(),

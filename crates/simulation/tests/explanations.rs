@@ -283,6 +283,70 @@ fn a_group_unlocked_by_a_timeout_says_the_same_message_comes_next() {
     assert!(text.contains("delivered again"), "{text}");
 }
 
+/// Scenario 3 (two idempotent workers, 2 s timeout, 3.5 s of work) with
+/// worker-1 crashing right after charging: worker-2 has received the
+/// order again at 2 s, and worker-1 crashes at 3.5 s on its stale copy.
+fn stale_crash() -> Scenario {
+    let mut s = bare("03-idempotent-consumer.json");
+    s.consumers[0].behaviour.crashes_after_side_effect_on = vec!["A-1001".into()];
+    s
+}
+
+#[test]
+fn a_crash_on_a_stale_copy_is_not_blamed_on_the_worker_that_holds_the_message() {
+    // At 4 s worker-2's receive times out while it is still working:
+    // it is worker-1 that crashed, on the copy it received before.
+    let text = explained_at(stale_crash(), 4000);
+    assert!(
+        text.contains("ended while worker-2 was still working on it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_crash_on_a_message_another_worker_deleted_does_not_say_it_was_not_deleted() {
+    // Scenario 3 with worker-2 crashing before charging its duplicate:
+    // worker-1 deleted the order at 3.5 s, worker-2 crashes at 5.5 s.
+    let mut s = bare("03-idempotent-consumer.json");
+    s.consumers[1].behaviour.crashes_before_side_effect_on = vec!["A-1001".into()];
+    let text = explained_at(s, 5500);
+    assert!(text.contains("crashed while handling"), "{text}");
+    assert!(!text.contains("the message was not deleted"), "{text}");
+    assert!(text.contains("already deleted"), "{text}");
+}
+
+#[test]
+fn a_message_back_because_its_delete_missed_a_copy_says_so_not_that_its_worker_is_busy() {
+    // Realism: every delete on a standard queue misses a copy. worker-1
+    // charges order A in 2 s and deletes it; the 5 s timeout then ends.
+    let mut config = Config::default();
+    config.realism.duplicate_delivery_probability = 1.0;
+    let mut sim = Simulation::new(one_worker(5, json!({})), config).unwrap();
+    sim.advance(5000);
+    let text = sim.snapshot().explanation.unwrap_or_default();
+    assert!(
+        text.contains("worker-1 deleted it, but the delete reached only some of SQS's copies"),
+        "{text}"
+    );
+    assert!(!text.contains("still working"), "{text}");
+}
+
+#[test]
+fn a_record_back_after_its_lambda_batch_failed_says_the_batch_failed() {
+    // Lab 03: the Lambda's batch of ten fails on one corrupt record; at 9 s
+    // the 5 s timeout of the batch's records ends (the invocation is over).
+    let path = format!(
+        "{}/../../web/scenarios/labs/03-lost-batches.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let lab: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = explained_at(lab, 9000);
+    assert!(
+        text.contains("lambda received it, then its Lambda batch failed"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_message_back_after_a_backoff_quotes_the_backoff_not_the_queues_timeout() {
     // The handler fails at 2 s; the backoff sets its visibility to 2 s, so

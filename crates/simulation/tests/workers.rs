@@ -355,3 +355,44 @@ fn a_worker_holding_a_big_body_shows_its_length_and_first_kib_in_the_snapshot() 
         .expect("the held message is stored");
     assert_eq!(whole.message.body, big, "peek gives the whole body");
 }
+
+#[test]
+fn a_message_whose_early_delete_missed_a_copy_is_not_lost_when_its_handler_then_crashes() {
+    // Realism: every DeleteMessage on a standard queue misses a copy, so a
+    // worker that deletes before processing has not really deleted it,
+    // and its crash leaves a copy that comes back: nothing is lost.
+    let scenario: Scenario = serde_json::from_value(json!({
+        "title": "missed", "durationMs": 20_000,
+        "queues": [{ "name": "jobs", "visibilityTimeoutSeconds": 5 }],
+        "producers": [{ "name": "shop", "queue": "jobs", "sends": [{ "atMs": 0, "body": "A-1" }] }],
+        "consumers": [{ "name": "worker", "queue": "jobs", "processing": { "fixedMs": 100 },
+            "behaviour": { "deletesBeforeProcessing": true, "crashesBeforeSideEffectOn": ["A-1"],
+                           "restartMs": 1000 } }],
+    }))
+    .unwrap();
+    let config = Config {
+        realism: queuelab_engine::Realism {
+            duplicate_delivery_probability: 1.0,
+            ..Default::default()
+        },
+        ..Config::default()
+    };
+    let mut sim = Simulation::new(scenario, config).unwrap();
+    run_until(&mut sim, 20_000);
+    let log = events(&sim);
+    let missed = log
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Sqs(EventKind::DeleteMissedCopy { .. })))
+        .count();
+    let lost = log
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Simulation(SimEvent::MessageLost { .. })))
+        .count();
+    let receives = received(&sim).len();
+    assert!(
+        missed > 0 && receives > 1,
+        "the delete missed a copy and it came back"
+    );
+    assert_eq!(lost, 0, "no message is lost while SQS still holds a copy");
+    assert_eq!(sim.snapshot().outcome.lost, 0);
+}

@@ -66,6 +66,17 @@ pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout: &str) ->
     )
 }
 
+/// A message back because its holder's delete missed a copy (realism);
+/// `timeout`: the words of [`timeout`].
+pub(crate) fn missed_copy(label: &str, holder: &str, timeout: &str) -> String {
+    format!(
+        "{label} is visible again: {holder} deleted it, but the delete reached only some of \
+         SQS's copies (the realism knob duplicateDeliveryProbability), so when {timeout} \
+         ended a copy came back. SQS delivers at least once: even a deleted message can be \
+         delivered again."
+    )
+}
+
 pub(crate) fn duplicate_delivery(
     label: &str,
     consumer: &str,
@@ -138,13 +149,26 @@ pub(crate) fn comes_back(now: Millis, visible_at: Millis, moves_to: Option<&str>
 }
 
 /// A worker crashed while handling a message, before or after its side
-/// effect; `fate` is what becomes of the message (`comes_back`, or why not).
-pub(crate) fn worker_crashed(label: &str, consumer: &str, before: bool, fate: &str) -> String {
-    let work = if before {
-        "before its side effect: the work was not done, and the message was not deleted"
-    } else {
-        "after its side effect, before deleting the message: the work was done, but the \
-         message is still in SQS, so the side effect can happen again"
+/// effect; `deleted`: the message was deleted already (by this worker
+/// first, or by another while this one worked on a copy); `fate` is what
+/// becomes of the message (`comes_back`, or why not).
+pub(crate) fn worker_crashed(
+    label: &str,
+    consumer: &str,
+    before: bool,
+    deleted: bool,
+    fate: &str,
+) -> String {
+    let work = match (before, deleted) {
+        (true, false) => {
+            "before its side effect: the work was not done, and the message was not deleted"
+        }
+        (true, true) => "before its side effect: the work was not done",
+        (false, false) => {
+            "after its side effect, before deleting the message: the work was done, but the \
+             message is still in SQS, so the side effect can happen again"
+        }
+        (false, true) => "after its side effect: the work was done",
     };
     format!("{consumer} crashed while handling {label}, {work}. SQS does not know a worker crashed. {fate}")
 }

@@ -27,6 +27,7 @@ use crate::{Retained, Simulation, SimulationSnapshot};
 mod checkpoints;
 mod claims;
 mod events;
+mod returned;
 
 /// What the run did, counted from its events: the end-of-run recap.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -179,7 +180,11 @@ pub(crate) struct Story {
     last_release: String,
     /// Messages whose holder stopped working on them without deleting
     /// them (crashed, or its handler failed): what happened.
-    abandoned: BTreeMap<String, String>,
+    /// (Each by the worker that did it: a stale copy's crash is not the
+    /// holder's.)
+    abandoned: BTreeMap<String, (Arc<str>, String)>,
+    /// Messages given back by a whole Lambda batch's failure or a missed delete.
+    returned: returned::Returned,
     /// The latest explanation, with its moment.
     explanation: Option<(Millis, String)>,
     /// When an authored line was last shown.
@@ -250,6 +255,7 @@ impl Story {
             last_release: String::new(),
             redrives: Story::redrives(scenario),
             abandoned: BTreeMap::new(),
+            returned: returned::Returned::new(scenario),
             explanation: None,
             last_line_at: None,
             lines,
@@ -571,6 +577,7 @@ impl Story {
             + self.in_work.len()
             + self.learners.len()
             + self.abandoned.len()
+            + self.returned.len()
             + self.groups.len()
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use queuelab_engine::{EventKind, Millis};
 
-use super::{explain, Happening, LastReceive, Receipt, Story, Waiting};
+use super::{explain, returned, Happening, LastReceive, Receipt, Story, Waiting};
 use crate::document::TriggerEvent;
 use crate::log::SimEvent;
 
@@ -84,6 +84,7 @@ impl Story {
                 };
                 self.happened(now, T::Expired, h);
             }
+            EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
             EventKind::Purged { message_id, .. } => {
                 let id = message_id.to_string();
                 self.stop_waiting(&id, None);
@@ -165,6 +166,7 @@ impl Story {
         let id = message_id.to_string();
         self.stop_waiting(&id, Some(now));
         if let Some(by) = by {
+            self.returned.received(now, by, &id);
             self.unprocessed.insert((by.clone(), id.clone()));
         }
         self.last_received = self.label(&id);
@@ -216,6 +218,8 @@ impl Story {
         let before = self.receipts.get(&id).map(|r| r.visible_at);
         let rc = self.receipts.get_mut(&id).map(|r| {
             r.visible_at = *visible_at;
+            // The timeout that will end now is this one (a heartbeat's,
+            // a backoff's), not the receive's.
             r.timeout_ms = visible_at.saturating_sub(now);
             r.changed = true;
             r.receive_count
@@ -260,8 +264,13 @@ impl Story {
         if let (Some(holder), Some(r)) = (holder, self.receipts.get(&id)) {
             let timeout = explain::timeout(r.timeout_ms, r.changed);
             let text = match self.abandoned.remove(&id) {
-                Some(what) => explain::came_back(&label, holder, &what, &timeout),
-                None => explain::visibility_expired(&label, holder, r.receive_count, &timeout),
+                Some((who, what)) if who == *holder && what == returned::MISSED_COPY => {
+                    explain::missed_copy(&label, holder, &timeout)
+                }
+                Some((who, what)) if who == *holder => {
+                    explain::came_back(&label, holder, &what, &timeout)
+                }
+                _ => explain::visibility_expired(&label, holder, r.receive_count, &timeout),
             };
             self.explain(now, text);
         }
@@ -337,7 +346,9 @@ impl Story {
         let Some(r) = self.receipts.get(id) else {
             return "The message was already deleted, so SQS will not deliver it again.".into();
         };
-        if r.by.as_deref() != Some(consumer) {
+        // Another worker's receive since, while its timeout runs: it holds
+        // the message (once that timeout ends, nobody does).
+        if r.by.as_deref() != Some(consumer) && r.visible_at > now {
             let holder = r.by.as_deref().unwrap_or("someone else");
             return format!("{holder} has received the message since, and holds it now.");
         }
@@ -381,6 +392,7 @@ impl Story {
     fn deleted(&mut self, now: Millis, queue: &str, id: String, by: Option<&Arc<str>>) {
         use TriggerEvent as T;
         self.stop_waiting(&id, None);
+        self.returned.deleted(by, &id);
         let receipt = self.receipts.get(&id);
         let rc = receipt.map(|r| r.receive_count);
         let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
@@ -576,7 +588,17 @@ impl Story {
             self.explain(now, text);
         }
         let what = "its handler failed".to_string();
-        self.abandoned.insert(message_id.clone(), what);
+        (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
+        for id in self.returned.failed(consumer) {
+            let held = self
+                .receipts
+                .get(&id)
+                .is_some_and(|r| r.by.as_ref() == Some(consumer));
+            if held && id != *message_id {
+                let what = returned::BATCH_FAILED.to_string();
+                self.abandoned.insert(id, (consumer.clone(), what));
+            }
+        }
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
@@ -601,10 +623,11 @@ impl Story {
         self.done(consumer, message_id);
         let fate = self.fate(message_id, consumer, now);
         let label = self.label(message_id);
-        let text = explain::worker_crashed(&label, consumer, *before_side_effect, &fate);
+        let deleted = !self.receipts.contains_key(message_id);
+        let text = explain::worker_crashed(&label, consumer, *before_side_effect, deleted, &fate);
         self.explain(now, text);
-        self.abandoned
-            .insert(message_id.clone(), "it crashed".to_string());
+        let what = "it crashed".to_string();
+        (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),
