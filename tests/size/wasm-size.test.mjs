@@ -30,8 +30,12 @@ import { gzipSync } from "node:zlib";
 // 498,774 once the engine says its vocabulary in words (+15.9 KB over 482,884: every scenario
 // field's label, sentence name, help and range, and each behaviour's card words, about 10 KB of
 // text the page no longer carries in JS; vocabulary() and consumerTraits() with their shims,
-// 4.5 KB; schedules counted in the snapshot's producers).
-const BUDGET = 500_000;
+// 4.5 KB; schedules counted in the snapshot's producers); 511,536 with issue 28's basic lessons
+// (+12.8 KB over 498,774: the operator actor with its document types' serde, validation and
+// vocabulary rows, its commands (PurgeQueue, StartMessageMoveTask, CancelMessageMoveTask) and
+// log event; six new triggers; the outcome's bill from the meter; a send's padToBytes; the
+// goal following a redriven message).
+const BUDGET = 512_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

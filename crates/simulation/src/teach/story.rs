@@ -44,6 +44,8 @@ pub struct Outcome {
     pub longest_wait_ms: Millis,
     /// The body of the message that waited longest (its label).
     pub longest_wait_label: Option<String>,
+    /// The requests the run was billed and their cost (the engine's meter).
+    pub bill: crate::Bill,
 }
 
 /// One event, as triggers see it: its kind and what it names.

@@ -79,21 +79,11 @@ impl Story {
                 };
                 self.happened(now, T::Expired, h);
             }
-            EventKind::Purged { message_id, .. } => {
-                let id = message_id.to_string();
-                self.stop_waiting(&id, None);
-                self.receipts.remove(&id);
-                self.learners.remove(&id);
-                self.groups.remove(&id);
-            }
-            EventKind::Redriven {
-                destination,
-                new_message_id,
-                ..
-            } => {
-                let id = new_message_id.to_string();
-                self.wait(destination, id, now, "a redriven message".into());
-            }
+            EventKind::Purged { .. }
+            | EventKind::Redriven { .. }
+            | EventKind::MoveTaskCancelling { .. }
+            | EventKind::MoveTaskEnded { .. }
+            | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
             EventKind::QueueDeleted { queue } => {
                 let gone: Vec<String> = self
                     .waiting
@@ -104,6 +94,78 @@ impl Story {
                 for id in gone {
                     self.stop_waiting(&id, None);
                 }
+            }
+            _ => {}
+        }
+    }
+
+    /// What an operator's calls did (a purge, a message move task), and
+    /// the messages they moved or deleted.
+    fn on_operation(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        match kind {
+            EventKind::Purged { message_id, queue } => {
+                let id = message_id.to_string();
+                self.stop_waiting(&id, None);
+                let held = self.receipts.remove(&id).and_then(|r| r.by);
+                if let Some(by) =
+                    held.filter(|by| self.unprocessed.contains(&(by.clone(), id.clone())))
+                {
+                    let h = Happening {
+                        queue: Some(queue),
+                        consumer: Some(&by),
+                        ..Happening::default()
+                    };
+                    self.happened(now, T::PurgedInFlight, h);
+                }
+                self.learners.remove(&id);
+                self.groups.remove(&id);
+            }
+            EventKind::Redriven {
+                destination,
+                new_message_id,
+                message_id,
+                ..
+            } => {
+                let id = new_message_id.to_string();
+                // The new message carries the old one's body: its label too.
+                let old = message_id.to_string();
+                self.receipts.remove(&old);
+                let label = self.labels.remove(&old).map(|(l, _)| l);
+                if let Some(label) = &label {
+                    self.labels.insert(id.clone(), (label.clone(), now));
+                }
+                let waiting = label.unwrap_or_else(|| "a redriven message".into());
+                self.wait(destination, id, now, waiting);
+                let h = Happening {
+                    queue: Some(destination),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Redriven, h);
+            }
+            EventKind::MoveTaskCancelling { moved, .. }
+            | EventKind::MoveTaskEnded {
+                moved,
+                status: "COMPLETED",
+                ..
+            } => {
+                let what = match kind {
+                    EventKind::MoveTaskCancelling { .. } => T::MoveTaskCancelled,
+                    _ => T::MoveTaskCompleted,
+                };
+                let h = Happening {
+                    count: Some(*moved),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::QueuePurged { queue, count } => {
+                let h = Happening {
+                    queue: Some(queue),
+                    count: Some(*count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::QueuePurged, h);
             }
             _ => {}
         }
@@ -400,6 +462,13 @@ impl Story {
             SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
             SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
             SimEvent::MessageLost { .. } => self.on_message_lost(now, event),
+            SimEvent::ActionFailed { actor, .. } => {
+                let h = Happening {
+                    consumer: Some(actor),
+                    ..Happening::default()
+                };
+                self.happened(now, T::CallFailed, h);
+            }
             _ => {}
         }
     }
