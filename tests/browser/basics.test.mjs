@@ -50,3 +50,28 @@ test("every scenario's recap, not only the new ones', says what its requests cos
     await close();
   }
 });
+
+test("the lab 'the DLQ full of good orders' plays to its end, fails as shipped, and is met by redriving after the fix", async () => {
+  const { page, problems, close } = await open("?lab=dlq-of-good-orders&checkpoints=off&speed=max");
+  try {
+    await page.locator("#play").click();
+    await runToEnd(page);
+    assert.match(await page.locator("#outcome .bill").textContent(), MONEY);
+    assert.match((await page.locator("#log").textContent()) ?? "", /ops\s*asked SQS to move the messages in orders-dlq back to the queue each came from, at most 10 messages a second/);
+    // As shipped (the move task at 8 s, before the fix at 12 s) the check fails for the orders never charged.
+    await page.locator("#check-fix").click();
+    await page.locator("#goal:not([data-goal-state='checking']) #goal-result:not([hidden])").waitFor();
+    assert.equal(await page.locator("#goal").getAttribute("data-goal-state"), "unmet");
+    assert.deepEqual(await page.locator("#goal-conditions li[data-held='false']").evaluateAll((lis) => lis.map((li) => li.dataset.condition)), ["processedByMs"]);
+    assert.equal(await page.locator("#knob-moveAt").inputValue(), "8000");
+    await page.locator("#knob-moveAt").fill("15000");
+    await page.locator("#knob-moveAt").press("Enter");
+    await page.waitForSelector("[data-changed]:not([hidden])");
+    await page.locator("#check-fix").click();
+    await page.locator("#goal:not([data-goal-state='checking']) #goal-result:not([hidden])").waitFor();
+    assert.equal(await page.locator("#goal").getAttribute("data-goal-state"), "met");
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

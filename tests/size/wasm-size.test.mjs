@@ -34,8 +34,9 @@ import { gzipSync } from "node:zlib";
 // (+12.8 KB over 498,774: the operator actor with its document types' serde, validation and
 // vocabulary rows, its commands (PurgeQueue, StartMessageMoveTask, CancelMessageMoveTask) and
 // log event; six new triggers; the outcome's bill from the meter; a send's padToBytes; the
-// goal following a redriven message).
-const BUDGET = 512_000;
+// goal following a redriven message); 513,021 with the lab's knob on an operator's move task
+// (moveTaskAt, +1.5 KB).
+const BUDGET = 514_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

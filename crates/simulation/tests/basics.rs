@@ -278,3 +278,30 @@ fn an_operator_naming_a_queue_the_scenario_lacks_is_refused_at_its_path() {
     let error = scenario.validate().unwrap_err();
     assert_eq!(error.path, "operators[0].calls[1].call.purgeQueue.queue");
 }
+
+fn lab(file: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/scenarios/labs")
+        .join(file);
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_dlq_lab_fails_for_redriving_before_the_fix_and_is_fixed_by_redriving_after_it() {
+    use queuelab_simulation::{check_lab, KnobValue, Settings};
+    let lab = lab("09-dlq-of-good-orders.json");
+    let own = check_lab(&lab, &Settings::new()).unwrap();
+    assert!(!own.met);
+    let conditions: Vec<&str> = own.failures.iter().map(|f| f.condition.as_str()).collect();
+    assert!(conditions.contains(&"processedByMs"), "{conditions:?}");
+    assert!(
+        own.failures
+            .iter()
+            .any(|f| f.message.contains("order B-1001")),
+        "{:?}",
+        own.failures
+    );
+    let mut after_fix = Settings::new();
+    after_fix.insert("moveAt".into(), KnobValue::Int(15_000));
+    assert!(check_lab(&lab, &after_fix).unwrap().met);
+}

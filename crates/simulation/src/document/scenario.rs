@@ -307,6 +307,21 @@ pub enum Operation {
     CancelMessageMoveTask { source: String },
 }
 
+impl Operation {
+    /// The queue names the call holds (a lab's rename changes them).
+    pub(crate) fn queue_names_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            Operation::PurgeQueue { queue } => vec![queue],
+            Operation::StartMessageMoveTask {
+                source,
+                destination,
+                ..
+            } => std::iter::once(source).chain(destination).collect(),
+            Operation::CancelMessageMoveTask { source } => vec![source],
+        }
+    }
+}
+
 /// The most operators a scenario has, and calls one operator makes
 /// (Queuelab's choice: a runbook is a handful of calls).
 pub const MAX_OPERATORS: usize = 20;

@@ -413,6 +413,7 @@ impl GoalWatch {
         if self.watches_age(destination) {
             self.waiting.insert((now, new.clone()));
         }
+        self.order.insert(m.seq, new.clone());
         self.messages.insert(new, m);
     }
 
