@@ -305,3 +305,16 @@ fn the_dlq_lab_fails_for_redriving_before_the_fix_and_is_fixed_by_redriving_afte
     after_fix.insert("moveAt".into(), KnobValue::Int(15_000));
     assert!(check_lab(&lab, &after_fix).unwrap().met);
 }
+
+#[test]
+fn a_purged_order_whose_handler_fails_is_never_said_to_be_charged_anyway() {
+    // The second order handled (held through the purge) fails: the next
+    // side effect is the real order, not the purged one.
+    let mut scenario = load("14-purge.json");
+    scenario.consumers[0].behaviour.fails_every_nth = Some(2);
+    let sim = run_scenario(scenario);
+    let lines = narration(&sim);
+    assert!(!lines.iter().any(|l| l.contains("anyway")), "{lines:#?}");
+    assert_eq!(answer(&sim, "purged-in-flight"), Some(2));
+    assert_eq!(charged(&sim, "order A-3001"), 1);
+}

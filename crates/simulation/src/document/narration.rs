@@ -220,6 +220,9 @@ pub enum TriggerEvent {
     QueuePurged,
     // A purge deleted a message a worker had received and still held.
     PurgedInFlight,
+    // A worker performed the side effect of a message a purge had deleted
+    // while it held it.
+    PurgedProcessed,
     // An SQS call of a scenario's producer, worker or operator failed (the
     // consumer filter names who called).
     CallFailed,

@@ -134,6 +134,9 @@ pub(crate) struct Story {
     receipts: BTreeMap<String, Receipt>,
     /// (consumer, message): received, and the work not done yet.
     unprocessed: BTreeSet<(Arc<str>, String)>,
+    /// (consumer, message): purged while the consumer held it, its work
+    /// not done yet.
+    purged_held: BTreeSet<(Arc<str>, String)>,
     waiting: BTreeMap<String, Waiting>,
     /// The same messages in the order they began waiting: the first has
     /// waited longest, so the outcome never scans them all.
@@ -221,6 +224,7 @@ impl Story {
             happened_for_end: BTreeSet::new(),
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
+            purged_held: BTreeSet::new(),
             waiting: BTreeMap::new(),
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
@@ -475,6 +479,7 @@ impl Story {
             + self.receipts.len()
             + self.waiting.len()
             + self.unprocessed.len()
+            + self.purged_held.len()
             + self.learners.len()
             + self.abandoned.len()
             + self.groups.len()

@@ -111,6 +111,7 @@ impl Story {
                 if let Some(by) =
                     held.filter(|by| self.unprocessed.contains(&(by.clone(), id.clone())))
                 {
+                    self.purged_held.insert((by.clone(), id.clone()));
                     let h = Happening {
                         queue: Some(queue),
                         consumer: Some(&by),
@@ -438,6 +439,7 @@ impl Story {
     /// `consumer`'s work on `id` is done (or given up).
     fn done(&mut self, consumer: &Arc<str>, id: &str) {
         self.unprocessed.remove(&(consumer.clone(), id.to_string()));
+        self.purged_held.remove(&(consumer.clone(), id.to_string()));
     }
 
     /// One of the simulation's own events.
@@ -538,14 +540,20 @@ impl Story {
         else {
             return;
         };
+        let key = (consumer.clone(), message_id.clone());
+        let purged = self.purged_held.contains(&key);
         self.done(consumer, message_id);
-        let h = Happening {
-            learners: self.learners.contains(message_id.as_str()),
+        let learners = self.learners.contains(message_id.as_str());
+        let h = || Happening {
+            learners,
             consumer: Some(consumer),
             count: Some(*count),
             ..Happening::default()
         };
-        self.happened(now, T::SideEffect, h);
+        self.happened(now, T::SideEffect, h());
+        if purged {
+            self.happened(now, T::PurgedProcessed, h());
+        }
     }
 
     fn on_processing_failed(&mut self, now: Millis, event: &SimEvent) {
