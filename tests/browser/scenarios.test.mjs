@@ -247,12 +247,13 @@ const STORIES = {
   },
 };
 
-test("there are ten scenarios, in tutorial order, each with its story's moments", () => {
-  assert.equal(scenarios.length, 10);
-  assert.deepEqual(Object.keys(STORIES), scenarios);
+test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
+  // The basic lessons after them (11–15) are played by basics.test.mjs.
+  assert.equal(scenarios.length, 15);
+  assert.deepEqual(Object.keys(STORIES), scenarios.slice(0, 10));
 });
 
-for (const stem of scenarios) {
+for (const stem of Object.keys(STORIES)) {
   test(`scenario ${stem} is drawn as the engine holds it at its key moments and at its end`, async () => {
     const story = STORIES[stem];
     const moments = Object.keys(story.moments).map(Number);

@@ -30,11 +30,15 @@ import { gzipSync } from "node:zlib";
 // 498,774 once the engine says its vocabulary in words (+15.9 KB over 482,884: every scenario
 // field's label, sentence name, help and range, and each behaviour's card words, about 10 KB of
 // text the page no longer carries in JS; vocabulary() and consumerTraits() with their shims,
-// 4.5 KB; schedules counted in the snapshot's producers); 500,745 with issue 28's words (+1.7 KB
+// 4.5 KB; schedules counted in the snapshot's producers); issue 28: 500,745 with its words (+1.7 KB
 // over 499,074: the summary filled from the run's settings, each worker's billed receive requests,
-// a FIFO failure's group wait, counts of one in the singular; the first build, with two maps of
-// new key types, was +4.8 KB).
-const BUDGET = 501_000;
+// a FIFO failure's group wait, counts of one in the singular); 511,536 with its basic lessons
+// (+12.8 KB over 498,774: the operator actor with its document types' serde, validation and
+// vocabulary rows, its commands (PurgeQueue, StartMessageMoveTask, CancelMessageMoveTask) and
+// log event; six new triggers; the outcome's bill from the meter; a send's padToBytes; the
+// goal following a redriven message; the lab's knob on an operator's move task, +1.5 KB);
+// MERGED: see docs/wasm-size.md for the measured total with claims.
+const BUDGET = 514_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

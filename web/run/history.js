@@ -123,6 +123,7 @@ export class History {
         case "workerCrashed":
         case "workerRestarted":
         case "actionFailed":
+        case "operatorCalled":
         case "alarmChanged":
         case "checkpointAsked":
         case "checkpointAnswered":

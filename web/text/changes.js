@@ -56,7 +56,7 @@ export function changes(file, now, queueDefaults = {}) {
       const beat = at.get(path.replace(/heartbeatVisibilitySeconds$/, "heartbeatEveryMs"));
       if ((beat?.from === undefined) !== (beat?.to === undefined)) continue;
     }
-    const list = parts[0] === "queues" ? now.queues ?? file.queues : parts[0] === "consumers" ? now.consumers ?? file.consumers : parts[0] === "producers" ? now.producers ?? file.producers : null;
+    const list = parts[0] === "queues" ? now.queues ?? file.queues : parts[0] === "consumers" ? now.consumers ?? file.consumers : parts[0] === "producers" ? now.producers ?? file.producers : parts[0] === "operators" ? now.operators ?? file.operators : null;
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
     const field = fieldAt(path);
     const name = field?.name ?? parts.slice(list ? 2 : 0).join(".");

@@ -118,11 +118,11 @@ function describe(e, ctx, duplicateOf) {
     case "emptyReceive":
       return line(by, `asked ${e.queue} and got nothing back: an empty response, still a billed request`, "routine");
     case "moveTaskStarted":
-      return line("SQS", `started moving messages out of ${e.source} (task ${e.task})`);
+      return line("SQS", `started moving messages out of ${queueOfArn(e.source)} (task ${e.task})`);
     case "moveTaskCancelling":
-      return line("SQS", `move task ${e.task} CANCELLING after ${e.moved} moved: it moves nothing more and stops at its next step`);
+      return line("SQS", `move task ${e.task} on ${queueOfArn(e.source)} CANCELLING after ${e.moved} moved: it moves nothing more and stops at its next step`);
     case "moveTaskEnded":
-      return line("SQS", `move task ${e.task} ${e.status}: ${e.moved} moved`);
+      return line("SQS", `move task ${e.task} on ${queueOfArn(e.source)} ${e.status}: ${e.moved} moved`);
     case "permissionAdded": {
       const who = e.accounts.length === 1 ? `account ${e.accounts[0]}` : `accounts ${e.accounts.join(", ")}`;
       const what = e.actions.map((a) => (a === "*" ? "every action" : a)).join(", ");
@@ -149,10 +149,37 @@ function describe(e, ctx, duplicateOf) {
       return line(e.consumer, `lost ${m()}: it was deleted before processing, so no copy is left to retry`, "warn");
     case "actionFailed":
       return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
+    case "operatorCalled":
+      return line(e.operator, operatorCall(e));
     case "alarmChanged":
       return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
     default:
       return unreachable(e);
+  }
+}
+
+/** The queue's name, the last part of its ARN. @param {string} arn */
+function queueOfArn(arn) {
+  return arn.slice(arn.lastIndexOf(":") + 1);
+}
+
+/**
+ * What an operator asked of SQS; SQS's answer follows as its own events.
+ * @param {QueuelabEvent & { type: "operatorCalled" }} e
+ */
+function operatorCall(e) {
+  switch (e.action) {
+    case "PurgeQueue":
+      return `asked SQS to delete every message in ${e.queue} (PurgeQueue)`;
+    case "StartMessageMoveTask": {
+      const rate = e.rate == null ? "at a rate SQS picks" : `at most ${e.rate} message${e.rate === 1 ? "" : "s"} a second`;
+      const to = e.destination == null ? "back to the queue each came from" : `to ${e.destination}`;
+      return `asked SQS to move the messages in ${e.queue} ${to}, ${rate} (StartMessageMoveTask)`;
+    }
+    case "CancelMessageMoveTask":
+      return `asked SQS to cancel its move task on ${e.queue} (CancelMessageMoveTask)`;
+    default:
+      return `called ${e.action} on ${e.queue}`;
   }
 }
 
@@ -226,6 +253,7 @@ export function isKey(e) {
     case "processingFailed":
     case "workerRestarted":
     case "actionFailed":
+    case "operatorCalled":
     case "checkpointAsked":
     case "checkpointAnswered":
     case "narrationWithheld":

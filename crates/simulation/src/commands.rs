@@ -24,6 +24,15 @@ impl actors::Observe for Engine {
     }
 }
 
+/// A queue's ARN, read through GetQueueAttributes as any caller would.
+fn queue_arn(engine: &Engine, url: &str) -> Option<String> {
+    let selection = AttributeSelection::Names(vec![AttributeName::QueueArn]);
+    match engine.get_queue_attributes(url, &selection).ok()?.first()? {
+        QueueAttribute::QueueArn(arn) => Some(arn.clone()),
+        _ => None,
+    }
+}
+
 /// A numeric queue attribute, read through GetQueueAttributes as any
 /// caller would (workers and alarms never look inside a queue).
 fn queue_number(engine: &Engine, url: &str, name: AttributeName) -> Option<u64> {
@@ -60,6 +69,25 @@ impl Simulation {
                     match self.engine.delete_queue(&queue_url) {
                         Ok(()) => Outcome::Deleted,
                         Err(error) => self.failed(&name, "DeleteQueue", error),
+                    }
+                }
+                actors::Command::PurgeQueue { queue_url } => {
+                    self.count_work(1);
+                    match self.engine.purge_queue(&queue_url) {
+                        Ok(()) => Outcome::Done,
+                        Err(error) => self.failed(&name, "PurgeQueue", error),
+                    }
+                }
+                actors::Command::StartMoveTask {
+                    source_url,
+                    destination_url,
+                    rate,
+                } => self.start_move_task(&name, &source_url, destination_url.as_deref(), rate),
+                actors::Command::CancelMoveTask { handle } => {
+                    self.count_work(1);
+                    match self.engine.cancel_message_move_task(&handle) {
+                        Ok(_) => Outcome::Done,
+                        Err(error) => self.failed(&name, "CancelMessageMoveTask", error),
                     }
                 }
                 actors::Command::Log(event) => {
@@ -114,6 +142,33 @@ impl Simulation {
                 Outcome::Sent
             }
             Err(error) => self.failed(name, "SendMessage", error),
+        }
+    }
+
+    /// An operator's StartMessageMoveTask: the queues' ARNs read as any
+    /// caller reads them (GetQueueAttributes QueueArn), then the call.
+    fn start_move_task(
+        &mut self,
+        name: &Arc<str>,
+        source_url: &str,
+        destination_url: Option<&str>,
+        rate: Option<i64>,
+    ) -> Outcome {
+        self.count_work(3);
+        let arn = |url: &str| match queue_arn(&self.engine, url) {
+            Some(arn) => Ok(arn),
+            None => Err(SqsError::no_queue()),
+        };
+        let arns = arn(source_url).and_then(|source| match destination_url {
+            Some(d) => Ok((source, Some(arn(d)?))),
+            None => Ok((source, None)),
+        });
+        let started = arns.and_then(|(source, destination)| {
+            (self.engine).start_message_move_task(&source, destination.as_deref(), rate)
+        });
+        match started {
+            Ok(handle) => Outcome::MoveStarted { handle },
+            Err(error) => self.failed(name, "StartMessageMoveTask", error),
         }
     }
 

@@ -13,6 +13,7 @@
 
 mod actors;
 mod behaviours;
+mod bill;
 mod commands;
 mod document;
 pub mod lab;
@@ -35,6 +36,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
+pub use bill::Bill;
 pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
     CHECK_SEEDS, CHECK_WORK_BUDGET,
@@ -241,6 +243,7 @@ impl Simulation {
             producers: Vec::new(),
             schedule: Vec::new(),
             consumers: Vec::new(),
+            operators: Vec::new(),
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
@@ -590,6 +593,7 @@ impl Simulation {
         for o in &self.observers {
             o.fill_snapshot(self.now(), &mut snapshot);
         }
+        snapshot.outcome.bill = bill::Bill::of(self.engine.meter());
         snapshot
     }
 

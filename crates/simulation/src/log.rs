@@ -98,6 +98,21 @@ pub enum SimEvent {
         message_id: String,
         handler_crashed: bool,
     },
+    /// A scenario's operator makes a call (its answer follows: SQS's
+    /// events, or the call's failure). `rate`: a move task's
+    /// MaxNumberOfMessagesPerSecond and `destination` its DestinationArn's
+    /// queue, when given.
+    OperatorCalled {
+        operator: Arc<str>,
+        action: &'static str,
+        queue: Arc<str>,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        destination: Option<Arc<str>>,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rate: Option<i64>,
+    },
     /// An SQS call of a simulated worker or producer failed.
     ActionFailed {
         actor: Arc<str>,

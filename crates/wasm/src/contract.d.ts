@@ -40,7 +40,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
 /**
  * The choice's text, or words saying none of them happened.
  */
@@ -213,7 +213,37 @@ longestWaitMs: number,
 /**
  * The body of the message that waited longest (its label).
  */
-longestWaitLabel: string | null, };
+longestWaitLabel: string | null, 
+/**
+ * The requests the run was billed and their cost (the engine's meter).
+ */
+bill: Bill, };
+
+/**
+ * What the run's SQS requests cost, with the prices it was billed at so
+ * a page says them without a copy of the price list.
+ */
+export type Bill = { 
+/**
+ * Requests billed, every caller's (scenario's and learner's).
+ */
+requests: number, 
+/**
+ * Of those, the ones on FIFO queues (billed at the FIFO price).
+ */
+fifoRequests: number, 
+/**
+ * Their cost at list price, in nano-US-dollars (exact).
+ */
+costNanoUsd: number, 
+/**
+ * The price of one request on a standard queue, nano-US-dollars.
+ */
+standardPriceNanoUsd: number, 
+/**
+ * The price of one request on a FIFO queue, nano-US-dollars.
+ */
+fifoPriceNanoUsd: number, };
 
 /**
  * What one of the scenario's senders (a producer, or a schedule) has
@@ -355,6 +385,11 @@ schedule?: Array<Schedule>,
  */
 consumers: Array<Consumer>, 
 /**
+ * An operator's calls at given moments (`Operator`): purging a queue,
+ * redriving a dead-letter queue and cancelling the redrive.
+ */
+operators?: Array<Operator>, 
+/**
  * Lines shown and announced at given moments.
  */
 narration: Array<Narration>, 
@@ -431,7 +466,14 @@ dedupId: string | null, delaySeconds: number | null,
 /**
  * String message attributes.
  */
-attributes: { [key in string]: string }, };
+attributes: { [key in string]: string }, 
+/**
+ * Fills the body out with dots to this many bytes (a large payload
+ * without writing it out: an invoice scan, a report), at most 2 MiB
+ * (2,097,152), so a send can be too big for SQS. A body already as
+ * long is sent as written.
+ */
+padToBytes?: number, };
 
 /**
  * count sends, one every everyMs from startMs; {n} in body and groupId
@@ -459,6 +501,34 @@ queue: string,
  * contentBasedDeduplication); a `delaySeconds` delays it further.
  */
 sends: Array<ScheduledSend>, };
+
+/**
+ * Someone at the console, or a runbook's script: makes each listed call
+ * at its moment, under its name, through SQS's own operations.
+ */
+export type Operator = { 
+/**
+ * Its name in the log, at most 80 characters (every call records it).
+ */
+name: string, 
+/**
+ * Its calls, each at its `atMs` (listed order within one moment).
+ */
+calls: Array<OperatorCall>, };
+
+/**
+ * One call of an operator, at its moment.
+ */
+export type OperatorCall = { atMs: number, 
+/**
+ * What it calls: one of the operations below.
+ */
+call: Operation, };
+
+/**
+ * The operations an operator calls, each on queues the scenario names.
+ */
+export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } };
 
 /**
  * A simulated worker running the loop real consumer code runs.
@@ -744,8 +814,10 @@ group?: string,
  */
 receiveCount?: Count, 
 /**
- * `sideEffect` only: how many times, in total, the side effect has now
- * happened to this message (2 = the second time); a number or a setting.
+ * `sideEffect`: how many times, in total, the side effect has now
+ * happened to this message (2 = the second time); `queuePurged`,
+ * `moveTaskCancelled`, `moveTaskCompleted`: how many messages. A
+ * number or a setting.
  */
 count?: Count, 
 /**
@@ -766,7 +838,7 @@ cause?: UnlockCause, };
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed";
 
 /**
  * A count a trigger or claim compares with: a number, or a
@@ -908,7 +980,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

@@ -32,9 +32,9 @@ use queuelab_host::{
     PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
 };
 use queuelab_simulation::{
-    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration, Outcome,
-    Processing, Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
-    ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
+    Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
+    Operation, Operator, OperatorCall, Outcome, Processing, Producer, QueueSpec, Rate, Redrive,
+    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
     AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
@@ -104,6 +104,7 @@ fn typescript() -> String {
         QueueCounts,
         SimulationSnapshot,
         Outcome,
+        Bill,
         ProducerSnapshot,
         WorkerSnapshot,
         HeldSnapshot,
@@ -120,6 +121,9 @@ fn typescript() -> String {
         ScheduledSend,
         Rate,
         Schedule,
+        Operator,
+        OperatorCall,
+        Operation,
         Consumer,
         Processing,
         Behaviour,

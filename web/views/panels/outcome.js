@@ -11,6 +11,7 @@
 
 import { h } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
+import { billSentence } from "../../text/bill.js";
 import { defaults, labs, limits } from "../../engine/engine.js";
 import { changes, changeSentence, differences, effectLines, knobChanges, mostSideEffects, omittedNote } from "../../text/changes.js";
 
@@ -115,6 +116,8 @@ export const outcome = {
           compare ? h("p", { class: "compare", text: compare }) : null,
           h("ul", { class: "effects", "aria-label": "Side effects per message" }, ...effects),
           h("dl", { class: "facts" }, ...facts(sim).map(([k, v]) => h("div", null, h("dt", { text: k }), h("dd", { text: String(v) })))),
+          // What the run's requests cost, every caller's: the engine's meter.
+          h("p", { class: "bill", text: `Billed: ${billSentence(sim.outcome.bill)}` }),
         ].filter(Boolean));
       },
       destroy() {},

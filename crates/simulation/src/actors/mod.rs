@@ -11,6 +11,7 @@
 //! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
 
 mod alarm;
+mod operator;
 mod producer;
 mod schedule;
 
@@ -44,6 +45,17 @@ pub(crate) enum Command {
     /// DeleteQueue of the queue at `queue_url`.
     #[cfg_attr(not(test), allow(dead_code))]
     DeleteQueue { queue_url: String },
+    /// PurgeQueue of the queue at `queue_url`.
+    PurgeQueue { queue_url: String },
+    /// StartMessageMoveTask from the dead-letter queue at `source_url`
+    /// (to `destination_url`, else back to each message's source).
+    StartMoveTask {
+        source_url: String,
+        destination_url: Option<String>,
+        rate: Option<i64>,
+    },
+    /// CancelMessageMoveTask of the task with this handle.
+    CancelMoveTask { handle: String },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }
@@ -59,6 +71,10 @@ pub(crate) enum Outcome {
     Created { queue_url: String },
     /// A queue was deleted.
     Deleted,
+    /// A queue was purged, or a move task cancelled.
+    Done,
+    /// A move task started; its handle cancels it.
+    MoveStarted { handle: String },
     /// SQS refused the call (the run logged an `actionFailed` event).
     Failed,
     /// Logged.
@@ -156,6 +172,7 @@ pub(crate) type Build = fn(&Scenario, UrlOf) -> SqsResult<Vec<Box<dyn Actor>>>;
 pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("producers", producer::build),
     ("schedule", schedule::build),
+    ("operators", operator::build),
     ("alarms", alarm::build),
 ];
 
@@ -171,7 +188,7 @@ pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn
 /// A scenario's send as SendMessage takes it: string attributes typed.
 pub(crate) fn new_message(send: ScheduledSend) -> NewMessage {
     NewMessage {
-        body: send.body,
+        body: send.sent_body(),
         delay_seconds: send.delay_seconds,
         attributes: send
             .attributes
@@ -267,7 +284,7 @@ impl Listed {
         let pending = &self.sends[self.next.min(self.sends.len())..];
         let due = &pending[..pending.partition_point(|s| s.at_ms <= until)];
         let units = due.iter().fold(0u64, |sum, s| {
-            sum.saturating_add(crate::units::body_units(s.body.len()))
+            sum.saturating_add(crate::units::body_units(s.sent_len()))
         });
         let matching = due.iter().filter(|s| hits(&s.body)).count() as u64;
         (due.len() as u64, units, matching)

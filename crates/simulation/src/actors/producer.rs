@@ -68,6 +68,7 @@ impl Producer {
             dedup_id: None,
             delay_seconds: None,
             attributes: Default::default(),
+            pad_to_bytes: None,
         };
         self.next_rate += 1;
         Some(send)

@@ -155,6 +155,10 @@ pub enum Target {
     /// producer's name for all), "perAttribute" (the send's value of
     /// `attribute`) or "perMessage" ("<producer>-<n>", unique).
     GroupId { producer: String, attribute: String },
+    /// When the operator starts its message move task from the dead-letter
+    /// queue `source`, in ms of the run (its first
+    /// `startMessageMoveTask` call from there); off: it never does.
+    MoveTaskAt { operator: String, source: String },
 }
 
 /// The choices of a choice knob, fixed by the target (not by the file).

@@ -177,8 +177,10 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub receive_count: Option<Count>,
-    /// `sideEffect` only: how many times, in total, the side effect has now
-    /// happened to this message (2 = the second time); a number or a setting.
+    /// `sideEffect`: how many times, in total, the side effect has now
+    /// happened to this message (2 = the second time); `queuePurged`,
+    /// `moveTaskCancelled`, `moveTaskCompleted`: how many messages. A
+    /// number or a setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub count: Option<Count>,
@@ -327,6 +329,24 @@ pub enum TriggerEvent {
     WorkerCrashed,
     // Work was lost: deleted before processing, then the worker failed.
     MessageLost,
+    // A message move task moved a message out of a dead-letter queue (the
+    // queue filter names where it went).
+    Redriven,
+    // CancelMessageMoveTask was answered: the task reports CANCELLING and
+    // moves nothing more (`count`: how many it had moved).
+    MoveTaskCancelled,
+    // A message move task COMPLETED (`count`: how many it moved).
+    MoveTaskCompleted,
+    // A queue was purged (`count`: how many messages it deleted).
+    QueuePurged,
+    // A purge deleted a message a worker had received and still held.
+    PurgedInFlight,
+    // A worker performed the side effect of a message a purge had deleted
+    // while it held it.
+    PurgedProcessed,
+    // An SQS call of a scenario's producer, worker or operator failed (the
+    // consumer filter names who called).
+    CallFailed,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -51,6 +51,11 @@ pub struct Scenario {
     /// At most 100 workers in all, each consumer counting its `replicas`.
     #[serde(default)]
     pub consumers: Vec<Consumer>,
+    /// An operator's calls at given moments (`Operator`): purging a queue,
+    /// redriving a dead-letter queue and cancelling the redrive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_OPERATORS)))]
+    pub operators: Vec<Operator>,
     /// Lines shown and announced at given moments.
     #[serde(default)]
     pub narration: Vec<Narration>,
@@ -193,6 +198,36 @@ pub struct ScheduledSend {
     /// String message attributes.
     #[serde(default)]
     pub attributes: std::collections::BTreeMap<String, String>,
+    /// Fills the body out with dots to this many bytes (a large payload
+    /// without writing it out: an invoice scan, a report), at most 2 MiB
+    /// (2,097,152), so a send can be too big for SQS. A body already as
+    /// long is sent as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_PAD_BYTES)))]
+    pub pad_to_bytes: Option<u64>,
+}
+
+/// The most bytes `padToBytes` fills a body out to: twice SQS's largest
+/// message, enough for a send SQS refuses (Queuelab's choice).
+pub const MAX_PAD_BYTES: u64 = 2 << 20;
+
+impl ScheduledSend {
+    /// The body as sent: padded out to `padToBytes`.
+    pub(crate) fn sent_body(&self) -> String {
+        let want = self.pad_to_bytes.unwrap_or(0).min(MAX_PAD_BYTES) as usize;
+        let mut body = self.body.clone();
+        if body.len() < want {
+            body.push_str(&".".repeat(want - body.len()));
+        }
+        body
+    }
+
+    /// The length of the body as sent, in bytes.
+    pub(crate) fn sent_len(&self) -> usize {
+        let want = self.pad_to_bytes.unwrap_or(0).min(MAX_PAD_BYTES) as usize;
+        self.body.len().max(want)
+    }
 }
 
 /// A scheduler (EventBridge Scheduler, a cron job) that sends each message
@@ -215,6 +250,83 @@ pub struct Schedule {
 
 /// The most schedules a scenario has (Queuelab's choice, as for producers).
 pub const MAX_SCHEDULES: usize = 100;
+
+/// Someone at the console, or a runbook's script: makes each listed call
+/// at its moment, under its name, through SQS's own operations.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Operator {
+    /// Its name in the log, at most 80 characters (every call records it).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
+    pub name: String,
+    /// Its calls, each at its `atMs` (listed order within one moment).
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_OPERATOR_CALLS)))]
+    pub calls: Vec<OperatorCall>,
+}
+
+/// One call of an operator, at its moment.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OperatorCall {
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
+    pub at_ms: u64,
+    /// What it calls: one of the operations below.
+    pub call: Operation,
+}
+
+/// The operations an operator calls, each on queues the scenario names.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Operation {
+    /// PurgeQueue: deletes every message in `queue` (SQS allows one purge
+    /// of a queue every 60 seconds).
+    PurgeQueue { queue: String },
+    /// StartMessageMoveTask from the dead-letter queue `source`: each
+    /// message goes back to the queue it came from (or to `destination`),
+    /// at most `maxNumberOfMessagesPerSecond` a second (1 to 500; SQS
+    /// picks the rate when it is left out).
+    StartMessageMoveTask {
+        source: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "contract", ts(optional))]
+        destination: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 500)))]
+        max_number_of_messages_per_second: Option<i64>,
+    },
+    /// CancelMessageMoveTask of the task this operator last started from
+    /// `source` (with no such task, the call carries no handle and SQS
+    /// refuses it).
+    CancelMessageMoveTask { source: String },
+}
+
+impl Operation {
+    /// The queue names the call holds (a lab's rename changes them).
+    pub(crate) fn queue_names_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            Operation::PurgeQueue { queue } => vec![queue],
+            Operation::StartMessageMoveTask {
+                source,
+                destination,
+                ..
+            } => std::iter::once(source).chain(destination).collect(),
+            Operation::CancelMessageMoveTask { source } => vec![source],
+        }
+    }
+}
+
+/// The most operators a scenario has, and calls one operator makes
+/// (Queuelab's choice: a runbook is a handful of calls).
+pub const MAX_OPERATORS: usize = 20;
+pub const MAX_OPERATOR_CALLS: usize = 100;
 
 impl Scenario {
     /// The names of the scenario's senders (producers, then schedules):

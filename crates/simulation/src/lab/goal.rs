@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use queuelab_engine::billing::Meter;
-use queuelab_engine::{EventKind, Millis};
+use queuelab_engine::{EventKind, MessageId, Millis};
 use serde::Serialize;
 
 use crate::document::{Goal, CONDITION_IDS};
@@ -413,6 +413,12 @@ impl GoalWatch {
                     self.breach("deadLetterQueue", now, Some(&id), text);
                 }
             }
+            EventKind::Redriven {
+                queue,
+                destination,
+                message_id,
+                new_message_id,
+            } => self.redriven(now, queue, destination, message_id, new_message_id),
             EventKind::EmptyReceive { by, .. }
                 if by.as_deref().is_some_and(|b| self.consumers.contains(b)) =>
             {
@@ -431,6 +437,31 @@ impl GoalWatch {
             }
             _ => {}
         }
+    }
+
+    /// A move task sent a message back as a new one with the same body:
+    /// the goal follows the order under its new id (it is the same order
+    /// to the shop, charged or not), waiting again in its new queue.
+    fn redriven(
+        &mut self,
+        now: Millis,
+        queue: &str,
+        destination: &Arc<str>,
+        old: &MessageId,
+        new: &MessageId,
+    ) {
+        let id = old.to_string();
+        self.left(&id, queue, now);
+        let Some(mut m) = self.messages.remove(&id) else {
+            return;
+        };
+        let new = new.to_string();
+        m.queue = Some((destination.clone(), now));
+        if self.watches_age(destination) {
+            self.waiting.insert((now, new.clone()));
+        }
+        self.order.insert(m.seq, new.clone());
+        self.messages.insert(new, m);
     }
 
     fn observe_sim(&mut self, now: Millis, event: &SimEvent) {

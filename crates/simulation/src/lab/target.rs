@@ -5,7 +5,8 @@
 
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
-    Consumer, KnobValue, QueueSpec, Redrive, RetryBackoff, Scenario, Target, GROUP_IDS, QUEUE_TYPES,
+    Consumer, KnobValue, Operation, QueueSpec, Redrive, RetryBackoff, Scenario, Target, GROUP_IDS,
+    QUEUE_TYPES,
 };
 use crate::scenario::field_range;
 
@@ -62,6 +63,7 @@ pub(crate) enum Selector<'a> {
     Queue(&'a str),
     Consumer(&'a str),
     Producer(&'a str),
+    Operator(&'a str),
 }
 
 fn int(v: &KnobValue) -> Option<i64> {
@@ -264,6 +266,61 @@ const GROUP_ID: Row = Row {
     )
 };
 
+const MOVE_TASK_AT: Row = row(
+    "moveTaskAt",
+    "atMs",
+    "calls[]",
+    true,
+    Access::Whole(read_move_task_at, write_move_task_at),
+);
+
+/// The operator's first StartMessageMoveTask from the target's source:
+/// its place in the operator's calls.
+fn move_task_call(target: &Target, s: &Scenario) -> Option<(usize, usize)> {
+    let Target::MoveTaskAt { operator, source } = target else {
+        return None;
+    };
+    let o = s.operators.iter().position(|o| &o.name == operator)?;
+    let starts = |c: &crate::document::OperatorCall| matches!(&c.call, Operation::StartMessageMoveTask { source: from, .. } if from == source);
+    Some((o, s.operators[o].calls.iter().position(starts)?))
+}
+
+fn read_move_task_at(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    Some(match move_task_call(target, s) {
+        Some((o, c)) => ms(s.operators[o].calls[c].at_ms),
+        None => KnobValue::OFF,
+    })
+}
+
+/// Moves the operator's first move task from the source to the knob's
+/// moment, or takes it (and only it) away when off; turned on where the
+/// operator has none, it adds one at the rate SQS picks.
+fn write_move_task_at(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    let Target::MoveTaskAt { operator, source } = target else {
+        return;
+    };
+    let found = move_task_call(target, s);
+    let Some(o) = s.operators.iter().position(|o| &o.name == operator) else {
+        return;
+    };
+    let calls = &mut s.operators[o].calls;
+    match (count(value), found) {
+        (Some(at_ms), Some((_, c))) => calls[c].at_ms = at_ms,
+        (Some(at_ms), None) => calls.push(crate::document::OperatorCall {
+            at_ms,
+            call: Operation::StartMessageMoveTask {
+                source: source.clone(),
+                destination: None,
+                max_number_of_messages_per_second: None,
+            },
+        }),
+        (None, Some((_, c))) => {
+            calls.remove(c);
+        }
+        (None, None) => {}
+    }
+}
+
 fn read_queue_type(target: &Target, s: &Scenario) -> Option<KnobValue> {
     let q = &s.queues[queue_index(s, target.queue()?)?];
     let kind = if q.name.ends_with(".fifo") {
@@ -355,6 +412,7 @@ impl Target {
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
+            Target::MoveTaskAt { operator, .. } => (&MOVE_TASK_AT, Selector::Operator(operator)),
         }
     }
 
@@ -405,6 +463,7 @@ impl Target {
         let (row, selector) = self.row();
         let owner = match selector {
             Selector::Producer(_) => "producers",
+            Selector::Operator(_) => "operators",
             Selector::Queue(_) => "queues",
             Selector::Consumer(_) => "consumers",
         };
@@ -422,6 +481,10 @@ impl Target {
             Selector::Producer(producer) => (0..s.producers.len())
                 .filter(|i| s.producers[*i].name == producer)
                 .map(|i| format!("producers[{i}].{field}"))
+                .collect(),
+            Selector::Operator(operator) => (0..s.operators.len())
+                .filter(|i| s.operators[*i].name == operator)
+                .map(|i| format!("operators[{i}].{field}"))
                 .collect(),
             Selector::Queue(queue) => queue_index(s, queue)
                 .map(|i| vec![format!("queues[{i}].{field}")])
@@ -477,6 +540,7 @@ impl Target {
                 queue,
                 dead_letter_queue,
             } => vec![queue, dead_letter_queue],
+            Target::MoveTaskAt { source, .. } => vec![source],
             _ => Vec::new(),
         }
     }

@@ -159,6 +159,16 @@ impl Knob {
                 );
             }
         }
+        if let Target::MoveTaskAt { operator, source } = &self.target {
+            if !s.operators.iter().any(|o| &o.name == operator) {
+                let rule = "the name of one of the scenario's operators";
+                return refuse(format!("{target}.operator"), rule, quoted(operator));
+            }
+            if queue_index(s, source).is_none() {
+                let rule = "the name of one of the scenario's queues";
+                return refuse(format!("{target}.source"), rule, quoted(source));
+            }
+        }
         if let Target::GroupId {
             producer,
             attribute,

@@ -47,6 +47,10 @@ impl Scenario {
             .chain(
                 (self.schedule.iter().enumerate())
                     .map(|(i, s)| (format!("schedule[{i}]"), vec![s.name.clone()])),
+            )
+            .chain(
+                (self.operators.iter().enumerate())
+                    .map(|(i, o)| (format!("operators[{i}]"), vec![o.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -93,6 +97,7 @@ impl Scenario {
         self.unique_names()?;
         self.validate_producers()?;
         self.validate_schedule()?;
+        self.validate_operators()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }
@@ -145,6 +150,9 @@ impl Scenario {
             for (j, send) in s.sends.iter().enumerate() {
                 let path = |field: &str| format!("schedule[{i}].sends[{j}].{field}");
                 within(path("atMs"), i128::from(send.at_ms))?;
+                if let Some(bytes) = send.pad_to_bytes {
+                    within(path("padToBytes"), i128::from(bytes))?;
+                }
                 if let Some(delay) = send.delay_seconds {
                     within(path("delaySeconds"), i128::from(delay))?;
                 }
@@ -180,6 +188,9 @@ impl Scenario {
             short_name(format!("producers[{i}].name"), &p.name)?;
             for (j, s) in p.sends.iter().enumerate() {
                 at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
+                if let Some(bytes) = s.pad_to_bytes {
+                    at(format!("producers[{i}].sends[{j}].padToBytes"), bytes)?;
+                }
             }
             if let Some(rate) = &p.rate {
                 at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;

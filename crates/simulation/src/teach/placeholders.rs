@@ -17,7 +17,7 @@ use crate::document::{Claim, Count, Processing, Scenario, Trigger};
 const QUEUE_PROPERTIES: &str =
     "visibilityTimeout, delay, retention, receiveWaitTime, maxReceiveCount, deadLetterQueue";
 const CONSUMER_PROPERTIES: &str =
-    "processing, waitTime, pollInterval, batchSize, heartbeatEvery, heartbeatVisibility";
+    "processing, waitTime, pollInterval, batchSize, heartbeatEvery, heartbeatVisibility, failsUntil";
 
 /// `text` with every `{name.property}` replaced by its value in `scenario`;
 /// `Err` says which placeholder is wrong and why, in words. `{{` and `}}` write
@@ -179,6 +179,12 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
             "waitTime" => secs(c.wait_time_seconds.max(0) as u64 * 1000),
             "pollInterval" => secs(c.poll_interval_ms),
             "batchSize" => c.batch_size.to_string(),
+            // The end of the window in which every message fails (a bug
+            // until its fix ships): "t = 12 s", or words for none.
+            "failsUntil" => match &c.behaviour.fails_during_ms {
+                Some(w) => format!("t = {}", secs(w.end_ms)),
+                None => "no failure window".into(),
+            },
             "heartbeatEvery" | "heartbeatVisibility" => {
                 let Some(every) = c.behaviour.heartbeat_every_ms else {
                     return Ok("no heartbeat".into());

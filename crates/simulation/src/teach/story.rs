@@ -49,6 +49,8 @@ pub struct Outcome {
     pub longest_wait_ms: Millis,
     /// The body of the message that waited longest (its label).
     pub longest_wait_label: Option<String>,
+    /// The requests the run was billed and their cost (the engine's meter).
+    pub bill: crate::Bill,
 }
 
 /// One event, as triggers see it: its kind and what it names.
@@ -159,6 +161,9 @@ pub(crate) struct Story {
     unprocessed: BTreeSet<(Arc<str>, String)>,
     /// Messages deleted before their work, whose work is not done yet.
     in_work: BTreeSet<String>,
+    /// (consumer, message): purged while the consumer held it, its work
+    /// not done yet.
+    purged_held: BTreeSet<(Arc<str>, String)>,
     waiting: BTreeMap<String, Waiting>,
     /// The same messages in the order they began waiting: the first has
     /// waited longest, so the outcome never scans them all.
@@ -244,6 +249,7 @@ impl Story {
             receipts: BTreeMap::new(),
             unprocessed: BTreeSet::new(),
             in_work: BTreeSet::new(),
+            purged_held: BTreeSet::new(),
             waiting: BTreeMap::new(),
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
@@ -575,6 +581,7 @@ impl Story {
             + self.waiting.len()
             + self.unprocessed.len()
             + self.in_work.len()
+            + self.purged_held.len()
             + self.learners.len()
             + self.abandoned.len()
             + self.returned.len()

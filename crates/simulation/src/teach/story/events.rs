@@ -85,21 +85,11 @@ impl Story {
                 self.happened(now, T::Expired, h);
             }
             EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
-            EventKind::Purged { message_id, .. } => {
-                let id = message_id.to_string();
-                self.stop_waiting(&id, None);
-                self.receipts.remove(&id);
-                self.learners.remove(&id);
-                self.groups.remove(&id);
-            }
-            EventKind::Redriven {
-                destination,
-                new_message_id,
-                ..
-            } => {
-                let id = new_message_id.to_string();
-                self.wait(destination, id, now, "a redriven message".into());
-            }
+            EventKind::Purged { .. }
+            | EventKind::Redriven { .. }
+            | EventKind::MoveTaskCancelling { .. }
+            | EventKind::MoveTaskEnded { .. }
+            | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
             EventKind::QueueDeleted { queue } => {
                 let gone: Vec<String> = self
                     .waiting
@@ -110,6 +100,79 @@ impl Story {
                 for id in gone {
                     self.stop_waiting(&id, None);
                 }
+            }
+            _ => {}
+        }
+    }
+
+    /// What an operator's calls did (a purge, a message move task), and
+    /// the messages they moved or deleted.
+    fn on_operation(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        match kind {
+            EventKind::Purged { message_id, queue } => {
+                let id = message_id.to_string();
+                self.stop_waiting(&id, None);
+                let held = self.receipts.remove(&id).and_then(|r| r.by);
+                if let Some(by) =
+                    held.filter(|by| self.unprocessed.contains(&(by.clone(), id.clone())))
+                {
+                    self.purged_held.insert((by.clone(), id.clone()));
+                    let h = Happening {
+                        queue: Some(queue),
+                        consumer: Some(&by),
+                        ..Happening::default()
+                    };
+                    self.happened(now, T::PurgedInFlight, h);
+                }
+                self.learners.remove(&id);
+                self.groups.remove(&id);
+            }
+            EventKind::Redriven {
+                destination,
+                new_message_id,
+                message_id,
+                ..
+            } => {
+                let id = new_message_id.to_string();
+                // The new message carries the old one's body: its label too.
+                let old = message_id.to_string();
+                self.receipts.remove(&old);
+                let label = self.labels.remove(&old).map(|(l, _)| l);
+                if let Some(label) = &label {
+                    self.labels.insert(id.clone(), (label.clone(), now));
+                }
+                let waiting = label.unwrap_or_else(|| "a redriven message".into());
+                self.wait(destination, id, now, waiting);
+                let h = Happening {
+                    queue: Some(destination),
+                    ..Happening::default()
+                };
+                self.happened(now, T::Redriven, h);
+            }
+            EventKind::MoveTaskCancelling { moved, .. }
+            | EventKind::MoveTaskEnded {
+                moved,
+                status: "COMPLETED",
+                ..
+            } => {
+                let what = match kind {
+                    EventKind::MoveTaskCancelling { .. } => T::MoveTaskCancelled,
+                    _ => T::MoveTaskCompleted,
+                };
+                let h = Happening {
+                    count: Some(*moved),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::QueuePurged { queue, count } => {
+                let h = Happening {
+                    queue: Some(queue),
+                    count: Some(*count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::QueuePurged, h);
             }
             _ => {}
         }
@@ -449,6 +512,7 @@ impl Story {
     /// forgotten when it is logged lost, next.
     fn done(&mut self, consumer: &Arc<str>, id: &str) {
         self.unprocessed.remove(&(consumer.clone(), id.to_string()));
+        self.purged_held.remove(&(consumer.clone(), id.to_string()));
     }
 
     /// The work on a message deleted before it is over (done, or lost).
@@ -483,6 +547,13 @@ impl Story {
             SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
             SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
             SimEvent::MessageLost { .. } => self.on_message_lost(now, event),
+            SimEvent::ActionFailed { actor, .. } => {
+                let h = Happening {
+                    consumer: Some(actor),
+                    ..Happening::default()
+                };
+                self.happened(now, T::CallFailed, h);
+            }
             _ => {}
         }
     }
@@ -556,16 +627,22 @@ impl Story {
         else {
             return;
         };
+        let key = (consumer.clone(), message_id.clone());
+        let purged = self.purged_held.contains(&key);
         let body = self.body(message_id);
         self.done(consumer, message_id);
-        let h = Happening {
-            learners: self.learners.contains(message_id.as_str()),
+        let learners = self.learners.contains(message_id.as_str());
+        let h = || Happening {
+            learners,
             message: body.as_deref(),
             consumer: Some(consumer),
             count: Some(*count),
             ..Happening::default()
         };
-        self.happened(now, T::SideEffect, h);
+        self.happened(now, T::SideEffect, h());
+        if purged {
+            self.happened(now, T::PurgedProcessed, h());
+        }
         self.forget_deleted(message_id);
     }
 

@@ -1,0 +1,44 @@
+//! The run's bill for the recap: the requests the engine's billing meter
+//! counted, from every caller, and their cost at list price. The meter
+//! (`queuelab_engine::billing`) decides what a request is (an empty
+//! receive, a batch, each 64 KiB chunk of a payload); this only adds up
+//! its lines, so the recap and a lab's cost goal never count apart.
+
+use queuelab_engine::billing::{price_nano_usd, Meter};
+use serde::Serialize;
+
+/// What the run's SQS requests cost, with the prices it was billed at so
+/// a page says them without a copy of the price list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Bill {
+    /// Requests billed, every caller's (scenario's and learner's).
+    pub requests: u64,
+    /// Of those, the ones on FIFO queues (billed at the FIFO price).
+    pub fifo_requests: u64,
+    /// Their cost at list price, in nano-US-dollars (exact).
+    pub cost_nano_usd: u64,
+    /// The price of one request on a standard queue, nano-US-dollars.
+    pub standard_price_nano_usd: u64,
+    /// The price of one request on a FIFO queue, nano-US-dollars.
+    pub fifo_price_nano_usd: u64,
+}
+
+impl Bill {
+    pub(crate) fn of(meter: &Meter) -> Self {
+        let mut bill = Bill {
+            standard_price_nano_usd: price_nano_usd(false),
+            fifo_price_nano_usd: price_nano_usd(true),
+            ..Bill::default()
+        };
+        for (line, tally) in meter.lines() {
+            bill.requests += tally.requests;
+            if line.fifo {
+                bill.fifo_requests += tally.requests;
+            }
+            bill.cost_nano_usd += tally.requests * price_nano_usd(line.fifo);
+        }
+        bill
+    }
+}

@@ -1,0 +1,41 @@
+// The recap's money line: the requests the engine's billing meter counted
+// for the run and their cost at list price, in words. The numbers and the
+// prices come from the simulation's outcome (snapshot().simulation.outcome
+// .bill), never from a copy of the price list here.
+
+/** @typedef {import("../pkg/queuelab.js").Bill} Bill */
+
+/**
+ * Dollars from exact nano-dollars, with every digit that is not zero:
+ * 16800 → "$0.0000168", 2_000_000_000 → "$2.00".
+ * @param {number} nano
+ */
+export function dollars(nano) {
+  const whole = Math.floor(nano / 1e9);
+  const fraction = String(nano % 1e9).padStart(9, "0").replace(/0+$/, "");
+  return `$${whole}.${fraction.length < 2 ? fraction.padEnd(2, "0") : fraction}`;
+}
+
+/** "$0.40 per million" from a price per request in nano-dollars. @param {number} nano */
+function perMillion(nano) {
+  return `${dollars(nano * 1e6)} per million`;
+}
+
+/** @param {number} n */
+function requests(n) {
+  return `${n.toLocaleString("en-US")} request${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * "42 requests ≈ $0.0000168 at $0.40 per million", or with both queue
+ * types each count at its price.
+ * @param {Bill} bill
+ */
+export function billSentence(bill) {
+  if (bill.requests === 0) return "0 requests: nothing billed.";
+  const standard = bill.requests - bill.fifoRequests;
+  const total = `${requests(bill.requests)} ≈ ${dollars(bill.costNanoUsd)}`;
+  if (bill.fifoRequests === 0) return `${total} at ${perMillion(bill.standardPriceNanoUsd)}.`;
+  if (standard === 0) return `${total} at ${perMillion(bill.fifoPriceNanoUsd)} (FIFO).`;
+  return `${total}: ${requests(standard)} to standard queues at ${perMillion(bill.standardPriceNanoUsd)}, ${requests(bill.fifoRequests)} to FIFO queues at ${perMillion(bill.fifoPriceNanoUsd)}.`;
+}
