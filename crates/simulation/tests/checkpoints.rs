@@ -340,6 +340,69 @@ const PINNED: &[Pinned] = &[
         "after-window",
         "It is dropped as a duplicate again",
     ),
+    (
+        "11-redrive-back.json",
+        &[],
+        "redrive-fate",
+        "They are processed and charged",
+    ),
+    // The fix ships after the move task: the orders fail again.
+    (
+        "11-redrive-back.json",
+        &[("/consumers/0/behaviour/failsDuringMs/endMs", "20000")],
+        "redrive-fate",
+        "They fail again and go back to orders-dlq",
+    ),
+    (
+        "12-standard-vs-fifo.json",
+        &[],
+        "exactly-once",
+        "Yes: a message not deleted before its visibility timeout ends is delivered again",
+    ),
+    // A visibility timeout longer than the work: nothing is delivered twice.
+    (
+        "12-standard-vs-fifo.json",
+        &[("/queues/1/visibilityTimeoutSeconds", "30")],
+        "exactly-once",
+        "No",
+    ),
+    (
+        "13-attributes-and-size.json",
+        &[],
+        "too-big",
+        "It refuses the send: the attributes count toward the limit",
+    ),
+    // Without its attributes the body alone is exactly the limit: stored.
+    (
+        "13-attributes-and-size.json",
+        &[("/producers/0/sends/1/attributes", "{}")],
+        "too-big",
+        "It stores it: the limit is on the body alone",
+    ),
+    (
+        "14-purge.json",
+        &[],
+        "purged-in-flight",
+        "It charges the order anyway",
+    ),
+    // Its handler fails on the purged order: it is never charged.
+    (
+        "14-purge.json",
+        &[("/consumers/0/behaviour", r#"{"failsEveryNth": 2}"#)],
+        "purged-in-flight",
+        "It is not charged before the run ends",
+    ),
+    ("15-what-it-costs.json", &[], "cheapest", "short-poller's"),
+    // The short poller long-polls and the batcher short-polls instead.
+    (
+        "15-what-it-costs.json",
+        &[
+            ("/consumers/0/waitTimeSeconds", "20"),
+            ("/consumers/2/waitTimeSeconds", "0"),
+        ],
+        "cheapest",
+        "batcher's",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:
