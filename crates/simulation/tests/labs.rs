@@ -124,6 +124,13 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
             ("processedByMs", "A backlog forms"),
         ],
     ),
+    (
+        "09-dlq-of-good-orders.json",
+        &[
+            ("processedByMs", "not by 35 s"),
+            ("sideEffectsExactly", "never charged"),
+        ],
+    ),
 ];
 
 #[test]

@@ -33,9 +33,11 @@ fn shipped() -> Vec<Scenario> {
 }
 
 /// Every explanation a run of `scenario` shows, in order, read every 100 ms
-/// (its authored lines taken away, so each moment is explained).
+/// (its authored lines taken away, so each moment is explained, and its
+/// checkpoints with them: one may wait for a line).
 fn explanations(mut scenario: Scenario) -> Vec<String> {
     scenario.narration.clear();
+    scenario.checkpoints.clear();
     let end = scenario.duration_ms;
     let mut sim = Simulation::new(scenario, Config::default()).unwrap();
     let mut said: Vec<String> = Vec::new();
