@@ -119,7 +119,7 @@ test("every quiet note of scenarios 7 (1×), 10 (4×) and 2 (visibility 5 s, 3 s
 test("the timeline's markers are the narration's moments and the checkpoints'", () => {
   const s = JSON.parse(text("07-fifo-deduplication"));
   const moments = narrationMoments(s);
-  assert.deepEqual(moments.filter((m) => !m.checkpoint).map((m) => m.t), [0, 2000, 3000, 301000]);
+  assert.deepEqual(moments.filter((m) => !m.checkpoint).map((m) => m.t), [0, 2000, 3000, 301500]);
   assert.deepEqual(moments.filter((m) => m.checkpoint).map((m) => m.t), [2500, 300500]);
   assert.match(moments.find((m) => m.checkpoint).text, /^Checkpoint: At 3 s the payment service resends/);
 });

@@ -63,8 +63,9 @@ function sample(node, branch) {
  * queue becomes a FIFO queue (its FIFO-only attributes are sampled) whose
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
- * one answer gives neither. Producers, schedules and workers have names of
- * their own, and a behaviour claim names the first worker.
+ * one answer gives neither. Producers, schedules, operators and workers have
+ * names of their own, an operator's calls name the two queues, and a
+ * behaviour claim names the first worker.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
@@ -80,6 +81,14 @@ function wire(scenario) {
   scenario.queues.unshift({ name: "dead.fifo" });
   const users = [...scenario.producers, ...scenario.schedule, ...scenario.consumers, ...scenario.alarms];
   for (const user of users) user.queue = "work.fifo";
+  // An operator's calls name queues too: a purge the work queue, a move task its dead-letter queue.
+  for (const { call } of (scenario.operators ?? []).flatMap((o) => o.calls)) {
+    const [op] = Object.values(call);
+    if ("queue" in op) op.queue = "work.fifo";
+    if ("source" in op) op.source = "dead.fifo";
+    if ("destination" in op) op.destination = "work.fifo";
+  }
+  (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
   scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));
   scenario.consumers.forEach((consumer, i) => (consumer.name = `worker-${i + 1}`));

@@ -37,8 +37,11 @@ import { gzipSync } from "node:zlib";
 // vocabulary rows, its commands (PurgeQueue, StartMessageMoveTask, CancelMessageMoveTask) and
 // log event; six new triggers; the outcome's bill from the meter; a send's padToBytes; the
 // goal following a redriven message; the lab's knob on an operator's move task, +1.5 KB);
-// MERGED: see docs/wasm-size.md for the measured total with claims.
-const BUDGET = 514_000;
+// 544538 with the whole of issue 28 (+45.8 KB over 498,774; claims, their
+// validation and evaluation in the story, triggers compared with settings and named messages,
+// the Why: sentences for crashes, failures, missed deletes and failed batches, the lessons above;
+// twiggy diff: Story::observe +7.5 KB raw, the document types' serde, validation, to_js).
+const BUDGET = 546_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

@@ -290,8 +290,9 @@ pub enum Operation {
     PurgeQueue { queue: String },
     /// StartMessageMoveTask from the dead-letter queue `source`: each
     /// message goes back to the queue it came from (or to `destination`),
-    /// at most `maxNumberOfMessagesPerSecond` a second (1 to 500; SQS
-    /// picks the rate when it is left out).
+    /// at most `maxNumberOfMessagesPerSecond` a second (SQS takes 1 to 500
+    /// and refuses any other rate when the call is made, in its own words;
+    /// it picks the rate when it is left out).
     StartMessageMoveTask {
         source: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,7 +300,6 @@ pub enum Operation {
         destination: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "contract", ts(optional))]
-        #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 500)))]
         max_number_of_messages_per_second: Option<i64>,
     },
     /// CancelMessageMoveTask of the task this operator last started from
