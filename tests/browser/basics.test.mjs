@@ -25,7 +25,8 @@ for (const [stem, lesson] of Object.entries(LESSONS)) {
       await page.waitForSelector(`[data-checkpoint='${lesson.checkpoint}']`);
       await page.locator("#checkpoint").getByRole("button", { name: lesson.right }).click();
       await page.waitForSelector("#checkpoint[data-checkpoint-result='right']");
-      await page.locator("#checkpoint").getByRole("button", { name: /Continue/ }).click();
+      // Continue, or Close when the run answers it at its end (scenario 15: whose receives were emptiest).
+      await page.locator("#checkpoint").getByRole("button", { name: /^(Continue|Close)\b/ }).click();
       await runToEnd(page);
       const money = page.locator("#outcome .bill");
       await money.waitFor();
