@@ -298,3 +298,35 @@ fn numbers_changed(text: &str) -> String {
     }
     out
 }
+
+#[test]
+fn the_oracle_reads_a_fifo_group_unlocked_by_a_purge_and_finds_a_stale_reason_false() {
+    let scenario: Scenario = serde_json::from_value(serde_json::json!({
+        "title": "t", "durationMs": 5_000,
+        "queues": [{ "name": "jobs.fifo", "contentBasedDeduplication": true }],
+        "producers": [{ "name": "p", "queue": "jobs.fifo", "sends": [
+            { "atMs": 0, "body": "job 1", "groupId": "g" },
+            { "atMs": 0, "body": "job 2", "groupId": "g" }
+        ] }],
+        "consumers": [{ "name": "w", "queue": "jobs.fifo", "waitTimeSeconds": 20, "processing": { "fixedMs": 3000 } }],
+        "operators": [{ "name": "ops", "calls": [{ "atMs": 1000, "call": { "purgeQueue": { "queue": "jobs.fifo" } } }] }],
+    }))
+    .unwrap();
+    let run = play::play(&scenario, 1, false).unwrap();
+    let (at, said) = (run.whys.iter())
+        .find(|(_, w)| w.starts_with("Group g unlocked: "))
+        .cloned()
+        .expect("the unlock is explained");
+    assert!(said.contains("“job 1” was purged"), "{said}");
+    assert!(oracle::judge(&run).findings.is_empty(), "the run is true");
+    // The reason the story gave before it knew purges: the latest release.
+    let mut stale = run.clone();
+    stale.whys = vec![(
+        at,
+        said.replace("“job 1” was purged", "“job 1” was deleted"),
+    )];
+    let whats: Vec<_> = (oracle::judge(&stale).findings.iter())
+        .map(|f| f.what)
+        .collect();
+    assert_eq!(whats, ["Why:"]);
+}

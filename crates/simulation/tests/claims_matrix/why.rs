@@ -469,6 +469,11 @@ fn group_unlocked(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Che
                 *visible_at <= at && rest == " was made visible again at once"
             }
             Kind::Sqs(EventKind::Deleted { .. }) => rest == " was deleted",
+            Kind::Sqs(EventKind::Purged { .. }) => rest == " was purged",
+            Kind::Sqs(EventKind::Expired { .. }) => rest == " expired",
+            Kind::Sqs(EventKind::Redriven { destination, .. }) => {
+                rest == format!(" moved to {destination}")
+            }
             Kind::Sqs(EventKind::MovedToDeadLetterQueue {
                 dead_letter_queue, ..
             }) => rest == format!(" moved to {dead_letter_queue}"),
