@@ -360,3 +360,41 @@ fn a_message_back_after_a_backoff_quotes_the_backoff_not_the_queues_timeout() {
     assert!(!text.contains("30 s"), "{text}");
     assert!(text.contains("2 s"), "{text}");
 }
+
+/// One FIFO group of two jobs, the first in flight (worked on for
+/// `work_ms`) when `operators` act or its retention ends.
+fn one_group_in_flight(retention_s: u32, work_ms: u64, operators: serde_json::Value) -> Scenario {
+    serde_json::from_value(json!({
+        "title": "t", "durationMs": work_ms + 2_000,
+        "queues": [{ "name": "jobs.fifo", "contentBasedDeduplication": true, "messageRetentionPeriodSeconds": retention_s, "visibilityTimeoutSeconds": 43_200 }],
+        "producers": [{ "name": "p", "queue": "jobs.fifo", "sends": [
+            { "atMs": 0, "body": "job 1", "groupId": "g" },
+            { "atMs": 0, "body": "job 2", "groupId": "g" }
+        ] }],
+        "consumers": [{ "name": "w", "queue": "jobs.fifo", "waitTimeSeconds": 20, "processing": { "fixedMs": work_ms } }],
+        "operators": operators,
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_group_unlocked_by_a_purge_says_its_head_was_purged() {
+    let ops = json!([{ "name": "ops", "calls": [{ "atMs": 1000, "call": { "purgeQueue": { "queue": "jobs.fifo" } } }] }]);
+    let text = explained_at(one_group_in_flight(345_600, 3000, ops), 1000);
+    assert!(
+        text.starts_with("Group g unlocked: “job 1” was purged, so"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_group_unlocked_by_retention_says_its_head_expired() {
+    // One job only: a second one's own expiry would be the latest "Why:".
+    let mut s = one_group_in_flight(60, 70_000, json!([]));
+    s.producers[0].sends.truncate(1);
+    let text = explained_at(s, 60_000);
+    assert!(
+        text.starts_with("Group g unlocked: “job 1” expired, so"),
+        "{text}"
+    );
+}

@@ -59,6 +59,8 @@ pub struct Facts {
     pub dead_lettered: u64,
     pub empty_receives: u64,
     pub empty_by: BTreeMap<String, u64>,
+    /// (worker, message): purged while the worker was still working on it.
+    pub purged_held: BTreeSet<(String, String)>,
     /// Each message's wait before its first receive (or until the end):
     /// (ms, label).
     pub waits: Vec<(Millis, String)>,
@@ -77,6 +79,7 @@ pub fn message_of(kind: &Kind) -> Option<String> {
             | EventKind::MovedToDeadLetterQueue { message_id, .. }
             | EventKind::Expired { message_id, .. }
             | EventKind::Purged { message_id, .. }
+            | EventKind::Redriven { message_id, .. }
             | EventKind::DelayEnded { message_id, .. } => Some(message_id.to_string()),
             _ => None,
         },
@@ -233,17 +236,89 @@ impl Facts {
                     self.waited(&message_id.to_string(), e.time_ms, waiting);
                     self.happen(e, h(T::Expired, queue));
                 }
-                EventKind::Purged { message_id, .. } => {
-                    waiting.remove(&message_id.to_string());
-                }
-                EventKind::Redriven { new_message_id, .. } => {
-                    waiting.insert(new_message_id.to_string(), e.time_ms);
-                    let m = self.messages.entry(new_message_id.to_string()).or_default();
-                    m.label = "a redriven message".into();
-                }
+                EventKind::Purged { .. }
+                | EventKind::Redriven { .. }
+                | EventKind::MoveTaskCancelling { .. }
+                | EventKind::MoveTaskEnded { .. }
+                | EventKind::QueuePurged { .. } => self.operation(e, k, waiting, unworked),
                 _ => {}
             },
             Kind::Simulation(sim) => self.read_sim(e, sim, unworked),
+        }
+    }
+
+    /// What an operator's call did: a purge (and the messages it took from
+    /// a worker still working on them), a message move task's moves and
+    /// its end.
+    fn operation(
+        &mut self,
+        e: &LogEvent,
+        k: &EventKind,
+        waiting: &mut Waiting,
+        unworked: &mut Unworked,
+    ) {
+        use TriggerEvent as T;
+        match k {
+            EventKind::Purged { message_id, queue } => {
+                let id = message_id.to_string();
+                waiting.remove(&id);
+                // Its latest receiver, still working on it: a purge in flight.
+                let holder = self.latest(&id).and_then(|r| r.by);
+                if let Some(by) = holder.filter(|by| unworked.contains(&(by.clone(), id.clone()))) {
+                    self.purged_held.insert((by.clone(), id));
+                    let h = Happening::new(T::PurgedInFlight, Some(queue.to_string()));
+                    let by: Option<Arc<str>> = Some(by.as_str().into());
+                    self.happen(e, h.by(&by));
+                }
+            }
+            EventKind::Redriven {
+                destination,
+                message_id,
+                new_message_id,
+                ..
+            } => {
+                // A new message (new id, new enqueue time) with the old one's body.
+                let old = self.messages.get(&message_id.to_string()).cloned();
+                let id = new_message_id.to_string();
+                waiting.insert(id.clone(), e.time_ms);
+                let m = self.messages.entry(id).or_default();
+                m.label = old.as_ref().map(|o| o.label.clone()).unwrap_or_default();
+                m.group = old.and_then(|o| o.group);
+                m.queue = destination.to_string();
+                m.sent_at = e.time_ms;
+                let h = Happening::new(T::Redriven, Some(destination.to_string()));
+                self.happen(e, h);
+            }
+            EventKind::MoveTaskCancelling { moved, .. }
+            | EventKind::MoveTaskEnded {
+                moved,
+                status: "COMPLETED",
+                ..
+            } => {
+                let event = match k {
+                    EventKind::MoveTaskCancelling { .. } => T::MoveTaskCancelled,
+                    _ => T::MoveTaskCompleted,
+                };
+                let h = Happening::new(event, None);
+                self.happen(
+                    e,
+                    Happening {
+                        count: Some(*moved),
+                        ..h
+                    },
+                );
+            }
+            EventKind::QueuePurged { queue, count } => {
+                let h = Happening::new(T::QueuePurged, Some(queue.to_string()));
+                self.happen(
+                    e,
+                    Happening {
+                        count: Some(*count),
+                        ..h
+                    },
+                );
+            }
+            _ => {}
         }
     }
 
@@ -396,18 +471,7 @@ impl Facts {
                 message_id,
                 count,
                 ..
-            } => {
-                unworked.remove(&(consumer.to_string(), message_id.clone()));
-                let who = self.side_effects.entry(message_id.clone()).or_default();
-                who.push(consumer.to_string());
-                (
-                    T::SideEffect,
-                    Happening {
-                        count: Some(*count),
-                        ..by(consumer)
-                    },
-                )
-            }
+            } => self.side_effect(e, consumer, message_id, *count, unworked),
             SimEvent::SkippedAlreadyProcessed {
                 consumer,
                 message_id,
@@ -445,6 +509,7 @@ impl Facts {
                 self.lost += 1;
                 (T::MessageLost, by(consumer))
             }
+            SimEvent::ActionFailed { actor, .. } => (T::CallFailed, by(actor)),
             _ => return,
         };
         self.happen(e, Happening { event, ..happening });
@@ -452,6 +517,36 @@ impl Facts {
 }
 
 impl Facts {
+    /// A side effect, and `purgedProcessed` too when a purge had deleted
+    /// the message while this worker was working on it.
+    fn side_effect(
+        &mut self,
+        e: &LogEvent,
+        consumer: &Arc<str>,
+        message_id: &str,
+        count: u64,
+        unworked: &mut Unworked,
+    ) -> (TriggerEvent, Happening) {
+        use TriggerEvent as T;
+        let key = (consumer.to_string(), message_id.to_string());
+        unworked.remove(&key);
+        let who = self.side_effects.entry(message_id.to_string()).or_default();
+        who.push(consumer.to_string());
+        let h = Happening {
+            count: Some(count),
+            ..Happening::new(T::Sent, None).by(&Some(consumer.clone()))
+        };
+        if !self.purged_held.contains(&key) {
+            return (T::SideEffect, h);
+        }
+        let side_effect = Happening {
+            event: T::SideEffect,
+            ..h.clone()
+        };
+        self.happen(e, side_effect);
+        (T::PurgedProcessed, h)
+    }
+
     /// Whether SQS really deleted the message on `by`'s delete: a lost
     /// message is one, while a delete that missed a copy (realism) leaves
     /// it to come back.

@@ -174,10 +174,105 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
         wrong.whys = vec![(*at, numbers_changed(text))];
         assert_eq!(whats(&wrong), ["Why:"], "{}", wrong.whys[0].1);
     }
+    // Each "Why:" naming a message by another message's name, or by its
+    // whole body in quotes (not as people name it).
+    let naming: Vec<_> = (why.whys.iter())
+        .filter(|(_, text)| text.contains("order A-"))
+        .collect();
+    assert!(naming.len() > 10, "{}", naming.len());
+    for (at, text) in naming {
+        for wrong_name in [other_order(text), quoted_body(&why, text)] {
+            let mut wrong = why.clone();
+            wrong.whys = vec![(*at, wrong_name)];
+            assert_eq!(whats(&wrong), ["Why:"], "{}", wrong.whys[0].1);
+        }
+    }
+    // The operator's lines (purge, move task, a failed call) and the
+    // redriven messages' lines: true in the files' runs, false once
+    // their trigger names another queue, caller or count.
+    for file in ["11-redrive-back", "13-attributes-and-size", "14-purge"] {
+        operator_lines_are_checked(file);
+    }
     // One duplicate delivery more than the log counts.
     let mut recap = slow_consumer();
     recap.outcome.duplicate_deliveries += 1;
     assert_eq!(whats(&recap), ["recap"]);
+}
+
+/// Every line of `file` (web/scenarios/) whose trigger is one of the
+/// operator's or a purge's events is true in the file's run, and each is
+/// false (a "narration" finding) once its trigger asks for a queue, a
+/// caller or a count the run does not have.
+fn operator_lines_are_checked(file: &str) {
+    use queuelab_simulation::{Count, TriggerEvent as T};
+    let text = matrix::repo_file(&format!("web/scenarios/{file}.json"));
+    let scenario: Scenario = serde_json::from_str(&text).unwrap();
+    let run = play::play(&scenario, 1, false).unwrap();
+    let found = oracle::judge(&run).findings;
+    assert!(
+        found.is_empty(),
+        "{file}: the file's own run is true: {found:?}"
+    );
+    let new = [
+        T::Redriven,
+        T::MoveTaskCancelled,
+        T::MoveTaskCompleted,
+        T::QueuePurged,
+        T::PurgedInFlight,
+        T::PurgedProcessed,
+        T::CallFailed,
+    ];
+    let mut checked = 0;
+    for (i, line) in scenario.narration.iter().enumerate() {
+        let Some(t) = line.when.as_ref().filter(|t| new.contains(&t.event)) else {
+            continue;
+        };
+        let mut other = t.clone();
+        if other.queue.is_some() {
+            other.queue = Some("elsewhere".into());
+        } else if other.consumer.is_some() {
+            other.consumer = Some("nobody".into());
+        } else {
+            other.count = Some(Count::Number(999));
+        }
+        let mut wrong = run.clone();
+        wrong.scenario.narration[i].when = Some(other);
+        let whats: Vec<_> = (oracle::judge(&wrong).findings.iter())
+            .map(|f| f.what)
+            .collect();
+        assert!(
+            whats.contains(&"narration"),
+            "{file}: {:?} with its trigger changed: {whats:?}",
+            line.text
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "{file} has no operator's line");
+}
+
+/// `text` with its "order A-1001" made another order's ("order A-1002";
+/// any other order, "order A-1001").
+fn other_order(text: &str) -> String {
+    let (head, rest) = text.split_once("order A-").unwrap();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let other = if digits == "1001" { "1002" } else { "1001" };
+    format!("{head}order A-{other}{}", &rest[digits.len()..])
+}
+
+/// `text` with its message's name "order A-1001" said as its whole body
+/// in quotes, as the story said it before names (“order A-1001: charge $25”).
+fn quoted_body(run: &play::Played, text: &str) -> String {
+    let label = (run.events.iter())
+        .find_map(|e| match &e.kind {
+            Kind::Sqs(queuelab_engine::EventKind::Sent { label, .. }) => {
+                let name = label.split_once(':')?.0;
+                text.contains(&format!("{name} "))
+                    .then(|| (name.to_string(), label.clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    text.replacen(&label.0, &format!("“{}”", label.1), 1)
 }
 
 /// `text` with each number outside a quoted label made 7 more.
@@ -202,4 +297,36 @@ fn numbers_changed(text: &str) -> String {
         }
     }
     out
+}
+
+#[test]
+fn the_oracle_reads_a_fifo_group_unlocked_by_a_purge_and_finds_a_stale_reason_false() {
+    let scenario: Scenario = serde_json::from_value(serde_json::json!({
+        "title": "t", "durationMs": 5_000,
+        "queues": [{ "name": "jobs.fifo", "contentBasedDeduplication": true }],
+        "producers": [{ "name": "p", "queue": "jobs.fifo", "sends": [
+            { "atMs": 0, "body": "job 1", "groupId": "g" },
+            { "atMs": 0, "body": "job 2", "groupId": "g" }
+        ] }],
+        "consumers": [{ "name": "w", "queue": "jobs.fifo", "waitTimeSeconds": 20, "processing": { "fixedMs": 3000 } }],
+        "operators": [{ "name": "ops", "calls": [{ "atMs": 1000, "call": { "purgeQueue": { "queue": "jobs.fifo" } } }] }],
+    }))
+    .unwrap();
+    let run = play::play(&scenario, 1, false).unwrap();
+    let (at, said) = (run.whys.iter())
+        .find(|(_, w)| w.starts_with("Group g unlocked: "))
+        .cloned()
+        .expect("the unlock is explained");
+    assert!(said.contains("“job 1” was purged"), "{said}");
+    assert!(oracle::judge(&run).findings.is_empty(), "the run is true");
+    // The reason the story gave before it knew purges: the latest release.
+    let mut stale = run.clone();
+    stale.whys = vec![(
+        at,
+        said.replace("“job 1” was purged", "“job 1” was deleted"),
+    )];
+    let whats: Vec<_> = (oracle::judge(&stale).findings.iter())
+        .map(|f| f.what)
+        .collect();
+    assert_eq!(whats, ["Why:"]);
 }

@@ -66,6 +66,8 @@ impl Story {
             EventKind::Expired { queue, message_id } => {
                 self.outcome.expired += 1;
                 let id = message_id.to_string();
+                // A FIFO group's head that expires unlocks its group: say so.
+                self.last_release = format!("{} expired", self.label(&id));
                 self.stop_waiting(&id, Some(now));
                 self.receipts.remove(&id);
                 let learners = self.learners.remove(&id);
@@ -112,6 +114,8 @@ impl Story {
         match kind {
             EventKind::Purged { message_id, queue } => {
                 let id = message_id.to_string();
+                // A FIFO group's head purged in flight unlocks its group.
+                self.last_release = format!("{} was purged", self.label(&id));
                 self.stop_waiting(&id, None);
                 let held = self.receipts.remove(&id).and_then(|r| r.by);
                 if let Some(by) =
@@ -137,6 +141,7 @@ impl Story {
                 let id = new_message_id.to_string();
                 // The new message carries the old one's body: its label too.
                 let old = message_id.to_string();
+                self.last_release = format!("{} moved to {destination}", self.label(&old));
                 self.receipts.remove(&old);
                 let label = self.labels.remove(&old).map(|(l, _)| l);
                 if let Some(label) = &label {
