@@ -77,12 +77,26 @@ fn typescript() -> String {
         "// Generated from the Rust types by crates/wasm/tests/contract.rs (ts-rs); do not edit.\n\
          // Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract\n\n",
     );
+    let (declared, used) = declare_every_type(&cfg, &mut out);
+    let missing: Vec<_> = used.difference(&declared).collect();
+    assert!(
+        missing.is_empty(),
+        "referenced but not declared: {missing:?}"
+    );
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+/// Declares every type the binding hands over, in order, into `out`: the
+/// names declared, and the names their declarations refer to.
+fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut declared, mut used) = (BTreeSet::new(), BTreeSet::new());
     macro_rules! all {
         ($($t:ty),* $(,)?) => {
             $(
-                declare::<$t>(&cfg, &mut out, &mut declared);
-                referenced::<$t>(&cfg, &mut used);
+                declare::<$t>(cfg, out, &mut declared);
+                referenced::<$t>(cfg, &mut used);
             )*
         };
     }
@@ -177,14 +191,7 @@ fn typescript() -> String {
         Since,
         JournalCall,
     );
-    let missing: Vec<_> = used.difference(&declared).collect();
-    assert!(
-        missing.is_empty(),
-        "referenced but not declared: {missing:?}"
-    );
-    out.truncate(out.trim_end().len());
-    out.push('\n');
-    out
+    (declared, used)
 }
 
 /// Drops what validators of draft-07 do not know (`format: "uint64"`,
