@@ -216,7 +216,8 @@ fn recorded_fifo_dead_letter_move_makes_the_message_id_the_deduplication_id() {
 
 // ---------------------------------------------------------------------------
 // The smallest sequences on which the engine once disagreed with the model
-// (each was an engine bug, fixed): kept so each stays fixed by name.
+// (each was an engine bug, fixed, unless its comment says the model was
+// wrong): kept so each stays fixed by name.
 // ---------------------------------------------------------------------------
 
 /// Runs `ops`, failing with the first difference.
@@ -335,5 +336,50 @@ fn a_visibility_change_to_zero_answers_a_waiting_long_poll_at_once() {
             pick: ops::Pick::Recent(0),
             seconds: 0,
         },
+    ]);
+}
+
+#[test]
+fn a_message_received_with_visibility_zero_is_dead_lettered_by_the_next_waiting_poll() {
+    // Two long polls wait on work (maxReceiveCount 2) while its message is in
+    // flight after one receive. When it comes back (with a delayed send
+    // arriving at the same moment), the first poll receives it with
+    // VisibilityTimeout 0 (count 2), so it is visible again at once, and the
+    // second poll finds it at maxReceiveCount: it moves to dlq (sqs-facts,
+    // Dead-letter queues: moved "at the next receive attempt" once visible
+    // again). The model was wrong here: it served the second poll before
+    // the first poll's zero-timeout message came back.
+    let wait_for = |visibility: Option<i64>, wait: i64| {
+        Op::Receive(ReceiveOp {
+            queue: WORK,
+            max: None,
+            visibility,
+            wait: Some(wait),
+            system: SystemNames::None,
+            attributes: AttributeNames::None,
+            attempt: None,
+        })
+    };
+    let to_deadline = || Op::Advance(Step::ToDeadline { nth: 0, offset: 0 });
+    agrees(&[
+        send_to(WORK, 0, 0, false),
+        receive(WORK, 1, Some(3)),
+        // Waits 2 s for nothing.
+        wait_for(None, 2),
+        to_deadline(),
+        Op::Send {
+            queue: WORK,
+            message: MessageSpec {
+                group: 0,
+                dedup: 0,
+                delay: Some(1),
+                with_attributes: false,
+                standard_group: false,
+            },
+        },
+        wait_for(Some(0), 1),
+        wait_for(None, 1),
+        // 3 s: the first message's timeout and the second's delay end.
+        to_deadline(),
     ]);
 }

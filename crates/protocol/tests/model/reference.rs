@@ -1459,23 +1459,34 @@ impl Model {
     }
 
     fn fire_due(&mut self) -> bool {
+        let mut changed = false;
+        for slot in 0..self.queues.len() {
+            changed |= self.fire_due_in(slot);
+        }
+        changed
+    }
+
+    /// Expires and brings back what is due now in one queue.
+    fn fire_due_in(&mut self, slot: usize) -> bool {
         let now = self.now;
         let mut changed = false;
         let mut availability = self.availability;
-        for queue in self.queues.iter_mut().filter(|q| q.exists) {
-            changed |= queue.expire(now);
-            for m in &mut queue.messages {
-                match m.state {
-                    State::Delayed { .. } if m.visible_by(now) => m.state = State::Visible,
-                    State::InFlight { .. } if m.visible_by(now) => {
-                        m.state = State::Visible;
-                        availability += 1;
-                        m.available_since = availability;
-                    }
-                    _ => continue,
+        let queue = &mut self.queues[slot];
+        if !queue.exists {
+            return false;
+        }
+        changed |= queue.expire(now);
+        for m in &mut queue.messages {
+            match m.state {
+                State::Delayed { .. } if m.visible_by(now) => m.state = State::Visible,
+                State::InFlight { .. } if m.visible_by(now) => {
+                    m.state = State::Visible;
+                    availability += 1;
+                    m.available_since = availability;
                 }
-                changed = true;
+                _ => continue,
             }
+            changed = true;
         }
         self.availability = availability;
         changed
@@ -1502,6 +1513,10 @@ impl Model {
             // By id: a dead-letter move in `take` may have answered DLQ polls.
             self.polls.retain(|p| p.id != poll.id);
             self.answered.push((poll.id, Ok(delivered)));
+            // Messages this poll received with VisibilityTimeout 0 are
+            // visible again at once: the next waiting poll finds them (and
+            // moves one whose count reached maxReceiveCount to the DLQ).
+            self.fire_due_in(slot);
         }
     }
 
