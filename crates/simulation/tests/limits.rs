@@ -275,3 +275,19 @@ fn names_a_scenario_repeats_are_refused_at_the_field() {
     ))
     .expect("loads");
 }
+
+#[test]
+fn padded_bodies_past_the_scenarios_byte_budget_are_refused_naming_the_send() {
+    // 10,000 sends of about 1 MiB each: 10 GB of bodies would freeze a tab.
+    let sends: Vec<Value> = (0..10_000)
+        .map(|i| json!({ "atMs": i, "body": format!("m{i}"), "padToBytes": 1_048_000 }))
+        .collect();
+    let error = refused(
+        json!({ "title": "t", "durationMs": 20_000, "queues": [{ "name": "q" }],
+                                "producers": [{ "name": "p", "queue": "q", "sends": sends }] }),
+    );
+    assert!(
+        error.contains("producers[0].sends[16].padToBytes must be a size that keeps the scenario's padded bodies"),
+        "{error}"
+    );
+}

@@ -212,6 +212,11 @@ pub struct ScheduledSend {
 /// message, enough for a send SQS refuses (Queuelab's choice).
 pub const MAX_PAD_BYTES: u64 = 2 << 20;
 
+/// The most bytes `padToBytes` may fill out over all of a scenario's sends
+/// (Queuelab's choice: enough for a lesson's few large messages; 10,000
+/// padded sends would build gigabytes of bodies and freeze the tab).
+pub const MAX_PADDED_TOTAL: u64 = 8 * MAX_PAD_BYTES;
+
 impl ScheduledSend {
     /// The body as sent: padded out to `padToBytes`.
     pub(crate) fn sent_body(&self) -> String {

@@ -96,6 +96,7 @@ impl Scenario {
         }
         self.unique_names()?;
         self.validate_producers()?;
+        self.validate_padding()?;
         self.validate_schedule()?;
         self.validate_operators()?;
         for (i, c) in self.consumers.iter().enumerate() {
@@ -182,6 +183,37 @@ impl Scenario {
     }
 
     /// Each producer's name and moments.
+    /// The padded bodies of all sends together stay within a byte budget.
+    fn validate_padding(&self) -> Result<(), FieldError> {
+        let producers = self.producers.iter().enumerate();
+        let sends = producers.flat_map(|(i, p)| {
+            let at = move |j| format!("producers[{i}].sends[{j}].padToBytes");
+            p.sends.iter().enumerate().map(move |(j, s)| (at(j), s))
+        });
+        let schedules = self.schedule.iter().enumerate().flat_map(|(i, p)| {
+            let at = move |j| format!("schedule[{i}].sends[{j}].padToBytes");
+            p.sends.iter().enumerate().map(move |(j, s)| (at(j), s))
+        });
+        let mut total: u64 = 0;
+        for (path, send) in sends.chain(schedules) {
+            let Some(bytes) = send.pad_to_bytes else {
+                continue;
+            };
+            total = total.saturating_add(bytes.min(crate::document::MAX_PAD_BYTES));
+            if total > crate::document::MAX_PADDED_TOTAL {
+                return Err(FieldError {
+                    path,
+                    rule: format!(
+                        "a size that keeps the scenario's padded bodies within {} bytes in all",
+                        crate::numbers::thousands(crate::document::MAX_PADDED_TOTAL)
+                    ),
+                    got: bytes.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn validate_producers(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         for (i, p) in self.producers.iter().enumerate() {
