@@ -14,6 +14,9 @@ pub enum ErrorCode {
     InvalidMessageContents,
     ReceiptHandleIsInvalid,
     OverLimit,
+    /// A queue policy (or SQS's own rules on who may call) refused the
+    /// caller: answered by AWS's request framework, 403.
+    AccessDenied,
     /// An `X-Amz-Target` that names no SQS operation. AWS's JSON endpoints
     /// answer it in their request framework, before SQS sees the call: the
     /// shape is the framework's, with no SQS query code and no text.
@@ -50,6 +53,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
+            AccessDenied => "AccessDenied",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
             InvalidAddress => "InvalidAddress",
@@ -75,6 +79,7 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             UnknownOperation
+            | AccessDenied
             | InvalidParameterValue
             | MissingParameter
             | Serialization
@@ -103,6 +108,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
+            AccessDenied => "AccessDeniedException",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "QueueDoesNotExist",
             InvalidAddress => "InvalidAddress",
@@ -123,7 +129,7 @@ impl ErrorCode {
     /// HTTP status of the error response.
     pub fn status(self) -> u16 {
         match self {
-            ErrorCode::OverLimit | ErrorCode::PurgeQueueInProgress => 403,
+            ErrorCode::OverLimit | ErrorCode::PurgeQueueInProgress | ErrorCode::AccessDenied => 403,
             // As SQS's service model gives them.
             ErrorCode::ResourceNotFound
             | ErrorCode::ReceiptHandleIsInvalid

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::access::AccessReason;
 use crate::ids::MessageId;
 use crate::Millis;
 
@@ -220,6 +221,20 @@ pub enum EventKind {
         queue: Arc<str>,
         label: String,
         by: Option<Arc<str>>,
+    },
+    /// The gate decided whether `principal` may call `action` (the action
+    /// a call is authorised as: SendMessage for SendMessageBatch) on
+    /// `queue`, and why. Logged for every call by someone other than the
+    /// queue's own account, and for every refusal; an owner's call that no
+    /// statement denies logs nothing.
+    AccessDecided {
+        queue: Arc<str>,
+        action: &'static str,
+        by: Option<Arc<str>>,
+        /// Who called: an account id, an IAM ARN, or a service's name.
+        principal: String,
+        allowed: bool,
+        reason: AccessReason,
     },
 }
 

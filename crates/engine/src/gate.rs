@@ -4,8 +4,8 @@
 //! here, not a check repeated in every operation: a queue policy's
 //! evaluation, a quota or a per-API metric is added to its step.
 //!
-//! Today authorisation allows every principal (policies are stored, not
-//! evaluated) and throttling is off; metering is billing.rs's meter.
+//! Authorisation is access.rs (the queue's policy, evaluated as IAM
+//! does); throttling is off; metering is billing.rs's meter.
 
 use crate::action::Action;
 use crate::api::{Request, Response};
@@ -19,18 +19,12 @@ impl Engine {
     /// runs the operation and answers with its typed result.
     pub fn call(&mut self, by: &Principal, request: Request<'_>) -> SqsResult<Response> {
         let action = request.action();
-        self.authorise(by, action)?;
+        self.authorise(by, &request)?;
         self.throttle(by, action)?;
         match self.meter_call(by, action, &request)? {
             Some(queue) => self.run_message_call(by, request, queue),
             None => self.run_call(by, request),
         }
-    }
-
-    /// Whether `by` may call `action`. Every principal may, until queue
-    /// policies are evaluated (the owner always may).
-    fn authorise(&self, _by: &Principal, _action: Action) -> SqsResult<()> {
-        Ok(())
     }
 
     /// Holds `by` to the action's request quota. Off: SQS's quotas are not

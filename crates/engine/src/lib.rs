@@ -18,6 +18,7 @@
 
 #![warn(unreachable_pub)]
 
+mod access;
 mod action;
 mod api;
 mod attempts;
@@ -44,6 +45,7 @@ mod rng;
 mod send;
 mod settings;
 mod snapshot;
+mod statement;
 mod time;
 mod timeline;
 mod typed;
@@ -53,13 +55,14 @@ pub mod workload;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+pub use access::{authorised_as, AccessReason, Decision, StatementRef};
 pub use action::{Action, Grant};
 pub use api::*;
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind, UnlockCause};
 pub use ids::MessageId;
 pub use message::{AttributeValue, MessageAttribute};
-pub use policy::{PolicyMember, PolicyStatement, QueuePolicy};
+pub use policy::{malformed_policy, PolicyMember, PolicyStatement, QueuePolicy};
 pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
 pub use principal::{Identity, Principal, Service};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
@@ -72,6 +75,10 @@ pub use settings::{
 pub use snapshot::{
     body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
     QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
+};
+pub use statement::{
+    ActionPattern, Condition, ConditionMatch, Effect, Element, Operator, PrincipalPattern,
+    ResourcePattern,
 };
 pub use time::{TimeLimit, MAX_VIRTUAL_MS};
 pub use validate::{attribute_base_type, is_caller_name, is_queue_name};

@@ -18,6 +18,7 @@ use crate::policy::{
     MAX_STATEMENTS,
 };
 use crate::principal::is_account_id;
+use crate::statement::{ActionPattern, Effect, Element, PrincipalPattern, ResourcePattern};
 use crate::{Engine, Principal};
 
 /// The longest label (API reference: "Maximum 80 characters").
@@ -108,6 +109,32 @@ fn check_request(request: &AddPermission) -> SqsResult<()> {
     Ok(())
 }
 
+/// The statement AddPermission adds: its text, and the same grant typed
+/// (each account's root, each action `SQS:<Action>`, the queue's ARN).
+fn granted(label: &str, accounts: &[String], actions: &[String], arn: &str) -> PolicyStatement {
+    let action = |a: &String| {
+        ActionPattern::parse(&format!("SQS:{a}")).expect("check_request took only SQS actions")
+    };
+    PolicyStatement {
+        sid: Some(label.to_string()),
+        json: statement(label, accounts, actions, arn),
+        effect: Effect::Allow,
+        principal: Element::new(
+            false,
+            accounts
+                .iter()
+                .map(|a| PrincipalPattern::Account(a.clone()))
+                .collect(),
+        ),
+        action: Element::new(false, actions.iter().map(action).collect()),
+        resource: Element::new(
+            false,
+            vec![ResourcePattern::parse(arn).expect("a queue ARN is an ARN")],
+        ),
+        conditions: Vec::new(),
+    }
+}
+
 impl Engine {
     /// AddPermission: lets `account_ids` call `actions` on the queue, by
     /// appending a statement labelled `label` to its `Policy`.
@@ -146,13 +173,7 @@ impl Engine {
                 ),
             ));
         }
-        list.push(PolicyStatement {
-            sid: Some(label.clone()),
-            json: statement(label, &request.account_ids, &request.actions, &arn),
-            actions: request.actions.len(),
-            principals: request.account_ids.len(),
-            conditions: 0,
-        });
+        list.push(granted(label, &request.account_ids, &request.actions, &arn));
         policy.rewrite();
         // The whole policy is held to the quotas a caller-set one is, so
         // what AddPermission writes can always be read back and set again.

@@ -1,6 +1,7 @@
 //! A queue's `Policy`: the document's types ([`QueuePolicy`], its members
 //! and statements), SQS's policy quotas, and the [`JsonWriter`] the engine
-//! writes policy JSON with. Evaluating a policy (who may call) will grow here.
+//! writes policy JSON with. The statements' typed members are statement.rs;
+//! evaluating a policy (who may call) is access.rs.
 //!
 //! The engine parses no JSON. A policy a caller sets with SetQueueAttributes
 //! reaches it already read by the protocol layer into a [`QueuePolicy`]: its
@@ -9,6 +10,9 @@
 //! the engine writes, it writes with [`JsonWriter`], which escapes strings.
 
 use crate::error::{ErrorCode, SqsError, SqsResult};
+use crate::statement::{
+    ActionPattern, Condition, Effect, Element, PrincipalPattern, ResourcePattern,
+};
 
 /// Actions per AddPermission, as SQS's policy quotas say ("Actions per statement: 7").
 pub(crate) const MAX_ACTIONS: usize = 7;
@@ -67,18 +71,41 @@ pub enum PolicyMember {
 }
 
 /// One statement of a policy: its label, if it has one, its JSON text, and
-/// what SQS's policy quotas count in it (read by whoever read the JSON).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// its typed members (read by whoever read the JSON, with the constructors
+/// of statement.rs).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PolicyStatement {
     pub sid: Option<String>,
     pub json: String,
-    /// Values of its `Action` (or `NotAction`).
-    pub actions: usize,
-    /// Values of its `Principal` (or `NotPrincipal`): `"*"` is one, each
-    /// account, ARN or service in its lists one more.
-    pub principals: usize,
-    /// Keys of its `Condition`, counted under every operator.
-    pub conditions: usize,
+    pub effect: Effect,
+    pub principal: Element<PrincipalPattern>,
+    pub action: Element<ActionPattern>,
+    pub resource: Element<ResourcePattern>,
+    /// Every key under every operator of its `Condition` (all must hold).
+    pub conditions: Vec<Condition>,
+}
+
+impl PolicyStatement {
+    /// What SQS's policy quotas count in it: values of its `Action`,
+    /// values of its `Principal` (`"*"` is one, each account, ARN or
+    /// service one more), and keys of its `Condition` under every operator.
+    fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.action.items.len(),
+            self.principal.items.len(),
+            self.conditions.len(),
+        )
+    }
+}
+
+/// "Invalid value for the parameter Policy." is AWS's whole answer to a
+/// policy it cannot take (recorded); Queuelab adds the reason, in the
+/// shape SQS uses for RedriveAllowPolicy.
+pub fn malformed_policy(reason: &str) -> SqsError {
+    SqsError::new(
+        ErrorCode::InvalidAttributeValue,
+        format!("Invalid value for the parameter Policy. Reason: {reason}."),
+    )
 }
 
 impl QueuePolicy {
@@ -104,11 +131,11 @@ impl QueuePolicy {
         over_quota(statements().count(), &found("statements"), MAX_STATEMENTS)?;
         for s in statements() {
             let what = "actions were found in a statement from the submitted policy";
-            over_quota(s.actions, what, MAX_ACTIONS)?;
+            over_quota(s.counts().0, what, MAX_ACTIONS)?;
         }
-        let principals = statements().map(|s| s.principals).sum();
+        let principals = statements().map(|s| s.counts().1).sum();
         over_quota(principals, &found("principals"), MAX_PRINCIPALS)?;
-        let conditions = statements().map(|s| s.conditions).sum();
+        let conditions = statements().map(|s| s.counts().2).sum();
         over_quota(conditions, &found("conditions"), MAX_POLICY_CONDITIONS)
     }
 

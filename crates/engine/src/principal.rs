@@ -1,6 +1,6 @@
 //! [`Principal`]: who makes a call. Every call reaches the engine through
-//! its gate (`Engine::call`) with one; the gate authorises it (everything
-//! is allowed until queue policies are evaluated), and the operations
+//! its gate (`Engine::call`) with one; the gate authorises it against the
+//! queue's policy (access.rs), and the operations
 //! record its display name in the events they log.
 //!
 //! A principal is made valid or not at all: an account id that is not 12
@@ -184,7 +184,7 @@ fn check_arn(arn: &str, what: &str) -> Result<(), String> {
 
 /// The account of an IAM principal's ARN: `arn:aws:iam::<account>:root`,
 /// `…:user/<name>` or `…:role/<name>` (names may have paths: `role/a/b`).
-fn iam_arn_account(arn: &str) -> Result<&str, String> {
+pub(crate) fn iam_arn_account(arn: &str) -> Result<&str, String> {
     let refuse = || {
         format!(
             "a principal must be a 12-digit AWS account id or an IAM ARN \

@@ -229,16 +229,18 @@ impl Engine {
         prefix: Option<&str>,
         max_results: Option<i64>,
         next_token: Option<&str>,
-        _by: &Principal,
+        by: &Principal,
     ) -> SqsResult<ListQueuesResult> {
         let prefix = prefix.unwrap_or("");
+        // Another account lists its own queues: it has none here.
+        let mine = self.is_owner(by);
         let names = self
             .by_name
             .range::<str, _>((
                 std::ops::Bound::Included(prefix),
                 std::ops::Bound::Unbounded,
             ))
-            .take_while(|(n, _)| n.starts_with(prefix))
+            .take_while(|(n, _)| mine && n.starts_with(prefix))
             .map(|(_, id)| self.queue(*id));
         page(names, max_results, next_token)
     }

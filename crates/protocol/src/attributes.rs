@@ -67,9 +67,7 @@ fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
             _ => return Err(invalid_attribute_value(name)),
         }),
         AttributeName::Policy if value.is_empty() => A::Policy(None),
-        AttributeName::Policy => A::Policy(Some(
-            policy::read(value).ok_or_else(|| invalid_attribute_value(name))?,
-        )),
+        AttributeName::Policy => A::Policy(Some(policy::read(value)?)),
         AttributeName::KmsMasterKeyId => A::KmsMasterKeyId(value.to_string()),
         AttributeName::RedrivePolicy => A::RedrivePolicy(redrive_policy(value)?),
         AttributeName::RedriveAllowPolicy => A::RedriveAllowPolicy(redrive_allow_policy(value)?),

@@ -1,7 +1,11 @@
 //! A `Policy` attribute read into what the engine keeps of it: the text as
 //! given, each top-level member as JSON text in the order written, and the
-//! statements with their `Sid`s. The engine edits that structure for
-//! AddPermission and RemovePermission without parsing JSON itself.
+//! statements typed (their `Sid`, `Effect`, `Principal`, `Action`,
+//! `Resource` and `Condition`, made with the engine's constructors, which
+//! hold the rules on values). A document that is not a policy is refused
+//! here, naming what is wrong. The engine edits that structure for
+//! AddPermission and RemovePermission and evaluates it without parsing
+//! JSON itself.
 //!
 //! Objects are read in their written order (serde_json's own `Value` sorts
 //! keys), so a statement the engine writes back comes out as the caller
@@ -10,7 +14,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use queuelab_engine::{PolicyMember, PolicyStatement, QueuePolicy};
+use queuelab_engine::{
+    malformed_policy, ActionPattern, Condition, Effect, Element, PolicyMember, PolicyStatement,
+    PrincipalPattern, QueuePolicy, ResourcePattern, SqsResult,
+};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
@@ -34,84 +41,227 @@ impl Json {
         }
     }
 
-    fn statement(&self) -> Option<PolicyStatement> {
-        let Json::Object(_) = self else {
-            return None;
-        };
-        let sid = match self.member("Sid") {
-            Some(Json::Scalar(Value::String(s))) => Some(s.clone()),
+    /// The member's text when it is a string.
+    fn string(&self) -> Option<&str> {
+        match self {
+            Json::Scalar(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string or a list of strings (a condition's values may also be
+    /// JSON booleans or numbers, read as their text: `"Bool": {"aws:SecureTransport": false}`).
+    fn strings(&self, what: &str, scalars: bool) -> Result<Vec<String>, String> {
+        let one = |item: &Json| match item {
+            Json::Scalar(Value::String(s)) => Some(s.clone()),
+            Json::Scalar(v @ (Value::Bool(_) | Value::Number(_))) if scalars => Some(v.to_string()),
             _ => None,
         };
-        let principals = |value: &Json| match value {
-            // {"AWS": [...], "Service": "..."}: every value of every key.
-            Json::Object(members) => members.iter().map(|(_, v)| v.count()).sum(),
-            star => star.count(),
+        let items: Option<Vec<String>> = match self {
+            Json::List(items) => items.iter().map(one).collect(),
+            item => one(item).map(|s| vec![s]),
         };
-        let conditions = |value: &Json| match value {
-            // {"ArnLike": {"aws:SourceArn": ...}, ...}: the keys under each operator.
-            Json::Object(operators) => operators.iter().map(|(_, keys)| keys.keys()).sum(),
-            _ => 0,
-        };
-        Some(PolicyStatement {
-            sid,
-            json: self.text(),
-            actions: self.either("Action", "NotAction").map_or(0, Json::count),
-            principals: self
-                .either("Principal", "NotPrincipal")
-                .map_or(0, principals),
-            conditions: self.member("Condition").map_or(0, conditions),
-        })
-    }
-
-    /// The member named `name`, else the one named `not` (a statement has
-    /// `Action` or `NotAction`, `Principal` or `NotPrincipal`).
-    fn either(&self, name: &str, not: &str) -> Option<&Json> {
-        self.member(name).or_else(|| self.member(not))
-    }
-
-    /// Values a policy element lists: a list's items, else one.
-    fn count(&self) -> usize {
-        match self {
-            Json::List(items) => items.len(),
-            _ => 1,
-        }
-    }
-
-    /// Members of an object (0 for anything else).
-    fn keys(&self) -> usize {
-        match self {
-            Json::Object(members) => members.len(),
-            _ => 0,
-        }
+        items.ok_or_else(|| format!("{what} must be a string or a list of strings"))
     }
 }
 
-/// Reads a policy document; `None` when the text is not a JSON object.
-pub fn read(text: &str) -> Option<QueuePolicy> {
+/// The members a statement may have.
+const STATEMENT_MEMBERS: [&str; 9] = [
+    "Sid",
+    "Effect",
+    "Principal",
+    "NotPrincipal",
+    "Action",
+    "NotAction",
+    "Resource",
+    "NotResource",
+    "Condition",
+];
+
+/// A statement's element written as `name` or as `Not<name>`, never both,
+/// and required: which form, and its value.
+fn element<'a>(members: &'a [(String, Json)], name: &str) -> Result<(bool, &'a Json), String> {
+    let not = format!("Not{name}");
+    let find = |n: &str| members.iter().find(|(m, _)| m == n).map(|(_, v)| v);
+    match (find(name), find(&not)) {
+        (Some(_), Some(_)) => Err(format!("it has both {name} and {not}")),
+        (Some(value), None) => Ok((false, value)),
+        (None, Some(value)) => Ok((true, value)),
+        (None, None) => Err(format!("it has no {name}")),
+    }
+}
+
+/// Values of a `Principal`: `"*"`, or `{"AWS": …, "Service": …}`.
+fn principals(value: &Json, name: &str) -> Result<Vec<PrincipalPattern>, String> {
+    if value.string() == Some("*") {
+        return Ok(vec![PrincipalPattern::Anyone]);
+    }
+    let Json::Object(kinds) = value else {
+        return Err(format!(
+            "{name} must be \"*\" or an object such as {{\"AWS\": \"111111111111\"}} or \
+             {{\"Service\": \"sns.amazonaws.com\"}}"
+        ));
+    };
+    let mut out = Vec::new();
+    for (kind, values) in kinds {
+        let make: fn(&str) -> Result<PrincipalPattern, String> = match kind.as_str() {
+            "AWS" => PrincipalPattern::aws,
+            "Service" => PrincipalPattern::service,
+            _ => {
+                return Err(format!(
+                    "{name} has {}: Queuelab takes AWS (accounts and IAM ARNs) and Service \
+                     principals",
+                    quoted(kind)
+                ))
+            }
+        };
+        for v in values.strings(&format!("{name}.{kind}"), false)? {
+            out.push(make(&v)?);
+        }
+    }
+    Ok(out)
+}
+
+/// `{"<Operator>": {"<key>": value or values}, …}`: one condition per key.
+fn conditions(value: &Json) -> Result<Vec<Condition>, String> {
+    let Json::Object(operators) = value else {
+        return Err("Condition must be an object of operators".into());
+    };
+    let mut out = Vec::new();
+    for (operator, keys) in operators {
+        let Json::Object(keys) = keys else {
+            return Err(format!(
+                "Condition {} must be an object of keys and values",
+                quoted(operator)
+            ));
+        };
+        for (key, values) in keys {
+            let values = values.strings(&format!("Condition {operator} {key}"), true)?;
+            out.push(Condition::new(operator, key, values)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The values of an `Action` or `Resource` element, each made by `make`.
+fn patterns<T>(
+    value: &Json,
+    name: &str,
+    make: fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    let items = value.strings(name, false)?;
+    if items.is_empty() {
+        return Err(format!("{name} is an empty list"));
+    }
+    items.iter().map(|i| make(i)).collect()
+}
+
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", queuelab_engine::echo(text))
+}
+
+/// One statement, typed; `Err` says what is wrong with it.
+fn statement(value: &Json) -> Result<PolicyStatement, String> {
+    let Json::Object(members) = value else {
+        return Err("it is not an object".into());
+    };
+    if let Some((name, _)) = members
+        .iter()
+        .find(|(n, _)| !STATEMENT_MEMBERS.contains(&n.as_str()))
+    {
+        return Err(format!(
+            "unknown member {}: a statement has {}",
+            quoted(name),
+            STATEMENT_MEMBERS.join(", ")
+        ));
+    }
+    let sid = match value.member("Sid") {
+        None => None,
+        Some(sid) => Some(sid.string().ok_or("Sid must be a string")?.to_string()),
+    };
+    let effect = value.member("Effect").ok_or("it has no Effect")?;
+    let effect = Effect::parse(effect.string().ok_or("Effect must be a string")?)?;
+    let (not, who) = element(members, "Principal")?;
+    let principal = Element::new(
+        not,
+        principals(who, if not { "NotPrincipal" } else { "Principal" })?,
+    );
+    let (not, what) = element(members, "Action")?;
+    let action = Element::new(not, patterns(what, "Action", ActionPattern::parse)?);
+    let (not, on) = element(members, "Resource")?;
+    let resource = Element::new(not, patterns(on, "Resource", ResourcePattern::parse)?);
+    let conditions = value
+        .member("Condition")
+        .map_or(Ok(Vec::new()), conditions)?;
+    Ok(PolicyStatement {
+        sid,
+        json: value.text(),
+        effect,
+        principal,
+        action,
+        resource,
+        conditions,
+    })
+}
+
+/// `Statement`: one statement object or a list of them, each typed; a
+/// refusal names the statement (counting from 1, with its Sid).
+fn statements(value: &Json) -> Result<Vec<PolicyStatement>, String> {
+    let items = match value {
+        Json::List(items) => items.as_slice(),
+        one @ Json::Object(_) => std::slice::from_ref(one),
+        _ => return Err("Statement must be a statement object or a list of them".into()),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            statement(item).map_err(|why| {
+                let sid = item.member("Sid").and_then(Json::string);
+                let name = sid.map_or(String::new(), |s| format!(" ({})", quoted(s)));
+                format!("statement {}{name}: {why}", i + 1)
+            })
+        })
+        .collect()
+}
+
+/// The policy language versions IAM knows.
+const VERSIONS: [&str; 2] = ["2012-10-17", "2008-10-17"];
+
+/// One top-level member of a policy document.
+fn member(name: String, value: &Json) -> Result<PolicyMember, String> {
+    match name.as_str() {
+        "Statement" => return statements(value).map(PolicyMember::Statements),
+        "Version" if !value.string().is_some_and(|v| VERSIONS.contains(&v)) => {
+            return Err(format!("Version must be {}", VERSIONS.join(" or ")))
+        }
+        "Id" if value.string().is_none() => return Err("Id must be a string".into()),
+        "Version" | "Id" => {}
+        _ => {
+            return Err(format!(
+                "unknown member {}: a policy has Version, Id and Statement",
+                quoted(&name)
+            ))
+        }
+    }
+    Ok(PolicyMember::Other {
+        json: value.text(),
+        name,
+    })
+}
+
+/// Reads a policy document into the engine's types; a document that is not
+/// a policy is refused with `InvalidAttributeValue` saying what is wrong.
+pub fn read(text: &str) -> SqsResult<QueuePolicy> {
     let Ok(Json::Object(members)) = serde_json::from_str::<Json>(text) else {
-        return None;
+        return Err(malformed_policy("the policy is not a JSON object"));
     };
     let members = members
         .into_iter()
-        .map(|(name, value)| {
-            let statements = match (&*name, &value) {
-                ("Statement", Json::List(items)) => items
-                    .iter()
-                    .map(Json::statement)
-                    .collect::<Option<Vec<_>>>(),
-                ("Statement", one) => one.statement().map(|s| vec![s]),
-                _ => None,
-            };
-            match statements {
-                Some(list) => PolicyMember::Statements(list),
-                None => PolicyMember::Other {
-                    json: value.text(),
-                    name,
-                },
-            }
-        })
-        .collect();
-    Some(QueuePolicy::new(text.to_string(), members))
+        .map(|(name, value)| member(name, &value))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(|why| malformed_policy(&why))?;
+    Ok(QueuePolicy::new(text.to_string(), members))
 }
 
 impl Serialize for Json {

@@ -2,8 +2,8 @@
 //! the engine exactly as an SDK would, through `queuelab_protocol::dispatch`.
 #![allow(dead_code)]
 
-use queuelab_engine::{Config, Engine, Event, EventKind};
-use queuelab_protocol::{answered_polls, dispatch, Dispatched, Response};
+use queuelab_engine::{Config, Engine, Event, EventKind, Principal};
+use queuelab_protocol::{answered_polls, dispatch, dispatch_as, Dispatched, Response};
 use serde_json::{json, Value};
 
 pub struct Sqs {
@@ -99,6 +99,17 @@ impl Sqs {
     pub fn call_as(&mut self, caller: Option<&str>, operation: &str, body: Value) -> Reply {
         let target = format!("AmazonSQS.{operation}");
         match dispatch(&mut self.engine, &target, &body.to_string(), caller) {
+            Dispatched::Done(response) => reply(response),
+            Dispatched::Waiting(poll) => panic!("{operation} is waiting (poll {poll})"),
+        }
+    }
+
+    /// Calls an operation as `by` (another account, a service) and expects
+    /// an immediate answer.
+    #[track_caller]
+    pub fn call_by(&mut self, by: &Principal, operation: &str, body: Value) -> Reply {
+        let target = format!("AmazonSQS.{operation}");
+        match dispatch_as(&mut self.engine, &target, &body.to_string(), by) {
             Dispatched::Done(response) => reply(response),
             Dispatched::Waiting(poll) => panic!("{operation} is waiting (poll {poll})"),
         }
@@ -324,7 +335,8 @@ impl Sqs {
 }
 
 /// Error shapes AWS's request framework answers with, not SQS's model.
-pub const FRAMEWORK_SHAPES: [&str; 3] = [
+pub const FRAMEWORK_SHAPES: [&str; 4] = [
+    "AccessDeniedException",
     "InvalidParameterValueException",
     "MissingRequiredParameterException",
     "SerializationException",
