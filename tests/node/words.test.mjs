@@ -85,3 +85,19 @@ test("the summary on screen quotes the run's settings: poison with maxReceiveCou
   assert.match(summary, /until maxReceiveCount \(5\);/);
   assert.doesNotMatch(summary, /[{}]/);
 });
+
+test("an access decision is said with its statement and the conditions that matched, or as AccessDenied with the reason", () => {
+  const ctx = { label: () => undefined, maxReceive: () => undefined };
+  const decided = (allowed, reason, principal = "sns.amazonaws.com", action = "SendMessage") =>
+    ({ type: "accessDecided", seq: 1, timeMs: 0, queue: "orders", action, by: null, principal, allowed, reason });
+  const topic = "arn:aws:sns:us-east-1:111111111111:orders-topic";
+  const allowedByTopic = decided(true, { kind: "allowed", statement: { sid: "AllowTopic", index: 1 }, matched: [{ operator: "ArnEquals", key: "aws:SourceArn", value: topic }] });
+  const noStatement = decided(false, { kind: "noStatementAllows" }, "111111111111", "ReceiveMessage");
+  const denied = decided(false, { kind: "denied", statement: { sid: null, index: 2 }, matched: [] }, "111111111111");
+  const [allow, none, deny] = sentences([allowedByTopic, noStatement, denied], ctx);
+  assert.equal(allow.text, `sns.amazonaws.com may SendMessage to orders: statement AllowTopic allows it, aws:SourceArn ${topic} matches`);
+  assert.equal(allow.who, "sns.amazonaws.com");
+  assert.equal(none.text, "AccessDenied: no statement allows account 111111111111 to ReceiveMessage on orders");
+  assert.equal(none.kind, "warn");
+  assert.equal(deny.text, "AccessDenied: statement #2 denies account 111111111111 SendMessage on orders: an explicit deny wins");
+});

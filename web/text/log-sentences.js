@@ -130,6 +130,8 @@ function describe(e, ctx, duplicateOf) {
     }
     case "permissionRemoved":
       return line(by, `removed statement "${e.label}" from the Policy of ${e.queue} (RemovePermission)`);
+    case "accessDecided":
+      return line(e.by ?? e.principal, accessSentence(e), e.allowed ? "" : "warn");
     case "processingStarted":
       return line(e.consumer, `started processing ${m()} (receive #${e.receiveCount}); it takes until t=${secs(e.until)} s`, "routine");
     case "duplicateDelivery":
@@ -155,6 +157,55 @@ function describe(e, ctx, duplicateOf) {
       return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
     default:
       return unreachable(e);
+  }
+}
+
+/**
+ * Who a decision is about: "account 111111111111", an IAM ARN, or a service.
+ * @param {string} principal
+ */
+function principalWords(principal) {
+  return /^\d{12}$/.test(principal) ? `account ${principal}` : principal;
+}
+
+/**
+ * The conditions a statement met, as the request met them.
+ * @param {import("../pkg/queuelab.js").ConditionMatch[]} matched
+ */
+function conditionWords(matched) {
+  return matched.map((m) => (m.value == null ? `${m.key} is absent (${m.operator})` : `${m.key} ${m.value} matches`)).join(", ");
+}
+
+/**
+ * Why the gate let a call through or refused it, in words.
+ * @param {QueuelabEvent & { type: "accessDecided" }} e
+ */
+function accessSentence(e) {
+  const who = principalWords(e.principal);
+  const r = e.reason;
+  /** @param {import("../pkg/queuelab.js").StatementRef} s */
+  const named = (s) => `statement ${s.sid ?? `#${s.index}`}`;
+  switch (r.kind) {
+    case "allowed": {
+      const why = r.matched.length ? `, ${conditionWords(r.matched)}` : "";
+      return `${who} may ${e.action} to ${e.queue}: ${named(r.statement)} allows it${why}`;
+    }
+    case "ownerAccount":
+      return `${who} may ${e.action} to ${e.queue}: it is the queue's own account and no statement denies it`;
+    case "denied": {
+      const why = r.matched.length ? ` (${conditionWords(r.matched)})` : "";
+      return `AccessDenied: ${named(r.statement)} denies ${who} ${e.action} on ${e.queue}${why}: an explicit deny wins`;
+    }
+    case "noStatementAllows":
+      return `AccessDenied: no statement allows ${who} to ${e.action} on ${e.queue}`;
+    case "ownerOnly":
+      return `AccessDenied: only the queue's own account may call ${e.action} on ${e.queue}, whatever its policy allows ${who}`;
+    case "otherAccount":
+      return `AccessDenied: ${who} cannot create queue ${e.queue} here: this playground holds one account's queues`;
+    case "noSuchQueue":
+      return `AccessDenied: ${e.queue} is not a queue here`;
+    default:
+      return unreachable(r);
   }
 }
 
@@ -248,6 +299,7 @@ export function isKey(e) {
     case "moveTaskEnded":
     case "permissionAdded":
     case "permissionRemoved":
+    case "accessDecided":
     case "processingStarted":
     case "skippedAlreadyProcessed":
     case "processingFailed":

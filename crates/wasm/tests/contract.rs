@@ -22,6 +22,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use queuelab_engine::{AccessReason, ConditionMatch, StatementRef};
 use queuelab_engine::{Action, Event, EventKind, MessageId};
 use queuelab_engine::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
@@ -150,6 +151,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         TriggerEvent,
         Count,
         UnlockCause,
+        AccessReason,
+        StatementRef,
+        ConditionMatch,
         Claim,
         EndCondition,
         Alarm,
