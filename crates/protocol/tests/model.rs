@@ -6,7 +6,9 @@
 //! `model/harness.rs` compares the answer (status, error code, ids, bodies,
 //! attributes, batch entries) and the whole state: every message's place,
 //! receive count and deadline, the counts, the FIFO group locks, the queue
-//! settings and the move tasks. Most clock steps land on, just before or
+//! settings and the move tasks. Queue policies take part: the model's
+//! own small evaluation (a Deny wins, the owner needs nothing more, anyone
+//! else an Allow) decides the sends made as other principals. Most clock steps land on, just before or
 //! just after the model's next deadline, where off-by-one errors live.
 //!
 //! On a failure proptest shrinks the sequence and prints the smallest one

@@ -7,14 +7,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use md5::{Digest, Md5};
-use queuelab_engine::{EventKind, MessageSnapshot, QueueSnapshot};
+use queuelab_engine::{EventKind, MessageSnapshot, Principal, QueueSnapshot};
 use serde_json::{json, Map, Value};
 
 use super::ops::{AttributeNames, BatchFlaw, MessageSpec, Op, Pick, ReceiveOp, Step, SystemNames};
 use super::reference::{
-    arn, dead_letter_slot, is_fifo, Answer, ApiError, Attribute, Delivered, Model, NewMessage,
-    ReceiveSpec, Sent, SetAttribute, Settings, State, Task, TaskStatus, TaskStep, DLQ, DLQ_FIFO,
-    EPOCH_MS, NAMES, NO_QUEUE, WORK, WORK_FIFO,
+    arn, dead_letter_slot, is_fifo, Actions, Answer, ApiError, Attribute, Caller, Delivered, Model,
+    NewMessage, ReceiveSpec, Rule, Sent, SetAttribute, Settings, State, Task, TaskStatus, TaskStep,
+    Who, DLQ, DLQ_FIFO, EPOCH_MS, NAMES, NO_QUEUE, WORK, WORK_FIFO,
 };
 use crate::common::{Reply, Sqs};
 
@@ -172,12 +172,39 @@ impl World {
             }
             Op::CancelMoveTask { source, garbage } => self.cancel_move_task(*source, *garbage),
             Op::Advance(step) => self.advance(step),
+            Op::SetPolicy { queue, rules } => {
+                let policy = policy_text(*queue, rules);
+                let reply = self.call(
+                    "SetQueueAttributes",
+                    json!({ "QueueUrl": self.urls[*queue], "Attributes": { "Policy": policy } }),
+                );
+                let model = self.model.set_policy(*queue, rules);
+                empty_answer(&reply, model)
+            }
+            Op::SendAs {
+                queue,
+                caller,
+                entries,
+                batch,
+            } => {
+                self.model.caller = *caller;
+                let checked = if *batch {
+                    self.send_batch(*queue, entries, BatchFlaw::None)
+                } else {
+                    self.send(*queue, &entries[0])
+                };
+                self.model.caller = Caller::Owner;
+                checked
+            }
         }
     }
 
-    /// A call that never waits.
+    /// A call that never waits, made as the model's current caller.
     fn call(&mut self, operation: &str, body: Value) -> Reply {
-        self.sqs.call(operation, body)
+        match principal(self.model.caller) {
+            None => self.sqs.call(operation, body),
+            Some(by) => self.sqs.call_by(&by, operation, body),
+        }
     }
 
     // ------------------------------------------------------------------
@@ -1164,6 +1191,57 @@ fn error_answer(reply: &Reply, error: &ApiError) -> Check {
         )?;
     }
     Ok(())
+}
+
+const TOPIC: &str = "arn:aws:sns:us-east-1:111111111111:orders-topic";
+const ALICE: &str = "arn:aws:iam::111111111111:user/alice";
+
+/// The principal a model caller calls as (`None`: the owner).
+fn principal(caller: Caller) -> Option<Principal> {
+    let topic =
+        |arn: &str| Principal::service("sns.amazonaws.com", Some(arn), Some("111111111111"));
+    let made = match caller {
+        Caller::Owner => return None,
+        Caller::Partner => Principal::account("111111111111"),
+        Caller::PartnerUser => Principal::account(ALICE),
+        Caller::Stranger => Principal::account("222222222222"),
+        Caller::Topic => topic(TOPIC),
+        Caller::OtherTopic => topic("arn:aws:sns:us-east-1:111111111111:other"),
+    };
+    Some(made.expect("the model's principals are valid"))
+}
+
+/// The policy text of the model's rules on `slot` ("" clears the policy).
+fn policy_text(slot: usize, rules: &[Rule]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let statements: Vec<Value> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, rule)| {
+            let action = match rule.actions {
+                Actions::Send => "sqs:SendMessage",
+                Actions::SendWildcard => "sqs:Send*",
+                Actions::Receive => "sqs:ReceiveMessage",
+                Actions::All => "sqs:*",
+            };
+            let mut s = json!({ "Sid": format!("r{i}"),
+                "Effect": if rule.allow { "Allow" } else { "Deny" },
+                "Action": action, "Resource": arn(slot) });
+            s["Principal"] = match rule.who {
+                Who::Anyone => json!("*"),
+                Who::Partner => json!({ "AWS": "111111111111" }),
+                Who::PartnerUser => json!({ "AWS": ALICE }),
+                Who::Topic => {
+                    s["Condition"] = json!({ "ArnEquals": { "aws:SourceArn": TOPIC } });
+                    json!({ "Service": "sns.amazonaws.com" })
+                }
+            };
+            s
+        })
+        .collect();
+    json!({ "Version": "2012-10-17", "Statement": statements }).to_string()
 }
 
 /// An answer that is `{}` on success.

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::reference::{DLQ, DLQ_FIFO, WORK, WORK_FIFO};
+use super::reference::{Actions, Caller, Rule, Who, DLQ, DLQ_FIFO, WORK, WORK_FIFO};
 
 /// A message to send. Bodies are numbered by the harness.
 #[derive(Clone, Debug)]
@@ -160,6 +160,51 @@ pub enum Op {
         garbage: bool,
     },
     Advance(Step),
+    /// A queue policy of these statements (none: the policy is cleared).
+    SetPolicy {
+        queue: usize,
+        rules: Vec<Rule>,
+    },
+    /// A send, or a batch of sends, made as another principal.
+    SendAs {
+        queue: usize,
+        caller: Caller,
+        entries: Vec<MessageSpec>,
+        batch: bool,
+    },
+}
+
+fn caller() -> impl Strategy<Value = Caller> {
+    prop_oneof![
+        Just(Caller::Owner),
+        Just(Caller::Partner),
+        Just(Caller::PartnerUser),
+        Just(Caller::Stranger),
+        Just(Caller::Topic),
+        Just(Caller::OtherTopic),
+    ]
+}
+
+/// A statement: any whom; an Allow any actions, a Deny only sends (a
+/// denied receive or attribute read would blind the harness itself).
+fn rule() -> impl Strategy<Value = Rule> {
+    let who = prop_oneof![
+        Just(Who::Anyone),
+        Just(Who::Partner),
+        Just(Who::PartnerUser),
+        Just(Who::Topic),
+    ];
+    let allow_actions = prop_oneof![
+        Just(Actions::Send),
+        Just(Actions::SendWildcard),
+        Just(Actions::Receive),
+        Just(Actions::All),
+    ];
+    let deny_actions = prop_oneof![Just(Actions::Send), Just(Actions::SendWildcard)];
+    prop_oneof![
+        3 => (who.clone(), allow_actions).prop_map(|(who, actions)| Rule { allow: true, who, actions }),
+        1 => (who, deny_actions).prop_map(|(who, actions)| Rule { allow: false, who, actions }),
+    ]
 }
 
 /// Work queues are used more than their DLQs.
@@ -290,8 +335,9 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-/// Weights out of 100: receives, clock steps and sends most; the calls
-/// that wreck the world (purge, queue deletion) rarely.
+/// Relative weights: receives, clock steps and sends most; the calls that
+/// wreck the world (purge, queue deletion) rarely; now and then a queue
+/// policy, and sends made as another account or an SNS topic.
 pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         14 => (queue(), message()).prop_map(|(queue, message)| Op::Send { queue, message }),
@@ -321,5 +367,9 @@ pub fn op() -> impl Strategy<Value = Op> {
         1 => (dead_letter_queue(), prop::bool::weighted(0.2))
             .prop_map(|(source, garbage)| Op::CancelMoveTask { source, garbage }),
         37 => step().prop_map(Op::Advance),
+        2 => (queue(), prop::collection::vec(rule(), 0..3))
+            .prop_map(|(queue, rules)| Op::SetPolicy { queue, rules }),
+        5 => (queue(), caller(), prop::collection::vec(message(), 1..3), any::<bool>())
+            .prop_map(|(queue, caller, entries, batch)| Op::SendAs { queue, caller, entries, batch }),
     ]
 }

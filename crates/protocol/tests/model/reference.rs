@@ -46,6 +46,69 @@ pub fn dead_letter_slot(slot: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError(pub &'static str);
 
+pub const ACCESS_DENIED: &str = "AccessDenied";
+
+/// Who makes a call: the queues' owner, or another principal the model's
+/// policies name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    Owner,
+    /// Account 111111111111 by its id.
+    Partner,
+    /// arn:aws:iam::111111111111:user/alice.
+    PartnerUser,
+    /// Account 222222222222.
+    Stranger,
+    /// sns.amazonaws.com for the topic `orders-topic`.
+    Topic,
+    /// sns.amazonaws.com for another topic.
+    OtherTopic,
+}
+
+/// Whom a statement names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    Anyone,
+    /// Account 111111111111 (every principal of it).
+    Partner,
+    /// Only the user alice of that account.
+    PartnerUser,
+    /// sns.amazonaws.com, with ArnEquals on aws:SourceArn the topic.
+    Topic,
+}
+
+/// Which actions a statement names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actions {
+    Send,
+    /// `sqs:Send*`.
+    SendWildcard,
+    Receive,
+    /// `sqs:*`.
+    All,
+}
+
+/// A statement of the model's policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub allow: bool,
+    pub who: Who,
+    pub actions: Actions,
+}
+
+impl Rule {
+    /// Whether the rule applies to `caller` sending.
+    fn applies_to_send(&self, caller: Caller) -> bool {
+        let who = match self.who {
+            Who::Anyone => true,
+            Who::Partner => matches!(caller, Caller::Partner | Caller::PartnerUser),
+            Who::PartnerUser => caller == Caller::PartnerUser,
+            Who::Topic => caller == Caller::Topic,
+        };
+        who && self.actions != Actions::Receive
+    }
+}
+
 pub const NO_QUEUE: &str = "AWS.SimpleQueueService.NonExistentQueue";
 pub const INVALID_VALUE: &str = "InvalidParameterValue";
 pub const INVALID_HANDLE: &str = "ReceiptHandleIsInvalid";
@@ -64,7 +127,7 @@ impl ApiError {
     /// malformed receipt handle, 400 otherwise.
     pub fn status(&self) -> u16 {
         match self.0 {
-            PURGE_IN_PROGRESS => 403,
+            PURGE_IN_PROGRESS | ACCESS_DENIED => 403,
             NOT_FOUND | INVALID_HANDLE => 404,
             _ => 400,
         }
@@ -203,6 +266,8 @@ pub struct Queue {
     pub incarnation: u32,
     pub deleted_at: Option<u64>,
     pub settings: Settings,
+    /// The queue's policy (none: empty).
+    pub policy: Vec<Rule>,
     pub messages: Vec<Message>,
     dedup: Vec<Dedup>,
     last_purge: Option<u64>,
@@ -216,6 +281,7 @@ impl Queue {
             incarnation: 1,
             deleted_at: None,
             settings: Settings::initial(slot),
+            policy: Vec::new(),
             messages: Vec::new(),
             dedup: Vec::new(),
             last_purge: None,
@@ -416,6 +482,8 @@ pub struct Model {
     pub tasks: Vec<Task>,
     /// The last `available_since` given out.
     availability: u64,
+    /// Who the calls are made as now (the harness sets it).
+    pub caller: Caller,
 }
 
 impl Model {
@@ -430,6 +498,7 @@ impl Model {
             answered: Vec::new(),
             tasks: Vec::new(),
             availability: 0,
+            caller: Caller::Owner,
         }
     }
 
@@ -469,11 +538,39 @@ impl Model {
     }
 
     // ------------------------------------------------------------------
+    // Queue policies (only sends are ever decided by one here)
+    // ------------------------------------------------------------------
+
+    /// Sets the queue's policy (an empty one clears it).
+    pub fn set_policy(&mut self, slot: usize, rules: &[Rule]) -> Answer<()> {
+        self.queue(slot)?;
+        self.queues[slot].policy = rules.to_vec();
+        Ok(())
+    }
+
+    /// Whether the current caller may send to `slot`: a Deny that applies
+    /// refuses anyone; the owner needs nothing more, anyone else an Allow
+    /// (a batch is authorised as a send).
+    fn may_send(&self, slot: usize) -> Answer<()> {
+        let rules = &self.queues[slot].policy;
+        let applies = |allow: bool| {
+            rules
+                .iter()
+                .any(|r| r.allow == allow && r.applies_to_send(self.caller))
+        };
+        if applies(false) || (self.caller != Caller::Owner && !applies(true)) {
+            return Err(ApiError(ACCESS_DENIED));
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------
     // SendMessage
     // ------------------------------------------------------------------
 
     pub fn send(&mut self, slot: usize, new: &NewMessage) -> Answer<Sent> {
         self.queue(slot)?;
+        self.may_send(slot)?;
         let sent = self.add(slot, new)?;
         self.settle();
         Ok(sent)
@@ -540,6 +637,7 @@ impl Model {
         entries: &[(String, NewMessage)],
     ) -> Answer<Vec<(String, Answer<Sent>)>> {
         self.queue(slot)?;
+        self.may_send(slot)?;
         check_batch(entries.iter().map(|(id, _)| id))?;
         Ok(entries
             .iter()
