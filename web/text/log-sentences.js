@@ -278,6 +278,8 @@ export function isKey(e) {
       return true;
     case "sideEffectPerformed":
       return e.count > 1;
+    case "accessDecided":
+      return !e.allowed; // a refusal is said aloud; an allowed call is routine
     case "queueCreated":
     case "queueDeleted":
     case "queuePurged":
@@ -299,7 +301,6 @@ export function isKey(e) {
     case "moveTaskEnded":
     case "permissionAdded":
     case "permissionRemoved":
-    case "accessDecided":
     case "processingStarted":
     case "skippedAlreadyProcessed":
     case "processingFailed":

@@ -212,7 +212,7 @@ fn statements(value: &Json) -> Result<Vec<PolicyStatement>, String> {
         one @ Json::Object(_) => std::slice::from_ref(one),
         _ => return Err("Statement must be a statement object or a list of them".into()),
     };
-    items
+    let typed = items
         .iter()
         .enumerate()
         .map(|(i, item)| {
@@ -222,7 +222,20 @@ fn statements(value: &Json) -> Result<Vec<PolicyStatement>, String> {
                 format!("statement {}{name}: {why}", i + 1)
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    // Statement ids must be unique in a policy, as IAM requires.
+    for (i, s) in typed.iter().enumerate() {
+        let Some(sid) = &s.sid else { continue };
+        if let Some(first) = typed[..i].iter().position(|t| t.sid.as_ref() == Some(sid)) {
+            return Err(format!(
+                "statements {} and {} have the same Sid {}: each Sid must be unique",
+                first + 1,
+                i + 1,
+                quoted(sid)
+            ));
+        }
+    }
+    Ok(typed)
 }
 
 /// The policy language versions IAM knows.

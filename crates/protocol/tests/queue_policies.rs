@@ -834,3 +834,13 @@ fn unknown_members_and_a_bad_version_are_refused() {
          NotPrincipal, Action, NotAction, Resource, NotResource, Condition",
     );
 }
+
+#[test]
+fn two_statements_with_the_same_sid_are_refused() {
+    let statement = json!({ "Sid": "Same", "Effect": "Allow", "Principal": "*",
+                            "Action": "sqs:SendMessage", "Resource": "*" });
+    malformed(
+        json!({ "Statement": [statement, statement] }),
+        "statements 1 and 2 have the same Sid \"Same\": each Sid must be unique",
+    );
+}
