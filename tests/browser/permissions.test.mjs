@@ -37,3 +37,26 @@ test("the code cell's AddPermission and RemovePermission show in the event log, 
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a call a queue policy refuses answers AccessDenied in the code cell, and the log says which statement denied it", async () => {
+  const code = [
+    `const { QueueUrl } = await sqs.createQueue({ QueueName: "guarded" });`,
+    `const Policy = JSON.stringify({ Version: "2012-10-17", Statement: [{ Sid: "NoSends", Effect: "Deny", Principal: "*", Action: "sqs:SendMessage", Resource: "*" }] });`,
+    `await sqs.setQueueAttributes({ QueueUrl, Attributes: { Policy } });`,
+    `try { await sqs.sendMessage({ QueueUrl, MessageBody: "hi" }); } catch (e) { console.log(e.name + ": " + e.message); }`,
+  ].join("\n");
+  const { page, problems, close } = await open("index.html?scenario=process-then-delete&speed=max&autoplay=1");
+  await runToEnd(page);
+  await page.locator("#code-text").fill(code);
+  await page.locator("#code-run").click();
+  await page.waitForSelector("#code-status:text('Finished')");
+  assert.match(
+    await page.locator("#code-out").textContent(),
+    /AccessDenied: User: arn:aws:iam::000000000000:root is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:000000000000:guarded with an explicit deny in a resource-based policy/,
+  );
+  const line = page.locator("#log li[data-type='accessDecided']");
+  assert.equal(await line.count(), 1);
+  assert.match(await line.textContent(), /AccessDenied: statement NoSends denies account 000000000000 SendMessage on guarded: an explicit deny wins/);
+  assert.deepEqual(problems, []);
+  await close();
+});
