@@ -156,14 +156,7 @@ impl Engine {
             return Err(SqsError::invalid_value("Label", label, "Already exists."));
         }
         let arn = queue.arn.clone();
-        let Some(list) = policy.statement_list() else {
-            return Err(SqsError::new(
-                ErrorCode::InvalidAttributeValue,
-                "Invalid value for the parameter Policy. Reason: the queue's Policy has a \
-                 Statement that is not a statement or a list of statements, so AddPermission \
-                 has nothing to add to. Set a valid policy, or clear it with an empty Policy.",
-            ));
-        };
+        let list = policy.statement_list();
         if list.len() >= MAX_STATEMENTS {
             return Err(SqsError::new(
                 ErrorCode::OverLimit,

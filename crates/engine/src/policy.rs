@@ -65,8 +65,8 @@ pub struct QueuePolicy {
 pub enum PolicyMember {
     /// `Statement` holding one statement object or a list of them.
     Statements(Vec<PolicyStatement>),
-    /// Any other member (or a `Statement` that is not statement objects):
-    /// its name, and its value as JSON text, kept as they came.
+    /// `Version` or `Id`: its name, and its value as JSON text, kept as
+    /// they came.
     Other { name: String, json: String },
 }
 
@@ -151,22 +151,20 @@ impl QueuePolicy {
     }
 
     /// The statement list AddPermission appends to, made when the policy has
-    /// no `Statement` yet; `None` when its `Statement` holds something else.
-    pub(crate) fn statement_list(&mut self) -> Option<&mut Vec<PolicyStatement>> {
-        let at = self.members.iter().position(|m| match m {
-            PolicyMember::Statements(_) => true,
-            PolicyMember::Other { name, .. } => name == "Statement",
+    /// no `Statement` yet (a read policy's `Statement` is always statements:
+    /// anything else is refused when it is set).
+    pub(crate) fn statement_list(&mut self) -> &mut Vec<PolicyStatement> {
+        let at = self
+            .members
+            .iter()
+            .position(|m| matches!(m, PolicyMember::Statements(_)));
+        let at = at.unwrap_or_else(|| {
+            self.members.push(PolicyMember::Statements(Vec::new()));
+            self.members.len() - 1
         });
-        let at = match at {
-            Some(at) => at,
-            None => {
-                self.members.push(PolicyMember::Statements(Vec::new()));
-                self.members.len() - 1
-            }
-        };
         match &mut self.members[at] {
-            PolicyMember::Statements(list) => Some(list),
-            PolicyMember::Other { .. } => None,
+            PolicyMember::Statements(list) => list,
+            PolicyMember::Other { .. } => unreachable!("found as statements"),
         }
     }
 
