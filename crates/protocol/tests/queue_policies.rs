@@ -844,3 +844,19 @@ fn two_statements_with_the_same_sid_are_refused() {
         "statements 1 and 2 have the same Sid \"Same\": each Sid must be unique",
     );
 }
+
+#[test]
+fn a_policy_add_permission_wrote_can_be_set_again_as_read() {
+    // Tools write back the whole attribute map they read.
+    let (mut sqs, url) = Sqs::with_queue("orders", json!({}));
+    sqs.call(
+        "AddPermission",
+        json!({ "QueueUrl": url, "Label": "Two", "AWSAccountIds": [PARTNER, "222222222222"],
+                "Actions": ["SendMessage", "ReceiveMessage"] }),
+    )
+    .ok();
+    let written = sqs.attribute(&url, "Policy");
+    sqs.set_attributes(&url, json!({ "Policy": written })).ok();
+    assert_eq!(sqs.attribute(&url, "Policy"), written);
+    allowed(&mut sqs, &account("222222222222"), &url);
+}
