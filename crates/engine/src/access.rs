@@ -194,7 +194,7 @@ impl Engine {
                 sid: s.sid.clone(),
                 index: i as u32 + 1,
             };
-            if s.effect == Effect::Deny {
+            if s.effect == Effect::Deny && !owner_may_always(self.is_owner(by), action) {
                 let reason = AccessReason::Denied { statement, matched };
                 return refused(reason);
             }
@@ -315,6 +315,18 @@ impl Engine {
             ),
         )
     }
+}
+
+/// The queue's own account may always read and set its attributes, so a
+/// policy that denies everyone can still be seen and fixed (Queuelab's
+/// choice: S3 lets an account's root do the same for a bucket policy;
+/// SQS's answer is not recorded).
+fn owner_may_always(owner: bool, action: Action) -> bool {
+    owner
+        && matches!(
+            action,
+            Action::GetQueueAttributes | Action::SetQueueAttributes
+        )
 }
 
 fn refused(reason: AccessReason) -> Decision {

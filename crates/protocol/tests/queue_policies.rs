@@ -860,3 +860,13 @@ fn a_policy_add_permission_wrote_can_be_set_again_as_read() {
     assert_eq!(sqs.attribute(&url, "Policy"), written);
     allowed(&mut sqs, &account("222222222222"), &url);
 }
+
+#[test]
+fn a_policy_that_denies_everyone_everything_can_still_be_read_and_fixed_by_the_owner() {
+    let (mut sqs, url) = with_policy(json!([{ "Effect": "Deny", "Principal": "*",
+        "Action": "sqs:*", "Resource": "*" }]));
+    refused(&mut sqs, &Principal::owner(), &url);
+    assert!(sqs.attribute(&url, "Policy").contains("Deny"));
+    sqs.set_attributes(&url, json!({ "Policy": "" })).ok();
+    allowed(&mut sqs, &Principal::owner(), &url);
+}
