@@ -1430,7 +1430,25 @@ export type DispatchOptions = {
  * at most 80 characters (`limits().maxCallerChars`; a longer one is a
  * RangeError), since every event of the call records it.
  */
-caller?: string, };
+caller?: string, 
+/**
+ * Who the call is made as: an AWS account id ("111111111111"), an IAM
+ * ARN (`arn:aws:iam::111111111111:root`, `…:user/name`, `…:role/name`)
+ * or a service principal ("sns.amazonaws.com", "s3.amazonaws.com").
+ * Default: the queues' own account. Without `caller`, the log names
+ * the call by this principal.
+ */
+principal?: string, 
+/**
+ * With a service principal only: the ARN of the resource it calls for
+ * (`aws:SourceArn` in a queue policy's conditions).
+ */
+sourceArn?: string, 
+/**
+ * With a service principal only: the 12-digit account that owns that
+ * resource (`aws:SourceAccount`).
+ */
+sourceAccount?: string, };
 
 /**
  * Options for `snapshot(...)`.
@@ -1536,6 +1554,21 @@ op: string,
  */
 body: unknown, 
 /**
- * Who made the call (`dispatch`'s `caller`), or null.
+ * Who made the call, as the log names them (`dispatch`'s `caller`, or
+ * the name it gave a principal), or null.
  */
-caller: string | null, };
+caller: string | null, 
+/**
+ * Who the call was made as (`dispatch`'s `principal`): an account id,
+ * an IAM ARN or a service principal. Absent for the queues' own account
+ * (as in journals written before principals).
+ */
+principal?: string, 
+/**
+ * A service principal's `aws:SourceArn` (`dispatch`'s `sourceArn`).
+ */
+sourceArn?: string, 
+/**
+ * A service principal's `aws:SourceAccount` (`dispatch`'s `sourceAccount`).
+ */
+sourceAccount?: string, };
