@@ -452,7 +452,15 @@ export type Producer = {
 /**
  * Its name in the log, at most 80 characters (every send records it).
  */
-name: string, queue: string, sends: Array<ScheduledSend>, rate: Rate | null, };
+name: string, queue: string, 
+/**
+ * The AWS account it calls from: another account's 12-digit id
+ * ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+ * `…:user/name`, `…:role/name`). Default: the queues' own account.
+ * Its calls are that account's, under its name in the log (a queue
+ * policy decides whether it may make them).
+ */
+account?: string, sends: Array<ScheduledSend>, rate: Rate | null, };
 
 export type ScheduledSend = { atMs: number, body: string, 
 /**
@@ -539,6 +547,14 @@ export type Consumer = {
  * calls records it).
  */
 name: string, queue: string, 
+/**
+ * The AWS account it calls from: another account's 12-digit id
+ * ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+ * `…:user/name`, `…:role/name`). Default: the queues' own account.
+ * Its workers' calls are that account's, under its name in the log (a queue
+ * policy decides whether it may make them).
+ */
+account?: string, 
 /**
  * When the worker starts polling.
  */
