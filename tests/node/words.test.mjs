@@ -85,3 +85,12 @@ test("the summary on screen quotes the run's settings: poison with maxReceiveCou
   assert.match(summary, /until maxReceiveCount \(5\);/);
   assert.doesNotMatch(summary, /[{}]/);
 });
+
+test("a call made as another account and named by its id is said to be that account's", () => {
+  const ctx = { label: () => "order A-1", maxReceive: () => undefined };
+  const sent = (by) => ({ type: "sent", seq: 1, timeMs: 0, queue: "orders", messageId: "m1", label: "order A-1", group: null, delayedUntil: null, by });
+  const [partner, named, arn] = sentences([sent("111111111111"), sent("partner"), sent("arn:aws:iam::111111111111:user/alice")], ctx);
+  assert.equal(partner.who, "account 111111111111");
+  assert.equal(named.who, "partner");
+  assert.equal(arn.who, "arn:aws:iam::111111111111:user/alice");
+});
