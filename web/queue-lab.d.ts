@@ -3,7 +3,7 @@
 // and its events typed.
 
 import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, QueuelabEvent } from "./pkg/queuelab.js";
-import type { SqsClient } from "./client/sqs-client.js";
+import type { SqsClient, SqsClientOptions } from "./client/sqs-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
 export type EngineEvent = QueuelabEvent;
@@ -89,6 +89,14 @@ export declare class QueueLabElement extends HTMLElement {
   readonly playground: Playground | null;
   /** A client with the AWS SDK's command names; its requests are recorded so replays repeat them. */
   readonly sqs: SqsClient;
+  /**
+   * A client like `sqs` with its own options: `el.sqsClient({ principal: "111111111111" })`
+   * makes every call as another account (an account id, an IAM ARN, or a
+   * service principal with `sourceArn` and `sourceAccount`), named by it in
+   * the log unless `caller` names it; without a principal, the queues' own
+   * account under `caller` (default "page script"). Recorded like `sqs`'s requests.
+   */
+  sqsClient(options?: SqsClientOptions): SqsClient;
   /** The playback controls; null before the element starts. */
   readonly controls: LabControls | null;
   /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */

@@ -72,13 +72,22 @@ export class QueueLabElement extends HTMLElement {
 
   /** A small client with the AWS SDK's command names: `await el.sqs.sendMessage({ QueueUrl, MessageBody })`. */
   get sqs() {
-    this.#sqs ??= new SqsClient(
-      {
-        dispatch: (target, body, opts) => (this.#lab ? this.#lab.dispatch(target, body, opts) : Promise.reject(new Error("This <queue-lab> has not started yet; wait for its queuelab-ready event."))),
-      },
-      { caller: "page script" },
-    );
+    this.#sqs ??= this.sqsClient();
     return this.#sqs;
+  }
+
+  /**
+   * A client like `el.sqs` with options of its own: `el.sqsClient({ principal: "111111111111" })`
+   * makes every call as another account (or an IAM ARN, or a service with
+   * `sourceArn` and `sourceAccount`), named by it in the log unless `caller`
+   * names it. Its requests are recorded like `el.sqs`'s.
+   * @param {import("./client/sqs-client.js").SqsClientOptions} [options]
+   */
+  sqsClient(options = {}) {
+    const endpoint = {
+      dispatch: (target, body, opts) => (this.#lab ? this.#lab.dispatch(target, body, opts) : Promise.reject(new Error("This <queue-lab> has not started yet; wait for its queuelab-ready event."))),
+    };
+    return new SqsClient(endpoint, options.principal == null ? { caller: "page script", ...options } : options);
   }
 
   /**

@@ -80,3 +80,28 @@ test("code in an autoplaying share link runs only on Run, and a scrub replays it
   assert.equal(await runs(page, "ran"), 1, "by the replay, not by running the code again");
   await close();
 });
+
+test("the code cell acts as another account by its client's access key, and a scrub replays it as that account", async () => {
+  const code = [
+    `const partner = new SQSClient({ region: "us-east-1", credentials: { accessKeyId: "AKIA111111111111", secretAccessKey: "x" } });`,
+    `const { QueueUrl } = await sqs.getQueueUrl({ QueueName: "orders" });`,
+    `await sqs.addPermission({ QueueUrl, Label: "partner", AWSAccountIds: ["111111111111"], Actions: ["SendMessage"] });`,
+    `await partner.send(new SendMessageCommand({ QueueUrl, MessageBody: "from the partner" }));`,
+    `console.log("sent as the partner");`,
+  ].join("\n");
+  const { page, problems, close } = await open("index.html?scenario=process-then-delete&speed=max");
+  await page.locator("#code-text").fill(code);
+  await scrubTo(page, 2000); // so that 1 s is before the code's requests
+  await pressRun(page);
+  assert.match(await page.locator("#code-out").textContent(), /sent as the partner/);
+  assert.match(await page.locator("#code-account").textContent(), /AKIA111111111111.*account 111111111111/, "the cell says how to act as another account");
+  await runToEnd(page);
+  const sentByPartner = () => page.locator("#log li[data-type='sent']").filter({ has: page.locator(".who", { hasText: /^account 111111111111$/ }) }).count();
+  assert.equal(await sentByPartner(), 1, "the log names the partner's account");
+  await scrubTo(page, 1000);
+  assert.equal(await sentByPartner(), 0);
+  await scrubTo(page, 12_000);
+  assert.equal(await sentByPartner(), 1, "the replay made the send as the partner again");
+  assert.deepEqual(problems, []);
+  await close();
+});

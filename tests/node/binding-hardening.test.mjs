@@ -93,7 +93,8 @@ test("options of the wrong type throw TypeErrors naming the method", async () =>
   throwsError(() => Playground.fromScenario("{}", 5), TypeError, /^fromScenario: Playground options must be an object/);
   const pg = new Playground();
   throwsError(() => pg.dispatch(SEND, "{}", "worker-1"), TypeError, /^dispatch: dispatch options must be an object, got string$/);
-  throwsError(() => pg.dispatch(SEND, "{}", { caller: 5 }), TypeError, /^dispatch: invalid dispatch option: /);
+  throwsError(() => pg.dispatch(SEND, "{}", { caller: 5 }), TypeError, /^dispatch: dispatch option caller must be a name for the log \(a string\), got number$/);
+  throwsError(() => pg.dispatch(SEND, "{}", { principal: true }), TypeError, /^dispatch: dispatch option principal must be an account id .*, got boolean$/);
   await stillWorks(pg);
 });
 

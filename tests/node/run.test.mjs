@@ -71,6 +71,43 @@ test("your recorded actions are made again, at their moments, by a replay", asyn
   assert.equal(moment(fresh), live, "the journal alone (a shared link) rebuilds the run");
 });
 
+test("your actions as another account or a service are replayed as the same principal", async () => {
+  const run = started(DUP);
+  run.advanceTo(1000);
+  const url = run.pg.snapshot().queues.find((q) => q.name === "orders").url;
+  const send = (MessageBody, who) => run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody }), who);
+  assert.equal((await send("partner's", { caller: null, principal: "111111111111" })).status, 200);
+  const topic = { caller: "orders-topic", principal: "sns.amazonaws.com", sourceArn: "arn:aws:sns:us-east-1:000000000000:orders-topic", sourceAccount: "000000000000" };
+  assert.equal((await send("the topic's", topic)).status, 200);
+  assert.deepEqual(
+    run.journal.map(({ t, op, body, ...who }) => who),
+    [{ caller: "111111111111", principal: "111111111111" }, topic],
+    "each action keeps who made it",
+  );
+  run.advanceTo(6000);
+  const live = moment(run);
+  assert.ok(run.pg.events(0).some((e) => e.type === "sent" && e.by === "111111111111"), "the log names the account");
+  const fresh = started(DUP);
+  fresh.journal = JSON.parse(JSON.stringify(run.journal)); // as a share link carries it
+  fresh.replayTo(6000);
+  assert.equal(moment(fresh), live);
+  const journal = fresh.pg.journal(0).calls.map(({ t, op, body, ...who }) => who);
+  assert.deepEqual(journal, [{ caller: "111111111111", principal: "111111111111" }, topic], "the replay made the same calls as the same principals");
+});
+
+test("a link's action with a principal that is none is left out, and the run goes on", () => {
+  const run = started(DUP);
+  const url = run.pg.snapshot().queues[0].url;
+  const body = (MessageBody) => ({ QueueUrl: url, MessageBody });
+  run.journal = [
+    { t: 500, op: "SendMessage", body: body("bad"), caller: "x", principal: "not-an-account" },
+    { t: 600, op: "SendMessage", body: body("good"), caller: "y" },
+  ];
+  run.replayTo(1000);
+  const sent = run.pg.events(0).filter((e) => e.type === "sent" && (e.by === "x" || e.by === "y"));
+  assert.deepEqual(sent.map((e) => e.by), ["y"]);
+});
+
 test("a new action after scrubbing back replaces your later ones", async () => {
   const run = started(DUP);
   const url = run.pg.snapshot().queues[0].url;

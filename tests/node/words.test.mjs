@@ -101,3 +101,12 @@ test("an access decision is said with its statement and the conditions that matc
   assert.equal(none.kind, "warn");
   assert.equal(deny.text, "AccessDenied: statement #2 denies account 111111111111 SendMessage on orders: an explicit deny wins");
 });
+
+test("a call made as another account and named by its id is said to be that account's", () => {
+  const ctx = { label: () => "order A-1", maxReceive: () => undefined };
+  const sent = (by) => ({ type: "sent", seq: 1, timeMs: 0, queue: "orders", messageId: "m1", label: "order A-1", group: null, delayedUntil: null, by });
+  const [partner, named, arn] = sentences([sent("111111111111"), sent("partner"), sent("arn:aws:iam::111111111111:user/alice")], ctx);
+  assert.equal(partner.who, "account 111111111111");
+  assert.equal(named.who, "partner");
+  assert.equal(arn.who, "arn:aws:iam::111111111111:user/alice");
+});

@@ -11,9 +11,22 @@ export type QueuelabEndpoint = SqsEndpoint;
 export type QueuelabTarget = QueuelabEndpoint | (() => QueuelabEndpoint);
 
 export interface QueuelabHandlerOptions {
-  /** Who the event log names as making the calls ("worker-1"). */
+  /** Who the event log names as making the calls ("worker-1"); without it, the principal's own words. */
   caller?: string;
+  /**
+   * Who every call is made as: an account id ("111111111111"), an IAM ARN
+   * or a service principal. Without it, the account the client's access
+   * key names (`accountOfAccessKey`), else the queues' own account.
+   */
+  principal?: string;
 }
+
+/**
+ * The account an access key id stands for: twelve digits at its start or
+ * right after `AKIA` / `ASIA` ("AKIA111111111111" → "111111111111"); null
+ * for any other key (the queues' own account).
+ */
+export function accountOfAccessKey(accessKeyId: unknown): string | null;
 
 /** The parts of the SDK's HttpRequest the handler reads. */
 export interface QueuelabHttpRequest {

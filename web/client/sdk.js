@@ -14,11 +14,19 @@
  * @param {object | (() => object)} target a Playground, any object with
  *   `dispatch(target, body, { caller })`, or a function returning one (called
  *   on every request, so a page can swap engines under a live client).
- * @param {{ caller?: string }} [options] who the event log names as acting.
+ * @param {{ caller?: string, principal?: string }} [options] `caller`: who
+ *   the event log names as acting. `principal`: who every call is made as
+ *   (an account id, an IAM ARN or a service principal); without it, the
+ *   account the request's access key names (accountOfAccessKey), else the
+ *   queues' own account.
  */
-export function queuelabHandler(target, { caller } = {}) {
+export function queuelabHandler(target, { caller, principal } = {}) {
   const endpoint = endpointOf(target);
   let config = {};
+  const who = (headers) => {
+    const as = principal ?? accountOfAccessKey(accessKeyOf(headers));
+    return as == null ? { caller } : { caller, principal: as };
+  };
 
   return {
     // Read by the SDK's host-header middleware, which only acts on "h2".
@@ -28,7 +36,7 @@ export function queuelabHandler(target, { caller } = {}) {
     async handle(request, { abortSignal } = {}) {
       // Checked before dispatch so an aborted request never reaches the engine.
       if (abortSignal?.aborted) throw abortError(abortSignal);
-      const answer = endpoint().dispatch(header(request.headers, "x-amz-target") ?? "", bodyText(request.body), { caller });
+      const answer = endpoint().dispatch(header(request.headers, "x-amz-target") ?? "", bodyText(request.body), who(request.headers));
       const res = await (abortSignal ? raceAbort(answer, abortSignal) : answer);
       return {
         response: {
@@ -53,6 +61,26 @@ export function queuelabHandler(target, { caller } = {}) {
     },
     destroy() {},
   };
+}
+
+/**
+ * The AWS account an access key id stands for, by Queuelab's convention:
+ * twelve digits at its start, or right after `AKIA` / `ASIA`, are the
+ * account id ("111111111111", "AKIA111111111111", "AKIA222222222222EXAMPLE").
+ * Any other key ("x", "test") is the queues' own account: null. (AWS keeps
+ * the key-to-account map to itself; a key here carries its account in
+ * plain sight, so two clients with two keys are two accounts.)
+ * @param {unknown} accessKeyId
+ * @returns {string | null}
+ */
+export function accountOfAccessKey(accessKeyId) {
+  const digits = typeof accessKeyId === "string" ? /^(?:AKIA|ASIA)?(\d{12})(?!\d)/.exec(accessKeyId) : null;
+  return digits ? digits[1] : null;
+}
+
+// The access key id in a SigV4 Authorization header: "AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/sqs/aws4_request, …".
+function accessKeyOf(headers) {
+  return /Credential=([^/,\s]+)\//.exec(header(headers, "authorization") ?? "")?.[1];
 }
 
 function endpointOf(target) {

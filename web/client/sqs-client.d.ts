@@ -12,8 +12,23 @@ export interface SqsEndpoint {
   dispatch(
     target: string,
     body: string,
-    options?: { caller?: string },
+    options?: DispatchWho,
   ): Promise<{ status: number; headers: Record<string, string>; body: string }>;
+}
+
+/** Who a call is made by: `dispatch`'s options (see the Playground's DispatchOptions). */
+export interface DispatchWho {
+  /** The name the event log shows ("worker-1"); without it, a principal's own words. */
+  caller?: string;
+  /** Who the call is made as: an account id ("111111111111"), an IAM ARN
+   * (`arn:aws:iam::111111111111:root`, `…:user/name`, `…:role/name`) or a
+   * service principal ("sns.amazonaws.com", "s3.amazonaws.com"). Default:
+   * the queues' own account. */
+  principal?: string;
+  /** With a service principal only: `aws:SourceArn`. */
+  sourceArn?: string;
+  /** With a service principal only: `aws:SourceAccount` (12 digits). */
+  sourceAccount?: string;
 }
 
 export interface ResponseMetadata {
@@ -183,10 +198,14 @@ export declare class SqsError extends Error {
   ): SqsError;
 }
 
-export interface SqsClientOptions {
-  /** Who the event log names as making the calls ("worker-1"). */
-  caller?: string;
-}
+/**
+ * Who the client's calls are made by: `caller` names them in the event log
+ * ("worker-1"); `principal` (with `sourceArn`, `sourceAccount` for a
+ * service) makes every call another account's or a service's, so a queue
+ * policy decides (default: the queues' own account). The engine checks
+ * them on each call: a bad one rejects with a RangeError naming it.
+ */
+export interface SqsClientOptions extends DispatchWho {}
 
 export declare class SqsClient {
   /**

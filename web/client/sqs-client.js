@@ -2,7 +2,7 @@
 // pages that do not load the SDK. Learner code written against it reads
 // like SDK code and moves to @aws-sdk/client-sqs unchanged:
 //
-//   const sqs = new SqsClient(playground, { caller: "worker-1" });
+//   const sqs = new SqsClient(playground, { caller: "worker-1" });   // add principal: "111111111111" to act as another account
 //   const { Messages = [] } = await sqs.receiveMessage({ QueueUrl, WaitTimeSeconds: 20 });
 //   await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle }));
 //
@@ -57,20 +57,27 @@ export class SqsError extends Error {
 
 export class SqsClient {
   #endpoint;
-  #caller;
+  #who;
 
   /**
    * @param {object | (() => object)} target a Playground, any object with
    *   `dispatch(target, body, { caller })`, or a function returning one
    *   (called on every request, so a page can swap engines underneath).
-   * @param {{ caller?: string }} [options] who the event log names as acting.
+   * @param {{ caller?: string, principal?: string, sourceArn?: string, sourceAccount?: string }} [options]
+   *   `caller`: who the event log names as acting. `principal`: who every
+   *   call is made as (an account id such as "111111111111", an IAM ARN, or
+   *   "sns.amazonaws.com" / "s3.amazonaws.com" with `sourceArn` and
+   *   `sourceAccount`); default the queues' own account. The engine checks
+   *   them on each call and refuses a bad one with a RangeError naming it.
    */
-  constructor(target, { caller } = {}) {
+  constructor(target, { caller, principal, sourceArn, sourceAccount } = {}) {
     if (typeof target !== "function" && typeof target?.dispatch !== "function") {
       throw new TypeError("SqsClient needs a Playground, an object with dispatch(target, body, options), or a function returning one");
     }
     this.#endpoint = typeof target === "function" ? target : () => target;
-    this.#caller = caller;
+    // Only the options given, so an endpoint that knows only `caller` sees what it always saw.
+    this.#who = { caller };
+    for (const [k, v] of Object.entries({ principal, sourceArn, sourceAccount })) if (v != null) this.#who[k] = v;
   }
 
   /** SDK style: `await client.send(new SendMessageCommand({ QueueUrl, MessageBody }))`. */
@@ -87,7 +94,7 @@ export class SqsClient {
     if (typeof endpoint?.dispatch !== "function") {
       throw new TypeError(`SqsClient: the target function returned ${describe(endpoint)}, not a Playground`);
     }
-    const res = await endpoint.dispatch(`AmazonSQS.${operation}`, JSON.stringify(command.input, blobsToBase64), { caller: this.#caller });
+    const res = await endpoint.dispatch(`AmazonSQS.${operation}`, JSON.stringify(command.input, blobsToBase64), { ...this.#who });
     const data = res.body ? JSON.parse(res.body, base64ToBlobs) : {};
     const $metadata = { httpStatusCode: res.status, requestId: header(res.headers, "x-amzn-requestid") };
     if (res.status >= 300) throw SqsError.fromResponse(res, data, $metadata);

@@ -11,6 +11,17 @@ import { History } from "./history.js";
 import { metrics, STAGE_WINDOW } from "./derive.js";
 import { ACTION_WORK, ACTIONS_PER_CHUNK, REPLAY_EVENTS_KEPT } from "./page-limits.js";
 
+/**
+ * The `dispatch` options of a recorded action (or a caller's): who made it.
+ * Only the options it has, so an action recorded before principals (or
+ * made as the queues' own account) is made exactly as before.
+ */
+function callOptions(a) {
+  const options = { caller: a.caller };
+  for (const k of ["principal", "sourceArn", "sourceAccount"]) if (a[k] != null) options[k] = a[k];
+  return options;
+}
+
 /** How many of `journal`'s actions (in time order) are at or before `t`: the index of the first later one. */
 function actionsUntil(journal, t) {
   let [lo, hi] = [0, journal.length];
@@ -89,7 +100,7 @@ export class Run {
     this.text = ""; // the scenario running now (file + settings + seed)
     this.scenario = null;
     this.pg = null;
-    this.journal = []; // your actions, in time order: { t, op, body, caller }
+    this.journal = []; // your actions, in time order: { t, op, body, caller, principal?, sourceArn?, sourceAccount? }
     this.facts = new History();
     this.samples = sample ? new Samples() : null;
     this.waiting = new Set(); // rejecters of requests still waiting on this engine
@@ -380,7 +391,12 @@ export class Run {
     let made = 0;
     while (made < most && this.made < this.journal.length && this.journal[this.made].t <= pg.now()) {
       const a = this.journal[this.made++];
-      pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), { caller: a.caller });
+      try {
+        pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), callOptions(a));
+      } catch {
+        // Refused before the engine acted (a link's principal that is no
+        // principal): the run recorded never made it either.
+      }
       this.collect();
       made++;
     }
@@ -419,15 +435,20 @@ export class Run {
   }
 
   /**
-   * Sends a request into the engine as `caller`. Once it succeeds it is
+   * Sends a request into the engine as `caller` (made as `principal`, with
+   * `sourceArn` and `sourceAccount`, when given). Once it succeeds it is
    * recorded, so replays make it again at this moment; a new action after
    * scrubbing back replaces what you did later. What is recorded is the
-   * engine's own record of the call (its journal: `{ t, op, body, caller }`,
-   * the shape a share link carries). Resolves to the engine's raw response
-   * { status, headers, body (JSON text) }; rejects if the run is replaced
-   * while a long poll waits.
+   * engine's own record of the call (its journal: `{ t, op, body, caller }`
+   * and who it was made as, the shape a share link carries). Resolves to
+   * the engine's raw response { status, headers, body (JSON text) };
+   * rejects if the run is replaced while a long poll waits.
+   * @param {string} target @param {string} bodyText
+   * @param {{ caller?: string | null, principal?: string, sourceArn?: string, sourceAccount?: string }} [options]
    */
-  dispatch(target, bodyText, { caller = "you" } = {}) {
+  dispatch(target, bodyText, { caller, ...who } = {}) {
+    // Unnamed, your call is "you"'s; a call made as another principal is named by it.
+    caller ??= who.principal == null ? "you" : undefined;
     if (!this.pg) return Promise.reject(new Error("The playground has no scenario loaded yet."));
     // Actions due now that a replay stopped short of (a cancel between its chunks) come first, as they did in the run recorded.
     this.makeDue();
@@ -436,7 +457,7 @@ export class Run {
     this.made = Math.min(this.made, this.journal.length);
     const answer = new Promise((resolve, reject) => {
       this.waiting.add(reject);
-      this.pg.dispatch(target, bodyText, { caller }).then(
+      this.pg.dispatch(target, bodyText, callOptions({ caller, ...who })).then(
         (res) => {
           this.waiting.delete(reject);
           resolve(res);
@@ -450,7 +471,7 @@ export class Run {
     const call = this.lastCall();
     return answer.then((res) => {
       // A refused call (bad JSON, an SQS error) is in the engine's journal, but not among your actions to replay.
-      if (res.status < 400 && call) this.record(call.t, call.op, call.body, call.caller);
+      if (res.status < 400 && call) this.record(call);
       return res;
     });
   }
@@ -468,11 +489,16 @@ export class Run {
     return j.unrecorded > 0 ? undefined : j.calls[j.calls.length - 1];
   }
 
-  /** Records a successful request at virtual time `t`, keeping the journal in time order. */
-  record(t, op, body, caller) {
+  /**
+   * Records a successful request (the engine's journal call: `{ t, op, body,
+   * caller }` and, made as another principal, `principal`, `sourceArn`,
+   * `sourceAccount`), keeping the journal in time order.
+   */
+  record(call) {
+    const { t, op, body } = call;
     let i = this.journal.length;
     while (i > 0 && this.journal[i - 1].t > t) i--;
-    this.journal.splice(i, 0, { t, op, body, caller });
+    this.journal.splice(i, 0, { t, op, body, ...callOptions(call) });
     this.made = this.journal.length; // every action up to now happened in this engine, this one included
   }
 }

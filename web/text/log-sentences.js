@@ -49,6 +49,17 @@ function unlocked(cause) {
 }
 
 /**
+ * Who acted, as the log says it: a caller's name, or for a call made as
+ * another account and named by its bare id ("111111111111", as dispatch
+ * names a principal without a caller), "account 111111111111".
+ * @param {string | null | undefined} name
+ */
+function who(name) {
+  if (name == null) return "someone";
+  return /^\d{12}$/.test(name) ? `account ${name}` : name;
+}
+
+/**
  * One sentence for every event kind: a kind without its case fails the
  * type check (`unreachable`).
  * @param {QueuelabEvent} e
@@ -57,7 +68,7 @@ function unlocked(cause) {
  */
 function describe(e, ctx, duplicateOf) {
   const m = (id = "messageId" in e ? e.messageId : "") => nameOf(ctx.label(id), id);
-  const by = ("by" in e ? e.by : null) ?? "someone";
+  const by = who("by" in e ? e.by : null);
   switch (e.type) {
     case "narration":
       return line("narrator", e.text, "narration");

@@ -1,6 +1,8 @@
 //! The journal: what made a run, as the host received it. The scenario's
 //! text, the options and the seed in force, and every external call
-//! dispatched through the host at its moment (`{ t, op, body, caller }`),
+//! dispatched through the host at its moment (`{ t, op, body, caller }`,
+//! with `principal`, `sourceArn`, `sourceAccount` for a call made as
+//! another account or a service),
 //! failed calls too: a refused call still spends a request id and may be
 //! billed, so a replay that left it out would not reach the same state.
 //! The engine is deterministic, so the journal alone rebuilds the run
@@ -15,7 +17,10 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::options::PlaygroundOptions;
+use queuelab_engine::Principal;
+
+use crate::caller::principal_words;
+use crate::options::{DispatchOptions, PlaygroundOptions};
 
 /// The most calls a journal records.
 pub const MAX_JOURNAL_CALLS: usize = 100_000;
@@ -38,8 +43,35 @@ pub struct JournalCall {
     /// being read).
     #[cfg_attr(feature = "contract", ts(type = "unknown"))]
     pub body: Body,
-    /// Who made the call (`dispatch`'s `caller`), or null.
+    /// Who made the call, as the log names them (`dispatch`'s `caller`, or
+    /// the name it gave a principal), or null.
     pub caller: Option<String>,
+    /// Who the call was made as (`dispatch`'s `principal`): an account id,
+    /// an IAM ARN or a service principal. Absent for the queues' own account
+    /// (as in journals written before principals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub principal: Option<String>,
+    /// A service principal's `aws:SourceArn` (`dispatch`'s `sourceArn`).
+    #[serde(rename = "sourceArn", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub source_arn: Option<String>,
+    /// A service principal's `aws:SourceAccount` (`dispatch`'s `sourceAccount`).
+    #[serde(rename = "sourceAccount", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub source_account: Option<String>,
+}
+
+impl JournalCall {
+    /// The `dispatch` options that make this call again as the same principal.
+    pub fn options(&self) -> DispatchOptions {
+        DispatchOptions {
+            caller: self.caller.clone(),
+            principal: self.principal.clone(),
+            source_arn: self.source_arn.clone(),
+            source_account: self.source_account.clone(),
+        }
+    }
 }
 
 /// A call's body as sent: its exact text, or none for a request answered
@@ -119,17 +151,26 @@ impl Journal {
         }
     }
 
-    /// Notes a call at moment `t`. `target` and `body` are `None` for a
-    /// request answered without being read (too large).
+    /// Notes a call at moment `t` made as `by`. `target` and `body` are
+    /// `None` for a request answered without being read (too large).
     pub(crate) fn record(
         &mut self,
         t: u64,
         target: Option<&str>,
         body: Option<&str>,
-        caller: Option<&str>,
+        by: &Principal,
     ) {
         let op = target.map_or("", queuelab_protocol::operation_name);
-        let bytes = op.len() + body.map_or(0, str::len) + caller.map_or(0, str::len);
+        let caller = by.name();
+        let (principal, source_arn, source_account) = principal_words(by);
+        let words = [&principal, &source_arn, &source_account];
+        let bytes = op.len()
+            + body.map_or(0, str::len)
+            + caller.map_or(0, str::len)
+            + words
+                .iter()
+                .map(|w| w.as_ref().map_or(0, String::len))
+                .sum::<usize>();
         // Once one call is left out, every later one is too: what is
         // recorded stays the run's beginning, exact up to `unrecorded_from`.
         let full = self.calls.len() >= MAX_JOURNAL_CALLS
@@ -145,6 +186,9 @@ impl Journal {
             op: op.to_string(),
             body: Body(body.map(str::to_string)),
             caller: caller.map(str::to_string),
+            principal,
+            source_arn,
+            source_account,
         });
     }
 

@@ -13,6 +13,7 @@
 //! arguments' types, the response object and the Promises of long polls.
 #![warn(unreachable_pub)]
 
+mod caller;
 mod journal;
 mod json_path;
 mod limits;
@@ -21,8 +22,8 @@ mod scenario;
 mod scenario_error;
 mod snapshot;
 
-use queuelab_engine::PollId;
-use queuelab_protocol::{dispatch, oversized, poll_response, too_large, Dispatched, Response};
+use queuelab_engine::{PollId, Principal};
+use queuelab_protocol::{dispatch_as, oversized, poll_response, too_large, Dispatched, Response};
 use queuelab_simulation::{Scenario, Simulation};
 
 pub use journal::{Body, Journal, JournalCall, Since, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
@@ -102,13 +103,14 @@ impl Host {
                 host.advance(call.t - host.sim.now())
                     .map_err(Refusal::Message)?;
             }
+            let by = call.options().principal().map_err(Refusal::Message)?;
             match &call.body.0 {
                 Some(body) => {
                     let target = format!("AmazonSQS.{}", call.op);
-                    host.dispatch(&target, body, call.caller.as_deref());
+                    host.dispatch(&target, body, &by);
                 }
                 None => {
-                    host.oversized(call.caller.as_deref());
+                    host.oversized(&by);
                 }
             }
         }
@@ -117,16 +119,17 @@ impl Host {
     }
 
     /// One request: `target` is the `X-Amz-Target` header
-    /// (`AmazonSQS.SendMessage`), `body` its JSON text, `caller` who
-    /// makes it, for the event log. Recorded in the journal first.
-    pub fn dispatch(&mut self, target: &str, body: &str, caller: Option<&str>) -> Dispatched {
+    /// (`AmazonSQS.SendMessage`), `body` its JSON text, `by` who makes it
+    /// (`DispatchOptions::principal` reads a caller's words). Recorded in
+    /// the journal first, principal and all, so a replay makes the same call.
+    pub fn dispatch(&mut self, target: &str, body: &str, by: &Principal) -> Dispatched {
         // What the protocol will not read is not kept either.
         if too_large(target, body) {
-            return Dispatched::Done(self.oversized(caller));
+            return Dispatched::Done(self.oversized(by));
         }
         self.journal
-            .record(self.sim.now(), Some(target), Some(body), caller);
-        let dispatched = dispatch(self.sim.engine_mut(), target, body, caller);
+            .record(self.sim.now(), Some(target), Some(body), by);
+        let dispatched = dispatch_as(self.sim.engine_mut(), target, body, by);
         // A send may have answered waiting polls.
         self.collect_answers();
         dispatched
@@ -134,8 +137,8 @@ impl Host {
 
     /// The answer to a request the host could tell was too large without
     /// reading it (past `MAX_REQUEST_BYTES`); recorded without its text.
-    pub fn oversized(&mut self, caller: Option<&str>) -> Response {
-        self.journal.record(self.sim.now(), None, None, caller);
+    pub fn oversized(&mut self, by: &Principal) -> Response {
+        self.journal.record(self.sim.now(), None, None, by);
         oversized(self.sim.engine_mut())
     }
 

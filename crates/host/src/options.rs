@@ -86,6 +86,18 @@ pub struct DispatchOptions {
     /// at most 80 characters (`limits().maxCallerChars`; a longer one is a
     /// RangeError), since every event of the call records it.
     pub caller: Option<String>,
+    /// Who the call is made as: an AWS account id ("111111111111"), an IAM
+    /// ARN (`arn:aws:iam::111111111111:root`, `…:user/name`, `…:role/name`)
+    /// or a service principal ("sns.amazonaws.com", "s3.amazonaws.com").
+    /// Default: the queues' own account. Without `caller`, the log names
+    /// the call by this principal.
+    pub principal: Option<String>,
+    /// With a service principal only: the ARN of the resource it calls for
+    /// (`aws:SourceArn` in a queue policy's conditions).
+    pub source_arn: Option<String>,
+    /// With a service principal only: the 12-digit account that owns that
+    /// resource (`aws:SourceAccount`).
+    pub source_account: Option<String>,
 }
 
 /// Options for `snapshot(...)`.

@@ -1,6 +1,7 @@
 //! The journal: every external call a host dispatches, with the scenario
 //! and seed, enough to rebuild the run.
 
+use queuelab_engine::Principal;
 use queuelab_host::{Host, Journal, PlaygroundOptions, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
 use queuelab_protocol::{Dispatched, MAX_REQUEST_BYTES};
 use serde_json::{json, Value};
@@ -55,7 +56,11 @@ fn the_journal_records_every_call_at_its_moment_with_its_caller() {
     host.advance(1500).unwrap();
     let body = json!({ "QueueUrl": url, "MessageBody": "mine" }).to_string();
     assert_eq!(
-        status(host.dispatch("AmazonSQS.SendMessage", &body, Some("you"))),
+        status(host.dispatch(
+            "AmazonSQS.SendMessage",
+            &body,
+            &Principal::caller(Some("you"))
+        )),
         200
     );
     let calls = &as_json(host.journal())["calls"];
@@ -69,15 +74,26 @@ fn the_journal_records_every_call_at_its_moment_with_its_caller() {
 fn the_journal_records_failed_calls_too() {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
     assert_eq!(
-        status(host.dispatch("AmazonSQS.SendMessage", "{not json", None)),
+        status(host.dispatch(
+            "AmazonSQS.SendMessage",
+            "{not json",
+            &Principal::caller(None)
+        )),
         400
     );
     let missing = r#"{"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/none", "MessageBody": "x"}"#;
     assert_eq!(
-        status(host.dispatch("AmazonSQS.SendMessage", missing, Some("me"))),
+        status(host.dispatch(
+            "AmazonSQS.SendMessage",
+            missing,
+            &Principal::caller(Some("me"))
+        )),
         400
     );
-    assert_eq!(status(host.dispatch("Nope.Nothing", "{}", None)), 400);
+    assert_eq!(
+        status(host.dispatch("Nope.Nothing", "{}", &Principal::caller(None))),
+        400
+    );
     let calls = &as_json(host.journal())["calls"];
     assert_eq!(
         calls,
@@ -94,10 +110,10 @@ fn a_request_too_large_to_read_is_recorded_without_its_text() {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
     let huge = "x".repeat(MAX_REQUEST_BYTES + 1);
     assert_eq!(
-        status(host.dispatch("AmazonSQS.SendMessage", &huge, None)),
+        status(host.dispatch("AmazonSQS.SendMessage", &huge, &Principal::caller(None))),
         413
     );
-    assert_eq!(host.oversized(Some("you")).status, 413);
+    assert_eq!(host.oversized(&Principal::caller(Some("you"))).status, 413);
     assert_eq!(
         as_json(host.journal())["calls"],
         json!([
@@ -114,14 +130,22 @@ fn played() -> Host {
     let url = queue_url(&host);
     let send = |text: &str| json!({ "QueueUrl": url, "MessageBody": text }).to_string();
     host.advance(700).unwrap();
-    host.dispatch("AmazonSQS.SendMessage", &send("one"), Some("you"));
-    host.dispatch("AmazonSQS.SendMessage", "{", Some("you"));
+    host.dispatch(
+        "AmazonSQS.SendMessage",
+        &send("one"),
+        &Principal::caller(Some("you")),
+    );
+    host.dispatch(
+        "AmazonSQS.SendMessage",
+        "{",
+        &Principal::caller(Some("you")),
+    );
     host.advance(1300).unwrap();
     let receive = json!({ "QueueUrl": url, "WaitTimeSeconds": 5, "MaxNumberOfMessages": 10 });
     host.dispatch(
         "AmazonSQS.ReceiveMessage",
         &receive.to_string(),
-        Some("you"),
+        &Principal::caller(Some("you")),
     );
     host.take_answers();
     host.advance(2500).unwrap();
@@ -129,7 +153,7 @@ fn played() -> Host {
     host.dispatch(
         "AmazonSQS.PurgeQueue",
         &json!({ "QueueUrl": "nope" }).to_string(),
-        None,
+        &Principal::caller(None),
     );
     host.advance(4000).unwrap();
     host.take_answers();
@@ -181,12 +205,12 @@ fn a_journal_past_its_budget_counts_the_calls_it_does_not_record() {
     let big = format!("\"{}\"", "b".repeat(3 << 20));
     assert!(big.len() < MAX_REQUEST_BYTES && 11 * big.len() > MAX_JOURNAL_BYTES);
     for _ in 0..10 {
-        host.dispatch("AmazonSQS.ListQueues", &big, None);
+        host.dispatch("AmazonSQS.ListQueues", &big, &Principal::caller(None));
     }
     host.advance(5).unwrap();
-    host.dispatch("AmazonSQS.ListQueues", &big, None);
+    host.dispatch("AmazonSQS.ListQueues", &big, &Principal::caller(None));
     // Even a small call after it goes unrecorded: the record stays a prefix of the run.
-    host.dispatch("AmazonSQS.ListQueues", "{}", None);
+    host.dispatch("AmazonSQS.ListQueues", "{}", &Principal::caller(None));
     let journal = host.journal();
     assert_eq!((journal.calls.len(), journal.unrecorded), (10, 2));
     assert_eq!(journal.unrecorded_from, Some(5));
@@ -198,7 +222,7 @@ fn a_journal_past_its_budget_counts_the_calls_it_does_not_record() {
 fn a_journal_records_at_most_its_number_of_calls() {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
     for _ in 0..=MAX_JOURNAL_CALLS {
-        host.dispatch("AmazonSQS.ListQueues", "{}", None);
+        host.dispatch("AmazonSQS.ListQueues", "{}", &Principal::caller(None));
     }
     let journal = host.journal();
     assert_eq!(

@@ -3,17 +3,19 @@
 //! DeleteQueue, GetQueueAttributes, ReceiveMessage, DeleteMessage,
 //! ChangeMessageVisibility) and the side-effect ledger. Actors
 //! (`actors/`), the workers' loop (`worker.rs`) and the behaviours
-//! (`behaviours/`) only decide; this applies, through the engine's public,
-//! typed operations under the actor's name, like any other caller.
+//! (`behaviours/`) only decide; this applies, through the engine's gate
+//! (`calls.rs`) as the owner under the actor's name, or as the account a
+//! scenario gives it, like any other caller.
 
 use std::sync::Arc;
 
 use crate::actors::{self, Actor as _, Outcome};
 use crate::worker::{self, Effect};
-use crate::{observer, queue_name, units, SimEvent, Simulation};
+use crate::{calls, observer, queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
-    AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
-    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
+    AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, Principal,
+    QueueAttribute, ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError,
+    SqsResult, Tags,
 };
 
 /// What actors read of the engine: calls any caller may make, none that
@@ -52,8 +54,14 @@ impl Simulation {
         for command in commands {
             let outcome = match command {
                 actors::Command::Send { queue_url, message } => {
-                    self.send(&name, queue_url, message, now)
+                    let by = Principal::caller(Some(&name));
+                    self.send(&name, &by, queue_url, message, now)
                 }
+                actors::Command::SendAs {
+                    queue_url,
+                    message,
+                    principal,
+                } => self.send(&name, &principal, queue_url, message, now),
                 actors::Command::CreateQueue {
                     name: queue,
                     attributes,
@@ -99,10 +107,11 @@ impl Simulation {
         }
     }
 
-    /// An actor's SendMessage, under its name.
+    /// Actor `name`'s SendMessage, made as `by`.
     fn send(
         &mut self,
         name: &Arc<str>,
+        by: &Principal,
         queue_url: String,
         message: NewMessage,
         now: Millis,
@@ -111,7 +120,7 @@ impl Simulation {
         // The actor's action, its SendMessage call, and its body's bytes.
         self.count_work(2 + units::body_units(request.message.body.len()));
         let before = self.engine.next_event_seq();
-        match self.engine.send_message(&request, Some(name)) {
+        match calls::send(&mut self.engine, by, &request) {
             Ok(result) => {
                 // SQS answers a deduplicated FIFO send like any other;
                 // only the engine's event says it was dropped.
@@ -217,9 +226,9 @@ impl Simulation {
 
     /// Carries out worker `index`'s effects, in order.
     fn run_worker(&mut self, index: usize, effects: Vec<Effect>, now: Millis) {
-        let (consumer, url) = {
+        let (consumer, url, by) = {
             let w = &self.workers[index];
-            (w.name.clone(), w.url.clone())
+            (w.name.clone(), w.url.clone(), w.principal.clone())
         };
         for effect in effects {
             match effect {
@@ -233,7 +242,7 @@ impl Simulation {
                 Effect::Delete { handle } => {
                     self.count_work(1);
                     let before = self.engine.next_event_seq();
-                    match self.engine.delete_message(&url, &handle, Some(&consumer)) {
+                    match calls::delete(&mut self.engine, &by, &url, &handle) {
                         Ok(()) => {
                             // SQS answers a delete that missed a copy (realism)
                             // like any other; only the engine's event says so.
@@ -257,12 +266,9 @@ impl Simulation {
                     };
                     for handle in handles {
                         self.count_work(1);
-                        if let Err(error) = self.engine.change_message_visibility(
-                            &url,
-                            &handle,
-                            seconds,
-                            Some(&consumer),
-                        ) {
+                        if let Err(error) =
+                            calls::change_visibility(&mut self.engine, &by, &url, &handle, seconds)
+                        {
                             self.action_failed(&consumer, "ChangeMessageVisibility", error);
                         }
                     }
@@ -288,9 +294,9 @@ impl Simulation {
             system_attribute_names: vec!["ApproximateReceiveCount".into()],
             ..ReceiveMessage::default()
         };
-        let name = worker.name.clone();
+        let by = worker.principal.clone();
         self.count_work(1);
-        self.engine.receive_message(&request, Some(&name))
+        calls::receive(&mut self.engine, &by, &request)
     }
 
     fn visibility_timeout(&self, url: &str) -> i64 {

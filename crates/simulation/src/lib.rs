@@ -14,6 +14,7 @@
 mod actors;
 mod behaviours;
 mod bill;
+mod calls;
 mod commands;
 mod document;
 pub mod lab;

@@ -14,7 +14,7 @@ use crate::behaviours::{self, Command, Held, Observation, WorkerBehaviour};
 use crate::log::SimEvent;
 use crate::rng::SimRng;
 use crate::{queue_name, units};
-use queuelab_engine::{Millis, PollId, ReceivedMessage, SqsResult};
+use queuelab_engine::{Millis, PollId, Principal, ReceivedMessage, SqsResult};
 
 #[derive(Clone, Debug)]
 pub enum State {
@@ -95,6 +95,9 @@ pub(crate) type Answer = (SqsResult<Vec<ReceivedMessage>>, Vec<Option<Arc<str>>>
 pub struct Worker {
     pub spec: Consumer,
     pub name: Arc<str>,
+    /// Who its calls are made as: the owner, or its consumer's `account`,
+    /// under its name.
+    pub principal: Principal,
     pub url: String,
     pub state: State,
     /// Side effects this worker performed.
@@ -114,6 +117,7 @@ impl Worker {
     pub fn new(spec: Consumer, url: String) -> Result<Self, String> {
         Ok(Worker {
             name: spec.name.as_str().into(),
+            principal: crate::calls::principal_of(&spec.name, spec.account.as_deref())?,
             state: State::Idle {
                 until: spec.start_ms,
             },
@@ -538,4 +542,26 @@ fn crash(commands: &[Command]) -> Option<(bool, Millis)> {
         } => Some((*before_side_effect, *restart_ms)),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod account_tests {
+    use super::*;
+
+    fn worker(account: Option<&str>) -> Worker {
+        let spec: Consumer = serde_json::from_value(serde_json::json!({
+            "name": "reader", "queue": "q", "account": account,
+            "processing": { "fixedMs": 10 },
+        }))
+        .unwrap();
+        Worker::new(spec, "https://q".into()).unwrap()
+    }
+
+    #[test]
+    fn a_worker_of_a_consumer_with_an_account_calls_as_that_account_under_its_name() {
+        let arn = "arn:aws:iam::222222222222:role/reader";
+        let reader = Principal::account(arn).unwrap().named("reader");
+        assert_eq!(worker(Some(arn)).principal, reader);
+        assert_eq!(worker(None).principal, Principal::caller(Some("reader")));
+    }
 }

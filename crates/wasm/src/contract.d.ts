@@ -460,7 +460,15 @@ export type Producer = {
 /**
  * Its name in the log, at most 80 characters (every send records it).
  */
-name: string, queue: string, sends: Array<ScheduledSend>, rate: Rate | null, };
+name: string, queue: string, 
+/**
+ * The AWS account it calls from: another account's 12-digit id
+ * ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+ * `…:user/name`, `…:role/name`). Default: the queues' own account.
+ * Its calls are that account's, under its name in the log (a queue
+ * policy decides whether it may make them).
+ */
+account?: string, sends: Array<ScheduledSend>, rate: Rate | null, };
 
 export type ScheduledSend = { atMs: number, body: string, 
 /**
@@ -547,6 +555,14 @@ export type Consumer = {
  * calls records it).
  */
 name: string, queue: string, 
+/**
+ * The AWS account it calls from: another account's 12-digit id
+ * ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+ * `…:user/name`, `…:role/name`). Default: the queues' own account.
+ * Its workers' calls are that account's, under its name in the log (a queue
+ * policy decides whether it may make them).
+ */
+account?: string, 
 /**
  * When the worker starts polling.
  */
@@ -1456,7 +1472,25 @@ export type DispatchOptions = {
  * at most 80 characters (`limits().maxCallerChars`; a longer one is a
  * RangeError), since every event of the call records it.
  */
-caller?: string, };
+caller?: string, 
+/**
+ * Who the call is made as: an AWS account id ("111111111111"), an IAM
+ * ARN (`arn:aws:iam::111111111111:root`, `…:user/name`, `…:role/name`)
+ * or a service principal ("sns.amazonaws.com", "s3.amazonaws.com").
+ * Default: the queues' own account. Without `caller`, the log names
+ * the call by this principal.
+ */
+principal?: string, 
+/**
+ * With a service principal only: the ARN of the resource it calls for
+ * (`aws:SourceArn` in a queue policy's conditions).
+ */
+sourceArn?: string, 
+/**
+ * With a service principal only: the 12-digit account that owns that
+ * resource (`aws:SourceAccount`).
+ */
+sourceAccount?: string, };
 
 /**
  * Options for `snapshot(...)`.
@@ -1562,6 +1596,21 @@ op: string,
  */
 body: unknown, 
 /**
- * Who made the call (`dispatch`'s `caller`), or null.
+ * Who made the call, as the log names them (`dispatch`'s `caller`, or
+ * the name it gave a principal), or null.
  */
-caller: string | null, };
+caller: string | null, 
+/**
+ * Who the call was made as (`dispatch`'s `principal`): an account id,
+ * an IAM ARN or a service principal. Absent for the queues' own account
+ * (as in journals written before principals).
+ */
+principal?: string, 
+/**
+ * A service principal's `aws:SourceArn` (`dispatch`'s `sourceArn`).
+ */
+sourceArn?: string, 
+/**
+ * A service principal's `aws:SourceAccount` (`dispatch`'s `sourceAccount`).
+ */
+sourceAccount?: string, };

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use js_sys::{Function, JsString, Promise, Reflect};
-use queuelab_engine::{is_caller_name, PollId, MAX_CALLER_CHARS};
+use queuelab_engine::{PollId, Principal};
 use queuelab_host::{
     field_names, json_within, lab_refusal, too_much_json, DispatchOptions, Host, Placed,
     PlaygroundOptions, QueueMessagesOptions, RealismOptions, Refusal, SnapshotOptions,
@@ -279,6 +279,38 @@ fn playground_options(method: &str, value: JsValue) -> Result<PlaygroundOptions,
         )?);
     }
     Ok(o)
+}
+
+/// Who a call is made as, from `dispatch`'s options: a `TypeError` for a
+/// principal option that is not a string, a `RangeError` for a value the
+/// host refuses (each naming the option and what was expected).
+fn dispatch_principal(method: &str, value: JsValue) -> Result<Principal, JsValue> {
+    const WHAT: &str = "dispatch option";
+    let Some(copy) = copy_options(&value, method, WHAT, field_names::<DispatchOptions>(), &[])?
+    else {
+        return Ok(Principal::owner());
+    };
+    const EXPECTED: [(&str, &str); 4] = [
+        ("caller", "a name for the log (a string)"),
+        (
+            "principal",
+            "an account id such as \"111111111111\", an IAM ARN or a service principal such as \"sns.amazonaws.com\" (a string)",
+        ),
+        ("sourceArn", "an ARN (a string)"),
+        ("sourceAccount", "a 12-digit account id (a string)"),
+    ];
+    for (name, expected) in EXPECTED {
+        let field = Reflect::get(&copy, &name.into())?;
+        if !field.is_undefined() && !field.is_null() && field.as_string().is_none() {
+            return Err(args::type_error(format!(
+                "{method}: {WHAT} {name} must be {expected}, got {}",
+                args::kind(&field)
+            )));
+        }
+    }
+    let o: DispatchOptions = decode(copy.into(), method, WHAT)?;
+    o.principal()
+        .map_err(|e| args::range_error(format!("{method}: {e}")))
 }
 
 /// Why a run could not be made, as a JS `Error`.
@@ -624,7 +656,9 @@ impl Playground {
         if units(target).saturating_add(units(body)) > MAX_REQUEST_BYTES {
             // Answered before anything is read, the options included: the
             // journal records the call without its caller.
-            return Ok(Answer::Done(response::to_js(&self.host.oversized(None))?));
+            return Ok(Answer::Done(response::to_js(
+                &self.host.oversized(&Principal::owner()),
+            )?));
         }
         let target = string_arg(
             method,
@@ -638,15 +672,8 @@ impl Playground {
             "the request's JSON text, a string such as \"{}\" (JSON.stringify an object first)",
             body,
         )?;
-        let o: DispatchOptions = options(options_value, method, "dispatch option")?;
-        if let Some(caller) = o.caller.as_deref().filter(|c| !is_caller_name(c)) {
-            // Every event of the call records the name (MAX_CALLER_CHARS says why).
-            return Err(args::range_error(format!(
-                "{method}: dispatch option caller must be at most {MAX_CALLER_CHARS} characters, got {}",
-                caller.chars().count()
-            )));
-        }
-        let answer = match self.host.dispatch(&target, &body, o.caller.as_deref()) {
+        let by = dispatch_principal(method, options_value)?;
+        let answer = match self.host.dispatch(&target, &body, &by) {
             Dispatched::Done(response) => Answer::Done(response::to_js(&response)?),
             Dispatched::Waiting(poll) => Answer::Waiting(self.wait(poll)),
         };

@@ -1,7 +1,8 @@
 // The code cell: the learner edits JavaScript written against the AWS SDK
 // v3's command style (or the built-in `sqs` client), presses Run, and
 // watches its messages move. The code talks to the same engine as the
-// scenario, through the JSON protocol, under the caller name "your code",
+// scenario, through the JSON protocol, under the caller name "your code"
+// (or as another account, by its SQSClient's access key or principal),
 // and its requests are recorded like any action so replays repeat them.
 //
 // Code only ever runs on a click of Run. Code that arrives in a link or
@@ -12,6 +13,7 @@
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
 import { SqsClient, commands } from "../../client/sqs-client.js";
+import { accountOfAccessKey } from "../../client/sdk.js";
 import { deadLetterSources } from "../../run/derive.js";
 
 const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>} */ ((async () => {}).constructor);
@@ -85,6 +87,7 @@ export class CodeCell {
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
       h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
     );
@@ -183,9 +186,11 @@ export class CodeCell {
     const caller = this.caller;
     const sqs = new SqsClient(target, { caller });
     class SQSClient extends SqsClient {
-      // The SDK's config (region, credentials, endpoint) means nothing here.
-      constructor() {
-        super(target, { caller });
+      // Of the SDK's config only the credentials mean something here: an
+      // access key naming an account acts as that account (sdk.js's
+      // convention), as does a `principal`; region and endpoint do not.
+      constructor(config) {
+        super(target, codeCaller(config, caller));
       }
       destroy() {}
     }
@@ -255,6 +260,18 @@ export class CodeCell {
       check();
     });
   }
+}
+
+/**
+ * Who an `SQSClient` of the cell calls as, from its config: `principal`
+ * (with `sourceArn`, `sourceAccount`), else the account its access key
+ * names; named by it in the log. Otherwise the queues' own account, under
+ * the cell's name.
+ */
+function codeCaller(config, caller) {
+  const principal = config?.principal ?? accountOfAccessKey(config?.credentials?.accessKeyId);
+  if (principal == null) return { caller };
+  return { principal, sourceArn: config?.sourceArn, sourceAccount: config?.sourceAccount };
 }
 
 /** An error as the learner needs it: the SQS error's name and message, or the JS error. */

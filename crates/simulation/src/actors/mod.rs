@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, MessageAttribute, Millis, NewMessage, QueueAttribute, SqsResult,
+    AttributeValue, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute, SqsResult,
 };
 
 use crate::log::SimEvent;
@@ -33,6 +33,14 @@ pub(crate) enum Command {
     Send {
         queue_url: String,
         message: NewMessage,
+    },
+    /// SendMessage of `message` to the queue at `queue_url`, made as
+    /// `principal` (another account, a service) rather than as the owner
+    /// under the actor's name.
+    SendAs {
+        queue_url: String,
+        message: NewMessage,
+        principal: Principal,
     },
     /// CreateQueue `name` with these attributes. No scenario section
     /// asks for it yet (a requester's temporary reply queues will):

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use queuelab_engine::{Millis, MAX_VIRTUAL_MS};
+use queuelab_engine::{Millis, Principal, MAX_VIRTUAL_MS};
 
 use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
@@ -11,6 +11,9 @@ use crate::units;
 
 pub(crate) struct Producer {
     name: Arc<str>,
+    /// The account it calls as (`account`), under its name; `None`: the
+    /// queues' owner.
+    principal: Option<Principal>,
     url: String,
     /// Its place in the scenario's `producers`.
     index: usize,
@@ -26,9 +29,16 @@ pub(crate) fn build(
 ) -> queuelab_engine::SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, p) in scenario.producers.iter().enumerate() {
+        let what = format!("producer \"{}\"", p.name);
+        // Checked by `Scenario::validate`; refused here too, in its words.
+        let principal = (p.account.as_deref())
+            .map(|account| crate::calls::principal_of(&p.name, Some(account)))
+            .transpose()
+            .map_err(|e| crate::invalid(&what, e))?;
         out.push(Box::new(Producer {
             name: p.name.as_str().into(),
-            url: url_of(&format!("producer \"{}\"", p.name), &p.queue)?,
+            principal,
+            url: url_of(&what, &p.queue)?,
             index,
             listed: Listed::new(&p.sends),
             rate: p.rate.clone(),
@@ -104,9 +114,14 @@ impl Actor for Producer {
     fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
         let mut out = Vec::new();
         while let Some(send) = self.next_due(now) {
-            out.push(Command::Send {
-                queue_url: self.url.clone(),
-                message: new_message(send),
+            let (queue_url, message) = (self.url.clone(), new_message(send));
+            out.push(match &self.principal {
+                None => Command::Send { queue_url, message },
+                Some(principal) => Command::SendAs {
+                    queue_url,
+                    message,
+                    principal: principal.clone(),
+                },
             });
         }
         out
@@ -147,5 +162,50 @@ impl Actor for Producer {
 
     fn place(&self) -> Option<String> {
         Some(format!("producers[{}]", self.index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actors::Observe;
+
+    /// A queue that shows nothing: a producer reads nothing to send.
+    struct Unseen;
+
+    impl Observe for Unseen {
+        fn visible(&self, _queue_url: &str) -> Option<u64> {
+            None
+        }
+    }
+
+    fn producer(account: Option<&str>) -> Box<dyn Actor> {
+        let scenario: Scenario = serde_json::from_value(serde_json::json!({
+            "title": "t", "durationMs": 1000, "queues": [{ "name": "q" }],
+            "producers": [{ "name": "partner", "queue": "q", "account": account,
+                            "sends": [{ "atMs": 0, "body": "hi" }] }],
+        }))
+        .unwrap();
+        let url_of = |_: &str, _: &str| Ok("https://q".to_string());
+        build(&scenario, &url_of).unwrap().pop().unwrap()
+    }
+
+    #[test]
+    fn a_producer_with_an_account_sends_as_that_account_under_its_name() {
+        let commands = producer(Some("111111111111")).step(0, &mut Unseen);
+        let [Command::SendAs { principal, .. }] = commands.as_slice() else {
+            panic!("one SendAs: {commands:?}")
+        };
+        let partner = Principal::account("111111111111").unwrap().named("partner");
+        assert_eq!(principal, &partner);
+    }
+
+    #[test]
+    fn a_producer_without_an_account_sends_as_the_owner() {
+        let commands = producer(None).step(0, &mut Unseen);
+        assert!(
+            matches!(commands.as_slice(), [Command::Send { .. }]),
+            "{commands:?}"
+        );
     }
 }

@@ -172,6 +172,14 @@ pub struct Producer {
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
     pub name: String,
     pub queue: String,
+    /// The AWS account it calls from: another account's 12-digit id
+    /// ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+    /// `…:user/name`, `…:role/name`). Default: the queues' own account.
+    /// Its calls are that account's, under its name in the log (a queue
+    /// policy decides whether it may make them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub account: Option<String>,
     #[serde(default)]
     pub sends: Vec<ScheduledSend>,
     #[serde(default)]
@@ -371,6 +379,14 @@ pub struct Consumer {
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_CALLER_CHARS)))]
     pub name: String,
     pub queue: String,
+    /// The AWS account it calls from: another account's 12-digit id
+    /// ("111111111111") or an IAM ARN in it (`arn:aws:iam::111111111111:root`,
+    /// `…:user/name`, `…:role/name`). Default: the queues' own account.
+    /// Its workers' calls are that account's, under its name in the log (a queue
+    /// policy decides whether it may make them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub account: Option<String>,
     /// When the worker starts polling.
     #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]

@@ -212,6 +212,24 @@ pub(super) fn short_name(path: String, name: &str) -> Result<(), FieldError> {
     })
 }
 
+/// An `account` field: another AWS account's id or an IAM ARN in it, as
+/// `Principal::account` takes them (its refusal says what was expected).
+pub(super) fn account(path: String, account: Option<&str>) -> Result<(), FieldError> {
+    let Some(account) = account else {
+        return Ok(());
+    };
+    match queuelab_engine::Principal::account(account) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(FieldError {
+            path,
+            rule: "a 12-digit AWS account id or an IAM ARN \
+                   (arn:aws:iam::111111111111:root, …:user/name or …:role/name)"
+                .into(),
+            got: quoted(account),
+        }),
+    }
+}
+
 /// One field's range (`field_range`, by the path's last part).
 pub(super) fn within(path: String, value: i128) -> Result<(), FieldError> {
     let field = path.rsplit('.').next().unwrap_or(&path);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use queuelab_engine::{is_queue_name, AttributeName, DedupScope};
 
-use super::fields::{at_most, quoted, short_name, within, FieldError};
+use super::fields::{account, at_most, quoted, short_name, within, FieldError};
 use crate::document::{
     Consumer, Processing, QueueSpec, Scenario, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES,
     MAX_PRODUCERS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_WORKERS,
@@ -218,6 +218,7 @@ impl Scenario {
         let at = |path: String, v: u64| within(path, i128::from(v));
         for (i, p) in self.producers.iter().enumerate() {
             short_name(format!("producers[{i}].name"), &p.name)?;
+            account(format!("producers[{i}].account"), p.account.as_deref())?;
             for (j, s) in p.sends.iter().enumerate() {
                 at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
                 if let Some(bytes) = s.pad_to_bytes {
@@ -339,6 +340,7 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
     let at = |path: String, v: u64| within(path, i128::from(v));
     let path = |field: &str| format!("{at_path}.{field}");
     short_name(path("name"), &c.name)?;
+    account(path("account"), c.account.as_deref())?;
     short_name(path("sideEffect"), &c.side_effect)?;
     at(path("startMs"), c.start_ms)?;
     if let Some(stop) = c.stop_ms {
