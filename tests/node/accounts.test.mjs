@@ -57,7 +57,7 @@ test("two SDK clients with two access keys are two accounts", async () => {
   assert.deepEqual(principals(pg), [null, null, PARTNER], "the journal records who made each call");
 });
 
-test("a partner's SDK client without a grant is refused AccessDenied", { todo: "needs queue policies (the policy part): until then the engine allows every principal" }, async () => {
+test("a partner's SDK client without a grant is refused AccessDenied", async () => {
   const pg = new Playground();
   const partner = sdk(pg, `AKIA${PARTNER}`);
   const QueueUrl = await ordersQueue(pg);

@@ -40,6 +40,23 @@ fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
     events.iter().filter(|e| e["type"] == kind).collect()
 }
 
+/// AddPermission on `orders` for `account`'s `actions`, as the owner: a
+/// queue policy another account's calls need.
+fn grant(sim: &mut Simulation, account: &str, actions: &[&str]) {
+    let url = sim
+        .engine()
+        .get_queue_url("orders", None)
+        .expect("the queue");
+    let grant = AddPermission {
+        label: format!("grant-{account}"),
+        account_ids: vec![account.into()],
+        actions: actions.iter().map(|a| a.to_string()).collect(),
+    };
+    sim.engine_mut()
+        .add_permission(&url, &grant, None)
+        .expect("granted");
+}
+
 #[test]
 fn a_producer_of_another_account_sends_under_its_name() {
     let mut sim = Simulation::new(
@@ -47,6 +64,7 @@ fn a_producer_of_another_account_sends_under_its_name() {
         Config::default(),
     )
     .expect("runs");
+    grant(&mut sim, "111111111111", &["SendMessage"]);
     sim.advance(3000);
     let events = events(&sim);
     let sent = of_type(&events, "sent");
@@ -66,6 +84,11 @@ fn a_consumer_of_another_account_given_by_its_iam_arn_receives_under_its_name() 
                            "sends": [{ "atMs": 100, "body": "an order" }] });
     let mut sim =
         Simulation::new(scenario(producer, consumer(Some(arn))), Config::default()).expect("runs");
+    grant(
+        &mut sim,
+        "222222222222",
+        &["ReceiveMessage", "DeleteMessage"],
+    );
     sim.advance(3000);
     let events = events(&sim);
     assert_eq!(of_type(&events, "received")[0]["by"], "reader");
@@ -103,24 +126,12 @@ fn a_producer_of_another_account_granted_sendmessage_sends() {
         Config::default(),
     )
     .expect("runs");
-    let url = sim
-        .engine()
-        .get_queue_url("orders", None)
-        .expect("the queue");
-    let grant = AddPermission {
-        label: "partner".into(),
-        account_ids: vec!["111111111111".into()],
-        actions: vec!["SendMessage".into()],
-    };
-    sim.engine_mut()
-        .add_permission(&url, &grant, None)
-        .expect("granted");
+    grant(&mut sim, "111111111111", &["SendMessage"]);
     sim.advance(3000);
     assert_eq!(sim.snapshot().producers[0].sent, 1);
 }
 
 #[test]
-#[ignore = "needs queue policies (policy part): until then the gate allows every principal"]
 fn a_producer_of_another_account_without_a_grant_is_refused_access() {
     let mut sim = Simulation::new(
         scenario(partner_producer(), consumer(None)),
