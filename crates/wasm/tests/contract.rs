@@ -41,6 +41,9 @@ use queuelab_simulation::{
     SimulationSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
+    Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
+};
+use queuelab_simulation::{
     CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
@@ -124,6 +127,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         HeldSnapshot,
         SideEffect,
         AlarmSnapshot,
+        BucketSnapshot,
+        NotificationSnapshot,
         Peek,
         PeekAttribute,
         MessagePage,
@@ -138,6 +143,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Operator,
         OperatorCall,
         Operation,
+        Bucket,
+        BucketNotification,
+        ObjectOperation,
         Consumer,
         Processing,
         Behaviour,
