@@ -611,3 +611,15 @@ fn an_unknown_bucket_field_is_refused() {
     let error = parsed.expect_err("refused").to_string();
     assert!(error.contains("unknown field `notification`"), "{error}");
 }
+
+/// A lab knob that renames a queue renames it in the notifications that
+/// send to it, as in producers and consumers.
+#[test]
+fn renaming_a_queue_renames_it_in_the_buckets_that_notify_it() {
+    let mut s = scenario(bucket_with(
+        json!([{ "queue": "thumbs", "events": ["s3:ObjectCreated:*"] }]),
+    ));
+    queuelab_simulation::lab::rename_queue(&mut s, "thumbs", "thumbs-2");
+    assert_eq!(s.buckets[0].notifications[0].queue, "thumbs-2");
+    assert_eq!(s.validate(), Ok(()));
+}
