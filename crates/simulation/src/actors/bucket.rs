@@ -10,7 +10,6 @@
 //! configurations") and the bucket notifies no queue. A notification a
 //! queue refuses later is not retried: the event is lost, and logged.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use queuelab_engine::{Millis, NewMessage, Principal, Service, SqsError, SqsResult};
@@ -80,7 +79,8 @@ pub(crate) struct BucketActor {
     /// Its object operations in time order (listed order within a moment).
     ops: Vec<(Millis, Op)>,
     next: usize,
-    awaiting: VecDeque<Awaiting>,
+    /// In the order given (few at a time: a moment's sends).
+    awaiting: Vec<Awaiting>,
     /// The first test event refused: its queue, and SQS's error.
     refused_test: Option<(Arc<str>, SqsError)>,
     /// Refusals to log once the moment's answers are in.
@@ -89,7 +89,7 @@ pub(crate) struct BucketActor {
     deliveries: Vec<Deliveries>,
     puts: u64,
     deletes: u64,
-    recent: VecDeque<String>,
+    recent: Vec<String>,
 }
 
 pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
@@ -150,13 +150,13 @@ impl BucketActor {
             status: Status::Unsaved,
             ops,
             next: 0,
-            awaiting: VecDeque::new(),
+            awaiting: Vec::new(),
             refused_test: None,
             to_log: Vec::new(),
             moment: Moment::default(),
             puts: 0,
             deletes: 0,
-            recent: VecDeque::new(),
+            recent: Vec::new(),
         })
     }
 
@@ -209,7 +209,7 @@ impl BucketActor {
             let (request_id, host_id) = self.bucket.next_request();
             let body = event::test_event(&self.name, self.moment.epoch_ms, &request_id, &host_id);
             out.push(self.send_as(&url, body));
-            self.awaiting.push_back(Awaiting::Test { queue });
+            self.awaiting.push(Awaiting::Test { queue });
         }
         out
     }
@@ -254,9 +254,9 @@ impl BucketActor {
                 Op::Put { key, size } => {
                     let (key, size) = (key.clone(), *size);
                     self.puts += 1;
-                    self.recent.push_back(key.clone());
+                    self.recent.push(key.clone());
                     if self.recent.len() > RECENT_KEYS {
-                        self.recent.pop_front();
+                        self.recent.remove(0);
                     }
                     self.bucket.put(&key, size, epoch)
                 }
@@ -293,7 +293,7 @@ impl BucketActor {
                 .bucket
                 .notification(event, config, home, self.moment.epoch_ms);
             out.push(self.send_as(&config.queue_url, body));
-            self.awaiting.push_back(Awaiting::Notice {
+            self.awaiting.push(Awaiting::Notice {
                 config: c,
                 event: event.event,
                 key: event.key.clone(),
@@ -339,7 +339,8 @@ impl Actor for BucketActor {
             Outcome::Refused(error) => Some(error),
             _ => None,
         };
-        match self.awaiting.pop_front() {
+        let first = (!self.awaiting.is_empty()).then(|| self.awaiting.remove(0));
+        match first {
             Some(Awaiting::Test { queue }) => {
                 if let (Some(error), None) = (refused, &self.refused_test) {
                     self.refused_test = Some((queue, error.clone()));
@@ -403,7 +404,7 @@ impl Actor for BucketActor {
             objects: self.bucket.object_count() as u64,
             puts: self.puts,
             deletes: self.deletes,
-            recent_keys: self.recent.iter().cloned().collect(),
+            recent_keys: self.recent.clone(),
             sent: self.deliveries.iter().map(|d| d.sent).sum(),
             failed: self.deliveries.iter().map(|d| d.failed).sum(),
         }))

@@ -13,7 +13,7 @@ pub(crate) mod names;
 pub(crate) mod notification;
 mod snapshot;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use md5::{Digest as _, Md5};
@@ -25,16 +25,13 @@ pub use snapshot::{BucketSnapshot, NotificationSnapshot};
 /// A bucket: its objects and the count of its events so far.
 pub(crate) struct Bucket {
     pub name: Arc<str>,
-    objects: BTreeMap<String, Stored>,
+    /// How many times each key was put (at most one entry per key a
+    /// scenario names), and the keys held now. (Maps of types the crate
+    /// already has: a B-tree of a new type costs the wasm kilobytes.)
+    puts: BTreeMap<String, u64>,
+    held: BTreeSet<String>,
     /// Events so far: each one's sequencer and request id come from it.
     events: u64,
-}
-
-/// A key put at least once: whether an object of it is held now, and how
-/// many times it was put (at most one entry per key a scenario names).
-struct Stored {
-    held: bool,
-    puts: u64,
 }
 
 /// An event on one object, as its records tell it.
@@ -56,7 +53,8 @@ impl Bucket {
     pub(crate) fn new(name: &str) -> Self {
         Bucket {
             name: name.into(),
-            objects: BTreeMap::new(),
+            puts: BTreeMap::new(),
+            held: BTreeSet::new(),
             events: 0,
         }
     }
@@ -67,20 +65,18 @@ impl Bucket {
     /// upload's is, of the key and the number of this put of it (there is
     /// no content to digest).
     pub(crate) fn put(&mut self, key: &str, size: u64, epoch_ms: u64) -> ObjectEvent {
-        let puts = self.objects.get(key).map_or(0, |o| o.puts) + 1;
+        let puts = self.puts.get(key).map_or(0, |n| n + 1);
         let e_tag = hex(&Md5::digest(format!("{key}\n{puts}").as_bytes()));
-        let stored = Stored { held: true, puts };
-        self.objects.insert(key.to_string(), stored);
+        self.puts.insert(key.to_string(), puts);
+        self.held.insert(key.to_string());
         self.event(EventType::CreatedPut, key, Some((size, e_tag)), epoch_ms)
     }
 
     /// DeleteObject of `key`: S3 answers the same whether or not the key
     /// is there, and tells of an `ObjectRemoved:Delete` either way.
     pub(crate) fn delete(&mut self, key: &str, epoch_ms: u64) -> ObjectEvent {
-        if let Some(o) = self.objects.get_mut(key) {
-            // Its count of puts stays, so a later put's eTag is new.
-            o.held = false;
-        }
+        // Its count of puts stays, so a later put's eTag is new.
+        self.held.remove(key);
         self.event(EventType::RemovedDelete, key, None, epoch_ms)
     }
 
@@ -113,7 +109,7 @@ impl Bucket {
 
     /// Objects held now.
     pub(crate) fn object_count(&self) -> usize {
-        self.objects.values().filter(|o| o.held).count()
+        self.held.len()
     }
 
     /// The body of the notification `event` makes for `configuration`, in

@@ -29,7 +29,7 @@ impl Scenario {
             if let Some(rule) = names::broken_rule(&bucket.name) {
                 return Err(refusal(path("name"), rule, quoted(&bucket.name)));
             }
-            if callers.contains(&bucket.name) || !buckets.insert(bucket.name.as_str()) {
+            if callers.contains(&bucket.name) || !buckets.insert(&bucket.name) {
                 let rule = "a name no other bucket, producer or worker has (the log names each \
                             by it)";
                 return Err(refusal(path("name"), rule.into(), quoted(&bucket.name)));
@@ -57,7 +57,7 @@ impl Scenario {
             let path = |field: &str| format!("{list}[{j}].{field}");
             if let Some(id) = &n.id {
                 short_name(path("id"), id)?;
-                if id.is_empty() || !ids.insert(id.as_str()) {
+                if id.is_empty() || !ids.insert(id) {
                     let rule = "an id no other notification of the bucket has";
                     return Err(refusal(path("id"), rule.into(), quoted(id)));
                 }
