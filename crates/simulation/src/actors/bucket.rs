@@ -410,3 +410,71 @@ impl Actor for BucketActor {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use queuelab_engine::{Identity, Millis, Service};
+
+    use super::*;
+    use crate::actors::Observe;
+    use crate::document::{BucketNotification, ObjectOperation};
+
+    /// The engine's home as a bucket reads it, without an engine.
+    struct Home;
+
+    impl Observe for Home {
+        fn visible(&self, _queue_url: &str) -> Option<u64> {
+            None
+        }
+        fn home(&self) -> (&str, &str) {
+            ("eu-west-1", "111122223333")
+        }
+        fn epoch_ms(&self, at: Millis) -> u64 {
+            at
+        }
+    }
+
+    #[test]
+    fn a_bucket_sends_as_s3_for_its_arn_and_its_owners_account() {
+        let spec = BucketSpec {
+            name: "uploads".into(),
+            configured_at_ms: 0,
+            notifications: vec![BucketNotification {
+                id: None,
+                queue: "jobs".into(),
+                events: vec!["s3:ObjectCreated:*".into()],
+                prefix: None,
+                suffix: None,
+            }],
+            objects: vec![ObjectOperation {
+                at_ms: 0,
+                put: Some("a.jpg".into()),
+                delete: None,
+                size_bytes: None,
+            }],
+        };
+        let url_of = |_: &str, queue: &str| Ok(format!("https://sqs/{queue}"));
+        let mut bucket = BucketActor::new(&spec, &url_of).unwrap();
+        let commands = bucket.step(0, &mut Home);
+        let [Command::SendAs { principal, .. }] = commands.as_slice() else {
+            panic!("the test event first: {commands:?}");
+        };
+        assert_eq!(
+            principal.identity(),
+            &Identity::Service {
+                service: Service::S3,
+                source_arn: Some("arn:aws:s3:::uploads".into()),
+                source_account: Some("111122223333".into()),
+            }
+        );
+        bucket.outcome(&Outcome::Sent);
+        let settled = bucket.settle(0);
+        let sent: Vec<&Principal> = (settled.iter())
+            .filter_map(|c| match c {
+                Command::SendAs { principal, .. } => Some(principal),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent, [principal], "the notification, as the test event");
+    }
+}
