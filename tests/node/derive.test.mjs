@@ -119,3 +119,48 @@ test("a schedule is drawn as one of the scenario's senders, counted by the engin
   assert.equal(cron.last.at, 2000, "its last send, from the run's events");
   assert.deepEqual(run.snap.simulation.producers.map((p) => [p.name, p.sent]), [["cron", 2]], "the engine's count");
 });
+
+test("a bucket's arrows count what its queue took, and break with S3's words when its configuration is refused", async () => {
+  const text = JSON.stringify({
+    title: "s3", durationMs: 10000,
+    queues: [{ name: "uploads-queue" }, { name: "thumbs" }],
+    buckets: [
+      { name: "uploads", notifications: [{ queue: "uploads-queue", events: ["s3:ObjectCreated:*"], prefix: "images/" }],
+        objects: [{ atMs: 1000, put: "images/cat.jpg", sizeBytes: 2048 }, { atMs: 1000, put: "docs/a.txt" }] },
+      { name: "thumbnails", configuredAtMs: 500, notifications: [{ queue: "thumbs", events: ["s3:ObjectCreated:*"] }] },
+    ],
+  });
+  const run = new Run();
+  run.start(text);
+  const thumbs = run.snap.queues.find((q) => q.name === "thumbs").url;
+  await run.dispatch("AmazonSQS.DeleteQueue", JSON.stringify({ QueueUrl: thumbs }));
+  let d;
+  for (let steps = 0; run.now < run.duration && steps < 100; steps++) {
+    run.step();
+    const { events, leftNow } = run.take();
+    d = derive({ snap: run.snap, now: run.now, events, facts: run.facts, leftNow, scenario: run.scenario });
+  }
+  const [uploads, thumbnails] = d.buckets;
+  assert.deepEqual(uploads.arrows, [{ queue: "uploads-queue", events: "s3:ObjectCreated:*", filter: "prefix images/", sent: 1, lost: 0, broken: null }]);
+  assert.deepEqual([uploads.configuration, uploads.puts, uploads.recentKeys], ["valid", 2, ["images/cat.jpg", "docs/a.txt"]]);
+  assert.equal(thumbnails.configuration, "failed");
+  assert.match(thumbnails.arrows[0].broken, /^InvalidArgument: Unable to validate the following destination configurations: arn:aws:sqs:[^:]+:\d{12}:thumbs \(AWS\.SimpleQueueService\.NonExistentQueue: /);
+});
+
+test("a bucket's notifications are drawn with the bucket, not as sends by hand", () => {
+  const text = JSON.stringify({
+    title: "s3", durationMs: 3000, queues: [{ name: "jobs" }],
+    buckets: [{ name: "uploads", notifications: [{ queue: "jobs", events: ["s3:ObjectCreated:*"] }], objects: [{ atMs: 1000, put: "a.jpg" }] }],
+  });
+  const run = new Run();
+  run.start(text);
+  let d;
+  for (let steps = 0; run.now < run.duration && steps < 100; steps++) {
+    run.step();
+    const { events, leftNow } = run.take();
+    d = derive({ snap: run.snap, now: run.now, events, facts: run.facts, leftNow, scenario: run.scenario });
+  }
+  assert.equal(run.snap.queues[0].visible, 2, "the test event and the notification");
+  assert.deepEqual(d.producers, []);
+  assert.equal(d.buckets[0].arrows[0].sent, 1);
+});

@@ -64,8 +64,9 @@ function sample(node, branch) {
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
  * one answer gives neither. Producers, schedules, operators and workers have
- * names of their own, an operator's calls name the two queues, and a
- * behaviour claim names the first worker.
+ * names of their own, an operator's calls name the two queues, a bucket
+ * notifies a standard queue of its own, and a behaviour claim names the
+ * first worker.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
@@ -87,6 +88,15 @@ function wire(scenario) {
     if ("queue" in op) op.queue = "work.fifo";
     if ("source" in op) op.source = "dead.fifo";
     if ("destination" in op) op.destination = "work.fifo";
+  }
+  // A bucket notifies a standard queue (S3 sends to no FIFO queue) of an
+  // event S3 knows; its objects put a key, then delete it.
+  for (const bucket of scenario.buckets ?? []) {
+    if (!scenario.queues.some((q) => q.name === "uploads")) scenario.queues.push({ name: "uploads" });
+    for (const n of bucket.notifications) Object.assign(n, { queue: "uploads", events: ["s3:ObjectCreated:*"] });
+    const [op] = bucket.objects;
+    delete op.delete;
+    bucket.objects.push({ atMs: op.atMs, delete: op.put });
   }
   (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));

@@ -46,6 +46,7 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
     <p id="dup-banner" class="dup-banner" hidden></p>
     <div class="stage-head" aria-hidden="true"><span>Producers</span><span>Queue</span><span>Consumers</span></div>
     <div id="key" class="key" role="group" aria-label="What the words on the stage mean"></div>
+    <div id="buckets" class="buckets" role="group" aria-label="S3 buckets and the queues they notify" hidden></div>
     <div id="rows"></div>
     <div class="aftermath">
       <section class="tray-box" aria-labelledby="tray-title">

@@ -99,18 +99,47 @@ export function handHolders(snap) {
  * the scenario's producers and schedules, then anyone else who sent, on
  * queues that exist. The scenario's senders are counted by the engine (the
  * snapshot's `producers`); one sending by hand, which the simulation does
- * not know, by the run's events (history.js).
+ * not know, by the run's events (history.js). A scenario's bucket is no
+ * producer: the buckets are drawn apart (bucketsOf).
  */
 export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
   const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
   const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
   const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, last: facts.lastSend.get(p.name) }));
+  // A bucket's notifications are drawn with the bucket (bucketsOf), not as sends by hand.
+  const buckets = new Set((snap.simulation.buckets ?? []).map((b) => b.name));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!counted.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
+    if (!counted.has(name) && !buckets.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
   }
   return out;
+}
+
+/**
+ * The scenario's S3 buckets as the stage draws them: each with one arrow
+ * per queue configuration (its queue, its filter in words, the
+ * notifications the queue took and lost), broken with the reason when S3
+ * refused the bucket's configuration (its words, the queue's answer) or
+ * the queue refused a notification (SQS's code and words, the latest).
+ */
+export function bucketsOf(snap) {
+  return (snap.simulation.buckets ?? []).map((b) => ({
+    name: b.name,
+    configuration: b.configuration,
+    objects: b.objects,
+    puts: b.puts,
+    deletes: b.deletes,
+    recentKeys: b.recentKeys,
+    arrows: b.notifications.map((n) => ({
+      queue: n.queue,
+      events: n.events.join(", "),
+      filter: [n.prefix == null ? null : `prefix ${n.prefix}`, n.suffix == null ? null : `suffix ${n.suffix}`].filter(Boolean).join(", "),
+      sent: n.sent,
+      lost: n.failed,
+      broken: b.configuration === "failed" ? b.configurationError ?? "S3 refused the configuration" : n.failed > 0 ? n.lastError ?? "refused" : null,
+    })),
+  }));
 }
 
 /** The metrics of one moment (the chart's series): counts outside and inside dead-letter queues, and the oldest message's age. */
@@ -185,6 +214,7 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     sourceOf,
     handHolders: handHolders(snap),
     producers: producersOf(snap, scenario, facts),
+    buckets: bucketsOf(snap),
     /** When message `id`'s current invisibility began (a receive or a visibility change): the snapshot's `inFlightSince`. */
     inFlightSince: (id) => since.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),

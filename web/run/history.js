@@ -126,6 +126,10 @@ export class History {
         case "actionFailed":
         case "operatorCalled":
         case "alarmChanged":
+        case "bucketObjectChanged":
+        case "bucketConfigured":
+        case "bucketConfigurationFailed":
+        case "bucketDeliveryFailed":
         case "checkpointAsked":
         case "checkpointAnswered":
         case "narrationWithheld":

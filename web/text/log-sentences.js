@@ -164,6 +164,14 @@ function describe(e, ctx, duplicateOf) {
       return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
     case "operatorCalled":
       return line(e.operator, operatorCall(e));
+    case "bucketObjectChanged":
+      return line(`bucket “${e.bucket}”`, `${e.eventName} ${e.key}${e.sizeBytes == null ? "" : ` (${counted(e.sizeBytes, "byte", "bytes")})`}`);
+    case "bucketConfigured":
+      return line(`bucket “${e.bucket}”`, `saved its notification configuration: S3's test event reached ${e.queues.join(", ")}`, "good");
+    case "bucketConfigurationFailed":
+      return line(`bucket “${e.bucket}”`, `S3 refused its notification configuration (${e.s3Code}: ${e.s3Error}: ${e.destination}): ${e.queue} refused the test event with ${e.code}: ${e.error}. The bucket notifies no queue`, "warn");
+    case "bucketDeliveryFailed":
+      return line(`bucket “${e.bucket}”`, `${e.queue} refused the ${e.eventName} notification of ${e.key} with ${e.code}: ${e.error}. S3 does not retry it: the event is lost`, "warn");
     case "alarmChanged":
       return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
     default:
@@ -286,6 +294,8 @@ export function isKey(e) {
     case "workerCrashed":
     case "alarmChanged":
     case "expired":
+    case "bucketConfigurationFailed":
+    case "bucketDeliveryFailed":
       return true;
     case "sideEffectPerformed":
       return e.count > 1;
@@ -321,6 +331,8 @@ export function isKey(e) {
     case "checkpointAsked":
     case "checkpointAnswered":
     case "narrationWithheld":
+    case "bucketObjectChanged":
+    case "bucketConfigured":
       return false;
     default:
       return unreachable(e);

@@ -5,7 +5,8 @@
 //! (`actors/`), the workers' loop (`worker.rs`) and the behaviours
 //! (`behaviours/`) only decide; this applies, through the engine's gate
 //! (`calls.rs`) as the owner under the actor's name, or as the account a
-//! scenario gives it, like any other caller.
+//! scenario gives it, or as the service a neighbour sends as, like any
+//! other caller.
 
 use std::sync::Arc;
 
@@ -24,7 +25,20 @@ impl actors::Observe for Engine {
     fn visible(&self, queue_url: &str) -> Option<u64> {
         queue_number(self, queue_url, AttributeName::ApproximateNumberOfMessages)
     }
+
+    fn home(&self) -> (&str, &str) {
+        (&self.config().region, &self.config().account_id)
+    }
+
+    fn epoch_ms(&self, at: Millis) -> u64 {
+        Engine::epoch_ms(self, at)
+    }
 }
+
+/// The most rounds of `Actor::settle` one moment runs for an actor (a
+/// verdict, the sends it let go, the refusals they met): a bound, so an
+/// actor that always has more cannot stall the run.
+const MAX_SETTLE_ROUNDS: usize = 8;
 
 /// A queue's ARN, read through GetQueueAttributes as any caller would.
 fn queue_arn(engine: &Engine, url: &str) -> Option<String> {
@@ -48,74 +62,100 @@ fn queue_number(engine: &Engine, url: &str, name: AttributeName) -> Option<u64> 
 
 impl Simulation {
     /// Carries out actor `index`'s commands in order, telling it what
-    /// became of each before the next.
+    /// became of each before the next, then what it settles on once they
+    /// are done (`Actor::settle`), in rounds.
     pub(crate) fn execute(&mut self, index: usize, commands: Vec<actors::Command>, now: Millis) {
-        let name = self.actors[index].name().clone();
-        for command in commands {
-            let outcome = match command {
-                actors::Command::Send { queue_url, message } => {
-                    let by = Principal::caller(Some(&name));
-                    self.send(&name, &by, queue_url, message, now)
-                }
-                actors::Command::SendAs {
-                    queue_url,
-                    message,
-                    principal,
-                } => self.send(&name, &principal, queue_url, message, now),
-                actors::Command::CreateQueue {
-                    name: queue,
-                    attributes,
-                } => {
-                    self.count_work(1);
-                    match self.engine.create_queue(&queue, &attributes, &Tags::new()) {
-                        Ok(queue_url) => Outcome::Created { queue_url },
-                        Err(error) => self.failed(&name, "CreateQueue", error),
-                    }
-                }
-                actors::Command::DeleteQueue { queue_url } => {
-                    self.count_work(1);
-                    match self.engine.delete_queue(&queue_url) {
-                        Ok(()) => Outcome::Deleted,
-                        Err(error) => self.failed(&name, "DeleteQueue", error),
-                    }
-                }
-                actors::Command::PurgeQueue { queue_url } => {
-                    self.count_work(1);
-                    match self.engine.purge_queue(&queue_url) {
-                        Ok(()) => Outcome::Done,
-                        Err(error) => self.failed(&name, "PurgeQueue", error),
-                    }
-                }
-                actors::Command::StartMoveTask {
-                    source_url,
-                    destination_url,
-                    rate,
-                } => self.start_move_task(&name, &source_url, destination_url.as_deref(), rate),
-                actors::Command::CancelMoveTask { handle } => {
-                    self.count_work(1);
-                    match self.engine.cancel_message_move_task(&handle) {
-                        Ok(_) => Outcome::Done,
-                        Err(error) => self.failed(&name, "CancelMessageMoveTask", error),
-                    }
-                }
-                actors::Command::Log(event) => {
-                    self.emit(event);
-                    Outcome::Logged
-                }
-            };
-            self.actors[index].outcome(&outcome);
+        let mut commands = commands;
+        for _ in 0..MAX_SETTLE_ROUNDS {
+            if commands.is_empty() {
+                return;
+            }
+            for command in commands {
+                let outcome = self.carry_out(index, command, now);
+                self.actors[index].outcome(&outcome);
+            }
+            commands = self.actors[index].settle(now);
         }
     }
 
-    /// Actor `name`'s SendMessage, made as `by`.
+    /// One command of actor `index`, and what became of it.
+    fn carry_out(&mut self, index: usize, command: actors::Command, now: Millis) -> Outcome {
+        let name = self.actors[index].name().clone();
+        match command {
+            actors::Command::Send {
+                queue_url,
+                message,
+                account,
+            } => {
+                let by = match account {
+                    Some(principal) => principal.named(&name),
+                    None => Principal::caller(Some(&name)),
+                };
+                match self.send(&by, queue_url, message, now) {
+                    Ok(outcome) => outcome,
+                    Err(error) => self.failed(&name, "SendMessage", error),
+                }
+            }
+            actors::Command::SendAs {
+                queue_url,
+                message,
+                principal,
+            } => {
+                let by = principal.named(&name);
+                self.send(&by, queue_url, message, now)
+                    .unwrap_or_else(Outcome::Refused)
+            }
+            actors::Command::CreateQueue {
+                name: queue,
+                attributes,
+            } => {
+                self.count_work(1);
+                match self.engine.create_queue(&queue, &attributes, &Tags::new()) {
+                    Ok(queue_url) => Outcome::Created { queue_url },
+                    Err(error) => self.failed(&name, "CreateQueue", error),
+                }
+            }
+            actors::Command::DeleteQueue { queue_url } => {
+                self.count_work(1);
+                match self.engine.delete_queue(&queue_url) {
+                    Ok(()) => Outcome::Deleted,
+                    Err(error) => self.failed(&name, "DeleteQueue", error),
+                }
+            }
+            actors::Command::PurgeQueue { queue_url } => {
+                self.count_work(1);
+                match self.engine.purge_queue(&queue_url) {
+                    Ok(()) => Outcome::Done,
+                    Err(error) => self.failed(&name, "PurgeQueue", error),
+                }
+            }
+            actors::Command::StartMoveTask {
+                source_url,
+                destination_url,
+                rate,
+            } => self.start_move_task(&name, &source_url, destination_url.as_deref(), rate),
+            actors::Command::CancelMoveTask { handle } => {
+                self.count_work(1);
+                match self.engine.cancel_message_move_task(&handle) {
+                    Ok(_) => Outcome::Done,
+                    Err(error) => self.failed(&name, "CancelMessageMoveTask", error),
+                }
+            }
+            actors::Command::Log(event) => {
+                self.emit(event);
+                Outcome::Logged
+            }
+        }
+    }
+
+    /// An actor's SendMessage, made as `by` (named for the actor).
     fn send(
         &mut self,
-        name: &Arc<str>,
         by: &Principal,
         queue_url: String,
         message: NewMessage,
         now: Millis,
-    ) -> Outcome {
+    ) -> SqsResult<Outcome> {
         let request = SendMessage { queue_url, message };
         // The actor's action, its SendMessage call, and its body's bytes.
         self.count_work(2 + units::body_units(request.message.body.len()));
@@ -129,7 +169,7 @@ impl Simulation {
                     .events(before - 1)
                     .any(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }));
                 if dropped {
-                    return Outcome::Deduplicated;
+                    return Ok(Outcome::Deduplicated);
                 }
                 // A lab's goal reads the whole body (poison patterns) and the
                 // attributes, which the engine's event does not carry: read
@@ -148,9 +188,9 @@ impl Simulation {
                         o.produced(now, &send);
                     }
                 }
-                Outcome::Sent
+                Ok(Outcome::Sent)
             }
-            Err(error) => self.failed(name, "SendMessage", error),
+            Err(error) => Err(error),
         }
     }
 

@@ -24,6 +24,7 @@ mod numbers;
 mod observer;
 mod observers;
 mod rng;
+mod s3;
 pub mod scenario;
 mod teach;
 mod time_order;
@@ -51,6 +52,7 @@ pub use lab::{
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
 pub use numbers::thousands;
+pub use s3::{BucketSnapshot, NotificationSnapshot};
 pub use scenario::*;
 pub use teach::story::Outcome;
 pub use units::BODY_BYTES_PER_UNIT;
@@ -174,6 +176,8 @@ pub struct SimulationSnapshot {
     /// (only their counts, while they may still be handled).
     pub side_effects_omitted: u64,
     pub alarms: Vec<AlarmSnapshot>,
+    /// The scenario's S3 buckets, their notifications' arrows and counts.
+    pub buckets: Vec<BucketSnapshot>,
 }
 
 /// Per-message records a run keeps now ([`Simulation::retained`]).
@@ -248,6 +252,7 @@ impl Simulation {
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
+            buckets: Vec::new(),
             goal: None,
             knobs: Vec::new(),
             explain: None,
@@ -570,7 +575,7 @@ impl Simulation {
             outcome: Outcome::default(),
             producers: self.parts(|part| match part {
                 actors::Part::Producer(p) => Some(p),
-                actors::Part::Alarm(_) => None,
+                _ => None,
             }),
             workers: self
                 .workers
@@ -588,7 +593,11 @@ impl Simulation {
                 .collect(),
             alarms: self.parts(|part| match part {
                 actors::Part::Alarm(a) => Some(a),
-                actors::Part::Producer(_) => None,
+                _ => None,
+            }),
+            buckets: self.parts(|part| match part {
+                actors::Part::Bucket(b) => Some(b),
+                _ => None,
             }),
         };
         for o in &self.observers {

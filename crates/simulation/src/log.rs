@@ -120,6 +120,45 @@ pub enum SimEvent {
         code: &'static str,
         error: String,
     },
+    /// An object of a scenario bucket was put or deleted: S3's event
+    /// (`eventName`, "ObjectCreated:Put"), and a put object's size.
+    BucketObjectChanged {
+        bucket: Arc<str>,
+        event_name: &'static str,
+        key: String,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        size_bytes: Option<u64>,
+    },
+    /// A bucket's notification configuration was saved: each of its
+    /// `queues` took S3's `s3:TestEvent`, and the bucket now notifies them.
+    BucketConfigured {
+        bucket: Arc<str>,
+        queues: Vec<Arc<str>>,
+    },
+    /// S3 refused a bucket's notification configuration: the queue
+    /// `queue` (ARN `destination`) refused its test event with SQS's
+    /// `code` and `error`, so PutBucketNotificationConfiguration answers
+    /// `s3Code` (400) with `s3Error`, and the bucket notifies no queue.
+    BucketConfigurationFailed {
+        bucket: Arc<str>,
+        queue: Arc<str>,
+        destination: String,
+        code: &'static str,
+        error: String,
+        s3_code: &'static str,
+        s3_error: &'static str,
+    },
+    /// A queue refused a bucket's notification (`eventName` on `key`) with
+    /// SQS's `code` and `error`: S3 does not retry it, so the event is lost.
+    BucketDeliveryFailed {
+        bucket: Arc<str>,
+        queue: Arc<str>,
+        event_name: &'static str,
+        key: String,
+        code: &'static str,
+        error: String,
+    },
     /// A depth alarm changed state.
     AlarmChanged {
         alarm: Arc<str>,

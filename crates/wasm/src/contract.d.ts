@@ -48,7 +48,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
 /**
  * The choice's text, or words saying none of them happened.
  */
@@ -187,7 +187,11 @@ sideEffects: Array<SideEffect>,
  * Messages handled past those, whose details the ledger did not keep
  * (only their counts, while they may still be handled).
  */
-sideEffectsOmitted: number, alarms: Array<AlarmSnapshot>, };
+sideEffectsOmitted: number, alarms: Array<AlarmSnapshot>, 
+/**
+ * The scenario's S3 buckets, their notifications' arrows and counts.
+ */
+buckets: Array<BucketSnapshot>, };
 
 /**
  * What the run did, counted from its events: the end-of-run recap.
@@ -322,6 +326,50 @@ by: Array<string>, };
 export type AlarmSnapshot = { name: string, queue: string, threshold: number, inAlarm: boolean, };
 
 /**
+ * A scenario bucket, as the page draws it.
+ */
+export type BucketSnapshot = { name: string, 
+/**
+ * `arn:aws:s3:::<name>`: the `aws:SourceArn` of its deliveries.
+ */
+arn: string, 
+/**
+ * `pending` until the configuration is saved, then `valid`, or
+ * `failed` when S3 refused it (a queue refused its test event).
+ */
+configuration: "pending" | "valid" | "failed", 
+/**
+ * Why S3 refused the configuration: its words, the destination's
+ * ARN and the queue's answer.
+ */
+configurationError?: string, notifications: Array<NotificationSnapshot>, 
+/**
+ * Objects held now.
+ */
+objects: number, 
+/**
+ * Objects put and deleted so far.
+ */
+puts: number, deletes: number, 
+/**
+ * The keys of the latest objects put (at most 10), newest last.
+ */
+recentKeys: Array<string>, 
+/**
+ * Notifications the queues took, and those they refused (lost).
+ */
+sent: number, failed: number, };
+
+/**
+ * One queue configuration of a bucket: the arrow to its queue.
+ */
+export type NotificationSnapshot = { id: string, queue: string, events: Array<string>, prefix?: string, suffix?: string, sent: number, failed: number, 
+/**
+ * The latest refusal of a delivery: SQS's code and words.
+ */
+lastError?: string, };
+
+/**
  * Everything about one stored message, without changing it (the page's
  * "peek"): unlike a receive, this is not an SQS operation and has no effect.
  */
@@ -410,6 +458,11 @@ checkpoints?: Array<Checkpoint>,
  * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
  */
 alarms: Array<Alarm>, 
+/**
+ * S3 buckets whose event notifications send to the scenario's queues
+ * (`Bucket`), at most 20.
+ */
+buckets?: Array<Bucket>, 
 /**
  * A lab's goal: what a fixed system achieves over every seed of
  * "Check my fix". A scenario with a goal is a lab.
@@ -545,6 +598,84 @@ call: Operation, };
  * The operations an operator calls, each on queues the scenario names.
  */
 export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } };
+
+/**
+ * An S3 bucket of the queues' account that tells queues of its objects:
+ * its notification configuration is saved at `configuredAtMs` (S3 then
+ * sends each queue its `s3:TestEvent`, and refuses the whole
+ * configuration if a queue refuses that), then each object put or
+ * deleted at its moment sends S3's event JSON to the queues whose
+ * notification wants it.
+ */
+export type Bucket = { 
+/**
+ * S3's bucket naming rules: 3 to 63 lowercase letters, numbers,
+ * periods and hyphens, beginning and ending with a letter or number.
+ * Its deliveries carry it in the log (and `aws:SourceArn`
+ * `arn:aws:s3:::<name>`).
+ */
+name: string, 
+/**
+ * When the notification configuration is saved
+ * (PutBucketNotificationConfiguration). Default 0.
+ */
+configuredAtMs?: number, 
+/**
+ * The queue configurations, at most 10.
+ */
+notifications: Array<BucketNotification>, 
+/**
+ * Objects put and deleted, each at its `atMs`, at most 1,000.
+ */
+objects: Array<ObjectOperation>, };
+
+/**
+ * One queue configuration: these events of keys that match the filter go
+ * to `queue`. Two configurations whose events meet may not have
+ * overlapping filters (S3 refuses them).
+ */
+export type BucketNotification = { 
+/**
+ * Its `Id`, the records' `configurationId`, at most 80 characters.
+ * Default: "notification-1", "notification-2", … by its place.
+ */
+id?: string, 
+/**
+ * One of the scenario's standard queues (S3 does not send to FIFO queues).
+ */
+queue: string, 
+/**
+ * `s3:ObjectCreated:*`, `s3:ObjectCreated:Put`, `:Post`, `:Copy`,
+ * `:CompleteMultipartUpload`, `s3:ObjectRemoved:*`, `:Delete` or
+ * `:DeleteMarkerCreated`.
+ */
+events: Array<string>, 
+/**
+ * Only keys that start with this (a key name filter's prefix rule).
+ */
+prefix?: string, 
+/**
+ * Only keys that end with this (a key name filter's suffix rule).
+ */
+suffix?: string, };
+
+/**
+ * A PutObject (`put`, with its `sizeBytes`) or a DeleteObject (`delete`)
+ * of a key, at its moment.
+ */
+export type ObjectOperation = { atMs: number, 
+/**
+ * The key of an object put (1 to 1,024 bytes): `s3:ObjectCreated:Put`.
+ */
+put?: string, 
+/**
+ * The key of an object deleted: `s3:ObjectRemoved:Delete`.
+ */
+delete?: string, 
+/**
+ * A put object's size in bytes, up to S3's 5 TiB. Default 0.
+ */
+sizeBytes?: number, };
 
 /**
  * A simulated worker running the loop real consumer code runs.

@@ -42,6 +42,9 @@ use queuelab_simulation::{
     SimulationSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
+    Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
+};
+use queuelab_simulation::{
     CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
@@ -125,6 +128,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         HeldSnapshot,
         SideEffect,
         AlarmSnapshot,
+        BucketSnapshot,
+        NotificationSnapshot,
         Peek,
         PeekAttribute,
         MessagePage,
@@ -139,6 +144,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Operator,
         OperatorCall,
         Operation,
+        Bucket,
+        BucketNotification,
+        ObjectOperation,
         Consumer,
         Processing,
         Behaviour,

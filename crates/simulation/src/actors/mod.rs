@@ -11,6 +11,7 @@
 //! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
 
 mod alarm;
+mod bucket;
 mod operator;
 mod producer;
 mod schedule;
@@ -19,24 +20,30 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute, SqsResult,
+    AttributeValue, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute, SqsError,
+    SqsResult,
 };
 
 use crate::log::SimEvent;
 use crate::scenario::{Scenario, ScheduledSend};
-use crate::{AlarmSnapshot, ProducerSnapshot};
+use crate::{AlarmSnapshot, BucketSnapshot, ProducerSnapshot};
 
 /// What an actor asks of the run. `commands.rs` carries it out.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Command {
-    /// SendMessage of `message` to the queue at `queue_url`.
+    /// SendMessage of `message` to the queue at `queue_url`, as the owner
+    /// under the actor's name, or as the scenario's `account` for it. A
+    /// refusal is the run's `actionFailed`, as for any caller.
     Send {
         queue_url: String,
         message: NewMessage,
+        account: Option<Principal>,
     },
     /// SendMessage of `message` to the queue at `queue_url`, made as
-    /// `principal` (another account, a service) rather than as the owner
-    /// under the actor's name.
+    /// `principal` (a service sending for its resource: an S3 bucket's
+    /// notification). Its outcome is `Sent`, `Deduplicated` or
+    /// `Refused` with SQS's error; the run logs no `actionFailed` for it
+    /// (the actor tells of a refusal in its own words).
     SendAs {
         queue_url: String,
         message: NewMessage,
@@ -85,6 +92,8 @@ pub(crate) enum Outcome {
     MoveStarted { handle: String },
     /// SQS refused the call (the run logged an `actionFailed` event).
     Failed,
+    /// SQS refused a `SendAs`, with this error (nothing logged).
+    Refused(SqsError),
     /// Logged.
     Logged,
 }
@@ -95,6 +104,11 @@ pub(crate) enum Outcome {
 pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
+    /// The region and the account the queues are in (the engine's
+    /// configuration): a bucket of the scenario is there too.
+    fn home(&self) -> (&str, &str);
+    /// Epoch milliseconds of the virtual moment `at`, as SQS's timestamps.
+    fn epoch_ms(&self, at: Millis) -> u64;
 }
 
 /// What the senders and watchers of [`REGISTRY`] see when they step.
@@ -114,6 +128,7 @@ pub(crate) enum Phase {
 pub(crate) enum Part {
     Producer(ProducerSnapshot),
     Alarm(AlarmSnapshot),
+    Bucket(BucketSnapshot),
 }
 
 /// What the work estimate (`work.rs`) needs of a sender: its sends to its
@@ -150,6 +165,12 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     fn step(&mut self, now: Millis, seen: &mut Seen) -> Vec<C>;
     /// What became of one of its commands, in the order it gave them.
     fn outcome(&mut self, _outcome: &Outcome) {}
+    /// More commands at the same moment, once the outcomes of the last
+    /// ones are in (a verdict on them, or what waited for it): asked
+    /// again after each batch until it has none.
+    fn settle(&mut self, _now: Millis) -> Vec<C> {
+        Vec::new()
+    }
     fn snapshot(&self) -> Option<Part> {
         None
     }
@@ -181,6 +202,7 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("producers", producer::build),
     ("schedule", schedule::build),
     ("operators", operator::build),
+    ("buckets", bucket::build),
     ("alarms", alarm::build),
 ];
 

@@ -48,6 +48,7 @@ impl Actor for Schedule {
             out.push(Command::Send {
                 queue_url: self.url.clone(),
                 message: new_message(send),
+                account: None,
             });
         }
         out

@@ -5,10 +5,12 @@
 //! document (`scenario/`), applies a lab's settings (`lab/`) or tells its
 //! story (`teach/`) sits above it, and no circle runs through it.
 
+mod bucket;
 mod lab;
 mod narration;
 mod scenario;
 
+pub use bucket::*;
 pub use lab::*;
 pub use narration::*;
 pub use scenario::*;

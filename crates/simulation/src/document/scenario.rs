@@ -67,6 +67,11 @@ pub struct Scenario {
     /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
     #[serde(default)]
     pub alarms: Vec<Alarm>,
+    /// S3 buckets whose event notifications send to the scenario's queues
+    /// (`Bucket`), at most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = super::MAX_BUCKETS)))]
+    pub buckets: Vec<super::Bucket>,
     /// A lab's goal: what a fixed system achieves over every seed of
     /// "Check my fix". A scenario with a goal is a lab.
     #[serde(default, skip_serializing_if = "Option::is_none")]

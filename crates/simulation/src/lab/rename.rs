@@ -43,7 +43,8 @@ pub(super) fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
 }
 
 /// Renames a queue everywhere the scenario names it: the queue, redrive
-/// policies, producers, consumers, schedules, operators, alarms, the goal, knob selectors,
+/// policies, producers, consumers, schedules, operators, alarms, buckets'
+/// notifications, the goal, knob selectors,
 /// narration and checkpoint triggers, and `{name.…}` placeholders.
 pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     if from == to {
@@ -64,6 +65,9 @@ pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     s.consumers.iter_mut().for_each(|c| fix(&mut c.queue));
     s.schedule.iter_mut().for_each(|e| fix(&mut e.queue));
     s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
+    for n in s.buckets.iter_mut().flat_map(|b| &mut b.notifications) {
+        fix(&mut n.queue);
+    }
     for call in s.operators.iter_mut().flat_map(|o| &mut o.calls) {
         call.call.queue_names_mut().into_iter().for_each(fix);
     }

@@ -8,7 +8,9 @@ use queuelab_engine::{
     MAX_NUMBER_OF_MESSAGES_RANGE, MAX_VIRTUAL_MS, MAX_VISIBILITY_TIMEOUT, WAIT_TIME_SECONDS_RANGE,
 };
 
-use crate::document::{QueueSpec, MAX_PAD_BYTES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SPAN_MS};
+use crate::document::{
+    QueueSpec, MAX_OBJECT_BYTES, MAX_PAD_BYTES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SPAN_MS,
+};
 
 /// A scenario field out of its range, by its path in the scenario file:
 /// "consumers[0].batchSize must be a whole number from 1 to 10, got 11".
@@ -47,11 +49,14 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         return Some((u64::try_from(lo).ok()?, u64::try_from(hi).ok()?, unit));
     }
     Some(match field {
-        "durationMs" | "atMs" | "startMs" | "stopMs" | "fromMs" | "toMs" => (0, MAX_VIRTUAL_MS, MS),
+        "durationMs" | "atMs" | "startMs" | "stopMs" | "fromMs" | "toMs" | "configuredAtMs" => {
+            (0, MAX_VIRTUAL_MS, MS)
+        }
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
         "padToBytes" => (1, MAX_PAD_BYTES, " of bytes"),
+        "sizeBytes" => (0, MAX_OBJECT_BYTES, " of bytes"),
         "batchSize" => (batch.0, batch.1, ""),
         "replicas" => (1, MAX_REPLICAS, ""),
         "batchOverheadMs" => (0, MAX_SPAN_MS, MS),

@@ -6,6 +6,7 @@
 //! words (`vocabulary.rs`: every field's label, unit and range; `card.rs`:
 //! a worker's card line).
 
+mod buckets;
 mod card;
 mod fields;
 mod operators;
@@ -14,11 +15,15 @@ mod validate_claims;
 mod vocabulary;
 
 pub use crate::document::{
-    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Processing, Producer, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
-    MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT,
-    MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+    Alarm, Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS,
+    MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
+};
+pub use crate::document::{
+    Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration, Operation, Operator,
+    OperatorCall, Processing, Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
+    ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES,
+    MAX_CLAIMS, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT, MAX_REPLICAS,
+    MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
 };
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};

@@ -99,6 +99,7 @@ impl Scenario {
         self.validate_padding()?;
         self.validate_schedule()?;
         self.validate_operators()?;
+        self.validate_buckets()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }

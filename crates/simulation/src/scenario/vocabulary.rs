@@ -179,6 +179,17 @@ const ROWS: &[Row] = &[
     ("alarms[].name", "Name", Some("name"), Text, "", false, false),
     ("alarms[].queue", "Queue", None, Text, "", false, false),
     ("alarms[].threshold", "Threshold", Some("alarm threshold"), Number, "visible messages", false, false),
+    ("buckets[].name", "Name", Some("name"), Text, "", false, false),
+    ("buckets[].configuredAtMs", "Configured at", Some("configuration time"), Number, "when S3 saves its notifications", true, false),
+    ("buckets[].notifications[].id", "Id", Some("configuration id"), Text, "the records' configurationId", true, false),
+    ("buckets[].notifications[].queue", "Queue", None, Text, "", false, false),
+    ("buckets[].notifications[].events", "Events", Some("event types"), List, "s3:ObjectCreated:*, s3:ObjectRemoved:*, …", false, false),
+    ("buckets[].notifications[].prefix", "Key prefix", None, Text, "", true, false),
+    ("buckets[].notifications[].suffix", "Key suffix", None, Text, "", true, false),
+    ("buckets[].objects[].atMs", "At", Some("operation time"), Number, "", false, false),
+    ("buckets[].objects[].put", "Put", Some("key put"), Text, "", true, false),
+    ("buckets[].objects[].delete", "Delete", Some("key deleted"), Text, "", true, false),
+    ("buckets[].objects[].sizeBytes", "Size", Some("object size"), Number, "bytes", true, false),
 ];
 
 /// The values of `deduplicationScope` (each one `dedup_scope` accepts), with their words.
