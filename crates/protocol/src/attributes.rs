@@ -1,7 +1,7 @@
 //! Queue attributes as the wire carries them (name -> string) and as the
 //! engine types them. `RedrivePolicy` and `RedriveAllowPolicy` are JSON
 //! documents inside a string; this is where they are parsed and written.
-//! `Policy` is read by `policy.rs` and written back as the engine keeps it.
+//! `Policy` is read by `queuelab-policy` and written back as the engine keeps it.
 
 use std::collections::BTreeMap;
 
@@ -12,7 +12,6 @@ use queuelab_engine::{
 };
 use serde_json::{json, Value};
 
-use crate::policy;
 
 /// A whole number as SQS reads one: digits with an optional sign, nothing
 /// around them (" 30" is refused too).
@@ -67,7 +66,7 @@ fn parse_one(name: &str, value: &str) -> SqsResult<QueueAttribute> {
             _ => return Err(invalid_attribute_value(name)),
         }),
         AttributeName::Policy if value.is_empty() => A::Policy(None),
-        AttributeName::Policy => A::Policy(Some(policy::read(value)?)),
+        AttributeName::Policy => A::Policy(Some(queuelab_policy::read(value)?)),
         AttributeName::KmsMasterKeyId => A::KmsMasterKeyId(value.to_string()),
         AttributeName::RedrivePolicy => A::RedrivePolicy(redrive_policy(value)?),
         AttributeName::RedriveAllowPolicy => A::RedriveAllowPolicy(redrive_allow_policy(value)?),

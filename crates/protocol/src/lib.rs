@@ -14,7 +14,6 @@
 
 mod attributes;
 mod json;
-mod policy;
 
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};
 use serde_json::Value;
