@@ -125,6 +125,12 @@ export class History {
         case "actionFailed":
         case "operatorCalled":
         case "alarmChanged":
+        case "topicPublished":
+        case "topicFilteredOut":
+        case "topicDelivered":
+        case "topicDeliveryFailed":
+        case "topicDeadLettered":
+        case "topicDropped":
         case "checkpointAsked":
         case "checkpointAnswered":
         case "narrationWithheld":

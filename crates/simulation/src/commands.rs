@@ -12,8 +12,9 @@ use crate::actors::{self, Actor as _, Outcome};
 use crate::worker::{self, Effect};
 use crate::{observer, queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
-    AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, QueueAttribute,
-    ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError, SqsResult, Tags,
+    AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, Principal,
+    QueueAttribute, ReceiveMessage, ReceiveOutcome, ReceivedMessage, Request, Response,
+    SendMessage, SqsError, SqsResult, Tags,
 };
 
 /// What actors read of the engine: calls any caller may make, none that
@@ -46,14 +47,28 @@ fn queue_number(engine: &Engine, url: &str, name: AttributeName) -> Option<u64> 
 
 impl Simulation {
     /// Carries out actor `index`'s commands in order, telling it what
-    /// became of each before the next.
+    /// became of each before the next; what it decides on an outcome
+    /// (`follow_up`) runs next.
     pub(crate) fn execute(&mut self, index: usize, commands: Vec<actors::Command>, now: Millis) {
         let name = self.actors[index].name().clone();
-        for command in commands {
+        let mut queue: std::collections::VecDeque<_> = commands.into();
+        while let Some(command) = queue.pop_front() {
             let outcome = match command {
                 actors::Command::Send { queue_url, message } => {
-                    self.send(&name, queue_url, message, now)
+                    let by = Principal::caller(Some(&name));
+                    match self.send(&by, queue_url, message, now) {
+                        Ok(outcome) => outcome,
+                        Err(error) => self.failed(&name, "SendMessage", error),
+                    }
                 }
+                actors::Command::SendAs {
+                    queue_url,
+                    message,
+                    principal,
+                } => match self.send(&principal, queue_url, message, now) {
+                    Ok(outcome) => outcome,
+                    Err(error) => Outcome::Refused(error),
+                },
                 actors::Command::CreateQueue {
                     name: queue,
                     attributes,
@@ -96,22 +111,33 @@ impl Simulation {
                 }
             };
             self.actors[index].outcome(&outcome);
+            // Bounded: an actor follows an outcome up with a few commands
+            // (a retry without delay, a dead-letter send), never forever.
+            for next in self.actors[index].follow_up().into_iter().rev() {
+                queue.push_front(next);
+            }
         }
     }
 
-    /// An actor's SendMessage, under its name.
+    /// An actor's SendMessage, as `by` (its name, or a service for a
+    /// resource): what became of it, or SQS's refusal.
     fn send(
         &mut self,
-        name: &Arc<str>,
+        by: &Principal,
         queue_url: String,
         message: NewMessage,
         now: Millis,
-    ) -> Outcome {
+    ) -> SqsResult<Outcome> {
         let request = SendMessage { queue_url, message };
         // The actor's action, its SendMessage call, and its body's bytes.
         self.count_work(2 + units::body_units(request.message.body.len()));
         let before = self.engine.next_event_seq();
-        match self.engine.send_message(&request, Some(name)) {
+        let answer = match self.engine.call(by, Request::SendMessage(&request)) {
+            Ok(Response::SendMessage(result)) => Ok(result),
+            Ok(other) => unreachable!("SendMessage answered {other:?}"),
+            Err(error) => Err(error),
+        };
+        match answer {
             Ok(result) => {
                 // SQS answers a deduplicated FIFO send like any other;
                 // only the engine's event says it was dropped.
@@ -120,7 +146,7 @@ impl Simulation {
                     .events(before - 1)
                     .any(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }));
                 if dropped {
-                    return Outcome::Deduplicated;
+                    return Ok(Outcome::Deduplicated);
                 }
                 // A lab's goal reads the whole body (poison patterns) and the
                 // attributes, which the engine's event does not carry: read
@@ -139,9 +165,9 @@ impl Simulation {
                         o.produced(now, &send);
                     }
                 }
-                Outcome::Sent
+                Ok(Outcome::Sent)
             }
-            Err(error) => self.failed(name, "SendMessage", error),
+            Err(error) => Err(error),
         }
     }
 

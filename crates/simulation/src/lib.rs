@@ -24,6 +24,7 @@ mod observer;
 mod observers;
 mod rng;
 pub mod scenario;
+pub mod sns;
 mod teach;
 mod time_order;
 mod units;
@@ -144,6 +145,62 @@ pub struct ProducerSnapshot {
     pub failed: u64,
 }
 
+/// An SNS topic: what it published and what became of each subscription's
+/// deliveries, for the page to draw the topic and its arrows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TopicSnapshot {
+    pub name: String,
+    pub arn: String,
+    pub fifo: bool,
+    /// Publishes made (duplicates a FIFO topic dropped included).
+    pub published: u64,
+    /// Publishes a FIFO topic dropped as duplicates.
+    pub deduplicated: u64,
+    pub subscriptions: Vec<SubscriptionSnapshot>,
+}
+
+/// One queue subscribed to a topic, and what its deliveries came to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionSnapshot {
+    pub queue: String,
+    pub raw_message_delivery: bool,
+    /// It has a filter policy.
+    pub filtered: bool,
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_letter_queue: Option<String>,
+    /// Messages the queue accepted.
+    pub delivered: u64,
+    /// Messages its filter policy kept from it.
+    pub filtered_out: u64,
+    /// Delivery attempts SQS refused.
+    pub failed: u64,
+    /// Messages sent to its dead-letter queue.
+    pub dead_lettered: u64,
+    /// Messages discarded.
+    pub dropped: u64,
+    /// Deliveries waiting for a retry.
+    pub retrying: u64,
+    /// The latest refusal: SQS's code and words.
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_failure: Option<FailureSnapshot>,
+}
+
+/// A refused delivery, as SQS answered it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FailureSnapshot {
+    pub code: String,
+    pub error: String,
+    pub client_side: bool,
+}
+
 /// The simulation's part of a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -173,6 +230,10 @@ pub struct SimulationSnapshot {
     /// (only their counts, while they may still be handled).
     pub side_effects_omitted: u64,
     pub alarms: Vec<AlarmSnapshot>,
+    /// SNS topics and their subscriptions.
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<TopicSnapshot>,
 }
 
 /// Per-message records a run keeps now ([`Simulation::retained`]).
@@ -244,6 +305,7 @@ impl Simulation {
             schedule: Vec::new(),
             consumers: Vec::new(),
             operators: Vec::new(),
+            topics: Vec::new(),
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
@@ -281,7 +343,7 @@ impl Simulation {
             })
         };
         let mut simulation = Self::start(engine, scenario.clone());
-        simulation.actors = actors::build(&scenario, &url_of)?;
+        simulation.actors = actors::build(&scenario, &url_of, simulation.engine.config())?;
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
             let url = url_of(&what, &c.queue)?;
@@ -569,7 +631,7 @@ impl Simulation {
             outcome: Outcome::default(),
             producers: self.parts(|part| match part {
                 actors::Part::Producer(p) => Some(p),
-                actors::Part::Alarm(_) => None,
+                _ => None,
             }),
             workers: self
                 .workers
@@ -587,7 +649,11 @@ impl Simulation {
                 .collect(),
             alarms: self.parts(|part| match part {
                 actors::Part::Alarm(a) => Some(a),
-                actors::Part::Producer(_) => None,
+                _ => None,
+            }),
+            topics: self.parts(|part| match part {
+                actors::Part::Topic(t) => Some(t),
+                _ => None,
             }),
         };
         for o in &self.observers {

@@ -37,8 +37,8 @@ use queuelab_simulation::{
     RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
-    AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
-    SimulationSnapshot, WorkerSnapshot,
+    AlarmSnapshot, FailureSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect,
+    SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
     CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
@@ -46,6 +46,7 @@ use queuelab_simulation::{
     Target,
 };
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
+use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -124,6 +125,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         HeldSnapshot,
         SideEffect,
         AlarmSnapshot,
+        TopicSnapshot,
+        SubscriptionSnapshot,
+        FailureSnapshot,
         Peek,
         PeekAttribute,
         MessagePage,
@@ -138,6 +142,11 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Operator,
         OperatorCall,
         Operation,
+        Topic,
+        Subscription,
+        FilterPolicyScope,
+        Publish,
+        PublishAttribute,
         Consumer,
         Processing,
         Behaviour,

@@ -14,17 +14,19 @@ mod alarm;
 mod operator;
 mod producer;
 mod schedule;
+mod topic;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, MessageAttribute, Millis, NewMessage, QueueAttribute, SqsResult,
+    AttributeValue, Config, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute,
+    SqsError, SqsResult,
 };
 
 use crate::log::SimEvent;
 use crate::scenario::{Scenario, ScheduledSend};
-use crate::{AlarmSnapshot, ProducerSnapshot};
+use crate::{AlarmSnapshot, ProducerSnapshot, TopicSnapshot};
 
 /// What an actor asks of the run. `commands.rs` carries it out.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,15 @@ pub(crate) enum Command {
     Send {
         queue_url: String,
         message: NewMessage,
+    },
+    /// SendMessage of `message` to the queue at `queue_url` made as
+    /// `principal` (an AWS service sending for a resource: an SNS topic's
+    /// delivery). Its outcome is `Sent`, `Deduplicated` or `Refused`: the
+    /// actor logs a refusal in its own words.
+    SendAs {
+        queue_url: String,
+        message: NewMessage,
+        principal: Principal,
     },
     /// CreateQueue `name` with these attributes. No scenario section
     /// asks for it yet (a requester's temporary reply queues will):
@@ -77,6 +88,9 @@ pub(crate) enum Outcome {
     MoveStarted { handle: String },
     /// SQS refused the call (the run logged an `actionFailed` event).
     Failed,
+    /// SQS refused a `SendAs`, with its error (nothing logged: the actor
+    /// says what the refusal means for it).
+    Refused(SqsError),
     /// Logged.
     Logged,
 }
@@ -106,6 +120,7 @@ pub(crate) enum Phase {
 pub(crate) enum Part {
     Producer(ProducerSnapshot),
     Alarm(AlarmSnapshot),
+    Topic(TopicSnapshot),
 }
 
 /// What the work estimate (`work.rs`) needs of a sender: its sends to its
@@ -142,6 +157,12 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     fn step(&mut self, now: Millis, seen: &mut Seen) -> Vec<C>;
     /// What became of one of its commands, in the order it gave them.
     fn outcome(&mut self, _outcome: &Outcome) {}
+    /// Commands to carry out at once, after the outcome just told and
+    /// before its remaining ones (a retry without delay, a dead-letter
+    /// send): what an outcome made it decide.
+    fn follow_up(&mut self) -> Vec<C> {
+        Vec::new()
+    }
     fn snapshot(&self) -> Option<Part> {
         None
     }
@@ -164,8 +185,9 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
 /// A queue's URL by its name; `Err` names the part of the scenario (`what`).
 pub(crate) type UrlOf<'a> = &'a dyn Fn(&str, &str) -> SqsResult<String>;
 
-/// Builds one scenario section's actors, in listed order.
-pub(crate) type Build = fn(&Scenario, UrlOf) -> SqsResult<Vec<Box<dyn Actor>>>;
+/// Builds one scenario section's actors, in listed order, in the
+/// engine's account and region (`Config`).
+pub(crate) type Build = fn(&Scenario, UrlOf, &Config) -> SqsResult<Vec<Box<dyn Actor>>>;
 
 /// Every kind of actor a scenario section makes (workers apart: `worker.rs`),
 /// in the order they act within a phase.
@@ -174,13 +196,18 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("schedule", schedule::build),
     ("operators", operator::build),
     ("alarms", alarm::build),
+    ("topics", topic::build),
 ];
 
 /// Every actor of a scenario, in registry order.
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    config: &Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out = Vec::new();
     for (_, build) in REGISTRY {
-        out.extend(build(scenario, url_of)?);
+        out.extend(build(scenario, url_of, config)?);
     }
     Ok(out)
 }

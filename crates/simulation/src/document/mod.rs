@@ -8,7 +8,9 @@
 mod lab;
 mod narration;
 mod scenario;
+mod topic;
 
 pub use lab::*;
 pub use narration::*;
 pub use scenario::*;
+pub use topic::*;

@@ -15,6 +15,9 @@ use super::lab::{Explain, Goal, Knob};
 #[cfg(feature = "contract")]
 use super::narration::MAX_CHECKPOINTS;
 use super::narration::{Checkpoint, Narration};
+use super::topic::Topic;
+#[cfg(feature = "contract")]
+use super::topic::MAX_TOPICS;
 
 /// Queues, producers, simulated consumers and narration, replayed
 /// deterministically from a seed. Times are virtual milliseconds from the
@@ -56,6 +59,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_OPERATORS)))]
     pub operators: Vec<Operator>,
+    /// SNS topics that publish and fan out to subscribed queues (`Topic`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_TOPICS)))]
+    pub topics: Vec<Topic>,
     /// Lines shown and announced at given moments.
     #[serde(default)]
     pub narration: Vec<Narration>,
@@ -359,6 +366,26 @@ pub struct Rate {
     pub body: String,
     #[serde(default)]
     pub group_id: Option<String>,
+}
+
+impl Rate {
+    /// The moment of send number `k` (from 0), if it comes: within
+    /// `count`, and not past the last moment a run reaches (checked: a
+    /// send that would fall past it never comes).
+    pub(crate) fn at(&self, k: u64) -> Option<u64> {
+        let at = self.every_ms.checked_mul(k)?.checked_add(self.start_ms)?;
+        (k < self.count && at <= queuelab_engine::MAX_VIRTUAL_MS).then_some(at)
+    }
+
+    /// How many of its sends from number `from` on fall at or before `until`.
+    pub(crate) fn due_until(&self, until: u64, from: u64) -> u64 {
+        if until < self.start_ms || self.every_ms == 0 {
+            return 0;
+        }
+        // Sends numbered 0..=k fall at or before `until`.
+        let due = ((until - self.start_ms) / self.every_ms).saturating_add(1);
+        due.min(self.count).saturating_sub(from)
+    }
 }
 
 /// A simulated worker running the loop real consumer code runs.

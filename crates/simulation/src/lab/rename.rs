@@ -43,7 +43,7 @@ pub(super) fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
 }
 
 /// Renames a queue everywhere the scenario names it: the queue, redrive
-/// policies, producers, consumers, schedules, operators, alarms, the goal, knob selectors,
+/// policies, producers, consumers, schedules, operators, alarms, topics' subscriptions, the goal, knob selectors,
 /// narration and checkpoint triggers, and `{name.…}` placeholders.
 pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     if from == to {
@@ -64,6 +64,10 @@ pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     s.consumers.iter_mut().for_each(|c| fix(&mut c.queue));
     s.schedule.iter_mut().for_each(|e| fix(&mut e.queue));
     s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
+    for sub in s.topics.iter_mut().flat_map(|t| &mut t.subscriptions) {
+        fix(&mut sub.queue);
+        sub.dead_letter_queue.iter_mut().for_each(fix);
+    }
     for call in s.operators.iter_mut().flat_map(|o| &mut o.calls) {
         call.call.queue_names_mut().into_iter().for_each(fix);
     }

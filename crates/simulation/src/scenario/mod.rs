@@ -9,20 +9,23 @@
 mod card;
 mod fields;
 mod operators;
+mod topics;
 mod validate;
 mod validate_claims;
 mod vocabulary;
 
 pub use crate::document::{
-    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Processing, Producer, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
-    MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT,
-    MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, FilterPolicyScope,
+    Narration, Operation, Operator, OperatorCall, Processing, Producer, Publish, PublishAttribute,
+    QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Subscription, Topic,
+    Trigger, TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS,
+    MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS,
+    MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
+pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use validate::dedup_scope;
 pub(crate) use vocabulary::field_words;
 pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

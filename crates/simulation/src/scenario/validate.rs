@@ -51,6 +51,10 @@ impl Scenario {
             .chain(
                 (self.operators.iter().enumerate())
                     .map(|(i, o)| (format!("operators[{i}]"), vec![o.name.clone()])),
+            )
+            .chain(
+                (self.topics.iter().enumerate())
+                    .map(|(i, t)| (format!("topics[{i}]"), vec![t.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -99,6 +103,7 @@ impl Scenario {
         self.validate_padding()?;
         self.validate_schedule()?;
         self.validate_operators()?;
+        self.validate_topics()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }
