@@ -334,8 +334,10 @@ impl Topic {
     }
 
     /// A delivery SQS refused: logged, then retried, dead-lettered or dropped.
-    fn refused(&mut self, mut delivery: Delivery, error: &SqsError, now: Millis) {
-        let code = error.code.query_code();
+    /// `code` and `error` are SQS's; the delivery policy reads the code.
+    fn refused(&mut self, mut delivery: Delivery, code: &'static str, error: &str) {
+        // The moment of the refusal (its step's): a retry counts from it.
+        let now = self.last_now;
         let (topic, queue) = (
             self.name.clone(),
             self.subscriptions[delivery.subscription].queue.clone(),
@@ -362,7 +364,7 @@ impl Topic {
         s.counts.failed += 1;
         s.counts.last_failure = Some(FailureSnapshot {
             code: code.to_string(),
-            error: error.message.clone(),
+            error: error.to_string(),
             client_side,
         });
         let has_dead_letter_queue = s.dead_letter.is_some();
@@ -373,7 +375,7 @@ impl Topic {
                 message_id: delivery.message_id.clone(),
                 attempt: delivery.attempt,
                 code,
-                error: error.message.clone(),
+                error: error.to_string(),
                 client_side,
                 retry_at: delay.map(|d| now.saturating_add(d)),
             }));
@@ -488,11 +490,7 @@ impl Actor for Topic {
             return;
         };
         match outcome {
-            Outcome::Refused(error) => {
-                // The moment of the refusal: a retry counts from it.
-                let now = self.last_now;
-                self.refused(delivery, error, now);
-            }
+            Outcome::Refused(e) => self.refused(delivery, e.code.query_code(), &e.message),
             _ => self.accepted(delivery),
         }
     }
@@ -543,5 +541,103 @@ impl Actor for Topic {
 
     fn place(&self) -> Option<String> {
         Some(format!("topics[{}]", self.index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A topic publishing one message at 1 s to `orders`, stepped to it.
+    fn stepped() -> (Topic, Vec<Command>) {
+        let scenario: Scenario = serde_json::from_value(serde_json::json!({
+            "title": "t", "durationMs": 100_000, "queues": [{ "name": "orders" }],
+            "topics": [{ "name": "orders-topic", "subscriptions": [{ "queue": "orders" }],
+                "publishes": [{ "atMs": 1000, "message": "m" }] }]
+        }))
+        .unwrap();
+        let url_of = |_: &str, q: &str| {
+            Ok(format!(
+                "https://sqs.us-east-1.amazonaws.com/000000000000/{q}"
+            ))
+        };
+        let config = Config::default();
+        let mut topic = Topic::new(&scenario, &scenario.topics[0], 0, &url_of, &config).unwrap();
+        let commands = topic.step(1000, &mut NoReads);
+        (topic, commands)
+    }
+
+    struct NoReads;
+    impl super::super::Observe for NoReads {
+        fn visible(&self, _: &str) -> Option<u64> {
+            None
+        }
+    }
+
+    fn sends(commands: &[Command]) -> usize {
+        commands
+            .iter()
+            .filter(|c| matches!(c, Command::SendAs { .. }))
+            .count()
+    }
+
+    fn failure(commands: &[Command]) -> Option<(u32, Option<Millis>)> {
+        commands.iter().find_map(|c| match c {
+            Command::Log(SimEvent::TopicDeliveryFailed {
+                attempt, retry_at, ..
+            }) => Some((*attempt, *retry_at)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_server_side_error_is_retried_at_once_twice_then_a_second_later() {
+        let (mut topic, commands) = stepped();
+        assert_eq!(sends(&commands), 1);
+        // Attempts 1 and 2 fail: each retried at once (a follow-up send).
+        for attempt in 1..=2 {
+            let delivery = topic.in_flight.pop_front().unwrap();
+            topic.refused(delivery, "ServiceUnavailable", "down");
+            let next = topic.follow_up();
+            assert_eq!(failure(&next), Some((attempt, Some(1000))));
+            assert_eq!(sends(&next), 1, "attempt {attempt}");
+        }
+        // Attempt 3 fails: the next waits a second.
+        let delivery = topic.in_flight.pop_front().unwrap();
+        topic.refused(delivery, "ServiceUnavailable", "down");
+        let next = topic.follow_up();
+        assert_eq!((failure(&next), sends(&next)), (Some((3, Some(2000))), 0));
+        assert_eq!(topic.wake_at(), Some(2000));
+        assert_eq!(topic.subscriptions[0].counts.retrying, 1);
+        // At 2 s it sends again, and this time SQS takes it.
+        assert_eq!(sends(&topic.step(2000, &mut NoReads)), 1);
+        topic.outcome(&Outcome::Sent);
+        let delivered = topic.follow_up();
+        assert!(matches!(
+            delivered[..],
+            [Command::Log(SimEvent::TopicDelivered { attempt: 4, .. })]
+        ));
+        let counts = &topic.subscriptions[0].counts;
+        assert_eq!(
+            (counts.failed, counts.delivered, counts.retrying),
+            (3, 1, 0)
+        );
+        assert_eq!(topic.wake_at(), None);
+    }
+
+    #[test]
+    fn a_client_side_error_is_not_retried() {
+        let (mut topic, _) = stepped();
+        let delivery = topic.in_flight.pop_front().unwrap();
+        topic.refused(
+            delivery,
+            "AccessDenied",
+            "Access to the resource is denied.",
+        );
+        let next = topic.follow_up();
+        assert_eq!(failure(&next), Some((1, None)));
+        assert_eq!(sends(&next), 0);
+        assert_eq!(topic.wake_at(), None);
+        assert_eq!(topic.subscriptions[0].counts.dropped, 1);
     }
 }
