@@ -231,8 +231,6 @@ pub struct SimulationSnapshot {
     pub side_effects_omitted: u64,
     pub alarms: Vec<AlarmSnapshot>,
     /// SNS topics and their subscriptions.
-    #[cfg_attr(feature = "contract", ts(optional))]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<TopicSnapshot>,
 }
 

@@ -18,9 +18,10 @@ use super::scenario::Rate;
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Topic {
-    /// 1 to 256 letters, digits, hyphens or underscores; a FIFO topic's
-    /// name ends in .fifo (SNS's rule).
-    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = 256)))]
+    /// Letters, digits, hyphens or underscores, a FIFO topic's ending in
+    /// .fifo (SNS's rule), at most 80 characters (SNS allows 256; every
+    /// name in the log stops at 80).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = 80)))]
     pub name: String,
     /// A FIFO topic (its name ends in .fifo): it keeps each publish's
     /// group id and deduplicates publishes.
