@@ -40,8 +40,12 @@ import { gzipSync } from "node:zlib";
 // 544538 with the whole of issue 28 (+45.8 KB over 498,774; claims, their
 // validation and evaluation in the story, triggers compared with settings and named messages,
 // the Why: sentences for crashes, failures, missed deletes and failed batches, the lessons above;
-// twiggy diff: Story::observe +7.5 KB raw, the document types' serde, validation, to_js).
-const BUDGET = 546_000;
+// twiggy diff: Story::observe +7.5 KB raw, the document types' serde, validation, to_js);
+// issue 29's SNS topics: 599,483 (+54.1 KB over 545,385 measured on this toolchain: the topic
+// actor, filter policies, envelope and delivery policy about 34.5 KB, measured with the actor's
+// registry row removed; the scenario's topic types' serde, their validation and SNS's refusal
+// words, the six log events and the snapshot's topics about 19.6 KB).
+const BUDGET = 600_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

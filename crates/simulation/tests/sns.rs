@@ -937,6 +937,20 @@ fn more_than_ten_attributes_on_a_publish_are_refused() {
 }
 
 #[test]
+fn an_attribute_that_is_neither_a_string_a_number_nor_a_list_is_refused() {
+    let e = refusal(
+        json!([{ "name": "q" }]),
+        json!([{ "name": "t", "subscriptions": [{ "queue": "q" }],
+            "publishes": [{ "atMs": 0, "message": "m", "attributes": { "type": { "a": 1 } } }] }]),
+    );
+    assert_eq!(
+        e.to_string(),
+        "topics[0].publishes[0].attributes.type must be a string (String), a number (Number) or a \
+         list of strings, numbers, true, false or null (String.Array), got \"{\"a\":1}\""
+    );
+}
+
+#[test]
 fn more_than_a_thousand_publishes_are_refused() {
     let publishes: Vec<Value> = (0..1001)
         .map(|i| json!({ "atMs": i, "message": "m" }))

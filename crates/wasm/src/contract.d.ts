@@ -683,7 +683,7 @@ subject?: string,
  * Message attributes, at most 10: a string is a `String` attribute,
  * a number a `Number`, a list a `String.Array`.
  */
-attributes?: { [key in string]: PublishAttribute }, 
+attributes?: Record<string, PublishAttribute>, 
 /**
  * MessageGroupId (FIFO topics, where it is required).
  */
@@ -694,7 +694,10 @@ groupId?: string,
 dedupId?: string, };
 
 /**
- * A message attribute's value, its SNS type chosen by its JSON type.
+ * A message attribute's value, its SNS type chosen by its JSON type
+ * (for the schema and the TypeScript types: the document keeps the JSON
+ * value, which `Scenario::validate` holds to these three, as an untagged
+ * enum's decoder would have cost the page's wasm kilobytes).
  */
 export type PublishAttribute = string | number | Array<string | number | boolean | null>;
 

@@ -18,7 +18,7 @@ use queuelab_engine::{
 };
 
 use super::{Actor, Command, Outcome, Part, Reads, SendPlan, UrlOf};
-use crate::document::{Publish, PublishAttribute, Rate, Topic as TopicSpec};
+use crate::document::{Publish, Rate, Topic as TopicSpec};
 use crate::log::SimEvent;
 use crate::scenario::Scenario;
 use crate::sns::envelope::{hex_digest, Notification};
@@ -425,13 +425,11 @@ fn empty_counts(queue: String, s: &crate::document::Subscription) -> Subscriptio
 fn sns_attributes(publish: &Publish) -> Vec<(String, &'static str, String)> {
     (publish.attributes.iter())
         .map(|(name, value)| {
+            // `Scenario::validate` allowed only these three.
             let (kind, text) = match value {
-                PublishAttribute::Text(s) => ("String", s.clone()),
-                PublishAttribute::Number(n) => ("Number", n.to_string()),
-                PublishAttribute::List(items) => (
-                    "String.Array",
-                    serde_json::Value::Array(items.clone()).to_string(),
-                ),
+                serde_json::Value::String(s) => ("String", s.clone()),
+                serde_json::Value::Number(n) => ("Number", n.to_string()),
+                other => ("String.Array", other.to_string()),
             };
             (name.clone(), kind, text)
         })

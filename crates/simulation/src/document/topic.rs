@@ -101,7 +101,12 @@ pub struct Publish {
     /// Message attributes, at most 10: a string is a `String` attribute,
     /// a number a `Number`, a list a `String.Array`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub attributes: BTreeMap<String, PublishAttribute>,
+    #[cfg_attr(
+        feature = "contract",
+        schemars(with = "BTreeMap<String, PublishAttribute>"),
+        ts(type = "Record<string, PublishAttribute>")
+    )]
+    pub attributes: BTreeMap<String, serde_json::Value>,
     /// MessageGroupId (FIFO topics, where it is required).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
@@ -112,10 +117,14 @@ pub struct Publish {
     pub dedup_id: Option<String>,
 }
 
-/// A message attribute's value, its SNS type chosen by its JSON type.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+/// A message attribute's value, its SNS type chosen by its JSON type
+/// (for the schema and the TypeScript types: the document keeps the JSON
+/// value, which `Scenario::validate` holds to these three, as an untagged
+/// enum's decoder would have cost the page's wasm kilobytes).
+#[cfg(feature = "contract")]
+#[derive(ts_rs::TS, schemars::JsonSchema)]
 #[serde(untagged)]
+#[allow(dead_code)]
 pub enum PublishAttribute {
     /// `String`.
     Text(String),

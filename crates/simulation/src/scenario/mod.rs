@@ -14,11 +14,13 @@ mod validate;
 mod validate_claims;
 mod vocabulary;
 
+#[cfg(feature = "contract")]
+pub use crate::document::PublishAttribute;
 pub use crate::document::{
     Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, FilterPolicyScope,
-    Narration, Operation, Operator, OperatorCall, Processing, Producer, Publish, PublishAttribute,
-    QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Subscription, Topic,
-    Trigger, TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS,
+    Narration, Operation, Operator, OperatorCall, Processing, Producer, Publish, QueueSpec, Rate,
+    Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Subscription, Topic, Trigger,
+    TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS,
     MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS,
     MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };

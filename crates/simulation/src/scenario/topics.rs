@@ -5,9 +5,7 @@
 //! standard topic) and placed at its field.
 
 use super::fields::{at_most, quoted, short_name, within, FieldError};
-use crate::document::{
-    Publish, PublishAttribute, Scenario, Topic, MAX_PUBLISHES, MAX_SUBSCRIPTIONS, MAX_TOPICS,
-};
+use crate::document::{Publish, Scenario, Topic, MAX_PUBLISHES, MAX_SUBSCRIPTIONS, MAX_TOPICS};
 use crate::sns::filter::FilterPolicy;
 
 /// SNS's largest message: 256 KiB.
@@ -170,15 +168,22 @@ fn validate_publish(at: &str, topic: &Topic, p: &Publish) -> Result<(), FieldErr
         "attributes",
     )?;
     for (name, value) in &p.attributes {
-        if let PublishAttribute::List(items) = value {
-            if items.iter().any(|v| v.is_array() || v.is_object()) {
-                let rule = "a list of strings, numbers, true, false or null (a String.Array)";
-                return Err(refuse(
-                    path(&format!("attributes.{name}")),
-                    rule,
-                    "a nested list or object",
-                ));
-            }
+        use serde_json::Value;
+        let scalar = |v: &Value| !(v.is_array() || v.is_object());
+        let valid = match value {
+            Value::String(_) | Value::Number(_) => true,
+            Value::Array(items) => items.iter().all(scalar),
+            _ => false,
+        };
+        if !valid {
+            let rule = "a string (String), a number (Number) or a list of strings, numbers, \
+                        true, false or null (String.Array)";
+            let got = serde_json::to_string(value).unwrap_or_default();
+            return Err(refuse(
+                path(&format!("attributes.{name}")),
+                rule,
+                quoted(&got),
+            ));
         }
     }
     validate_fifo_ids(at, topic, p.group_id.as_deref(), p.dedup_id.as_deref())
