@@ -7,10 +7,12 @@
 
 mod lab;
 mod narration;
+mod rate;
 mod scenario;
 mod topic;
 
 pub use lab::*;
 pub use narration::*;
+pub use rate::*;
 pub use scenario::*;
 pub use topic::*;

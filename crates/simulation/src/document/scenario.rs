@@ -15,6 +15,9 @@ use super::lab::{Explain, Goal, Knob};
 #[cfg(feature = "contract")]
 use super::narration::MAX_CHECKPOINTS;
 use super::narration::{Checkpoint, Narration};
+use super::rate::Rate;
+#[cfg(feature = "contract")]
+use super::rate::MAX_SPAN_MS;
 use super::topic::Topic;
 #[cfg(feature = "contract")]
 use super::topic::MAX_TOPICS;
@@ -349,45 +352,6 @@ impl Scenario {
     }
 }
 
-/// count sends, one every everyMs from startMs; {n} in body and groupId
-/// becomes the send's number.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Rate {
-    #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
-    pub start_ms: u64,
-    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
-    pub every_ms: u64,
-    #[cfg_attr(feature = "contract", schemars(range(max = MAX_RATE_COUNT)))]
-    pub count: u64,
-    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
-    pub body: String,
-    #[serde(default)]
-    pub group_id: Option<String>,
-}
-
-impl Rate {
-    /// The moment of send number `k` (from 0), if it comes: within
-    /// `count`, and not past the last moment a run reaches (checked: a
-    /// send that would fall past it never comes).
-    pub(crate) fn at(&self, k: u64) -> Option<u64> {
-        let at = self.every_ms.checked_mul(k)?.checked_add(self.start_ms)?;
-        (k < self.count && at <= queuelab_engine::MAX_VIRTUAL_MS).then_some(at)
-    }
-
-    /// How many of its sends from number `from` on fall at or before `until`.
-    pub(crate) fn due_until(&self, until: u64, from: u64) -> u64 {
-        if until < self.start_ms || self.every_ms == 0 {
-            return 0;
-        }
-        // Sends numbered 0..=k fall at or before `until`.
-        let due = ((until - self.start_ms) / self.every_ms).saturating_add(1);
-        due.min(self.count).saturating_sub(from)
-    }
-}
-
 /// A simulated worker running the loop real consumer code runs.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
@@ -614,14 +578,6 @@ pub struct Alarm {
     /// In ALARM while visible messages >= threshold.
     pub threshold: u64,
 }
-
-/// The longest span a scenario gives in milliseconds (a poll interval, a
-/// rate's step, a processing time, a restart, a heartbeat): one year.
-/// Bounded so that adding it to any moment of a run stays exact.
-pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
-
-/// The most sends one `rate` makes.
-pub const MAX_RATE_COUNT: u64 = 10_000_000;
 
 /// The most queues, producers and workers (consumers times their
 /// `replicas`) a scenario has. The page draws each one: a share link with

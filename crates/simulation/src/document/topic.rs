@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use queuelab_engine::MAX_VIRTUAL_MS;
 use serde::{Deserialize, Serialize};
 
-use super::scenario::Rate;
+use super::rate::Rate;
 
 /// An Amazon SNS topic in the queues' account and region: its ARN is
 /// `arn:aws:sns:<region>:<account>:<name>`. It sends to each subscribed
