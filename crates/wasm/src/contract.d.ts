@@ -2,6 +2,169 @@
 // Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
 
 /**
+ * An SNS topic: what it published and what became of each subscription's
+ * deliveries, for the page to draw the topic and its arrows.
+ */
+export type TopicSnapshot = { name: string, arn: string, fifo: boolean, 
+/**
+ * Publishes made (duplicates a FIFO topic dropped included).
+ */
+published: number, 
+/**
+ * Publishes a FIFO topic dropped as duplicates.
+ */
+deduplicated: number, subscriptions: Array<SubscriptionSnapshot>, };
+
+/**
+ * One queue subscribed to a topic, and what its deliveries came to.
+ */
+export type SubscriptionSnapshot = { queue: string, rawMessageDelivery: boolean, 
+/**
+ * It has a filter policy.
+ */
+filtered: boolean, deadLetterQueue?: string, 
+/**
+ * Messages the queue accepted.
+ */
+delivered: number, 
+/**
+ * Messages its filter policy kept from it.
+ */
+filteredOut: number, 
+/**
+ * Delivery attempts SQS refused.
+ */
+failed: number, 
+/**
+ * Messages sent to its dead-letter queue.
+ */
+deadLettered: number, 
+/**
+ * Messages discarded.
+ */
+dropped: number, 
+/**
+ * Deliveries waiting for a retry.
+ */
+retrying: number, 
+/**
+ * The latest refusal: SQS's code and words.
+ */
+lastFailure?: FailureSnapshot, };
+
+/**
+ * A refused delivery, as SQS answered it.
+ */
+export type FailureSnapshot = { code: string, error: string, clientSide: boolean, };
+
+/**
+ * An Amazon SNS topic in the queues' account and region: its ARN is
+ * `arn:aws:sns:<region>:<account>:<name>`. It sends to each subscribed
+ * queue as `sns.amazonaws.com` with `aws:SourceArn` the topic's ARN, so
+ * a queue policy decides whether it may.
+ */
+export type Topic = { 
+/**
+ * Letters, digits, hyphens or underscores, a FIFO topic's ending in
+ * .fifo (SNS's rule), at most 80 characters (SNS allows 256; every
+ * name in the log stops at 80).
+ */
+name: string, 
+/**
+ * A FIFO topic (its name ends in .fifo): it keeps each publish's
+ * group id and deduplicates publishes.
+ */
+fifo?: boolean, 
+/**
+ * FIFO only: the deduplication id of a publish without `dedupId` is
+ * the SHA-256 of its message.
+ */
+contentBasedDeduplication?: boolean, 
+/**
+ * The queues it delivers to, each with its own options. At most 20.
+ */
+subscriptions: Array<Subscription>, 
+/**
+ * Messages published at given moments. At most 1,000.
+ */
+publishes?: Array<Publish>, 
+/**
+ * Messages published at a steady rate (`body` is the message; `{n}`
+ * in it and in `groupId` numbers each publish).
+ */
+rate?: Rate, };
+
+/**
+ * A queue subscribed to a topic (an SNS subscription with protocol `sqs`).
+ */
+export type Subscription = { 
+/**
+ * One of the scenario's queues.
+ */
+queue: string, 
+/**
+ * RawMessageDelivery: the queue receives the message itself, its
+ * attributes as SQS message attributes, rather than SNS's JSON
+ * envelope. Default false.
+ */
+rawMessageDelivery?: boolean, 
+/**
+ * FilterPolicy: which messages this queue receives, as SNS's
+ * subscription filter policy (a JSON object). Without one, all.
+ */
+filterPolicy?: Record<string, unknown>, 
+/**
+ * FilterPolicyScope: what the policy reads, the message's attributes
+ * (the default) or its JSON body.
+ */
+filterPolicyScope?: FilterPolicyScope, 
+/**
+ * RedrivePolicy's deadLetterTargetArn: the queue that gets a message
+ * SNS could not deliver (a client-side error, or retries used up).
+ * Without one, such a message is dropped.
+ */
+deadLetterQueue?: string, };
+
+/**
+ * What a subscription's filter policy reads (SNS's `FilterPolicyScope`).
+ */
+export type FilterPolicyScope = "MessageAttributes" | "MessageBody";
+
+/**
+ * One Publish of a topic, at its moment.
+ */
+export type Publish = { atMs: number, 
+/**
+ * The message, 1 byte to 256 KiB (262,144 bytes) of UTF-8.
+ */
+message: string, 
+/**
+ * The Subject, at most 100 characters (the envelope's `Subject`).
+ */
+subject?: string, 
+/**
+ * Message attributes, at most 10: a string is a `String` attribute,
+ * a number a `Number`, a list a `String.Array`.
+ */
+attributes?: Record<string, PublishAttribute>, 
+/**
+ * MessageGroupId (FIFO topics, where it is required).
+ */
+groupId?: string, 
+/**
+ * MessageDeduplicationId (FIFO topics without contentBasedDeduplication).
+ */
+dedupId?: string, };
+
+/**
+ * A message attribute's value, its SNS type chosen by its JSON type
+ * (for the schema and the TypeScript types: the document keeps the JSON
+ * value, which `Scenario::validate` holds to these three, as an untagged
+ * enum's decoder would have cost the page's wasm kilobytes).
+ */
+export type PublishAttribute = string | number | Array<string | number | boolean | null>;
+
+/**
  * One entry of the log: what changed (its `EventKind`), its place in the
  * log (`seq`, counting from 1 and never reused) and the virtual moment.
  */
@@ -318,62 +481,6 @@ by: Array<string>, };
 export type AlarmSnapshot = { name: string, queue: string, threshold: number, inAlarm: boolean, };
 
 /**
- * An SNS topic: what it published and what became of each subscription's
- * deliveries, for the page to draw the topic and its arrows.
- */
-export type TopicSnapshot = { name: string, arn: string, fifo: boolean, 
-/**
- * Publishes made (duplicates a FIFO topic dropped included).
- */
-published: number, 
-/**
- * Publishes a FIFO topic dropped as duplicates.
- */
-deduplicated: number, subscriptions: Array<SubscriptionSnapshot>, };
-
-/**
- * One queue subscribed to a topic, and what its deliveries came to.
- */
-export type SubscriptionSnapshot = { queue: string, rawMessageDelivery: boolean, 
-/**
- * It has a filter policy.
- */
-filtered: boolean, deadLetterQueue?: string, 
-/**
- * Messages the queue accepted.
- */
-delivered: number, 
-/**
- * Messages its filter policy kept from it.
- */
-filteredOut: number, 
-/**
- * Delivery attempts SQS refused.
- */
-failed: number, 
-/**
- * Messages sent to its dead-letter queue.
- */
-deadLettered: number, 
-/**
- * Messages discarded.
- */
-dropped: number, 
-/**
- * Deliveries waiting for a retry.
- */
-retrying: number, 
-/**
- * The latest refusal: SQS's code and words.
- */
-lastFailure?: FailureSnapshot, };
-
-/**
- * A refused delivery, as SQS answered it.
- */
-export type FailureSnapshot = { code: string, error: string, clientSide: boolean, };
-
-/**
  * Everything about one stored message, without changing it (the page's
  * "peek"): unlike a receive, this is not an SQS operation and has no effect.
  */
@@ -593,113 +700,6 @@ call: Operation, };
  * The operations an operator calls, each on queues the scenario names.
  */
 export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } };
-
-/**
- * An Amazon SNS topic in the queues' account and region: its ARN is
- * `arn:aws:sns:<region>:<account>:<name>`. It sends to each subscribed
- * queue as `sns.amazonaws.com` with `aws:SourceArn` the topic's ARN, so
- * a queue policy decides whether it may.
- */
-export type Topic = { 
-/**
- * Letters, digits, hyphens or underscores, a FIFO topic's ending in
- * .fifo (SNS's rule), at most 80 characters (SNS allows 256; every
- * name in the log stops at 80).
- */
-name: string, 
-/**
- * A FIFO topic (its name ends in .fifo): it keeps each publish's
- * group id and deduplicates publishes.
- */
-fifo?: boolean, 
-/**
- * FIFO only: the deduplication id of a publish without `dedupId` is
- * the SHA-256 of its message.
- */
-contentBasedDeduplication?: boolean, 
-/**
- * The queues it delivers to, each with its own options. At most 20.
- */
-subscriptions: Array<Subscription>, 
-/**
- * Messages published at given moments. At most 1,000.
- */
-publishes?: Array<Publish>, 
-/**
- * Messages published at a steady rate (`body` is the message; `{n}`
- * in it and in `groupId` numbers each publish).
- */
-rate?: Rate, };
-
-/**
- * A queue subscribed to a topic (an SNS subscription with protocol `sqs`).
- */
-export type Subscription = { 
-/**
- * One of the scenario's queues.
- */
-queue: string, 
-/**
- * RawMessageDelivery: the queue receives the message itself, its
- * attributes as SQS message attributes, rather than SNS's JSON
- * envelope. Default false.
- */
-rawMessageDelivery?: boolean, 
-/**
- * FilterPolicy: which messages this queue receives, as SNS's
- * subscription filter policy (a JSON object). Without one, all.
- */
-filterPolicy?: Record<string, unknown>, 
-/**
- * FilterPolicyScope: what the policy reads, the message's attributes
- * (the default) or its JSON body.
- */
-filterPolicyScope?: FilterPolicyScope, 
-/**
- * RedrivePolicy's deadLetterTargetArn: the queue that gets a message
- * SNS could not deliver (a client-side error, or retries used up).
- * Without one, such a message is dropped.
- */
-deadLetterQueue?: string, };
-
-/**
- * What a subscription's filter policy reads (SNS's `FilterPolicyScope`).
- */
-export type FilterPolicyScope = "MessageAttributes" | "MessageBody";
-
-/**
- * One Publish of a topic, at its moment.
- */
-export type Publish = { atMs: number, 
-/**
- * The message, 1 byte to 256 KiB (262,144 bytes) of UTF-8.
- */
-message: string, 
-/**
- * The Subject, at most 100 characters (the envelope's `Subject`).
- */
-subject?: string, 
-/**
- * Message attributes, at most 10: a string is a `String` attribute,
- * a number a `Number`, a list a `String.Array`.
- */
-attributes?: Record<string, PublishAttribute>, 
-/**
- * MessageGroupId (FIFO topics, where it is required).
- */
-groupId?: string, 
-/**
- * MessageDeduplicationId (FIFO topics without contentBasedDeduplication).
- */
-dedupId?: string, };
-
-/**
- * A message attribute's value, its SNS type chosen by its JSON type
- * (for the schema and the TypeScript types: the document keeps the JSON
- * value, which `Scenario::validate` holds to these three, as an untagged
- * enum's decoder would have cost the page's wasm kilobytes).
- */
-export type PublishAttribute = string | number | Array<string | number | boolean | null>;
 
 /**
  * A simulated worker running the loop real consumer code runs.

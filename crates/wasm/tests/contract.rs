@@ -89,10 +89,38 @@ fn typescript() -> String {
     out
 }
 
+/// Declares the SNS topics' types (the scenario's and the snapshot's).
+fn declare_topic_types(
+    cfg: &Config,
+    out: &mut String,
+    declared: &mut BTreeSet<String>,
+    used: &mut BTreeSet<String>,
+) {
+    macro_rules! all {
+        ($($t:ty),* $(,)?) => {
+            $(
+                declare::<$t>(cfg, out, declared);
+                referenced::<$t>(cfg, used);
+            )*
+        };
+    }
+    all!(
+        TopicSnapshot,
+        SubscriptionSnapshot,
+        FailureSnapshot,
+        Topic,
+        Subscription,
+        FilterPolicyScope,
+        Publish,
+        PublishAttribute,
+    );
+}
+
 /// Declares every type the binding hands over, in order, into `out`: the
 /// names declared, and the names their declarations refer to.
 fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut declared, mut used) = (BTreeSet::new(), BTreeSet::new());
+    declare_topic_types(cfg, out, &mut declared, &mut used);
     macro_rules! all {
         ($($t:ty),* $(,)?) => {
             $(
@@ -125,9 +153,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         HeldSnapshot,
         SideEffect,
         AlarmSnapshot,
-        TopicSnapshot,
-        SubscriptionSnapshot,
-        FailureSnapshot,
         Peek,
         PeekAttribute,
         MessagePage,
@@ -142,11 +167,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Operator,
         OperatorCall,
         Operation,
-        Topic,
-        Subscription,
-        FilterPolicyScope,
-        Publish,
-        PublishAttribute,
         Consumer,
         Processing,
         Behaviour,
