@@ -130,6 +130,12 @@ export class History {
         case "bucketConfigured":
         case "bucketConfigurationFailed":
         case "bucketDeliveryFailed":
+        case "topicPublished":
+        case "topicFilteredOut":
+        case "topicDelivered":
+        case "topicDeliveryFailed":
+        case "topicDeadLettered":
+        case "topicDropped":
         case "checkpointAsked":
         case "checkpointAnswered":
         case "narrationWithheld":

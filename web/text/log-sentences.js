@@ -172,6 +172,21 @@ function describe(e, ctx, duplicateOf) {
       return line(`bucket “${e.bucket}”`, `S3 refused its notification configuration (${e.s3Code}: ${e.s3Error}: ${e.destination}): ${e.queue} refused the test event with ${e.code}: ${e.error}. The bucket notifies no queue`, "warn");
     case "bucketDeliveryFailed":
       return line(`bucket “${e.bucket}”`, `${e.queue} refused the ${e.eventName} notification of ${e.key} with ${e.code}: ${e.error}. S3 does not retry it: the event is lost`, "warn");
+    case "topicPublished":
+      if (e.deduplicated) return line(e.topic, `dropped a publish as a duplicate: the FIFO topic saw its deduplication id within the last 5 minutes`, "routine");
+      return line(e.topic, `published ${m()}`, "routine");
+    case "topicFilteredOut":
+      return line(e.topic, `did not send ${m()} to ${e.queue}: the subscription's filter policy does not match it`, "routine");
+    case "topicDelivered":
+      return line(e.topic, `delivered ${m()} to ${e.queue}${e.attempt > 1 ? ` at attempt ${e.attempt}` : ""}`, "good");
+    case "topicDeliveryFailed": {
+      const then = e.clientSide ? "a client-side error, which SNS does not retry" : e.retryAt != null ? `a server-side error: SNS tries again at t=${secs(e.retryAt)} s` : "a server-side error, and SNS's retries are used up";
+      return line(e.topic, `could not deliver ${m()} to ${e.queue}: ${e.code}: ${e.error} (${then})`, "warn");
+    }
+    case "topicDeadLettered":
+      return line(e.topic, `sent ${m()} to the subscription's dead-letter queue ${e.deadLetterQueue}: it could not be delivered to ${e.queue}`, "warn");
+    case "topicDropped":
+      return line(e.topic, `dropped ${m()} meant for ${e.queue}: ${e.reason === "noDeadLetterQueue" ? "the subscription has no dead-letter queue" : "its dead-letter queue refused it too"}`, "warn");
     case "alarmChanged":
       return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
     default:
@@ -296,6 +311,9 @@ export function isKey(e) {
     case "expired":
     case "bucketConfigurationFailed":
     case "bucketDeliveryFailed":
+    case "topicDeliveryFailed":
+    case "topicDeadLettered":
+    case "topicDropped":
       return true;
     case "sideEffectPerformed":
       return e.count > 1;
@@ -333,6 +351,9 @@ export function isKey(e) {
     case "narrationWithheld":
     case "bucketObjectChanged":
     case "bucketConfigured":
+    case "topicPublished":
+    case "topicFilteredOut":
+    case "topicDelivered":
       return false;
     default:
       return unreachable(e);

@@ -12,7 +12,6 @@ use queuelab_engine::{
 };
 use serde_json::{json, Value};
 
-
 /// A whole number as SQS reads one: digits with an optional sign, nothing
 /// around them (" 30" is refused too).
 fn int(name: &str, value: &str) -> SqsResult<i64> {

@@ -8,6 +8,7 @@
 //! scenario gives it, or as the service a neighbour sends as, like any
 //! other caller.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::actors::{self, Actor as _, Outcome};
@@ -25,20 +26,12 @@ impl actors::Observe for Engine {
     fn visible(&self, queue_url: &str) -> Option<u64> {
         queue_number(self, queue_url, AttributeName::ApproximateNumberOfMessages)
     }
-
-    fn home(&self) -> (&str, &str) {
-        (&self.config().region, &self.config().account_id)
-    }
-
-    fn epoch_ms(&self, at: Millis) -> u64 {
-        Engine::epoch_ms(self, at)
-    }
 }
 
-/// The most rounds of `Actor::settle` one moment runs for an actor (a
-/// verdict, the sends it let go, the refusals they met): a bound, so an
+/// The most follow-up commands one moment runs for an actor (retries, a
+/// dead-letter send, a verdict and the sends it let go): a bound, so an
 /// actor that always has more cannot stall the run.
-const MAX_SETTLE_ROUNDS: usize = 8;
+const MAX_FOLLOW_UPS: usize = 10_000;
 
 /// A queue's ARN, read through GetQueueAttributes as any caller would.
 fn queue_arn(engine: &Engine, url: &str) -> Option<String> {
@@ -62,19 +55,28 @@ fn queue_number(engine: &Engine, url: &str, name: AttributeName) -> Option<u64> 
 
 impl Simulation {
     /// Carries out actor `index`'s commands in order, telling it what
-    /// became of each before the next, then what it settles on once they
-    /// are done (`Actor::settle`), in rounds.
+    /// became of each before the next; what it decides on an outcome
+    /// (`Actor::follow_up`) runs next, before the rest.
     pub(crate) fn execute(&mut self, index: usize, commands: Vec<actors::Command>, now: Millis) {
-        let mut commands = commands;
-        for _ in 0..MAX_SETTLE_ROUNDS {
-            if commands.is_empty() {
-                return;
+        let mut queue: VecDeque<_> = commands.into();
+        let mut follow_ups = 0;
+        while let Some(command) = queue.pop_front() {
+            let outcome = self.carry_out(index, command, now);
+            self.actors[index].outcome(&outcome);
+            let next = self.actors[index].follow_up(now);
+            follow_ups += next.len();
+            // An actor's follow-ups end (a retry policy runs out, a verdict
+            // is given once); the bound keeps a mistaken one from hanging
+            // the run.
+            debug_assert!(
+                follow_ups <= MAX_FOLLOW_UPS,
+                "an actor followed up without end"
+            );
+            if follow_ups <= MAX_FOLLOW_UPS {
+                for command in next.into_iter().rev() {
+                    queue.push_front(command);
+                }
             }
-            for command in commands {
-                let outcome = self.carry_out(index, command, now);
-                self.actors[index].outcome(&outcome);
-            }
-            commands = self.actors[index].settle(now);
         }
     }
 

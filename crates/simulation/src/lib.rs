@@ -26,6 +26,7 @@ mod observers;
 mod rng;
 mod s3;
 pub mod scenario;
+pub mod sns;
 mod teach;
 mod time_order;
 mod units;
@@ -147,6 +148,62 @@ pub struct ProducerSnapshot {
     pub failed: u64,
 }
 
+/// An SNS topic: what it published and what became of each subscription's
+/// deliveries, for the page to draw the topic and its arrows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TopicSnapshot {
+    pub name: String,
+    pub arn: String,
+    pub fifo: bool,
+    /// Publishes made (duplicates a FIFO topic dropped included).
+    pub published: u64,
+    /// Publishes a FIFO topic dropped as duplicates.
+    pub deduplicated: u64,
+    pub subscriptions: Vec<SubscriptionSnapshot>,
+}
+
+/// One queue subscribed to a topic, and what its deliveries came to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionSnapshot {
+    pub queue: String,
+    pub raw_message_delivery: bool,
+    /// It has a filter policy.
+    pub filtered: bool,
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_letter_queue: Option<String>,
+    /// Messages the queue accepted.
+    pub delivered: u64,
+    /// Messages its filter policy kept from it.
+    pub filtered_out: u64,
+    /// Delivery attempts SQS refused.
+    pub failed: u64,
+    /// Messages sent to its dead-letter queue.
+    pub dead_lettered: u64,
+    /// Messages discarded.
+    pub dropped: u64,
+    /// Deliveries waiting for a retry.
+    pub retrying: u64,
+    /// The latest refusal: SQS's code and words.
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_failure: Option<FailureSnapshot>,
+}
+
+/// A refused delivery, as SQS answered it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FailureSnapshot {
+    pub code: String,
+    pub error: String,
+    pub client_side: bool,
+}
+
 /// The simulation's part of a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -178,6 +235,8 @@ pub struct SimulationSnapshot {
     pub alarms: Vec<AlarmSnapshot>,
     /// The scenario's S3 buckets, their notifications' arrows and counts.
     pub buckets: Vec<BucketSnapshot>,
+    /// SNS topics and their subscriptions.
+    pub topics: Vec<TopicSnapshot>,
 }
 
 /// Per-message records a run keeps now ([`Simulation::retained`]).
@@ -249,6 +308,7 @@ impl Simulation {
             schedule: Vec::new(),
             consumers: Vec::new(),
             operators: Vec::new(),
+            topics: Vec::new(),
             narration: Vec::new(),
             checkpoints: Vec::new(),
             alarms: Vec::new(),
@@ -287,7 +347,7 @@ impl Simulation {
             })
         };
         let mut simulation = Self::start(engine, scenario.clone());
-        simulation.actors = actors::build(&scenario, &url_of)?;
+        simulation.actors = actors::build(&scenario, &url_of, simulation.engine.config())?;
         for c in &scenario.consumers {
             let what = format!("consumer \"{}\"", c.name);
             let url = url_of(&what, &c.queue)?;
@@ -599,6 +659,10 @@ impl Simulation {
                 actors::Part::Bucket(b) => Some(b),
                 _ => None,
             }),
+            topics: self.parts(|part| match part {
+                actors::Part::Topic(t) => Some(t),
+                _ => None,
+            }),
         };
         for o in &self.observers {
             o.fill_snapshot(self.now(), &mut snapshot);
@@ -780,6 +844,10 @@ fn queue_attributes(
             max_receive_count: redrive.max_receive_count,
             text: String::new(),
         })));
+    }
+    if let Some(text) = spec.policy_text() {
+        // `Scenario::validate` refused a policy SQS would not take.
+        out.push(QueueAttribute::Policy(Some(queuelab_policy::read(&text)?)));
     }
     Ok(out)
 }

@@ -159,6 +159,65 @@ pub enum SimEvent {
         code: &'static str,
         error: String,
     },
+    /// An SNS topic published a message (`deduplicated`: a FIFO topic
+    /// dropped it as a duplicate of one published within 5 minutes, and
+    /// sends it nowhere).
+    TopicPublished {
+        topic: Arc<str>,
+        message_id: String,
+        deduplicated: bool,
+    },
+    /// A subscription's filter policy did not match the message: this
+    /// queue is not sent it.
+    TopicFilteredOut {
+        topic: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+    },
+    /// SNS delivered the message to a subscribed queue, at its `attempt`th
+    /// try (1: the first).
+    TopicDelivered {
+        topic: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        attempt: u32,
+    },
+    /// SQS refused a delivery (`code` and `error` in SQS's words). A
+    /// client-side error is not retried; a server-side one is retried at
+    /// `retryAt` by the delivery policy, while it lasts.
+    TopicDeliveryFailed {
+        topic: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        attempt: u32,
+        code: &'static str,
+        error: String,
+        client_side: bool,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_at: Option<Millis>,
+    },
+    /// A message SNS could not deliver to `queue` went to the
+    /// subscription's dead-letter queue.
+    TopicDeadLettered {
+        topic: Arc<str>,
+        queue: Arc<str>,
+        dead_letter_queue: Arc<str>,
+        message_id: String,
+    },
+    /// A message SNS could not deliver to `queue` is discarded: the
+    /// subscription has no dead-letter queue (`noDeadLetterQueue`), or
+    /// its dead-letter queue refused it too (`deadLetterQueueRefused`).
+    TopicDropped {
+        topic: Arc<str>,
+        queue: Arc<str>,
+        message_id: String,
+        #[cfg_attr(
+            feature = "contract",
+            ts(type = r#""noDeadLetterQueue" | "deadLetterQueueRefused""#)
+        )]
+        reason: &'static str,
+    },
     /// A depth alarm changed state.
     AlarmChanged {
         alarm: Arc<str>,

@@ -12,10 +12,31 @@ use serde_json::{json, Value};
 
 const DURATION: u64 = 60_000;
 
+/// A queue policy letting S3 send for the buckets `source_arn` matches
+/// (`ArnLike`) of the queues' own account, as S3's walkthrough writes it.
+fn s3_may_send(queue: &str, source_arn: &str) -> Value {
+    json!({
+        "Version": "2012-10-17",
+        "Statement": [{
+            "Sid": "AllowS3",
+            "Effect": "Allow",
+            "Principal": { "Service": "s3.amazonaws.com" },
+            "Action": "sqs:SendMessage",
+            "Resource": format!("arn:aws:sqs:us-east-1:000000000000:{queue}"),
+            "Condition": {
+                "ArnLike": { "aws:SourceArn": source_arn },
+                "StringEquals": { "aws:SourceAccount": "000000000000" },
+            },
+        }],
+    })
+}
+
+/// The queues' policies let S3 send for any bucket of their account.
 fn scenario(buckets: Value) -> Scenario {
+    let queue = |name: &str| json!({ "name": name, "policy": s3_may_send(name, "arn:aws:s3:::*") });
     serde_json::from_value(json!({
         "title": "s3", "durationMs": DURATION,
-        "queues": [{ "name": "uploads-queue" }, { "name": "thumbs" }, { "name": "jobs.fifo" }],
+        "queues": [queue("uploads-queue"), queue("thumbs"), { "name": "jobs.fifo" }],
         "buckets": buckets,
     }))
     .expect("a well-formed scenario")
@@ -433,37 +454,15 @@ fn a_notification_the_queue_refuses_is_lost_and_logged() {
 }
 
 #[test]
-#[ignore = "needs queue policies (policy part)"]
 fn a_configuration_the_queue_policy_refuses_fails_with_access_denied() {
-    let mut sim = start(json!([{
+    // The queue lets S3 send for another bucket only: S3 sending for
+    // "uploads" is refused when the configuration is saved.
+    let mut scenario = scenario(json!([{
         "name": "uploads", "configuredAtMs": 10,
         "notifications": [{ "queue": "thumbs", "events": ["s3:ObjectCreated:*"] }],
     }]));
-    // The queue lets S3 send for another bucket only: S3 sending for
-    // "uploads" is refused when the configuration is saved.
-    let policy = json!({
-        "Version": "2012-10-17",
-        "Statement": [{
-            "Effect": "Allow",
-            "Principal": { "Service": "s3.amazonaws.com" },
-            "Action": "sqs:SendMessage",
-            "Resource": "arn:aws:sqs:us-east-1:000000000000:thumbs",
-            "Condition": {
-                "ArnLike": { "aws:SourceArn": "arn:aws:s3:::other-bucket" },
-                "StringEquals": { "aws:SourceAccount": "000000000000" },
-            },
-        }],
-    });
-    let body =
-        json!({ "QueueUrl": url(&sim, "thumbs"), "Attributes": { "Policy": policy.to_string() } });
-    let answer = queuelab_protocol::dispatch(
-        sim.engine_mut(),
-        "AmazonSQS.SetQueueAttributes",
-        &body.to_string(),
-        None,
-    );
-    let done = matches!(&answer, queuelab_protocol::Dispatched::Done(r) if r.status == 200);
-    assert!(done, "{answer:?}");
+    scenario.queues[1].policy = Some(s3_may_send("thumbs", "arn:aws:s3:::other-bucket"));
+    let mut sim = Simulation::new(scenario, Config::default()).expect("loads");
     sim.advance(DURATION);
     let code = sim_events(&sim).into_iter().find_map(|e| match e {
         SimEvent::BucketConfigurationFailed { code, .. } => Some(code),

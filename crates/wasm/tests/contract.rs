@@ -38,8 +38,8 @@ use queuelab_simulation::{
     RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
-    AlarmSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect, SimEvent,
-    SimulationSnapshot, WorkerSnapshot,
+    AlarmSnapshot, FailureSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect,
+    SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
@@ -50,6 +50,7 @@ use queuelab_simulation::{
     Target,
 };
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
+use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -92,10 +93,38 @@ fn typescript() -> String {
     out
 }
 
+/// Declares the SNS topics' types (the scenario's and the snapshot's).
+fn declare_topic_types(
+    cfg: &Config,
+    out: &mut String,
+    declared: &mut BTreeSet<String>,
+    used: &mut BTreeSet<String>,
+) {
+    macro_rules! all {
+        ($($t:ty),* $(,)?) => {
+            $(
+                declare::<$t>(cfg, out, declared);
+                referenced::<$t>(cfg, used);
+            )*
+        };
+    }
+    all!(
+        TopicSnapshot,
+        SubscriptionSnapshot,
+        FailureSnapshot,
+        Topic,
+        Subscription,
+        FilterPolicyScope,
+        Publish,
+        PublishAttribute,
+    );
+}
+
 /// Declares every type the binding hands over, in order, into `out`: the
 /// names declared, and the names their declarations refer to.
 fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut declared, mut used) = (BTreeSet::new(), BTreeSet::new());
+    declare_topic_types(cfg, out, &mut declared, &mut used);
     macro_rules! all {
         ($($t:ty),* $(,)?) => {
             $(

@@ -20,7 +20,11 @@ pub(crate) struct Alarm {
     in_alarm: bool,
 }
 
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    _config: &queuelab_engine::Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for alarm in &scenario.alarms {
         out.push(Box::new(Alarm {

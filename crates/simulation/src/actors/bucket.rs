@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use queuelab_engine::{Millis, NewMessage, Principal, Service, SqsError, SqsResult};
+use queuelab_engine::{Config, Millis, NewMessage, Principal, Service, SqsError, SqsResult};
 
 use super::{Actor, Command, Outcome, Part, Reads, UrlOf};
 use crate::document::Bucket as BucketSpec;
@@ -62,8 +62,8 @@ struct Deliveries {
     last_error: Option<String>,
 }
 
-/// The moment the bucket acts in, read when it steps.
-#[derive(Default)]
+/// The moment the bucket acts in: the queues' region and account (the
+/// bucket's too), and the epoch time, set when it steps.
 struct Moment {
     epoch_ms: u64,
     region: String,
@@ -85,6 +85,8 @@ pub(crate) struct BucketActor {
     refused_test: Option<(Arc<str>, SqsError)>,
     /// Refusals to log once the moment's answers are in.
     to_log: Vec<SimEvent>,
+    /// The engine's epoch milliseconds at virtual time 0.
+    start_epoch_ms: u64,
     moment: Moment,
     deliveries: Vec<Deliveries>,
     puts: u64,
@@ -92,16 +94,20 @@ pub(crate) struct BucketActor {
     recent: Vec<String>,
 }
 
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    config: &Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for spec in &scenario.buckets {
-        out.push(Box::new(BucketActor::new(spec, url_of)?));
+        out.push(Box::new(BucketActor::new(spec, url_of, config)?));
     }
     Ok(out)
 }
 
 impl BucketActor {
-    fn new(spec: &BucketSpec, url_of: UrlOf) -> SqsResult<Self> {
+    fn new(spec: &BucketSpec, url_of: UrlOf, config: &Config) -> SqsResult<Self> {
         let what = format!("bucket \"{}\"", spec.name);
         let mut configurations = Vec::new();
         for (j, n) in spec.notifications.iter().enumerate() {
@@ -153,7 +159,12 @@ impl BucketActor {
             awaiting: Vec::new(),
             refused_test: None,
             to_log: Vec::new(),
-            moment: Moment::default(),
+            start_epoch_ms: config.start_epoch_ms,
+            moment: Moment {
+                epoch_ms: config.start_epoch_ms,
+                region: config.region.clone(),
+                account: config.account_id.clone(),
+            },
             puts: 0,
             deletes: 0,
             recent: Vec::new(),
@@ -314,17 +325,12 @@ impl Actor for BucketActor {
         configure.into_iter().chain(op).min()
     }
 
-    fn step(&mut self, now: Millis, seen: &mut Reads) -> Vec<Command> {
-        let (region, account) = seen.home();
-        self.moment = Moment {
-            epoch_ms: seen.epoch_ms(now),
-            region: region.to_string(),
-            account: account.to_string(),
-        };
+    fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
+        self.moment.epoch_ms = self.start_epoch_ms.saturating_add(now);
         if matches!(self.status, Status::Unsaved) && self.configured_at <= now {
             let out = self.configure();
             if matches!(self.status, Status::Validating) {
-                // This moment's objects wait for the verdict (`settle`).
+                // This moment's objects wait for the verdict (`follow_up`).
                 return out;
             }
         }
@@ -368,7 +374,7 @@ impl Actor for BucketActor {
         }
     }
 
-    fn settle(&mut self, now: Millis) -> Vec<Command> {
+    fn follow_up(&mut self, now: Millis) -> Vec<Command> {
         let mut out: Vec<Command> = self.to_log.drain(..).map(Command::Log).collect();
         if matches!(self.status, Status::Validating) && self.awaiting.is_empty() {
             out.push(Command::Log(self.verdict()));
@@ -413,24 +419,28 @@ impl Actor for BucketActor {
 
 #[cfg(test)]
 mod tests {
-    use queuelab_engine::{Identity, Millis, Service};
+    use queuelab_engine::{Identity, Service};
 
     use super::*;
     use crate::actors::Observe;
     use crate::document::{BucketNotification, ObjectOperation};
 
-    /// The engine's home as a bucket reads it, without an engine.
-    struct Home;
+    /// A queue that shows nothing: a bucket reads nothing of its queues.
+    struct Unseen;
 
-    impl Observe for Home {
+    impl Observe for Unseen {
         fn visible(&self, _queue_url: &str) -> Option<u64> {
             None
         }
-        fn home(&self) -> (&str, &str) {
-            ("eu-west-1", "111122223333")
-        }
-        fn epoch_ms(&self, at: Millis) -> u64 {
-            at
+    }
+
+    /// The queues' home in the test: a bucket of the scenario is there too.
+    fn home() -> Config {
+        Config {
+            region: "eu-west-1".into(),
+            account_id: "111122223333".into(),
+            start_epoch_ms: 0,
+            ..Config::default()
         }
     }
 
@@ -454,8 +464,8 @@ mod tests {
             }],
         };
         let url_of = |_: &str, queue: &str| Ok(format!("https://sqs/{queue}"));
-        let mut bucket = BucketActor::new(&spec, &url_of).unwrap();
-        let commands = bucket.step(0, &mut Home);
+        let mut bucket = BucketActor::new(&spec, &url_of, &home()).unwrap();
+        let commands = bucket.step(0, &mut Unseen);
         let [Command::SendAs { principal, .. }] = commands.as_slice() else {
             panic!("the test event first: {commands:?}");
         };
@@ -468,7 +478,7 @@ mod tests {
             }
         );
         bucket.outcome(&Outcome::Sent);
-        let settled = bucket.settle(0);
+        let settled = bucket.follow_up(0);
         let sent: Vec<&Principal> = (settled.iter())
             .filter_map(|c| match c {
                 Command::SendAs { principal, .. } => Some(principal),

@@ -15,18 +15,19 @@ mod bucket;
 mod operator;
 mod producer;
 mod schedule;
+mod topic;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute, SqsError,
-    SqsResult,
+    AttributeValue, Config, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute,
+    SqsError, SqsResult,
 };
 
 use crate::log::SimEvent;
 use crate::scenario::{Scenario, ScheduledSend};
-use crate::{AlarmSnapshot, BucketSnapshot, ProducerSnapshot};
+use crate::{AlarmSnapshot, BucketSnapshot, ProducerSnapshot, TopicSnapshot};
 
 /// What an actor asks of the run. `commands.rs` carries it out.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,11 +40,11 @@ pub(crate) enum Command {
         message: NewMessage,
         account: Option<Principal>,
     },
-    /// SendMessage of `message` to the queue at `queue_url`, made as
-    /// `principal` (a service sending for its resource: an S3 bucket's
-    /// notification). Its outcome is `Sent`, `Deduplicated` or
-    /// `Refused` with SQS's error; the run logs no `actionFailed` for it
-    /// (the actor tells of a refusal in its own words).
+    /// SendMessage of `message` to the queue at `queue_url` made as
+    /// `principal` (an AWS service sending for a resource: an SNS topic's
+    /// delivery, an S3 bucket's notification). Its outcome is `Sent`,
+    /// `Deduplicated` or `Refused` with SQS's error; the run logs no
+    /// `actionFailed` for it (the actor tells of a refusal in its own words).
     SendAs {
         queue_url: String,
         message: NewMessage,
@@ -92,7 +93,8 @@ pub(crate) enum Outcome {
     MoveStarted { handle: String },
     /// SQS refused the call (the run logged an `actionFailed` event).
     Failed,
-    /// SQS refused a `SendAs`, with this error (nothing logged).
+    /// SQS refused a `SendAs`, with its error (nothing logged: the actor
+    /// says what the refusal means for it).
     Refused(SqsError),
     /// Logged.
     Logged,
@@ -104,11 +106,6 @@ pub(crate) enum Outcome {
 pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
-    /// The region and the account the queues are in (the engine's
-    /// configuration): a bucket of the scenario is there too.
-    fn home(&self) -> (&str, &str);
-    /// Epoch milliseconds of the virtual moment `at`, as SQS's timestamps.
-    fn epoch_ms(&self, at: Millis) -> u64;
 }
 
 /// What the senders and watchers of [`REGISTRY`] see when they step.
@@ -129,6 +126,7 @@ pub(crate) enum Part {
     Producer(ProducerSnapshot),
     Alarm(AlarmSnapshot),
     Bucket(BucketSnapshot),
+    Topic(TopicSnapshot),
 }
 
 /// What the work estimate (`work.rs`) needs of a sender: its sends to its
@@ -165,10 +163,11 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     fn step(&mut self, now: Millis, seen: &mut Seen) -> Vec<C>;
     /// What became of one of its commands, in the order it gave them.
     fn outcome(&mut self, _outcome: &Outcome) {}
-    /// More commands at the same moment, once the outcomes of the last
-    /// ones are in (a verdict on them, or what waited for it): asked
-    /// again after each batch until it has none.
-    fn settle(&mut self, _now: Millis) -> Vec<C> {
+    /// Commands to carry out at once, after the outcome just told and
+    /// before its remaining ones (a retry without delay, a dead-letter
+    /// send, a verdict once every awaited outcome is in): what an outcome
+    /// made it decide at `now`.
+    fn follow_up(&mut self, _now: Millis) -> Vec<C> {
         Vec::new()
     }
     fn snapshot(&self) -> Option<Part> {
@@ -193,8 +192,9 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
 /// A queue's URL by its name; `Err` names the part of the scenario (`what`).
 pub(crate) type UrlOf<'a> = &'a dyn Fn(&str, &str) -> SqsResult<String>;
 
-/// Builds one scenario section's actors, in listed order.
-pub(crate) type Build = fn(&Scenario, UrlOf) -> SqsResult<Vec<Box<dyn Actor>>>;
+/// Builds one scenario section's actors, in listed order, in the
+/// engine's account and region (`Config`).
+pub(crate) type Build = fn(&Scenario, UrlOf, &Config) -> SqsResult<Vec<Box<dyn Actor>>>;
 
 /// Every kind of actor a scenario section makes (workers apart: `worker.rs`),
 /// in the order they act within a phase.
@@ -204,13 +204,18 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("operators", operator::build),
     ("buckets", bucket::build),
     ("alarms", alarm::build),
+    ("topics", topic::build),
 ];
 
 /// Every actor of a scenario, in registry order.
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    config: &Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out = Vec::new();
     for (_, build) in REGISTRY {
-        out.extend(build(scenario, url_of)?);
+        out.extend(build(scenario, url_of, config)?);
     }
     Ok(out)
 }

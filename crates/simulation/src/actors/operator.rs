@@ -44,7 +44,11 @@ pub(crate) struct Operator {
     handles: BTreeMap<Arc<str>, String>,
 }
 
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    _config: &queuelab_engine::Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for operator in &scenario.operators {
         let what = format!("operator \"{}\"", operator.name);

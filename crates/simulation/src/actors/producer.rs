@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use queuelab_engine::{Millis, Principal, MAX_VIRTUAL_MS};
+use queuelab_engine::{Millis, Principal};
 
 use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
@@ -26,6 +26,7 @@ pub(crate) struct Producer {
 pub(crate) fn build(
     scenario: &Scenario,
     url_of: UrlOf,
+    _config: &queuelab_engine::Config,
 ) -> queuelab_engine::SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, p) in scenario.producers.iter().enumerate() {
@@ -52,14 +53,7 @@ pub(crate) fn build(
 impl Producer {
     /// The moment of the rate's next send.
     fn rate_at(&self) -> Option<Millis> {
-        let rate = self.rate.as_ref()?;
-        // Checked: a send that would fall past the last representable
-        // moment never comes.
-        let at = rate
-            .every_ms
-            .checked_mul(self.next_rate)?
-            .checked_add(rate.start_ms)?;
-        (self.next_rate < rate.count && at <= MAX_VIRTUAL_MS).then_some(at)
+        self.rate.as_ref()?.at(self.next_rate)
     }
 
     /// Its next send due at or before `now`: a listed one first.
@@ -87,12 +81,7 @@ impl Producer {
     /// Rated sends at or before `until`, and their bodies' units.
     fn rated_until(&self, until: Millis) -> (u64, u64) {
         self.rate.as_ref().map_or((0, 0), |rate| {
-            if until < rate.start_ms || rate.every_ms == 0 {
-                return (0, 0);
-            }
-            // Sends numbered 0..=k fall at or before `until`.
-            let due = ((until - rate.start_ms) / rate.every_ms).saturating_add(1);
-            let n = due.min(rate.count).saturating_sub(self.next_rate);
+            let n = rate.due_until(until, self.next_rate);
             // `{n}` becomes at most 20 digits.
             (n, n.saturating_mul(units::body_units(rate.body.len() + 20)))
         })
@@ -174,12 +163,6 @@ mod tests {
         fn visible(&self, _queue_url: &str) -> Option<u64> {
             None
         }
-        fn home(&self) -> (&str, &str) {
-            ("us-east-1", "000000000000")
-        }
-        fn epoch_ms(&self, at: Millis) -> u64 {
-            at
-        }
     }
 
     fn producer(account: Option<&str>) -> Box<dyn Actor> {
@@ -190,7 +173,10 @@ mod tests {
         }))
         .unwrap();
         let url_of = |_: &str, _: &str| Ok("https://q".to_string());
-        build(&scenario, &url_of).unwrap().pop().unwrap()
+        build(&scenario, &url_of, &queuelab_engine::Config::default())
+            .unwrap()
+            .pop()
+            .unwrap()
     }
 
     #[test]

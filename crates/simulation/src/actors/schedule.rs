@@ -19,7 +19,11 @@ pub(crate) struct Schedule {
     sends: Sends,
 }
 
-pub(crate) fn build(scenario: &Scenario, url_of: UrlOf) -> SqsResult<Vec<Box<dyn Actor>>> {
+pub(crate) fn build(
+    scenario: &Scenario,
+    url_of: UrlOf,
+    _config: &queuelab_engine::Config,
+) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, s) in scenario.schedule.iter().enumerate() {
         out.push(Box::new(Schedule {

@@ -8,9 +8,13 @@
 mod bucket;
 mod lab;
 mod narration;
+mod rate;
 mod scenario;
+mod topic;
 
 pub use bucket::*;
 pub use lab::*;
 pub use narration::*;
+pub use rate::*;
 pub use scenario::*;
+pub use topic::*;

@@ -15,6 +15,12 @@ use super::lab::{Explain, Goal, Knob};
 #[cfg(feature = "contract")]
 use super::narration::MAX_CHECKPOINTS;
 use super::narration::{Checkpoint, Narration};
+use super::rate::Rate;
+#[cfg(feature = "contract")]
+use super::rate::MAX_SPAN_MS;
+use super::topic::Topic;
+#[cfg(feature = "contract")]
+use super::topic::MAX_TOPICS;
 
 /// Queues, producers, simulated consumers and narration, replayed
 /// deterministically from a seed. Times are virtual milliseconds from the
@@ -56,6 +62,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_OPERATORS)))]
     pub operators: Vec<Operator>,
+    /// SNS topics that publish and fan out to subscribed queues (`Topic`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_TOPICS)))]
+    pub topics: Vec<Topic>,
     /// Lines shown and announced at given moments.
     #[serde(default)]
     pub narration: Vec<Narration>,
@@ -125,6 +135,13 @@ pub struct QueueSpec {
     /// Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
     #[serde(default)]
     pub redrive: Option<Redrive>,
+    /// The queue's access policy (its `Policy` attribute), a JSON object as
+    /// SetQueueAttributes takes it: who besides the queues' own account may
+    /// call (an SNS topic, an S3 bucket, another account). Without one,
+    /// only the queues' own account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional, type = "Record<string, unknown>"))]
+    pub policy: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -353,25 +370,6 @@ impl Scenario {
         let producers = self.producers.iter().map(|p| p.name.as_str());
         producers.chain(self.schedule.iter().map(|s| s.name.as_str()))
     }
-}
-
-/// count sends, one every everyMs from startMs; {n} in body and groupId
-/// becomes the send's number.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Rate {
-    #[serde(default)]
-    #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
-    pub start_ms: u64,
-    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_SPAN_MS)))]
-    pub every_ms: u64,
-    #[cfg_attr(feature = "contract", schemars(range(max = MAX_RATE_COUNT)))]
-    pub count: u64,
-    #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
-    pub body: String,
-    #[serde(default)]
-    pub group_id: Option<String>,
 }
 
 /// A simulated worker running the loop real consumer code runs.
@@ -608,14 +606,6 @@ pub struct Alarm {
     /// In ALARM while visible messages >= threshold.
     pub threshold: u64,
 }
-
-/// The longest span a scenario gives in milliseconds (a poll interval, a
-/// rate's step, a processing time, a restart, a heartbeat): one year.
-/// Bounded so that adding it to any moment of a run stays exact.
-pub const MAX_SPAN_MS: u64 = 365 * 24 * 3_600_000;
-
-/// The most sends one `rate` makes.
-pub const MAX_RATE_COUNT: u64 = 10_000_000;
 
 /// The most queues, producers and workers (consumers times their
 /// `replicas`) a scenario has. The page draws each one: a share link with

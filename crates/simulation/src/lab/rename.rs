@@ -43,8 +43,8 @@ pub(super) fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
 }
 
 /// Renames a queue everywhere the scenario names it: the queue, redrive
-/// policies, producers, consumers, schedules, operators, alarms, buckets'
-/// notifications, the goal, knob selectors,
+/// policies, producers, consumers, schedules, operators, alarms, topics'
+/// subscriptions, buckets' notifications, the goal, knob selectors,
 /// narration and checkpoint triggers, and `{name.…}` placeholders.
 pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     if from == to {
@@ -67,6 +67,10 @@ pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
     for n in s.buckets.iter_mut().flat_map(|b| &mut b.notifications) {
         fix(&mut n.queue);
+    }
+    for sub in s.topics.iter_mut().flat_map(|t| &mut t.subscriptions) {
+        fix(&mut sub.queue);
+        sub.dead_letter_queue.iter_mut().for_each(fix);
     }
     for call in s.operators.iter_mut().flat_map(|o| &mut o.calls) {
         call.call.queue_names_mut().into_iter().for_each(fix);

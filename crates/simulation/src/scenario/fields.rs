@@ -149,6 +149,12 @@ pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 7] = [
 ];
 
 impl QueueSpec {
+    /// The queue's `Policy` as SetQueueAttributes would be sent it: the
+    /// scenario's JSON object as text.
+    pub(crate) fn policy_text(&self) -> Option<String> {
+        self.policy.as_ref().map(serde_json::Value::to_string)
+    }
+
     /// The queue's whole-number attributes: field, attribute and the
     /// value the scenario gives (None: the engine's default).
     pub(crate) fn seconds(

@@ -10,24 +10,29 @@ mod buckets;
 mod card;
 mod fields;
 mod operators;
+mod topics;
 mod validate;
 mod validate_claims;
 mod vocabulary;
 
+#[cfg(feature = "contract")]
+pub use crate::document::PublishAttribute;
 pub use crate::document::{
     Alarm, Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS,
     MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
 };
 pub use crate::document::{
-    Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration, Operation, Operator,
-    OperatorCall, Processing, Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
-    ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES,
-    MAX_CLAIMS, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT, MAX_REPLICAS,
-    MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+    Checkpoint, Choice, Claim, Consumer, Count, EndCondition, FilterPolicyScope, Narration,
+    Operation, Operator, OperatorCall, Processing, Producer, Publish, QueueSpec, Rate, Redrive,
+    RetryBackoff, Scenario, Schedule, ScheduledSend, Subscription, Topic, Trigger, TriggerEvent,
+    UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_NARRATION_LINES,
+    MAX_PRODUCERS, MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES,
+    MAX_SPAN_MS, MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
+pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use validate::dedup_scope;
 pub(crate) use vocabulary::field_words;
 pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use queuelab_engine::{is_queue_name, AttributeName, DedupScope};
+use queuelab_engine::{check_attribute_text, is_queue_name, AttributeName, DedupScope};
 
 use super::fields::{account, at_most, quoted, short_name, within, FieldError};
 use crate::document::{
@@ -51,6 +51,10 @@ impl Scenario {
             .chain(
                 (self.operators.iter().enumerate())
                     .map(|(i, o)| (format!("operators[{i}]"), vec![o.name.clone()])),
+            )
+            .chain(
+                (self.topics.iter().enumerate())
+                    .map(|(i, t)| (format!("topics[{i}]"), vec![t.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -100,6 +104,7 @@ impl Scenario {
         self.validate_schedule()?;
         self.validate_operators()?;
         self.validate_buckets()?;
+        self.validate_topics()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }
@@ -401,6 +406,20 @@ impl QueueSpec {
     /// listed `earlier`, of the same type. `i` is its place in `queues`.
     fn validate(&self, i: usize, earlier: &[QueueSpec]) -> Result<(), FieldError> {
         let path = |field: &str| format!("queues[{i}].{field}");
+        if let Some(text) = self.policy_text() {
+            // The words SQS would answer SetQueueAttributes with, placed at
+            // the field: the same reader and checks as the protocol's.
+            let read = check_attribute_text(AttributeName::Policy, &text)
+                .and_then(|()| queuelab_policy::read(&text));
+            if let Err(error) = read {
+                return Err(FieldError {
+                    path: path("policy"),
+                    rule: "a queue policy SQS accepts (a JSON object with Version and Statement)"
+                        .into(),
+                    got: format!("one SQS refuses with \"{}\"", error.message),
+                });
+            }
+        }
         if !is_queue_name(&self.name) {
             return Err(FieldError {
                 path: path("name"),

@@ -1,0 +1,56 @@
+// SNS topics on the stage: a card per topic, an arrow per subscribed queue
+// with its counts, and a broken arrow with SQS's reason when a delivery is
+// refused (here the queue is deleted mid-run with el.sqs), as the engine's
+// snapshot says.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { artifacts, open } from "./harness.mjs";
+
+const scenario = {
+  title: "SNS fan-out", durationMs: 10000,
+  queues: [{ name: "billing" }, { name: "analytics" }, { name: "orders" }, { name: "sns-dlq" }],
+  topics: [{ name: "orders-topic", subscriptions: [
+    { queue: "billing", filterPolicy: { type: ["order"] } },
+    { queue: "analytics", rawMessageDelivery: true },
+    { queue: "orders", deadLetterQueue: "sns-dlq" },
+  ], publishes: [
+    { atMs: 1000, message: "{\"id\":\"A-1\"}", attributes: { type: "order" } },
+    { atMs: 2000, message: "{\"id\":\"R-1\"}", attributes: { type: "refund" } },
+    { atMs: 3000, message: "{\"id\":\"A-2\"}", attributes: { type: "order" } },
+  ] }],
+};
+
+const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Topics</title>
+<script type="module" src="web/queue-lab.js"></script></head><body>
+<queue-lab id="lab" checkpoints="off"><script type="application/json">${JSON.stringify(scenario)}</script></queue-lab></body></html>`;
+
+test("a topic's card draws an arrow per queue, filtered messages, and a broken arrow with SQS's reason", async () => {
+  const { page, problems, close } = await open("sns.html", {
+    routes: { "sns.html": { body: html, contentType: "text/html" } },
+    readyWhen: "#lab[data-ready='true']",
+  });
+  const lab = page.locator("#lab");
+  await lab.evaluate((el) => el.controls.scrub(2500, false));
+  await lab.evaluate((el) => el.sqs.deleteQueue({ QueueUrl: "https://sqs.us-east-1.amazonaws.com/000000000000/orders" }));
+  await lab.evaluate((el) => el.controls.scrub(5000, false));
+  const drawn = await page.waitForFunction(() => {
+    const root = document.getElementById("lab").shadowRoot;
+    const box = root.getElementById("topics");
+    const arrows = [...root.querySelectorAll(".topic-arrow")];
+    if (box.hidden || arrows.length !== 3 || !root.querySelector(".topic-reason")) return null;
+    return {
+      heading: root.querySelector(".topic-name").textContent,
+      arrows: arrows.map((a) => ({ broken: a.classList.contains("broken"), text: a.textContent })),
+    };
+  }).then((h) => h.jsonValue());
+  const topic = await lab.evaluate((el) => el.controls.playground.snapshot().simulation.topics[0]);
+  assert.equal(drawn.heading, `orders-topic · ${topic.published} messages published`);
+  assert.deepEqual(drawn.arrows.map((a) => a.broken), [false, false, true]);
+  assert.match(drawn.arrows[0].text, /^→ billing 2 delivered · 1 filtered out$/);
+  assert.match(drawn.arrows[1].text, /^→ analytics 3 delivered · raw$/);
+  assert.match(drawn.arrows[2].text, /^⇢✕ orders 2 delivered · 1 refused · 1 to sns-dlqAWS\.SimpleQueueService\.NonExistentQueue: The specified queue does not exist\. \(client-side: SNS does not retry; then to sns-dlq\)$/);
+  assert.equal(topic.subscriptions[2].deadLettered, 1);
+  await page.locator("#lab").screenshot({ path: `${artifacts}topics.png` });
+  assert.deepEqual(problems, []);
+  await close();
+});
