@@ -115,6 +115,7 @@ export class History {
         case "moveTaskEnded":
         case "permissionAdded":
         case "permissionRemoved":
+        case "kmsRequested":
         case "narration":
         case "processingStarted":
         case "sideEffectPerformed":

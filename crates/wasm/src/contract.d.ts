@@ -9,7 +9,7 @@ export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreat
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, });
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "kmsRequested", queue: string, api: KmsApi, key: string, by: string | null, });
 
 /**
  * What changed: one variant per kind of state change of a queue, a message,
@@ -24,7 +24,7 @@ export type EventKind = { "type": "queueCreated", queue: string, fifo: boolean, 
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, };
+label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "kmsRequested", queue: string, api: KmsApi, key: string, by: string | null, };
 
 /**
  * One event of the run. Serialized exactly like the engine's `Event`:
@@ -95,7 +95,25 @@ groups: Array<GroupSnapshot>,
 /**
  * Only in a windowed snapshot: the groups it left out of `groups`.
  */
-groupsOmitted?: number, };
+groupsOmitted?: number, 
+/**
+ * Server-side encryption: `sse-sqs` (SqsManagedSseEnabled, AWS's
+ * default), `sse-kms` (a KmsMasterKeyId) or `none`.
+ */
+encryption: "none" | "sse-sqs" | "sse-kms", 
+/**
+ * SSE-KMS: the key, named by its first alias when it exists, else
+ * the queue's KmsMasterKeyId as set.
+ */
+kmsKey: string | null, 
+/**
+ * SSE-KMS: the data key reuse period (KmsDataKeyReusePeriodSeconds).
+ */
+kmsDataKeyReusePeriodSeconds: number | null, 
+/**
+ * The KMS requests SQS made for this queue's sends and receives.
+ */
+kmsRequests: KmsRequests, };
 
 export type MessageSnapshot = { messageId: MessageId, 
 /**
@@ -145,6 +163,16 @@ export type GroupSnapshot = { group: string, locked: boolean, messages: number, 
 export type Counts = { timeMs: number, queues: Array<QueueCounts>, };
 
 export type QueueCounts = { name: string, visible: number, inFlight: number, delayed: number, };
+
+/**
+ * KMS requests an SSE-KMS queue made, by operation (kms.rs).
+ */
+export type KmsRequests = { generateDataKey: number, decrypt: number, };
+
+/**
+ * The two KMS operations SQS calls for SSE-KMS.
+ */
+export type KmsApi = "GenerateDataKey" | "Decrypt";
 
 /**
  * The simulation's part of a snapshot.
@@ -243,7 +271,20 @@ standardPriceNanoUsd: number,
 /**
  * The price of one request on a FIFO queue, nano-US-dollars.
  */
-fifoPriceNanoUsd: number, };
+fifoPriceNanoUsd: number, 
+/**
+ * KMS requests SSE-KMS queues made (GenerateDataKey and Decrypt),
+ * billed by KMS, not SQS: apart from `requests` and `costNanoUsd`.
+ */
+kmsRequests: number, 
+/**
+ * Their cost at KMS's list price, in nano-US-dollars (exact).
+ */
+kmsCostNanoUsd: number, 
+/**
+ * The price of one KMS request, nano-US-dollars ($0.03 per 10,000).
+ */
+kmsPriceNanoUsd: number, };
 
 /**
  * What one of the scenario's senders (a producer, or a schedule) has
@@ -368,6 +409,12 @@ seed: number,
  */
 durationMs: number, 
 /**
+ * KMS keys made at time 0, before the queues, for queues encrypted
+ * with SSE-KMS (`encryption.kmsKey`). The AWS managed key
+ * `alias/aws/sqs` always exists besides them. At most 20.
+ */
+keys?: Array<KeySpec>, 
+/**
  * Queues created at time 0, in this order: a dead-letter queue comes
  * before the queues that use it. At most 100.
  */
@@ -437,13 +484,58 @@ deduplicationScope: "queue" | "messageGroup" | null,
 /**
  * Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
  */
-redrive: Redrive | null, };
+redrive: Redrive | null, 
+/**
+ * Server-side encryption: `"sqs"` (SSE-SQS, AWS's default for a new
+ * queue, when left out), `"none"`, or SSE-KMS with one of the
+ * scenario's `keys` (or `alias/aws/sqs`).
+ */
+encryption?: Encryption, };
 
 export type Redrive = { 
 /**
  * Name of a queue listed earlier.
  */
 deadLetterQueue: string, maxReceiveCount: number, };
+
+/**
+ * A customer managed KMS key, made at time 0.
+ */
+export type KeySpec = { 
+/**
+ * Its alias, `alias/` then letters, digits, `/`, `_` or `-`
+ * (`alias/aws/` is AWS's).
+ */
+alias: string, 
+/**
+ * Who the key policy lets use the key (kms:GenerateDataKey,
+ * kms:Decrypt) besides the owner account: `sns.amazonaws.com`,
+ * `s3.amazonaws.com` or a 12-digit account id. A service that sends
+ * to a queue encrypted with a key that does not allow it fails with
+ * KMS.AccessDeniedException.
+ */
+allow?: Array<string>, };
+
+/**
+ * A queue's server-side encryption.
+ */
+export type Encryption = EncryptionName | KmsEncryption;
+
+export type EncryptionName = "sqs" | "none";
+
+/**
+ * SSE-KMS with a key: SQS asks KMS for a data key (GenerateDataKey) and
+ * to decrypt one (Decrypt) once per reuse period per caller.
+ */
+export type KmsEncryption = { 
+/**
+ * The key's alias: one of the scenario's `keys`, or `alias/aws/sqs`.
+ */
+kmsKey: string, 
+/**
+ * KmsDataKeyReusePeriodSeconds, 60 to 86400 (default 300).
+ */
+dataKeyReusePeriodSeconds?: number, };
 
 /**
  * Something that sends messages: at fixed moments, or at a steady rate.
@@ -528,7 +620,7 @@ call: Operation, };
 /**
  * The operations an operator calls, each on queues the scenario names.
  */
-export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } };
+export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } };
 
 /**
  * A simulated worker running the loop real consumer code runs.

@@ -22,7 +22,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use queuelab_engine::{Action, Event, EventKind, MessageId};
+use queuelab_engine::{Action, Event, EventKind, KmsApi, KmsRequests, MessageId};
 use queuelab_engine::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
     QueueSnapshot, Snapshot,
@@ -45,6 +45,7 @@ use queuelab_simulation::{
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
 };
+use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use serde_json::Value;
 use ts_rs::{Config, TS};
@@ -116,6 +117,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         GroupSnapshot,
         Counts,
         QueueCounts,
+        KmsRequests,
+        KmsApi,
         SimulationSnapshot,
         Outcome,
         Bill,
@@ -131,6 +134,10 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Scenario,
         QueueSpec,
         Redrive,
+        KeySpec,
+        Encryption,
+        EncryptionName,
+        KmsEncryption,
         Producer,
         ScheduledSend,
         Rate,

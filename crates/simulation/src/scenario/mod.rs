@@ -8,17 +8,19 @@
 
 mod card;
 mod fields;
+mod keys;
 mod operators;
 mod validate;
 mod validate_claims;
 mod vocabulary;
 
 pub use crate::document::{
-    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Processing, Producer, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
-    MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT,
-    MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
+    Alarm, Behaviour, Checkpoint, Choice, Claim, Consumer, Count, Encryption, EncryptionName,
+    EndCondition, KeySpec, KmsEncryption, Narration, Operation, Operator, OperatorCall, Processing,
+    Producer, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger,
+    TriggerEvent, UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_KEYS,
+    MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES,
+    MAX_SCHEDULES, MAX_SPAN_MS, MAX_WORKERS,
 };
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
