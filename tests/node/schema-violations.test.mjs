@@ -64,8 +64,9 @@ function sample(node, branch) {
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
  * one answer gives neither. Producers, schedules, operators and workers have
- * names of their own, an operator's calls name the two queues, and a
- * behaviour claim names the first worker.
+ * names of their own, an operator's calls name the two queues (or the first
+ * KMS key), keys have aliases KMS accepts, and a behaviour claim names the
+ * first worker.
  */
 function wire(scenario) {
   for (const c of scenario.checkpoints) c.choices.forEach((choice, i) => delete choice[i % 2 ? "when" : "atEnd"]);
@@ -87,7 +88,10 @@ function wire(scenario) {
     if ("queue" in op) op.queue = "work.fifo";
     if ("source" in op) op.source = "dead.fifo";
     if ("destination" in op) op.destination = "work.fifo";
+    if ("key" in op) op.key = "alias/key-1";
   }
+  // KMS keys: aliases KMS accepts, a policy naming a service; a disableKey or enableKey call names the first.
+  (scenario.keys ?? []).forEach((key, i) => Object.assign(key, { alias: `alias/key-${i + 1}`, allow: key.allow.map(() => "sns.amazonaws.com") }));
   (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
   scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));
