@@ -404,3 +404,55 @@ fn an_sse_sqs_queue_makes_no_kms_requests() {
     assert_eq!(counted(&sqs), requests(0, 0));
     assert_eq!(sqs.engine.meter().kms_requests(|_| true), 0);
 }
+
+#[test]
+fn a_waiting_long_poll_decrypts_the_message_that_arrives() {
+    let (mut sqs, url) = kms_queue(&[], json!({}));
+    let poll = sqs
+        .start(
+            "ReceiveMessage",
+            json!({ "QueueUrl": url, "WaitTimeSeconds": 20 }),
+        )
+        .expect_err("nothing to receive yet: the poll waits");
+    assert_eq!(counted(&sqs), requests(0, 0));
+    sqs.send(&url, "order");
+    let answered = sqs.answered();
+    assert_eq!(answered.len(), 1);
+    assert_eq!(answered[0].0, poll);
+    assert_eq!(answered[0].1.messages().len(), 1);
+    // The send's GenerateDataKey and Decrypt, then the poll's Decrypt.
+    assert_eq!(counted(&sqs), requests(1, 2));
+}
+
+#[test]
+fn a_message_moved_to_a_dead_letter_queue_keeps_its_data_key() {
+    let mut sqs = Sqs::new();
+    sqs.engine
+        .create_key(&["alias/orders".to_string()], &[])
+        .unwrap();
+    let (_, dlq_arn) = sqs.create_with_arn("dlq", json!({}));
+    let policy = json!({ "deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1 }).to_string();
+    let url = sqs.create(
+        "orders",
+        json!({ "KmsMasterKeyId": "alias/orders", "RedrivePolicy": policy }),
+    );
+    let dlq = sqs.create("dlq", json!({}));
+    sqs.send(&url, "order");
+    let owner = Principal::owner();
+    receive_by(&mut sqs, &owner, &url).messages();
+    // The next receive moves it; the DLQ (SSE-SQS) holds a message encrypted
+    // under the key, and its first reader decrypts the data key.
+    receive_by(&mut sqs, &owner, &url).messages();
+    assert_eq!(receive_by(&mut sqs, &owner, &dlq).messages().len(), 1);
+    let snapshot = sqs.engine.snapshot();
+    let of = |name: &str| {
+        snapshot
+            .queues
+            .iter()
+            .find(|q| q.name == name)
+            .unwrap()
+            .kms_requests
+    };
+    assert_eq!(of("orders"), requests(1, 2));
+    assert_eq!(of("dlq"), requests(0, 1));
+}
