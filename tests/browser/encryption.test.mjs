@@ -80,14 +80,14 @@ test("each card shows its encryption and the KMS requests the engine counted, an
   }
 });
 
-test("at 400 px the encryption badge stays inside its card", async () => {
+test("at 400 px every card has its encryption badge, inside the card", async () => {
   const { page, problems, close } = await openAt(400);
   try {
     const outside = await page.evaluate(() =>
       [...document.getElementById("lab").shadowRoot.querySelectorAll("article.queue")].filter((card) => {
-        const badge = card.querySelector(".q-sse").getBoundingClientRect();
-        const box = card.getBoundingClientRect();
-        return badge.width === 0 || badge.left < box.left || badge.right > box.right;
+        const sse = card.querySelector(".q-sse");
+        const [badge, box] = [sse.getBoundingClientRect(), card.getBoundingClientRect()];
+        return sse.textContent === "" || badge.left < box.left || badge.right > box.right;
       }).map((card) => card.dataset.queue),
     );
     assert.deepEqual(outside, []);
