@@ -21,3 +21,9 @@ test("dollars keep every significant digit of a nano-dollar amount", () => {
   assert.equal(dollars(2_000_000_000), "$2.00");
   assert.equal(dollars(0), "$0.00");
 });
+
+test("KMS requests of SSE-KMS queues follow, at KMS's price per 10,000", () => {
+  const bill = { requests: 42, fifoRequests: 0, costNanoUsd: 42 * 400, ...prices, kmsRequests: 30, kmsCostNanoUsd: 90_000, kmsPriceNanoUsd: 3_000 };
+  assert.equal(billSentence(bill), "42 requests ≈ $0.0000168 at $0.40 per million. Plus 30 KMS requests (SSE-KMS) ≈ $0.00009 at $0.03 per 10,000.");
+  assert.equal(billSentence({ ...bill, kmsRequests: 0, kmsCostNanoUsd: 0 }), "42 requests ≈ $0.0000168 at $0.40 per million.");
+});

@@ -64,8 +64,9 @@ function sample(node, branch) {
  * dead-letter queue is listed before it, and everyone uses it. A
  * checkpoint's answer is decided one way (`when` or `atEnd`), and at most
  * one answer gives neither. Producers, schedules, operators and workers have
- * names of their own, an operator's calls name the two queues, a bucket
- * notifies a standard queue of its own, and a behaviour claim names the
+ * names of their own, an operator's calls name the two queues (or the first
+ * KMS key), keys have aliases KMS accepts, a bucket notifies a standard
+ * queue of its own, and a behaviour claim names the
  * first worker.
  */
 function wire(scenario) {
@@ -88,6 +89,7 @@ function wire(scenario) {
     if ("queue" in op) op.queue = "work.fifo";
     if ("source" in op) op.source = "dead.fifo";
     if ("destination" in op) op.destination = "work.fifo";
+    if ("key" in op) op.key = "alias/key-1";
   }
   // A bucket notifies a standard queue (S3 sends to no FIFO queue) of an
   // event S3 knows; its objects put a key, then delete it.
@@ -98,6 +100,8 @@ function wire(scenario) {
     delete op.delete;
     bucket.objects.push({ atMs: op.atMs, delete: op.put });
   }
+  // KMS keys: aliases KMS accepts, a policy naming a service; a disableKey or enableKey call names the first.
+  (scenario.keys ?? []).forEach((key, i) => Object.assign(key, { alias: `alias/key-${i + 1}`, allow: key.allow.map(() => "sns.amazonaws.com") }));
   (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
   scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));

@@ -116,6 +116,7 @@ export class History {
         case "permissionAdded":
         case "permissionRemoved":
         case "accessDecided":
+        case "kmsRequested":
         case "narration":
         case "processingStarted":
         case "sideEffectPerformed":

@@ -32,6 +32,22 @@ function requests(n) {
  * @param {Bill} bill
  */
 export function billSentence(bill) {
+  return sqsSentence(bill) + kmsSentence(bill);
+}
+
+/**
+ * " Plus 30 KMS requests (SSE-KMS) ≈ $0.00009 at $0.03 per 10,000.", or
+ * "" when no queue made one.
+ * @param {Bill} bill
+ */
+function kmsSentence(bill) {
+  if (!bill.kmsRequests) return "";
+  const per = dollars(bill.kmsPriceNanoUsd * 10_000);
+  return ` Plus ${bill.kmsRequests.toLocaleString("en-US")} KMS request${bill.kmsRequests === 1 ? "" : "s"} (SSE-KMS) ≈ ${dollars(bill.kmsCostNanoUsd)} at ${per} per 10,000.`;
+}
+
+/** @param {Bill} bill */
+function sqsSentence(bill) {
   if (bill.requests === 0) return "0 requests: nothing billed.";
   const standard = bill.requests - bill.fifoRequests;
   const total = `${requests(bill.requests)} ≈ ${dollars(bill.costNanoUsd)}`;

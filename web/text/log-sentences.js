@@ -143,6 +143,8 @@ function describe(e, ctx, duplicateOf) {
       return line(by, `removed statement "${e.label}" from the Policy of ${e.queue} (RemovePermission)`);
     case "accessDecided":
       return line(e.by ?? e.principal, accessSentence(e), e.allowed ? "" : "warn");
+    case "kmsRequested":
+      return line("SQS", `called KMS ${e.api} with key ${shortId(e.key.split("/").pop() ?? e.key)} for ${by} on ${e.queue} (SSE-KMS): once per data key reuse period per caller, billed by KMS`, "routine");
     case "processingStarted":
       return line(e.consumer, `started processing ${m()} (receive #${e.receiveCount}); it takes until t=${secs(e.until)} s`, "routine");
     case "duplicateDelivery":
@@ -263,6 +265,11 @@ function operatorCall(e) {
     }
     case "CancelMessageMoveTask":
       return `asked SQS to cancel its move task on ${e.queue} (CancelMessageMoveTask)`;
+    // A KMS call: `queue` names the key.
+    case "DisableKey":
+      return `disabled the KMS key ${e.queue} (DisableKey): sends to and receives from queues encrypted with it fail until it is enabled again`;
+    case "EnableKey":
+      return `enabled the KMS key ${e.queue} again (EnableKey)`;
     default:
       return `called ${e.action} on ${e.queue}`;
   }
@@ -340,6 +347,7 @@ export function isKey(e) {
     case "moveTaskEnded":
     case "permissionAdded":
     case "permissionRemoved":
+    case "kmsRequested":
     case "processingStarted":
     case "skippedAlreadyProcessed":
     case "processingFailed":

@@ -22,16 +22,24 @@
 //!   and heartbeats read; CreateQueue; ListQueues…) are not metered.
 //! - The free tier (first million requests a month) and volume tiers are
 //!   left out: costs are at list price.
+//!
+//! KMS requests that SSE-KMS queues make (kms.rs) are billed apart, by
+//! caller and KMS operation, at KMS's price
+//! (https://aws.amazon.com/kms/pricing/, checked 2026-12: "$0.03 per
+//! 10,000 requests" for symmetric keys; the 20,000 free requests a month
+//! and the $1 a month per customer managed key are left out).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::Action;
+use crate::{Action, KmsApi};
 
 /// Nano-US-dollars per request on a standard queue ($0.40 per million).
 pub const PRICE_NANO_USD_STANDARD: u64 = 400;
 /// Nano-US-dollars per request on a FIFO queue ($0.50 per million).
 pub const PRICE_NANO_USD_FIFO: u64 = 500;
+/// Nano-US-dollars per KMS request ($0.03 per 10,000).
+pub const PRICE_NANO_USD_KMS: u64 = 3_000;
 /// Each started chunk of this many payload bytes is one request.
 pub const BILLING_CHUNK_BYTES: usize = 65_536;
 
@@ -69,6 +77,8 @@ pub struct Meter {
     /// The callers named so far (at most [`MAX_METERED_CALLERS`]), shared
     /// with their lines: a call by a known caller allocates nothing.
     callers: BTreeSet<Arc<str>>,
+    /// KMS requests SSE-KMS queues made for each caller's calls.
+    kms: BTreeMap<(Option<Arc<str>>, KmsApi), u64>,
 }
 
 /// Requests a call with this many payload bytes is billed as: one per
@@ -87,6 +97,27 @@ impl Meter {
         let tally = self.lines.entry(line).or_default();
         tally.calls += 1;
         tally.requests += requests_for_payload(payload);
+    }
+
+    /// Bills one KMS request made for a call by `by`.
+    pub(crate) fn bill_kms(&mut self, by: Option<&str>, api: KmsApi) {
+        let caller = by.map(|name| self.caller(name));
+        *self.kms.entry((caller, api)).or_default() += 1;
+    }
+
+    /// KMS requests by (caller, operation), in that order.
+    pub fn kms_lines(&self) -> impl Iterator<Item = (Option<&str>, KmsApi, u64)> {
+        self.kms
+            .iter()
+            .map(|((caller, api), n)| (caller.as_deref(), *api, *n))
+    }
+
+    /// KMS requests made for the callers `counts` accepts.
+    pub fn kms_requests(&self, counts: impl Fn(Option<&str>) -> bool) -> u64 {
+        self.kms_lines()
+            .filter(|(caller, ..)| counts(*caller))
+            .map(|(.., n)| n)
+            .sum()
     }
 
     /// The name a caller's calls are billed under: its own while the meter

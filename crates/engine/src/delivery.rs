@@ -384,6 +384,8 @@ impl Engine {
     }
 
     fn deliver(&mut self, id: u32, key: u64, spec: &ReceiveSpec) -> ReceivedMessage {
+        // SQS decrypts the message before handing it over.
+        self.decrypt_for_receive(id, key, &spec.identity, spec.by.as_deref());
         let now = self.now;
         let secret = self.secret;
         let epoch = self.config.start_epoch_ms;

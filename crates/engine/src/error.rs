@@ -39,6 +39,14 @@ pub enum ErrorCode {
     /// AWS's front end answers such a request with HTTP 413 before SQS sees
     /// it, so, like an unknown operation, it carries no SQS query code.
     RequestEntityTooLarge,
+    /// SSE-KMS: the key policy does not let the caller use the queue's key.
+    KmsAccessDenied,
+    /// SSE-KMS: the queue's key is disabled.
+    KmsDisabled,
+    /// SSE-KMS: the queue's key is pending deletion.
+    KmsInvalidState,
+    /// SSE-KMS: the queue's key does not exist.
+    KmsNotFound,
 }
 
 impl ErrorCode {
@@ -68,6 +76,10 @@ impl ErrorCode {
             ResourceNotFound => "ResourceNotFoundException",
             Serialization => "SerializationException",
             RequestEntityTooLarge => "RequestEntityTooLarge",
+            KmsAccessDenied => "KMS.AccessDeniedException",
+            KmsDisabled => "KMS.DisabledException",
+            KmsInvalidState => "KMS.InvalidStateException",
+            KmsNotFound => "KMS.NotFoundException",
         }
     }
 
@@ -123,6 +135,10 @@ impl ErrorCode {
             ResourceNotFound => "ResourceNotFoundException",
             Serialization => "SerializationException",
             RequestEntityTooLarge => "RequestEntityTooLargeException",
+            KmsAccessDenied => "KmsAccessDenied",
+            KmsDisabled => "KmsDisabled",
+            KmsInvalidState => "KmsInvalidState",
+            KmsNotFound => "KmsNotFound",
         }
     }
 

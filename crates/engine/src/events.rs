@@ -236,6 +236,16 @@ pub enum EventKind {
         allowed: bool,
         reason: AccessReason,
     },
+    /// SSE-KMS: SQS called KMS (`api`) with the key `key` (its ARN) for a
+    /// call by `by` on `queue`: a send after its data key's reuse period
+    /// ended (`GenerateDataKey`, then `Decrypt`), or a receive of a message
+    /// whose data key it had not decrypted within the period (`Decrypt`).
+    KmsRequested {
+        queue: Arc<str>,
+        api: crate::KmsApi,
+        key: Arc<str>,
+        by: Option<Arc<str>>,
+    },
 }
 
 pub(crate) struct EventLog {

@@ -33,6 +33,7 @@ mod events;
 mod gate;
 mod handles;
 mod ids;
+mod kms;
 mod message;
 mod permissions;
 mod policy;
@@ -61,6 +62,11 @@ pub use api::*;
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind, UnlockCause};
 pub use ids::MessageId;
+pub use kms::{
+    is_key_policy_principal, is_kms_alias, KeyState, KmsApi, KmsKey,
+    DEFAULT_DATA_KEY_REUSE_SECONDS, MAX_CACHED_DATA_KEYS, MAX_KMS_ALIASES_PER_KEY, MAX_KMS_KEYS,
+    MAX_KMS_KEY_POLICY_PRINCIPALS, SQS_MANAGED_KEY_ALIAS,
+};
 pub use message::{AttributeValue, MessageAttribute};
 pub use policy::{malformed_policy, PolicyMember, PolicyStatement, QueuePolicy};
 pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
@@ -73,8 +79,8 @@ pub use settings::{
     ThroughputLimit, MAX_KMS_KEY_ID_CHARS, MAX_REDRIVE_POLICY_BYTES, MAX_VISIBILITY_TIMEOUT,
 };
 pub use snapshot::{
-    body_preview, Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute,
-    QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
+    body_preview, Counts, GroupSnapshot, KmsRequests, MessagePage, MessageSnapshot, Peek,
+    PeekAttribute, QueueCounts, QueueSnapshot, Snapshot, BODY_PREVIEW_BYTES, SNAPSHOT_WINDOW_BYTES,
 };
 pub use statement::{
     ActionPattern, Condition, ConditionMatch, Effect, Element, Operator, PrincipalPattern,
@@ -264,6 +270,8 @@ pub struct Engine {
     requests: u64,
     /// Every billed call (billing.rs).
     meter: billing::Meter,
+    /// KMS keys for SSE-KMS queues (kms.rs).
+    kms: kms::Keys,
     /// Stored messages and bytes across every queue (kept by `queue.rs`).
     storage: Arc<queue::Storage>,
     /// The delivery loop's stack (delivery.rs), kept for its buffer.
@@ -290,6 +298,7 @@ impl Engine {
         config.event_capacity = config.event_capacity.min(MAX_EVENT_CAPACITY);
         let mut rng = rng::Rng::new(config.seed);
         let secret = rng.next_u64();
+        let kms = kms::Keys::new(&config.region, &config.account_id, secret);
         Engine {
             log: events::EventLog::new(config.event_capacity),
             config,
@@ -304,6 +313,7 @@ impl Engine {
             tasks: redrive::MoveTasks::default(),
             requests: 0,
             meter: billing::Meter::default(),
+            kms,
             storage: Arc::default(),
             delivery_stack: delivery::Stack::default(),
             #[cfg(feature = "scan-count")]

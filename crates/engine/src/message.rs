@@ -87,6 +87,8 @@ pub(crate) struct Message {
     /// in the order their heads became available.
     pub available_since: u64,
     pub extras: Option<Box<Extras>>,
+    /// SSE-KMS: the data key it was encrypted with (kms.rs).
+    pub data_key: Option<Arc<crate::kms::DataKey>>,
 }
 
 impl Message {
@@ -117,6 +119,7 @@ impl Message {
             sequence,
             available_since: 0,
             extras,
+            data_key: None,
         }
     }
 

@@ -140,6 +140,8 @@ pub(crate) struct Queue {
     pub sampling_owes_full_read: bool,
     /// FIFO `ReceiveRequestAttemptId`s seen in the last five minutes.
     pub attempts: Attempts,
+    /// SSE-KMS: its KMS requests and the data keys it reuses.
+    pub kms: crate::kms::QueueKms,
     /// Boxed: a B-tree's nodes are often half empty, and a pointer wastes
     /// far less of that space than a whole message would.
     messages: BTreeMap<u64, Box<Message>>,
@@ -200,6 +202,7 @@ impl Queue {
             dedup: Dedup::default(),
             sampling_owes_full_read: false,
             attempts: Attempts::default(),
+            kms: crate::kms::QueueKms::default(),
             messages: BTreeMap::new(),
             next_key: 1,
             next_sequence: 0,

@@ -335,7 +335,12 @@ impl Engine {
             // neither (recorded).
             N::KmsDataKeyReusePeriodSeconds => {
                 s.kms_master_key_id.as_ref()?;
-                A::KmsDataKeyReusePeriodSeconds(s.kms_data_key_reuse_period?.into())
+                let seconds = s.kms_data_key_reuse_period;
+                A::KmsDataKeyReusePeriodSeconds(
+                    seconds
+                        .unwrap_or(crate::DEFAULT_DATA_KEY_REUSE_SECONDS)
+                        .into(),
+                )
             }
             N::FifoQueue => A::FifoQueue(true),
             N::ContentBasedDeduplication => {

@@ -26,6 +26,8 @@ pub(crate) struct ReceiveSpec {
     pub message_attribute_names: Vec<String>,
     pub attempt_id: Option<String>,
     pub by: Option<Arc<str>>,
+    /// Who receives: SSE-KMS data keys are decrypted per principal.
+    pub identity: crate::Identity,
 }
 
 fn check_range(
@@ -88,6 +90,7 @@ impl ReceiveSpec {
                 .clone()
                 .filter(|_| queue.fifo),
             by: by.by(),
+            identity: by.identity().clone(),
         })
     }
 }
@@ -101,6 +104,7 @@ impl Engine {
         by: &Principal,
     ) -> SqsResult<ReceiveOutcome> {
         let spec = ReceiveSpec::check(request, self.queue(id), by)?;
+        self.check_receive_key(id, by)?;
         // Whatever is due at this instant happens first: a message another
         // poll took with VisibilityTimeout 0 a moment ago is visible again,
         // not in flight (settle can leave a queue due behind its cursor).

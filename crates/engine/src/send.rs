@@ -6,6 +6,7 @@ use crate::digest::{hex, md5, md5_of_attributes, sha256_hex};
 use crate::error::{SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::{sequence_number, MessageId};
+use crate::kms::DataKey;
 use crate::message::{Extras, Message, MessageAttribute, State};
 use crate::queue::Queue;
 use crate::{validate, BatchResult, Engine, NewMessage, Principal, SendResult};
@@ -52,7 +53,8 @@ impl Engine {
     ) -> SqsResult<SendResult> {
         let checked = check(self.queue(id), message, false)?;
         self.check_storage(stored_size(message))?;
-        Ok(self.enqueue(id, message, checked, by))
+        let data_key = self.data_key_for_send(id, by)?;
+        Ok(self.enqueue(id, message, checked, by, data_key))
     }
 
     /// SendMessageBatch to the queue `id` (the gate resolved and billed it).
@@ -87,10 +89,13 @@ impl Engine {
                 }
             }
         }
+        // One data key for the whole call: a key SQS cannot use fails the
+        // batch, not each entry (docs/fidelity.md).
+        let data_key = self.data_key_for_send(id, by)?;
         Ok(batch::each(entries, |message| {
             let checked = check(self.queue(id), message, true)?;
             self.check_storage(stored_size(message))?;
-            Ok(self.enqueue(id, message, checked, by))
+            Ok(self.enqueue(id, message, checked, by, data_key.clone()))
         }))
     }
 
@@ -101,6 +106,7 @@ impl Engine {
         new: &NewMessage,
         checked: Checked,
         by: &Principal,
+        data_key: Option<std::sync::Arc<DataKey>>,
     ) -> SendResult {
         let now = self.now;
         let by = by.by();
@@ -163,7 +169,7 @@ impl Engine {
             })
         });
         let group: Option<std::sync::Arc<str>> = checked.group.map(Into::into);
-        let message = Message::new(
+        let mut message = Message::new(
             message_id,
             new.body.as_str().into(),
             md5_of_body,
@@ -173,6 +179,7 @@ impl Engine {
             extras,
             now,
         );
+        message.data_key = data_key;
         let lock = queue.insert(message);
         let event = EventKind::Sent {
             queue: queue.name.clone(),

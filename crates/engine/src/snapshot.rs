@@ -95,6 +95,26 @@ pub struct QueueSnapshot {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub groups_omitted: Option<usize>,
+    /// Server-side encryption: `sse-sqs` (SqsManagedSseEnabled, AWS's
+    /// default), `sse-kms` (a KmsMasterKeyId) or `none`.
+    #[cfg_attr(feature = "contract", ts(type = r#""none" | "sse-sqs" | "sse-kms""#))]
+    pub encryption: &'static str,
+    /// SSE-KMS: the key, named by its first alias when it exists, else
+    /// the queue's KmsMasterKeyId as set.
+    pub kms_key: Option<String>,
+    /// SSE-KMS: the data key reuse period (KmsDataKeyReusePeriodSeconds).
+    pub kms_data_key_reuse_period_seconds: Option<u32>,
+    /// The KMS requests SQS made for this queue's sends and receives.
+    pub kms_requests: KmsRequests,
+}
+
+/// KMS requests an SSE-KMS queue made, by operation (kms.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct KmsRequests {
+    pub generate_data_key: u64,
+    pub decrypt: u64,
 }
 
 /// One page of one queue's messages (`queueMessages`): messages
@@ -427,6 +447,25 @@ impl Engine {
             in_flight: q.count_in_flight(),
             delayed: q.count_delayed(),
             oldest_enqueued_at: q.first_expiry().map(|(at, _)| at - q.retention_ms()),
+            encryption: match (&q.settings.kms_master_key_id, q.settings.sqs_managed_sse) {
+                (Some(_), _) => "sse-kms",
+                (None, true) => "sse-sqs",
+                (None, false) => "none",
+            },
+            kms_key: q.settings.kms_master_key_id.as_ref().map(|text| {
+                self.kms_key(text)
+                    .map_or(text.as_str(), |key| key.label())
+                    .to_string()
+            }),
+            kms_data_key_reuse_period_seconds: q.settings.kms_master_key_id.as_ref().map(|_| {
+                q.settings
+                    .kms_data_key_reuse_period
+                    .unwrap_or(crate::DEFAULT_DATA_KEY_REUSE_SECONDS)
+            }),
+            kms_requests: KmsRequests {
+                generate_data_key: q.kms.generate_data_key,
+                decrypt: q.kms.decrypt,
+            },
             messages_omitted: window.map(|_| stored - messages.len()),
             groups_omitted: window.map(|_| q.count_groups() - groups.len()),
             messages,

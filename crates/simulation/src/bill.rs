@@ -4,7 +4,7 @@
 //! receive, a batch, each 64 KiB chunk of a payload); this only adds up
 //! its lines, so the recap and a lab's cost goal never count apart.
 
-use queuelab_engine::billing::{price_nano_usd, Meter};
+use queuelab_engine::billing::{price_nano_usd, Meter, PRICE_NANO_USD_KMS};
 use serde::Serialize;
 
 /// What the run's SQS requests cost, with the prices it was billed at so
@@ -23,6 +23,13 @@ pub struct Bill {
     pub standard_price_nano_usd: u64,
     /// The price of one request on a FIFO queue, nano-US-dollars.
     pub fifo_price_nano_usd: u64,
+    /// KMS requests SSE-KMS queues made (GenerateDataKey and Decrypt),
+    /// billed by KMS, not SQS: apart from `requests` and `costNanoUsd`.
+    pub kms_requests: u64,
+    /// Their cost at KMS's list price, in nano-US-dollars (exact).
+    pub kms_cost_nano_usd: u64,
+    /// The price of one KMS request, nano-US-dollars ($0.03 per 10,000).
+    pub kms_price_nano_usd: u64,
 }
 
 impl Bill {
@@ -30,8 +37,11 @@ impl Bill {
         let mut bill = Bill {
             standard_price_nano_usd: price_nano_usd(false),
             fifo_price_nano_usd: price_nano_usd(true),
+            kms_requests: meter.kms_requests(|_| true),
+            kms_price_nano_usd: PRICE_NANO_USD_KMS,
             ..Bill::default()
         };
+        bill.kms_cost_nano_usd = bill.kms_requests * PRICE_NANO_USD_KMS;
         for (line, tally) in meter.lines() {
             bill.requests += tally.requests;
             if line.fifo {

@@ -143,6 +143,18 @@ impl Simulation {
                     Err(error) => self.failed(&name, "CancelMessageMoveTask", error),
                 }
             }
+            actors::Command::SetKeyState { key, state } => {
+                self.count_work(1);
+                let action = match state {
+                    queuelab_engine::KeyState::Enabled => "EnableKey",
+                    queuelab_engine::KeyState::Disabled => "DisableKey",
+                    queuelab_engine::KeyState::PendingDeletion => "ScheduleKeyDeletion",
+                };
+                match self.engine.set_key_state(&key, state) {
+                    Ok(()) => Outcome::Done,
+                    Err(e) => self.failed(&name, action, SqsError::invalid_parameter(e)),
+                }
+            }
             actors::Command::Log(event) => {
                 self.emit(event);
                 Outcome::Logged

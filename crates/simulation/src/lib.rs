@@ -303,6 +303,7 @@ impl Simulation {
             summary: String::new(),
             seed: config.seed,
             duration_ms: 0,
+            keys: Vec::new(),
             queues: Vec::new(),
             producers: Vec::new(),
             schedule: Vec::new(),
@@ -330,6 +331,11 @@ impl Simulation {
             seed: scenario.seed,
             ..config
         });
+        for key in &scenario.keys {
+            engine
+                .create_key(std::slice::from_ref(&key.alias), &key.allow)
+                .map_err(|e| invalid(&format!("key \"{}\"", key.alias), e))?;
+        }
         let mut urls = BTreeMap::new();
         for spec in &scenario.queues {
             let attributes = queue_attributes(&engine, spec, &urls)?;
@@ -829,6 +835,7 @@ fn queue_attributes(
         })?;
         out.push(QueueAttribute::DeduplicationScope(scope));
     }
+    out.extend(encryption_attributes(spec.encryption.as_ref()));
     if let Some(redrive) = &spec.redrive {
         let Some(dlq_url) = urls.get(&redrive.dead_letter_queue) else {
             return Err(invalid(
@@ -850,6 +857,25 @@ fn queue_attributes(
         out.push(QueueAttribute::Policy(Some(queuelab_policy::read(&text)?)));
     }
     Ok(out)
+}
+
+/// The attributes a queue's `encryption` sets: none for SSE-SQS, SQS's
+/// default for a new queue.
+fn encryption_attributes(encryption: Option<&document::Encryption>) -> Vec<QueueAttribute> {
+    use document::{Encryption, EncryptionName};
+    match encryption {
+        None | Some(Encryption::Named(EncryptionName::Sqs)) => Vec::new(),
+        Some(Encryption::Named(EncryptionName::None)) => {
+            vec![QueueAttribute::SqsManagedSseEnabled(false)]
+        }
+        Some(Encryption::Kms(kms)) => {
+            let mut out = vec![QueueAttribute::KmsMasterKeyId(kms.kms_key.clone())];
+            if let Some(seconds) = kms.data_key_reuse_period_seconds {
+                out.push(QueueAttribute::KmsDataKeyReusePeriodSeconds(seconds));
+            }
+            out
+        }
+    }
 }
 
 /// A queue's ARN, asked of the engine with GetQueueAttributes as any caller

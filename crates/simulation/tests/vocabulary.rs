@@ -140,16 +140,23 @@ fn a_fields_range_is_the_one_the_schema_states() {
         let mut node = resolve(defs, &schema);
         for part in f.path.split('.') {
             let (name, list) = part.strip_suffix("[]").map_or((part, false), |n| (n, true));
+            // An enum of objects (`oneOf`), or of a word and an object
+            // (`anyOf`: a queue's `encryption`).
             let found = node["properties"].get(name).or_else(|| {
-                (node["oneOf"].as_array().into_iter().flatten())
+                (["oneOf", "anyOf"].iter())
+                    .flat_map(|forms| node[*forms].as_array().into_iter().flatten())
                     .find_map(|form| resolve(defs, form)["properties"].get(name))
             });
             node = resolve(
                 defs,
                 found.unwrap_or_else(|| panic!("{} in the schema", f.path)),
             );
-            if let Some(inner) = node["anyOf"]
-                .as_array()
+            // An optional field (`anyOf` with null): its value's node.
+            // Another `anyOf` is an enum, searched at the next part.
+            let forms = node["anyOf"].as_array();
+            let optional = forms.is_some_and(|l| l.iter().any(|n| n["type"] == json!("null")));
+            if let Some(inner) = forms
+                .filter(|_| optional)
                 .and_then(|l| l.iter().find(|n| n["type"] != json!("null")))
             {
                 node = resolve(defs, inner);

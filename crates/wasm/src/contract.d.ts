@@ -2,6 +2,169 @@
 // Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
 
 /**
+ * An SNS topic: what it published and what became of each subscription's
+ * deliveries, for the page to draw the topic and its arrows.
+ */
+export type TopicSnapshot = { name: string, arn: string, fifo: boolean, 
+/**
+ * Publishes made (duplicates a FIFO topic dropped included).
+ */
+published: number, 
+/**
+ * Publishes a FIFO topic dropped as duplicates.
+ */
+deduplicated: number, subscriptions: Array<SubscriptionSnapshot>, };
+
+/**
+ * One queue subscribed to a topic, and what its deliveries came to.
+ */
+export type SubscriptionSnapshot = { queue: string, rawMessageDelivery: boolean, 
+/**
+ * It has a filter policy.
+ */
+filtered: boolean, deadLetterQueue?: string, 
+/**
+ * Messages the queue accepted.
+ */
+delivered: number, 
+/**
+ * Messages its filter policy kept from it.
+ */
+filteredOut: number, 
+/**
+ * Delivery attempts SQS refused.
+ */
+failed: number, 
+/**
+ * Messages sent to its dead-letter queue.
+ */
+deadLettered: number, 
+/**
+ * Messages discarded.
+ */
+dropped: number, 
+/**
+ * Deliveries waiting for a retry.
+ */
+retrying: number, 
+/**
+ * The latest refusal: SQS's code and words.
+ */
+lastFailure?: FailureSnapshot, };
+
+/**
+ * A refused delivery, as SQS answered it.
+ */
+export type FailureSnapshot = { code: string, error: string, clientSide: boolean, };
+
+/**
+ * An Amazon SNS topic in the queues' account and region: its ARN is
+ * `arn:aws:sns:<region>:<account>:<name>`. It sends to each subscribed
+ * queue as `sns.amazonaws.com` with `aws:SourceArn` the topic's ARN, so
+ * a queue policy decides whether it may.
+ */
+export type Topic = { 
+/**
+ * Letters, digits, hyphens or underscores, a FIFO topic's ending in
+ * .fifo (SNS's rule), at most 80 characters (SNS allows 256; every
+ * name in the log stops at 80).
+ */
+name: string, 
+/**
+ * A FIFO topic (its name ends in .fifo): it keeps each publish's
+ * group id and deduplicates publishes.
+ */
+fifo?: boolean, 
+/**
+ * FIFO only: the deduplication id of a publish without `dedupId` is
+ * the SHA-256 of its message.
+ */
+contentBasedDeduplication?: boolean, 
+/**
+ * The queues it delivers to, each with its own options. At most 20.
+ */
+subscriptions: Array<Subscription>, 
+/**
+ * Messages published at given moments. At most 1,000.
+ */
+publishes?: Array<Publish>, 
+/**
+ * Messages published at a steady rate (`body` is the message; `{n}`
+ * in it and in `groupId` numbers each publish).
+ */
+rate?: Rate, };
+
+/**
+ * A queue subscribed to a topic (an SNS subscription with protocol `sqs`).
+ */
+export type Subscription = { 
+/**
+ * One of the scenario's queues.
+ */
+queue: string, 
+/**
+ * RawMessageDelivery: the queue receives the message itself, its
+ * attributes as SQS message attributes, rather than SNS's JSON
+ * envelope. Default false.
+ */
+rawMessageDelivery?: boolean, 
+/**
+ * FilterPolicy: which messages this queue receives, as SNS's
+ * subscription filter policy (a JSON object). Without one, all.
+ */
+filterPolicy?: Record<string, unknown>, 
+/**
+ * FilterPolicyScope: what the policy reads, the message's attributes
+ * (the default) or its JSON body.
+ */
+filterPolicyScope?: FilterPolicyScope, 
+/**
+ * RedrivePolicy's deadLetterTargetArn: the queue that gets a message
+ * SNS could not deliver (a client-side error, or retries used up).
+ * Without one, such a message is dropped.
+ */
+deadLetterQueue?: string, };
+
+/**
+ * What a subscription's filter policy reads (SNS's `FilterPolicyScope`).
+ */
+export type FilterPolicyScope = "MessageAttributes" | "MessageBody";
+
+/**
+ * One Publish of a topic, at its moment.
+ */
+export type Publish = { atMs: number, 
+/**
+ * The message, 1 byte to 256 KiB (262,144 bytes) of UTF-8.
+ */
+message: string, 
+/**
+ * The Subject, at most 100 characters (the envelope's `Subject`).
+ */
+subject?: string, 
+/**
+ * Message attributes, at most 10: a string is a `String` attribute,
+ * a number a `Number`, a list a `String.Array`.
+ */
+attributes?: Record<string, PublishAttribute>, 
+/**
+ * MessageGroupId (FIFO topics, where it is required).
+ */
+groupId?: string, 
+/**
+ * MessageDeduplicationId (FIFO topics without contentBasedDeduplication).
+ */
+dedupId?: string, };
+
+/**
+ * A message attribute's value, its SNS type chosen by its JSON type
+ * (for the schema and the TypeScript types: the document keeps the JSON
+ * value, which `Scenario::validate` holds to these three, as an untagged
+ * enum's decoder would have cost the page's wasm kilobytes).
+ */
+export type PublishAttribute = string | number | Array<string | number | boolean | null>;
+
+/**
  * One entry of the log: what changed (its `EventKind`), its place in the
  * log (`seq`, counting from 1 and never reused) and the virtual moment.
  */
@@ -13,7 +176,7 @@ label: string, group: string | null, delayedUntil: number | null, by: string | n
 /**
  * Who called: an account id, an IAM ARN, or a service's name.
  */
-principal: string, allowed: boolean, reason: AccessReason, });
+principal: string, allowed: boolean, reason: AccessReason, } | { "type": "kmsRequested", queue: string, api: KmsApi, key: string, by: string | null, });
 
 /**
  * What changed: one variant per kind of state change of a queue, a message,
@@ -32,7 +195,7 @@ label: string, group: string | null, delayedUntil: number | null, by: string | n
 /**
  * Who called: an account id, an IAM ARN, or a service's name.
  */
-principal: string, allowed: boolean, reason: AccessReason, };
+principal: string, allowed: boolean, reason: AccessReason, } | { "type": "kmsRequested", queue: string, api: KmsApi, key: string, by: string | null, };
 
 /**
  * One event of the run. Serialized exactly like the engine's `Event`:
@@ -48,7 +211,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
 /**
  * The choice's text, or words saying none of them happened.
  */
@@ -103,7 +266,25 @@ groups: Array<GroupSnapshot>,
 /**
  * Only in a windowed snapshot: the groups it left out of `groups`.
  */
-groupsOmitted?: number, };
+groupsOmitted?: number, 
+/**
+ * Server-side encryption: `sse-sqs` (SqsManagedSseEnabled, AWS's
+ * default), `sse-kms` (a KmsMasterKeyId) or `none`.
+ */
+encryption: "none" | "sse-sqs" | "sse-kms", 
+/**
+ * SSE-KMS: the key, named by its first alias when it exists, else
+ * the queue's KmsMasterKeyId as set.
+ */
+kmsKey: string | null, 
+/**
+ * SSE-KMS: the data key reuse period (KmsDataKeyReusePeriodSeconds).
+ */
+kmsDataKeyReusePeriodSeconds: number | null, 
+/**
+ * The KMS requests SQS made for this queue's sends and receives.
+ */
+kmsRequests: KmsRequests, };
 
 export type MessageSnapshot = { messageId: MessageId, 
 /**
@@ -155,6 +336,16 @@ export type Counts = { timeMs: number, queues: Array<QueueCounts>, };
 export type QueueCounts = { name: string, visible: number, inFlight: number, delayed: number, };
 
 /**
+ * KMS requests an SSE-KMS queue made, by operation (kms.rs).
+ */
+export type KmsRequests = { generateDataKey: number, decrypt: number, };
+
+/**
+ * The two KMS operations SQS calls for SSE-KMS.
+ */
+export type KmsApi = "GenerateDataKey" | "Decrypt";
+
+/**
  * The simulation's part of a snapshot.
  */
 export type SimulationSnapshot = { title: string, 
@@ -191,7 +382,11 @@ sideEffectsOmitted: number, alarms: Array<AlarmSnapshot>,
 /**
  * The scenario's S3 buckets, their notifications' arrows and counts.
  */
-buckets: Array<BucketSnapshot>, };
+buckets: Array<BucketSnapshot>, 
+/**
+ * SNS topics and their subscriptions.
+ */
+topics: Array<TopicSnapshot>, };
 
 /**
  * What the run did, counted from its events: the end-of-run recap.
@@ -255,7 +450,20 @@ standardPriceNanoUsd: number,
 /**
  * The price of one request on a FIFO queue, nano-US-dollars.
  */
-fifoPriceNanoUsd: number, };
+fifoPriceNanoUsd: number, 
+/**
+ * KMS requests SSE-KMS queues made (GenerateDataKey and Decrypt),
+ * billed by KMS, not SQS: apart from `requests` and `costNanoUsd`.
+ */
+kmsRequests: number, 
+/**
+ * Their cost at KMS's list price, in nano-US-dollars (exact).
+ */
+kmsCostNanoUsd: number, 
+/**
+ * The price of one KMS request, nano-US-dollars ($0.03 per 10,000).
+ */
+kmsPriceNanoUsd: number, };
 
 /**
  * What one of the scenario's senders (a producer, or a schedule) has
@@ -424,6 +632,12 @@ seed: number,
  */
 durationMs: number, 
 /**
+ * KMS keys made at time 0, before the queues, for queues encrypted
+ * with SSE-KMS (`encryption.kmsKey`). The AWS managed key
+ * `alias/aws/sqs` always exists besides them. At most 20.
+ */
+keys?: Array<KeySpec>, 
+/**
  * Queues created at time 0, in this order: a dead-letter queue comes
  * before the queues that use it. At most 100.
  */
@@ -445,6 +659,10 @@ consumers: Array<Consumer>,
  * redriving a dead-letter queue and cancelling the redrive.
  */
 operators?: Array<Operator>, 
+/**
+ * SNS topics that publish and fan out to subscribed queues (`Topic`).
+ */
+topics?: Array<Topic>, 
 /**
  * Lines shown and announced at given moments.
  */
@@ -498,13 +716,65 @@ deduplicationScope: "queue" | "messageGroup" | null,
 /**
  * Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
  */
-redrive: Redrive | null, };
+redrive: Redrive | null, 
+/**
+ * The queue's access policy (its `Policy` attribute), a JSON object as
+ * SetQueueAttributes takes it: who besides the queues' own account may
+ * call (an SNS topic, an S3 bucket, another account). Without one,
+ * only the queues' own account.
+ */
+policy?: Record<string, unknown>, 
+/**
+ * Server-side encryption: `"sqs"` (SSE-SQS, AWS's default for a new
+ * queue, when left out), `"none"`, or SSE-KMS with one of the
+ * scenario's `keys` (or `alias/aws/sqs`).
+ */
+encryption?: Encryption, };
 
 export type Redrive = { 
 /**
  * Name of a queue listed earlier.
  */
 deadLetterQueue: string, maxReceiveCount: number, };
+
+/**
+ * A customer managed KMS key, made at time 0.
+ */
+export type KeySpec = { 
+/**
+ * Its alias, `alias/` then letters, digits, `/`, `_` or `-`
+ * (`alias/aws/` is AWS's).
+ */
+alias: string, 
+/**
+ * Who the key policy lets use the key (kms:GenerateDataKey,
+ * kms:Decrypt) besides the owner account: `sns.amazonaws.com`,
+ * `s3.amazonaws.com` or a 12-digit account id. A service that sends
+ * to a queue encrypted with a key that does not allow it fails with
+ * KMS.AccessDeniedException.
+ */
+allow?: Array<string>, };
+
+/**
+ * A queue's server-side encryption.
+ */
+export type Encryption = EncryptionName | KmsEncryption;
+
+export type EncryptionName = "sqs" | "none";
+
+/**
+ * SSE-KMS with a key: SQS asks KMS for a data key (GenerateDataKey) and
+ * to decrypt one (Decrypt) once per reuse period per caller.
+ */
+export type KmsEncryption = { 
+/**
+ * The key's alias: one of the scenario's `keys`, or `alias/aws/sqs`.
+ */
+kmsKey: string, 
+/**
+ * KmsDataKeyReusePeriodSeconds, 60 to 86400 (default 300).
+ */
+dataKeyReusePeriodSeconds?: number, };
 
 /**
  * Something that sends messages: at fixed moments, or at a steady rate.
@@ -597,7 +867,7 @@ call: Operation, };
 /**
  * The operations an operator calls, each on queues the scenario names.
  */
-export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } };
+export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } };
 
 /**
  * An S3 bucket of the queues' account that tells queues of its objects:

@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use queuelab_engine::{AccessReason, ConditionMatch, StatementRef};
-use queuelab_engine::{Action, Event, EventKind, MessageId};
+use queuelab_engine::{Action, Event, EventKind, KmsApi, KmsRequests, MessageId};
 use queuelab_engine::{
     Counts, GroupSnapshot, MessagePage, MessageSnapshot, Peek, PeekAttribute, QueueCounts,
     QueueSnapshot, Snapshot,
@@ -49,6 +49,7 @@ use queuelab_simulation::{
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
     Target,
 };
+use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
 use serde_json::Value;
@@ -149,6 +150,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         GroupSnapshot,
         Counts,
         QueueCounts,
+        KmsRequests,
+        KmsApi,
         SimulationSnapshot,
         Outcome,
         Bill,
@@ -166,6 +169,10 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Scenario,
         QueueSpec,
         Redrive,
+        KeySpec,
+        Encryption,
+        EncryptionName,
+        KmsEncryption,
         Producer,
         ScheduledSend,
         Rate,

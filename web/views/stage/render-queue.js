@@ -10,6 +10,7 @@
 
 import { h, lockIcon, setText } from "../../ui/dom.js";
 import { counted, span } from "../../text/format.js";
+import { encryptionBadge, kmsLine } from "../../text/encryption.js";
 import { makeToken, paintLeft, paintStored, tickToken } from "../../ui/token.js";
 import { flipPlan, measureFirst, playFlip } from "../../ui/flip.js";
 import { STAGE_WINDOW } from "../../run/derive.js";
@@ -38,7 +39,9 @@ class QueueBox {
     this.rows = new Map();
     this.head = {
       kind: h("span", { class: "q-kind" }),
+      sse: h("span", { class: "q-sse" }),
       settings: h("p", { class: "q-settings" }),
+      kms: h("p", { class: "q-kms", hidden: true }),
       counts: h("p", { class: "q-counts" }),
       alarm: h("p", { class: "q-alarm", hidden: true }),
     };
@@ -50,8 +53,8 @@ class QueueBox {
       "article",
       { class: `queue${q.fifo ? " fifo" : ""}`, "data-queue": q.name, "aria-label": `Queue ${q.name}` },
       h("header", { class: "q-head" },
-        h("h3", { class: "q-name" }, h("span", { class: "q-ic", "aria-hidden": "true", text: q.fifo ? "⇶" : "☰" }), q.name, " ", this.head.kind),
-        this.head.settings, this.head.counts, this.head.alarm),
+        h("h3", { class: "q-name" }, h("span", { class: "q-ic", "aria-hidden": "true", text: q.fifo ? "⇶" : "☰" }), q.name, " ", this.head.kind, " ", this.head.sse),
+        this.head.settings, this.head.counts, this.head.kms, this.head.alarm),
       laneHead,
       this.rowsEl,
     );
@@ -173,6 +176,7 @@ export class QueueView {
       const box = this.box(q);
       const source = d.sourceOf.get(q.name);
       this.header(box, q, source, this.srow(q.name), d.snap.simulation.alarms);
+      this.encryption(box, q, d.snap.simulation.outcome.bill.kmsPriceNanoUsd);
       const locked = q.fifo ? new Set(q.groups.filter((g) => g.locked).map((g) => g.group)) : null;
       const want = new Map(); // cell -> tokens
       const stacked = new Map(); // cell -> the messages past its cards
@@ -377,6 +381,17 @@ export class QueueView {
         }
       }
     }
+  }
+
+  /** The encryption badge, and an SSE-KMS queue's KMS requests with their cost. */
+  encryption(box, q, kmsPrice) {
+    const badge = encryptionBadge(q);
+    setText(box.head.sse, badge.text);
+    box.head.sse.title = badge.title;
+    box.head.sse.dataset.sse = q.encryption;
+    const line = kmsLine(q, kmsPrice);
+    box.head.kms.hidden = line == null;
+    if (line != null) setText(box.head.kms, line);
   }
 
   header(box, q, source, s, alarms) {

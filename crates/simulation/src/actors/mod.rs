@@ -72,6 +72,11 @@ pub(crate) enum Command {
     },
     /// CancelMessageMoveTask of the task with this handle.
     CancelMoveTask { handle: String },
+    /// KMS DisableKey or EnableKey of the key named `key` (not an SQS call).
+    SetKeyState {
+        key: String,
+        state: queuelab_engine::KeyState,
+    },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }

@@ -1,6 +1,7 @@
 //! An operator: someone at the console (or a runbook's script) making
 //! each listed call at its moment — PurgeQueue, StartMessageMoveTask,
-//! CancelMessageMoveTask — through SQS's own operations, like any caller.
+//! CancelMessageMoveTask through SQS's own operations, like any caller,
+//! and KMS's DisableKey and EnableKey on the scenario's keys.
 //! It logs what it asks for before SQS answers, so the log reads "ops
 //! called PurgeQueue on orders" and then SQS's answer (the messages
 //! purged, or the call's failure in SQS's words).
@@ -8,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use queuelab_engine::{Millis, SqsResult};
+use queuelab_engine::{KeyState, Millis, SqsResult};
 
 use super::{Actor, Command, Outcome, Reads, UrlOf};
 use crate::document::{Operation, OperatorCall};
@@ -30,6 +31,11 @@ enum Call {
     },
     CancelMove {
         source: Arc<str>,
+    },
+    /// KMS DisableKey or EnableKey of the key with this alias.
+    SetKey {
+        key: Arc<str>,
+        state: KeyState,
     },
 }
 
@@ -91,6 +97,14 @@ fn resolve(call: &Operation, what: &str, url_of: UrlOf) -> SqsResult<Call> {
         Operation::CancelMessageMoveTask { source } => Call::CancelMove {
             source: source.as_str().into(),
         },
+        Operation::DisableKey { key } => Call::SetKey {
+            key: key.as_str().into(),
+            state: KeyState::Disabled,
+        },
+        Operation::EnableKey { key } => Call::SetKey {
+            key: key.as_str().into(),
+            state: KeyState::Enabled,
+        },
     })
 }
 
@@ -131,6 +145,22 @@ impl Operator {
                     },
                 ]
             }
+            Call::SetKey { key, state } => [
+                // The log's `queue` names the key here.
+                said(
+                    match state {
+                        KeyState::Disabled => "DisableKey",
+                        _ => "EnableKey",
+                    },
+                    key,
+                    None,
+                    None,
+                ),
+                Command::SetKeyState {
+                    key: key.to_string(),
+                    state: *state,
+                },
+            ],
             Call::CancelMove { source } => [
                 said("CancelMessageMoveTask", source, None, None),
                 Command::CancelMoveTask {

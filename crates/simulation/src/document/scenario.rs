@@ -42,6 +42,12 @@ pub struct Scenario {
     /// How long the run lasts, in virtual ms.
     #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub duration_ms: u64,
+    /// KMS keys made at time 0, before the queues, for queues encrypted
+    /// with SSE-KMS (`encryption.kmsKey`). The AWS managed key
+    /// `alias/aws/sqs` always exists besides them. At most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = MAX_KEYS)))]
+    pub keys: Vec<KeySpec>,
     /// Queues created at time 0, in this order: a dead-letter queue comes
     /// before the queues that use it. At most 100.
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCENARIO_QUEUES)))]
@@ -142,7 +148,67 @@ pub struct QueueSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional, type = "Record<string, unknown>"))]
     pub policy: Option<serde_json::Value>,
+    /// Server-side encryption: `"sqs"` (SSE-SQS, AWS's default for a new
+    /// queue, when left out), `"none"`, or SSE-KMS with one of the
+    /// scenario's `keys` (or `alias/aws/sqs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub encryption: Option<Encryption>,
 }
+
+/// A queue's server-side encryption.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum Encryption {
+    /// `"sqs"`: SSE-SQS (SqsManagedSseEnabled); `"none"`: unencrypted.
+    Named(EncryptionName),
+    /// SSE-KMS: KmsMasterKeyId and KmsDataKeyReusePeriodSeconds.
+    Kms(KmsEncryption),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum EncryptionName {
+    Sqs,
+    None,
+}
+
+/// SSE-KMS with a key: SQS asks KMS for a data key (GenerateDataKey) and
+/// to decrypt one (Decrypt) once per reuse period per caller.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KmsEncryption {
+    /// The key's alias: one of the scenario's `keys`, or `alias/aws/sqs`.
+    pub kms_key: String,
+    /// KmsDataKeyReusePeriodSeconds, 60 to 86400 (default 300).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(min = KMS_REUSE.0, max = KMS_REUSE.1)))]
+    pub data_key_reuse_period_seconds: Option<i64>,
+}
+
+/// A customer managed KMS key, made at time 0.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KeySpec {
+    /// Its alias, `alias/` then letters, digits, `/`, `_` or `-`
+    /// (`alias/aws/` is AWS's).
+    pub alias: String,
+    /// Who the key policy lets use the key (kms:GenerateDataKey,
+    /// kms:Decrypt) besides the owner account: `sns.amazonaws.com`,
+    /// `s3.amazonaws.com` or a 12-digit account id. A service that sends
+    /// to a queue encrypted with a key that does not allow it fails with
+    /// KMS.AccessDeniedException.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+}
+
+/// The most keys a scenario makes (Queuelab's choice: a lesson names a few).
+pub const MAX_KEYS: usize = 20;
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
@@ -184,6 +250,8 @@ const DELAY: (i64, i64) = sqs_range(AttributeName::DelaySeconds);
 const RETENTION: (i64, i64) = sqs_range(AttributeName::MessageRetentionPeriod);
 #[cfg(feature = "contract")]
 const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTimeSeconds);
+#[cfg(feature = "contract")]
+const KMS_REUSE: (i64, i64) = sqs_range(AttributeName::KmsDataKeyReusePeriodSeconds);
 
 /// Something that sends messages: at fixed moments, or at a steady rate.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -341,6 +409,12 @@ pub enum Operation {
     /// `source` (with no such task, the call carries no handle and SQS
     /// refuses it).
     CancelMessageMoveTask { source: String },
+    /// KMS DisableKey of the scenario's key `key` (its alias): from that
+    /// moment, sends to and receives from queues encrypted with it fail
+    /// with KMS.DisabledException.
+    DisableKey { key: String },
+    /// KMS EnableKey of the scenario's key `key` (its alias).
+    EnableKey { key: String },
 }
 
 impl Operation {
@@ -354,6 +428,7 @@ impl Operation {
                 ..
             } => std::iter::once(source).chain(destination).collect(),
             Operation::CancelMessageMoveTask { source } => vec![source],
+            Operation::DisableKey { .. } | Operation::EnableKey { .. } => Vec::new(),
         }
     }
 }

@@ -129,7 +129,7 @@ fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static st
 /// the one table the scenario's checks (`queue_attribute`), the queue's
 /// creation and CreateQueue's refusals (worded with the field) read. The
 /// four whole numbers of seconds come first (`QueueSpec::seconds`).
-pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 7] = [
+pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 8] = [
     ("visibilityTimeoutSeconds", AttributeName::VisibilityTimeout),
     ("delaySeconds", AttributeName::DelaySeconds),
     (
@@ -146,6 +146,10 @@ pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 7] = [
     ),
     ("deduplicationScope", AttributeName::DeduplicationScope),
     ("redrive", AttributeName::RedrivePolicy),
+    (
+        "dataKeyReusePeriodSeconds",
+        AttributeName::KmsDataKeyReusePeriodSeconds,
+    ),
 ];
 
 impl QueueSpec {

@@ -9,6 +9,7 @@
 mod buckets;
 mod card;
 mod fields;
+mod keys;
 mod operators;
 mod topics;
 mod validate;
@@ -22,12 +23,13 @@ pub use crate::document::{
     MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
 };
 pub use crate::document::{
-    Checkpoint, Choice, Claim, Consumer, Count, EndCondition, FilterPolicyScope, Narration,
-    Operation, Operator, OperatorCall, Processing, Producer, Publish, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Subscription, Topic, Trigger, TriggerEvent,
-    UnlockCause, Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_NARRATION_LINES,
-    MAX_PRODUCERS, MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES,
-    MAX_SPAN_MS, MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
+    Checkpoint, Choice, Claim, Consumer, Count, Encryption, EncryptionName, EndCondition,
+    FilterPolicyScope, KeySpec, KmsEncryption, Narration, Operation, Operator, OperatorCall,
+    Processing, Producer, Publish, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
+    ScheduledSend, Subscription, Topic, Trigger, TriggerEvent, UnlockCause, Window,
+    MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_KEYS, MAX_NARRATION_LINES, MAX_PRODUCERS,
+    MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS,
+    MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};

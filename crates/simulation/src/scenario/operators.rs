@@ -1,5 +1,5 @@
 //! The checks of a scenario's operators: how many, their names, moments
-//! the run can reach, and queues the scenario has. What SQS itself refuses
+//! the run can reach, and queues and keys the scenario has. What SQS itself refuses
 //! (a rate above 500, a source that is no dead-letter queue, a second
 //! purge within 60 s) is left to the engine, which answers the call at
 //! its moment in its own words, as the log shows.
@@ -19,6 +19,15 @@ impl Scenario {
             for (j, call) in o.calls.iter().enumerate() {
                 let path = |field: &str| format!("operators[{i}].calls[{j}].{field}");
                 within(path("atMs"), i128::from(call.at_ms))?;
+                if let Some((field, key)) = super::keys::key_of(&call.call) {
+                    if !self.has_key(key) {
+                        return Err(FieldError {
+                            path: path(&format!("call.{field}")),
+                            rule: "the alias of one of the scenario's keys".into(),
+                            got: quoted(key),
+                        });
+                    }
+                }
                 for (field, queue) in queues(&call.call) {
                     if !self.queues.iter().any(|q| q.name == queue) {
                         return Err(FieldError {
@@ -52,5 +61,6 @@ fn queues(call: &Operation) -> Vec<(&'static str, &str)> {
         Operation::CancelMessageMoveTask { source } => {
             vec![("cancelMessageMoveTask.source", source)]
         }
+        Operation::DisableKey { .. } | Operation::EnableKey { .. } => Vec::new(),
     }
 }

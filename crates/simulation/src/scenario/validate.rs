@@ -95,8 +95,10 @@ impl Scenario {
             MAX_WORKERS,
             "workers (replicas counted)",
         )?;
+        self.validate_keys()?;
         for (i, queue) in self.queues.iter().enumerate() {
             queue.validate(i, &self.queues[..i])?;
+            self.validate_encryption(i, queue)?;
         }
         self.unique_names()?;
         self.validate_producers()?;
