@@ -25,12 +25,16 @@ fn ok(d: Dispatched) -> Value {
     }
 }
 
-/// A playground with one queue, and its URL.
+/// A queue policy that lets every principal send and receive: these tests
+/// follow who called, not whether the queue lets them.
+const OPEN: &str = r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["sqs:SendMessage","sqs:ReceiveMessage","sqs:DeleteMessage"],"Resource":"*"}]}"#;
+
+/// A playground with one queue any principal may use, and its URL.
 fn with_queue() -> (Host, String) {
     let mut host = Host::new(PlaygroundOptions::default()).unwrap();
     let created = ok(host.dispatch(
         "AmazonSQS.CreateQueue",
-        r#"{"QueueName":"orders"}"#,
+        &json!({ "QueueName": "orders", "Attributes": { "Policy": OPEN.to_string() } }).to_string(),
         &Principal::owner(),
     ));
     let url = created["QueueUrl"].as_str().unwrap().to_string();

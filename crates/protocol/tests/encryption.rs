@@ -11,7 +11,19 @@ use queuelab_engine::{
 use queuelab_protocol::{dispatch_as, Dispatched};
 use serde_json::{json, Value};
 
-/// A queue encrypted with a new key `alias/orders` whose policy allows `allow`.
+/// A queue policy that lets anyone send and receive: these tests see what
+/// the key's policy decides, past the queue's.
+fn open_to_everyone() -> Value {
+    json!(json!({
+        "Version": "2012-10-17",
+        "Statement": [{ "Sid": "Everyone", "Effect": "Allow", "Principal": "*",
+                        "Action": ["sqs:SendMessage", "sqs:ReceiveMessage"], "Resource": "*" }],
+    })
+    .to_string())
+}
+
+/// A queue encrypted with a new key `alias/orders` whose policy allows
+/// `allow`, and whose queue policy lets anyone send and receive.
 fn kms_queue(allow: &[&str], attributes: Value) -> (Sqs, String) {
     let mut sqs = Sqs::new();
     let allow: Vec<String> = allow.iter().map(|s| s.to_string()).collect();
@@ -20,6 +32,7 @@ fn kms_queue(allow: &[&str], attributes: Value) -> (Sqs, String) {
         .unwrap();
     let mut attributes = attributes;
     attributes["KmsMasterKeyId"] = json!("alias/orders");
+    attributes["Policy"] = open_to_everyone();
     let url = sqs.create("orders", attributes);
     (sqs, url)
 }
@@ -293,7 +306,10 @@ fn another_account_the_key_policy_does_not_allow_cannot_receive() {
 #[test]
 fn the_aws_managed_key_refuses_services_and_other_accounts() {
     let mut sqs = Sqs::new();
-    let url = sqs.create("orders", json!({ "KmsMasterKeyId": "alias/aws/sqs" }));
+    let url = sqs.create(
+        "orders",
+        json!({ "KmsMasterKeyId": "alias/aws/sqs", "Policy": open_to_everyone() }),
+    );
     let s3 = Principal::service(
         "s3.amazonaws.com",
         Some("arn:aws:s3:::uploads"),
