@@ -6,11 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { open, runToEnd } from "./harness.mjs";
+import { neighbourQueue } from "../node/neighbours-policy.mjs";
 
 const scenario = {
   title: "S3 event notifications",
   durationMs: 6000,
-  queues: [{ name: "image-jobs" }, { name: "thumbs" }],
+  queues: [neighbourQueue("image-jobs"), neighbourQueue("thumbs")],
   buckets: [
     { name: "uploads", notifications: [{ queue: "image-jobs", events: ["s3:ObjectCreated:*"], prefix: "images/", suffix: ".jpg" }],
       objects: [{ atMs: 1000, put: "images/cat.jpg", sizeBytes: 2048 }, { atMs: 2000, put: "docs/readme.txt" }] },

@@ -5,10 +5,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { artifacts, open } from "./harness.mjs";
+import { neighbourQueue } from "../node/neighbours-policy.mjs";
 
 const scenario = {
   title: "SNS fan-out", durationMs: 10000,
-  queues: [{ name: "billing" }, { name: "analytics" }, { name: "orders" }, { name: "sns-dlq" }],
+  queues: ["billing", "analytics", "orders", "sns-dlq"].map((name) => neighbourQueue(name)),
   topics: [{ name: "orders-topic", subscriptions: [
     { queue: "billing", filterPolicy: { type: ["order"] } },
     { queue: "analytics", rawMessageDelivery: true },

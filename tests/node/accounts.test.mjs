@@ -30,8 +30,16 @@ const senders = (pg) => pg.events(0).filter((e) => e.type === "sent").map((e) =>
 /** The principal words of every call in the journal, after the first (the CreateQueue). */
 const principals = (pg) => pg.journal(1).calls.map((c) => c.principal ?? null);
 
-async function ordersQueue(pg) {
-  const res = await pg.dispatch("AmazonSQS.CreateQueue", JSON.stringify({ QueueName: "orders" }));
+/** A queue policy letting every principal make every call another account may make. */
+const OPEN = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Sid: "Everyone", Effect: "Allow", Principal: "*", Action: "sqs:*", Resource: "*" }],
+});
+
+/** The queue "orders", open to every principal unless `policy` says otherwise: these tests follow who called. */
+async function ordersQueue(pg, policy = OPEN) {
+  const Attributes = policy ? { Policy: policy } : {};
+  const res = await pg.dispatch("AmazonSQS.CreateQueue", JSON.stringify({ QueueName: "orders", Attributes }));
   return JSON.parse(res.body).QueueUrl;
 }
 
@@ -60,7 +68,7 @@ test("two SDK clients with two access keys are two accounts", async () => {
 test("a partner's SDK client without a grant is refused AccessDenied", async () => {
   const pg = new Playground();
   const partner = sdk(pg, `AKIA${PARTNER}`);
-  const QueueUrl = await ordersQueue(pg);
+  const QueueUrl = await ordersQueue(pg, null);
   await assert.rejects(partner.send(new SendMessageCommand({ QueueUrl, MessageBody: "theirs" })), (e) => {
     assert.equal(e.name, "AccessDenied");
     assert.equal(e.$metadata.httpStatusCode, 403);
@@ -80,7 +88,8 @@ test("the handler's principal option outranks the access key", async () => {
     credentials: { accessKeyId: `AKIA${PARTNER}`, secretAccessKey: "x" },
     requestHandler: queuelabHandler(pg, { principal: "arn:aws:iam::222222222222:user/alice", caller: "alice" }),
   });
-  await client.send(new GetQueueUrlCommand({ QueueName: "orders" }));
+  // Another account names the queue's owner to find its queue, as in AWS.
+  await client.send(new GetQueueUrlCommand({ QueueName: "orders", QueueOwnerAWSAccountId: "000000000000" }));
   await client.send(new SendMessageCommand({ QueueUrl, MessageBody: "hi" }));
   assert.deepEqual(senders(pg), ["alice"]);
   assert.deepEqual(principals(pg), ["arn:aws:iam::222222222222:user/alice", "arn:aws:iam::222222222222:user/alice"]);

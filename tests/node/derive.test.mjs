@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import "./load.mjs";
 import { Run } from "../../web/run/run.js";
 import { derive, retime } from "../../web/run/derive.js";
+import { neighbourQueue } from "./neighbours-policy.mjs";
 
 const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
 
@@ -123,7 +124,7 @@ test("a schedule is drawn as one of the scenario's senders, counted by the engin
 test("a bucket's arrows count what its queue took, and break with S3's words when its configuration is refused", async () => {
   const text = JSON.stringify({
     title: "s3", durationMs: 10000,
-    queues: [{ name: "uploads-queue" }, { name: "thumbs" }],
+    queues: [neighbourQueue("uploads-queue"), neighbourQueue("thumbs")],
     buckets: [
       { name: "uploads", notifications: [{ queue: "uploads-queue", events: ["s3:ObjectCreated:*"], prefix: "images/" }],
         objects: [{ atMs: 1000, put: "images/cat.jpg", sizeBytes: 2048 }, { atMs: 1000, put: "docs/a.txt" }] },
@@ -149,7 +150,7 @@ test("a bucket's arrows count what its queue took, and break with S3's words whe
 
 test("a bucket's notifications are drawn with the bucket, not as sends by hand", () => {
   const text = JSON.stringify({
-    title: "s3", durationMs: 3000, queues: [{ name: "jobs" }],
+    title: "s3", durationMs: 3000, queues: [neighbourQueue("jobs")],
     buckets: [{ name: "uploads", notifications: [{ queue: "jobs", events: ["s3:ObjectCreated:*"] }], objects: [{ atMs: 1000, put: "a.jpg" }] }],
   });
   const run = new Run();

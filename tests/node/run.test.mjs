@@ -71,8 +71,23 @@ test("your recorded actions are made again, at their moments, by a replay", asyn
   assert.equal(moment(fresh), live, "the journal alone (a shared link) rebuilds the run");
 });
 
+/** The duplicate scenario, its queue "orders" open to the partner and the account's topics. */
+const OPEN_DUP = (() => {
+  const doc = JSON.parse(DUP);
+  const orders = doc.queues.find((q) => q.name === "orders");
+  orders.policy = {
+    Version: "2012-10-17",
+    Statement: [
+      { Sid: "Partner", Effect: "Allow", Principal: { AWS: "111111111111" }, Action: "sqs:SendMessage", Resource: "*" },
+      { Sid: "Topics", Effect: "Allow", Principal: { Service: "sns.amazonaws.com" }, Action: "sqs:SendMessage", Resource: "*",
+        Condition: { ArnLike: { "aws:SourceArn": "arn:aws:sns:us-east-1:000000000000:*" } } },
+    ],
+  };
+  return JSON.stringify(doc);
+})();
+
 test("your actions as another account or a service are replayed as the same principal", async () => {
-  const run = started(DUP);
+  const run = started(OPEN_DUP);
   run.advanceTo(1000);
   const url = run.pg.snapshot().queues.find((q) => q.name === "orders").url;
   const send = (MessageBody, who) => run.dispatch("AmazonSQS.SendMessage", JSON.stringify({ QueueUrl: url, MessageBody }), who);
@@ -87,7 +102,7 @@ test("your actions as another account or a service are replayed as the same prin
   run.advanceTo(6000);
   const live = moment(run);
   assert.ok(run.pg.events(0).some((e) => e.type === "sent" && e.by === "111111111111"), "the log names the account");
-  const fresh = started(DUP);
+  const fresh = started(OPEN_DUP);
   fresh.journal = JSON.parse(JSON.stringify(run.journal)); // as a share link carries it
   fresh.replayTo(6000);
   assert.equal(moment(fresh), live);

@@ -100,6 +100,24 @@ function wire(scenario) {
     delete op.delete;
     bucket.objects.push({ atMs: op.atMs, delete: op.put });
   }
+  // A standard topic subscribes standard queues of its own (a FIFO queue
+  // takes only a FIFO topic's messages), with a filter policy SNS accepts;
+  // its publishes carry no FIFO ids.
+  for (const [i, topic] of (scenario.topics ?? []).entries()) {
+    topic.name = `news-${i + 1}`;
+    for (const name of ["news", "news-dlq"]) if (!scenario.queues.some((q) => q.name === name)) scenario.queues.push({ name });
+    for (const sub of topic.subscriptions) Object.assign(sub, { queue: "news", deadLetterQueue: "news-dlq", filterPolicy: { type: ["order"] } });
+    for (const send of [...(topic.publishes ?? []), ...(topic.rate ? [topic.rate] : [])]) {
+      delete send.groupId;
+      delete send.dedupId;
+    }
+  }
+  // Another account calls by its 12-digit id.
+  for (const user of [...scenario.producers, ...scenario.consumers].filter((u) => "account" in u)) user.account = "111111111111";
+  // A queue policy SQS accepts.
+  for (const queue of scenario.queues.filter((q) => "policy" in q)) {
+    queue.policy = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: { Service: "sns.amazonaws.com" }, Action: "sqs:SendMessage", Resource: "*" }] };
+  }
   // KMS keys: aliases KMS accepts, a policy naming a service; a disableKey or enableKey call names the first.
   (scenario.keys ?? []).forEach((key, i) => Object.assign(key, { alias: `alias/key-${i + 1}`, allow: key.allow.map(() => "sns.amazonaws.com") }));
   (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));

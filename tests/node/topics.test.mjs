@@ -5,10 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Playground } from "./load.mjs";
 import { subscriptionArrow, topicHeading } from "../../web/text/topics.js";
+import { neighbourQueue } from "./neighbours-policy.mjs";
 
 const scenario = {
   title: "topics", durationMs: 10000,
-  queues: [{ name: "billing" }, { name: "orders" }],
+  queues: [neighbourQueue("billing"), neighbourQueue("orders")],
   topics: [{ name: "orders-topic", subscriptions: [
     { queue: "billing", filterPolicy: { type: ["order"] } },
     { queue: "orders" },

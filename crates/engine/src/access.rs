@@ -10,10 +10,9 @@
 //! permissions don't apply to" ([`Grant::OwnerOnly`]) stay the owner's.
 //! A batch is authorised as its single action.
 
-use serde::Serialize;
-
 use crate::action::{Action, Grant};
 use crate::api::Request;
+use crate::decision::{AccessReason, Decision, StatementRef};
 use crate::error::{ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
 use crate::ids::decode_task_handle;
@@ -21,56 +20,6 @@ use crate::policy::PolicyStatement;
 use crate::principal::{Identity, Principal};
 use crate::statement::{ConditionMatch, Effect, PrincipalPattern};
 use crate::Engine;
-
-/// Which statement decided: its `Sid`, if it has one, and its place in the
-/// policy (counting from 1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-pub struct StatementRef {
-    pub sid: Option<String>,
-    pub index: u32,
-}
-
-/// Why a call was allowed or refused, as data (the page words it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum AccessReason {
-    /// The queue's own account, which no statement denies.
-    OwnerAccount,
-    /// `statement` allows the call; `matched` are its conditions as the
-    /// request met them.
-    Allowed {
-        statement: StatementRef,
-        matched: Vec<ConditionMatch>,
-    },
-    /// The Deny `statement` applies: an explicit deny wins over any allow.
-    Denied {
-        statement: StatementRef,
-        matched: Vec<ConditionMatch>,
-    },
-    /// Another account or a service, and no statement allows it.
-    NoStatementAllows,
-    /// An action cross-account permissions do not apply to: only the
-    /// queue's own account may call it, whatever the policy says.
-    OwnerOnly,
-    /// CreateQueue by another account: the playground holds one account's
-    /// queues.
-    OtherAccount,
-    /// [`Engine::decide`] on a URL that names no queue here.
-    NoSuchQueue,
-}
-
-/// A decision: allowed or not, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
-    pub allowed: bool,
-    pub reason: AccessReason,
-}
 
 /// The action a call is authorised as: a batch as its single form.
 pub fn authorised_as(action: Action) -> Action {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::access::AccessReason;
+use crate::decision::AccessReason;
 use crate::ids::MessageId;
 use crate::Millis;
 
@@ -242,7 +242,7 @@ pub enum EventKind {
     /// whose data key it had not decrypted within the period (`Decrypt`).
     KmsRequested {
         queue: Arc<str>,
-        api: crate::KmsApi,
+        api: crate::kms_api::KmsApi,
         key: Arc<str>,
         by: Option<Arc<str>>,
     },

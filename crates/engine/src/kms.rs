@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use crate::error::{echo, ErrorCode, SqsError, SqsResult};
 use crate::events::EventKind;
+use crate::kms_api::KmsApi;
 use crate::principal::{is_account_id, Identity, Principal, Service};
 use crate::{Engine, Millis};
 
@@ -66,24 +67,6 @@ pub enum KeyState {
     Enabled,
     Disabled,
     PendingDeletion,
-}
-
-/// The two KMS operations SQS calls for SSE-KMS.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-pub enum KmsApi {
-    GenerateDataKey,
-    Decrypt,
-}
-
-impl KmsApi {
-    /// The permission's name in a key policy (`kms:GenerateDataKey`).
-    pub fn action(self) -> &'static str {
-        match self {
-            KmsApi::GenerateDataKey => "kms:GenerateDataKey",
-            KmsApi::Decrypt => "kms:Decrypt",
-        }
-    }
 }
 
 /// One KMS key.

@@ -25,6 +25,7 @@ mod attempts;
 mod batch;
 pub mod billing;
 mod clock;
+mod decision;
 mod dedup;
 mod delivery;
 mod digest;
@@ -34,6 +35,7 @@ mod gate;
 mod handles;
 mod ids;
 mod kms;
+mod kms_api;
 mod message;
 mod permissions;
 mod policy;
@@ -56,17 +58,19 @@ pub mod workload;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use access::{authorised_as, AccessReason, Decision, StatementRef};
+pub use access::authorised_as;
 pub use action::{Action, Grant};
 pub use api::*;
+pub use decision::{AccessReason, Decision, StatementRef};
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind, UnlockCause};
 pub use ids::MessageId;
 pub use kms::{
-    is_key_policy_principal, is_kms_alias, KeyState, KmsApi, KmsKey,
-    DEFAULT_DATA_KEY_REUSE_SECONDS, MAX_CACHED_DATA_KEYS, MAX_KMS_ALIASES_PER_KEY, MAX_KMS_KEYS,
-    MAX_KMS_KEY_POLICY_PRINCIPALS, SQS_MANAGED_KEY_ALIAS,
+    is_key_policy_principal, is_kms_alias, KeyState, KmsKey, DEFAULT_DATA_KEY_REUSE_SECONDS,
+    MAX_CACHED_DATA_KEYS, MAX_KMS_ALIASES_PER_KEY, MAX_KMS_KEYS, MAX_KMS_KEY_POLICY_PRINCIPALS,
+    SQS_MANAGED_KEY_ALIAS,
 };
+pub use kms_api::KmsApi;
 pub use message::{AttributeValue, MessageAttribute};
 pub use policy::{malformed_policy, PolicyMember, PolicyStatement, QueuePolicy};
 pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};

@@ -146,7 +146,11 @@ pub struct QueueSpec {
     /// call (an SNS topic, an S3 bucket, another account). Without one,
     /// only the queues' own account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "contract", ts(optional, type = "Record<string, unknown>"))]
+    #[cfg_attr(
+        feature = "contract",
+        ts(optional, type = "Record<string, unknown>"),
+        schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")
+    )]
     pub policy: Option<serde_json::Value>,
     /// Server-side encryption: `"sqs"` (SSE-SQS, AWS's default for a new
     /// queue, when left out), `"none"`, or SSE-KMS with one of the

@@ -60,7 +60,11 @@ pub struct Subscription {
     /// FilterPolicy: which messages this queue receives, as SNS's
     /// subscription filter policy (a JSON object). Without one, all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "contract", ts(optional, type = "Record<string, unknown>"))]
+    #[cfg_attr(
+        feature = "contract",
+        ts(optional, type = "Record<string, unknown>"),
+        schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")
+    )]
     pub filter_policy: Option<serde_json::Value>,
     /// FilterPolicyScope: what the policy reads, the message's attributes
     /// (the default) or its JSON body.
