@@ -25,10 +25,10 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings -W clippy::too_man
 cargo clippy --quiet -p queuelab-engine --all-targets --features scan-count -- -D warnings -W clippy::too_many_lines
 
 step "clippy (wasm32)"
-# The engine's, simulation's, protocol's and host layer's tests are native;
+# The engine's, simulation's, protocol's, policy reader's and host layer's tests are native;
 # on wasm32 lint their libraries, and the binding with its browser tests and
 # bench feature.
-cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-engine -p queuelab-simulation -p queuelab-protocol -p queuelab-host --lib -- -D warnings -W clippy::too_many_lines
+cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-engine -p queuelab-simulation -p queuelab-protocol -p queuelab-host -p queuelab-policy --lib -- -D warnings -W clippy::too_many_lines
 cargo clippy --quiet --target wasm32-unknown-unknown -p queuelab-wasm --all-targets --all-features -- -D warnings -W clippy::too_many_lines
 
 step "engine, simulation, protocol and host tests (native)"
