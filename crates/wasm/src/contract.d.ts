@@ -165,6 +165,195 @@ dedupId?: string, };
 export type PublishAttribute = string | number | Array<string | number | boolean | null>;
 
 /**
+ * A scenario bucket, as the page draws it.
+ */
+export type BucketSnapshot = { name: string, 
+/**
+ * `arn:aws:s3:::<name>`: the `aws:SourceArn` of its deliveries.
+ */
+arn: string, 
+/**
+ * `pending` until the configuration is saved, then `valid`, or
+ * `failed` when S3 refused it (a queue refused its test event).
+ */
+configuration: "pending" | "valid" | "failed", 
+/**
+ * Why S3 refused the configuration: its words, the destination's
+ * ARN and the queue's answer.
+ */
+configurationError?: string, notifications: Array<NotificationSnapshot>, 
+/**
+ * Objects held now.
+ */
+objects: number, 
+/**
+ * Objects put and deleted so far.
+ */
+puts: number, deletes: number, 
+/**
+ * The keys of the latest objects put (at most 10), newest last.
+ */
+recentKeys: Array<string>, 
+/**
+ * Notifications the queues took, and those they refused (lost).
+ */
+sent: number, failed: number, };
+
+/**
+ * One queue configuration of a bucket: the arrow to its queue.
+ */
+export type NotificationSnapshot = { id: string, queue: string, events: Array<string>, prefix?: string, suffix?: string, sent: number, failed: number, 
+/**
+ * The latest refusal of a delivery: SQS's code and words.
+ */
+lastError?: string, };
+
+/**
+ * An S3 bucket of the queues' account that tells queues of its objects:
+ * its notification configuration is saved at `configuredAtMs` (S3 then
+ * sends each queue its `s3:TestEvent`, and refuses the whole
+ * configuration if a queue refuses that), then each object put or
+ * deleted at its moment sends S3's event JSON to the queues whose
+ * notification wants it.
+ */
+export type Bucket = { 
+/**
+ * S3's bucket naming rules: 3 to 63 lowercase letters, numbers,
+ * periods and hyphens, beginning and ending with a letter or number.
+ * Its deliveries carry it in the log (and `aws:SourceArn`
+ * `arn:aws:s3:::<name>`).
+ */
+name: string, 
+/**
+ * When the notification configuration is saved
+ * (PutBucketNotificationConfiguration). Default 0.
+ */
+configuredAtMs?: number, 
+/**
+ * The queue configurations, at most 10.
+ */
+notifications: Array<BucketNotification>, 
+/**
+ * Objects put and deleted, each at its `atMs`, at most 1,000.
+ */
+objects: Array<ObjectOperation>, };
+
+/**
+ * One queue configuration: these events of keys that match the filter go
+ * to `queue`. Two configurations whose events meet may not have
+ * overlapping filters (S3 refuses them).
+ */
+export type BucketNotification = { 
+/**
+ * Its `Id`, the records' `configurationId`, at most 80 characters.
+ * Default: "notification-1", "notification-2", … by its place.
+ */
+id?: string, 
+/**
+ * One of the scenario's standard queues (S3 does not send to FIFO queues).
+ */
+queue: string, 
+/**
+ * `s3:ObjectCreated:*`, `s3:ObjectCreated:Put`, `:Post`, `:Copy`,
+ * `:CompleteMultipartUpload`, `s3:ObjectRemoved:*`, `:Delete` or
+ * `:DeleteMarkerCreated`.
+ */
+events: Array<string>, 
+/**
+ * Only keys that start with this (a key name filter's prefix rule).
+ */
+prefix?: string, 
+/**
+ * Only keys that end with this (a key name filter's suffix rule).
+ */
+suffix?: string, };
+
+/**
+ * A PutObject (`put`, with its `sizeBytes`) or a DeleteObject (`delete`)
+ * of a key, at its moment.
+ */
+export type ObjectOperation = { atMs: number, 
+/**
+ * The key of an object put (1 to 1,024 bytes): `s3:ObjectCreated:Put`.
+ */
+put?: string, 
+/**
+ * The key of an object deleted: `s3:ObjectRemoved:Delete`.
+ */
+delete?: string, 
+/**
+ * A put object's size in bytes, up to S3's 5 TiB. Default 0.
+ */
+sizeBytes?: number, };
+
+/**
+ * KMS requests an SSE-KMS queue made, by operation (kms.rs).
+ */
+export type KmsRequests = { generateDataKey: number, decrypt: number, };
+
+/**
+ * The two KMS operations SQS calls for SSE-KMS.
+ */
+export type KmsApi = "GenerateDataKey" | "Decrypt";
+
+/**
+ * A customer managed KMS key, made at time 0.
+ */
+export type KeySpec = { 
+/**
+ * Its alias, `alias/` then letters, digits, `/`, `_` or `-`
+ * (`alias/aws/` is AWS's).
+ */
+alias: string, 
+/**
+ * Who the key policy lets use the key (kms:GenerateDataKey,
+ * kms:Decrypt) besides the owner account: `sns.amazonaws.com`,
+ * `s3.amazonaws.com` or a 12-digit account id. A service that sends
+ * to a queue encrypted with a key that does not allow it fails with
+ * KMS.AccessDeniedException.
+ */
+allow?: Array<string>, };
+
+/**
+ * A queue's server-side encryption.
+ */
+export type Encryption = EncryptionName | KmsEncryption;
+
+export type EncryptionName = "sqs" | "none";
+
+/**
+ * SSE-KMS with a key: SQS asks KMS for a data key (GenerateDataKey) and
+ * to decrypt one (Decrypt) once per reuse period per caller.
+ */
+export type KmsEncryption = { 
+/**
+ * The key's alias: one of the scenario's `keys`, or `alias/aws/sqs`.
+ */
+kmsKey: string, 
+/**
+ * KmsDataKeyReusePeriodSeconds, 60 to 86400 (default 300).
+ */
+dataKeyReusePeriodSeconds?: number, };
+
+/**
+ * Why a call was allowed or refused, as data (the page words it).
+ */
+export type AccessReason = { "kind": "ownerAccount" } | { "kind": "allowed", statement: StatementRef, matched: Array<ConditionMatch>, } | { "kind": "denied", statement: StatementRef, matched: Array<ConditionMatch>, } | { "kind": "noStatementAllows" } | { "kind": "ownerOnly" } | { "kind": "otherAccount" } | { "kind": "noSuchQueue" };
+
+/**
+ * Which statement decided: its `Sid`, if it has one, and its place in the
+ * policy (counting from 1).
+ */
+export type StatementRef = { sid: string | null, index: number, };
+
+/**
+ * A condition that held: its operator, key, and the request's value of
+ * the key (`None` when the request has none, which a negated or
+ * IfExists operator accepts).
+ */
+export type ConditionMatch = { operator: string, key: string, value: string | null, };
+
+/**
  * One entry of the log: what changed (its `EventKind`), its place in the
  * log (`seq`, counting from 1 and never reused) and the virtual moment.
  */
@@ -334,16 +523,6 @@ export type GroupSnapshot = { group: string, locked: boolean, messages: number, 
 export type Counts = { timeMs: number, queues: Array<QueueCounts>, };
 
 export type QueueCounts = { name: string, visible: number, inFlight: number, delayed: number, };
-
-/**
- * KMS requests an SSE-KMS queue made, by operation (kms.rs).
- */
-export type KmsRequests = { generateDataKey: number, decrypt: number, };
-
-/**
- * The two KMS operations SQS calls for SSE-KMS.
- */
-export type KmsApi = "GenerateDataKey" | "Decrypt";
 
 /**
  * The simulation's part of a snapshot.
@@ -534,50 +713,6 @@ by: Array<string>, };
 export type AlarmSnapshot = { name: string, queue: string, threshold: number, inAlarm: boolean, };
 
 /**
- * A scenario bucket, as the page draws it.
- */
-export type BucketSnapshot = { name: string, 
-/**
- * `arn:aws:s3:::<name>`: the `aws:SourceArn` of its deliveries.
- */
-arn: string, 
-/**
- * `pending` until the configuration is saved, then `valid`, or
- * `failed` when S3 refused it (a queue refused its test event).
- */
-configuration: "pending" | "valid" | "failed", 
-/**
- * Why S3 refused the configuration: its words, the destination's
- * ARN and the queue's answer.
- */
-configurationError?: string, notifications: Array<NotificationSnapshot>, 
-/**
- * Objects held now.
- */
-objects: number, 
-/**
- * Objects put and deleted so far.
- */
-puts: number, deletes: number, 
-/**
- * The keys of the latest objects put (at most 10), newest last.
- */
-recentKeys: Array<string>, 
-/**
- * Notifications the queues took, and those they refused (lost).
- */
-sent: number, failed: number, };
-
-/**
- * One queue configuration of a bucket: the arrow to its queue.
- */
-export type NotificationSnapshot = { id: string, queue: string, events: Array<string>, prefix?: string, suffix?: string, sent: number, failed: number, 
-/**
- * The latest refusal of a delivery: SQS's code and words.
- */
-lastError?: string, };
-
-/**
  * Everything about one stored message, without changing it (the page's
  * "peek"): unlike a receive, this is not an SQS operation and has no effect.
  */
@@ -738,45 +873,6 @@ export type Redrive = {
 deadLetterQueue: string, maxReceiveCount: number, };
 
 /**
- * A customer managed KMS key, made at time 0.
- */
-export type KeySpec = { 
-/**
- * Its alias, `alias/` then letters, digits, `/`, `_` or `-`
- * (`alias/aws/` is AWS's).
- */
-alias: string, 
-/**
- * Who the key policy lets use the key (kms:GenerateDataKey,
- * kms:Decrypt) besides the owner account: `sns.amazonaws.com`,
- * `s3.amazonaws.com` or a 12-digit account id. A service that sends
- * to a queue encrypted with a key that does not allow it fails with
- * KMS.AccessDeniedException.
- */
-allow?: Array<string>, };
-
-/**
- * A queue's server-side encryption.
- */
-export type Encryption = EncryptionName | KmsEncryption;
-
-export type EncryptionName = "sqs" | "none";
-
-/**
- * SSE-KMS with a key: SQS asks KMS for a data key (GenerateDataKey) and
- * to decrypt one (Decrypt) once per reuse period per caller.
- */
-export type KmsEncryption = { 
-/**
- * The key's alias: one of the scenario's `keys`, or `alias/aws/sqs`.
- */
-kmsKey: string, 
-/**
- * KmsDataKeyReusePeriodSeconds, 60 to 86400 (default 300).
- */
-dataKeyReusePeriodSeconds?: number, };
-
-/**
  * Something that sends messages: at fixed moments, or at a steady rate.
  */
 export type Producer = { 
@@ -868,84 +964,6 @@ call: Operation, };
  * The operations an operator calls, each on queues the scenario names.
  */
 export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } };
-
-/**
- * An S3 bucket of the queues' account that tells queues of its objects:
- * its notification configuration is saved at `configuredAtMs` (S3 then
- * sends each queue its `s3:TestEvent`, and refuses the whole
- * configuration if a queue refuses that), then each object put or
- * deleted at its moment sends S3's event JSON to the queues whose
- * notification wants it.
- */
-export type Bucket = { 
-/**
- * S3's bucket naming rules: 3 to 63 lowercase letters, numbers,
- * periods and hyphens, beginning and ending with a letter or number.
- * Its deliveries carry it in the log (and `aws:SourceArn`
- * `arn:aws:s3:::<name>`).
- */
-name: string, 
-/**
- * When the notification configuration is saved
- * (PutBucketNotificationConfiguration). Default 0.
- */
-configuredAtMs?: number, 
-/**
- * The queue configurations, at most 10.
- */
-notifications: Array<BucketNotification>, 
-/**
- * Objects put and deleted, each at its `atMs`, at most 1,000.
- */
-objects: Array<ObjectOperation>, };
-
-/**
- * One queue configuration: these events of keys that match the filter go
- * to `queue`. Two configurations whose events meet may not have
- * overlapping filters (S3 refuses them).
- */
-export type BucketNotification = { 
-/**
- * Its `Id`, the records' `configurationId`, at most 80 characters.
- * Default: "notification-1", "notification-2", … by its place.
- */
-id?: string, 
-/**
- * One of the scenario's standard queues (S3 does not send to FIFO queues).
- */
-queue: string, 
-/**
- * `s3:ObjectCreated:*`, `s3:ObjectCreated:Put`, `:Post`, `:Copy`,
- * `:CompleteMultipartUpload`, `s3:ObjectRemoved:*`, `:Delete` or
- * `:DeleteMarkerCreated`.
- */
-events: Array<string>, 
-/**
- * Only keys that start with this (a key name filter's prefix rule).
- */
-prefix?: string, 
-/**
- * Only keys that end with this (a key name filter's suffix rule).
- */
-suffix?: string, };
-
-/**
- * A PutObject (`put`, with its `sizeBytes`) or a DeleteObject (`delete`)
- * of a key, at its moment.
- */
-export type ObjectOperation = { atMs: number, 
-/**
- * The key of an object put (1 to 1,024 bytes): `s3:ObjectCreated:Put`.
- */
-put?: string, 
-/**
- * The key of an object deleted: `s3:ObjectRemoved:Delete`.
- */
-delete?: string, 
-/**
- * A put object's size in bytes, up to S3's 5 TiB. Default 0.
- */
-sizeBytes?: number, };
 
 /**
  * A simulated worker running the loop real consumer code runs.
@@ -1279,24 +1297,6 @@ export type Count = number | string;
  * delete (or a move, expiry or purge) delivers its next message.
  */
 export type UnlockCause = "deleted" | "visibilityTimeout" | "released" | "movedToDeadLetterQueue" | "redriven" | "expired" | "purged";
-
-/**
- * Why a call was allowed or refused, as data (the page words it).
- */
-export type AccessReason = { "kind": "ownerAccount" } | { "kind": "allowed", statement: StatementRef, matched: Array<ConditionMatch>, } | { "kind": "denied", statement: StatementRef, matched: Array<ConditionMatch>, } | { "kind": "noStatementAllows" } | { "kind": "ownerOnly" } | { "kind": "otherAccount" } | { "kind": "noSuchQueue" };
-
-/**
- * Which statement decided: its `Sid`, if it has one, and its place in the
- * policy (counting from 1).
- */
-export type StatementRef = { sid: string | null, index: number, };
-
-/**
- * A condition that held: its operator, key, and the request's value of
- * the key (`None` when the request has none, which a negated or
- * IfExists operator accepts).
- */
-export type ConditionMatch = { operator: string, key: string, value: string | null, };
 
 /**
  * One thing a narration line or a checkpoint's `because` says about the

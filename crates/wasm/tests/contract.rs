@@ -94,8 +94,10 @@ fn typescript() -> String {
     out
 }
 
-/// Declares the SNS topics' types (the scenario's and the snapshot's).
-fn declare_topic_types(
+/// Declares the types of the AWS neighbours and who may call: SNS topics,
+/// S3 buckets, encryption and queue policies' decisions (the scenario's,
+/// the snapshot's and the events').
+fn declare_pattern_types(
     cfg: &Config,
     out: &mut String,
     declared: &mut BTreeSet<String>,
@@ -110,6 +112,7 @@ fn declare_topic_types(
         };
     }
     all!(
+        // SNS topics.
         TopicSnapshot,
         SubscriptionSnapshot,
         FailureSnapshot,
@@ -118,6 +121,23 @@ fn declare_topic_types(
         FilterPolicyScope,
         Publish,
         PublishAttribute,
+        // S3 buckets.
+        BucketSnapshot,
+        NotificationSnapshot,
+        Bucket,
+        BucketNotification,
+        ObjectOperation,
+        // Encryption.
+        KmsRequests,
+        KmsApi,
+        KeySpec,
+        Encryption,
+        EncryptionName,
+        KmsEncryption,
+        // Queue policies' decisions.
+        AccessReason,
+        StatementRef,
+        ConditionMatch,
     );
 }
 
@@ -125,7 +145,7 @@ fn declare_topic_types(
 /// names declared, and the names their declarations refer to.
 fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut declared, mut used) = (BTreeSet::new(), BTreeSet::new());
-    declare_topic_types(cfg, out, &mut declared, &mut used);
+    declare_pattern_types(cfg, out, &mut declared, &mut used);
     macro_rules! all {
         ($($t:ty),* $(,)?) => {
             $(
@@ -150,8 +170,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         GroupSnapshot,
         Counts,
         QueueCounts,
-        KmsRequests,
-        KmsApi,
         SimulationSnapshot,
         Outcome,
         Bill,
@@ -160,8 +178,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         HeldSnapshot,
         SideEffect,
         AlarmSnapshot,
-        BucketSnapshot,
-        NotificationSnapshot,
         Peek,
         PeekAttribute,
         MessagePage,
@@ -169,10 +185,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Scenario,
         QueueSpec,
         Redrive,
-        KeySpec,
-        Encryption,
-        EncryptionName,
-        KmsEncryption,
         Producer,
         ScheduledSend,
         Rate,
@@ -180,9 +192,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Operator,
         OperatorCall,
         Operation,
-        Bucket,
-        BucketNotification,
-        ObjectOperation,
         Consumer,
         Processing,
         Behaviour,
@@ -195,9 +204,6 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         TriggerEvent,
         Count,
         UnlockCause,
-        AccessReason,
-        StatementRef,
-        ConditionMatch,
         Claim,
         EndCondition,
         Alarm,
