@@ -347,6 +347,10 @@ pub enum TriggerEvent {
     // An SQS call of a scenario's producer, worker or operator failed (the
     // consumer filter names who called).
     CallFailed,
+    // An SNS topic's subscription filter policy did not match a message, so
+    // the subscribed queue is not sent it (the queue filter names the
+    // queue, the consumer filter the topic).
+    TopicFilteredOut,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -510,6 +510,13 @@ impl Facts {
                 (T::MessageLost, by(consumer))
             }
             SimEvent::ActionFailed { actor, .. } => (T::CallFailed, by(actor)),
+            SimEvent::TopicFilteredOut { topic, queue, .. } => (
+                T::TopicFilteredOut,
+                Happening {
+                    queue: Some(queue.to_string()),
+                    ..by(topic)
+                },
+            ),
             _ => return,
         };
         self.happen(e, Happening { event, ..happening });

@@ -559,6 +559,14 @@ impl Story {
                 };
                 self.happened(now, T::CallFailed, h);
             }
+            SimEvent::TopicFilteredOut { topic, queue, .. } => {
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: Some(topic),
+                    ..Happening::default()
+                };
+                self.happened(now, T::TopicFilteredOut, h);
+            }
             _ => {}
         }
     }
