@@ -370,3 +370,42 @@ fn the_topic_fans_out_to_three_queues_filters_the_refund_out_of_shipping_and_sen
     assert_eq!(told.len(), 5, "{told:?}");
     assert_eq!(answer(&sim, "refund-to-shipping"), Some(1));
 }
+
+#[test]
+fn only_jpg_images_notify_image_jobs_after_the_test_event_and_each_notice_is_s3_event_json() {
+    let sim = run("17-s3-notifications.json");
+    let notified: Vec<String> = (events(&sim).into_iter())
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::BucketNotified { key, queue, .. }) => {
+                assert_eq!(&*queue, "image-jobs");
+                Some(key)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notified, ["images/cat.jpg", "images/raw/sunset.jpg"]);
+    // The test event first, then one event per notified key.
+    let bodies: Vec<String> = (sim.side_effects().iter())
+        .map(|s| s.body.clone())
+        .collect();
+    assert_eq!(bodies.len(), 3, "{bodies:?}");
+    assert!(
+        bodies[0].contains(r#""Event":"s3:TestEvent""#),
+        "{}",
+        bodies[0]
+    );
+    for (body, key) in bodies[1..].iter().zip(&notified) {
+        assert!(
+            body.starts_with(r#"{"Records":[{"eventVersion":"2.1""#),
+            "{body}"
+        );
+        assert!(
+            body.contains(r#""eventName":"ObjectCreated:Put""#),
+            "{body}"
+        );
+        assert!(body.contains(&format!(r#""key":"{key}""#)), "{body}");
+    }
+    let told = narration(&sim);
+    assert_eq!(told.len(), 6, "{told:?}");
+    assert_eq!(answer(&sim, "first-upload"), Some(2));
+}

@@ -419,6 +419,19 @@ const PINNED: &[Pinned] = &[
         "refund-to-shipping",
         "Yes: every subscribed queue gets every message",
     ),
+    (
+        "17-s3-notifications.json",
+        &[],
+        "first-upload",
+        "images/cat.jpg",
+    ),
+    // The notification wants .png keys under images/ instead.
+    (
+        "17-s3-notifications.json",
+        &[("/buckets/0/notifications/0/suffix", r#"".png""#)],
+        "first-upload",
+        "images/cat.png",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

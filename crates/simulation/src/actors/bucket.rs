@@ -356,6 +356,12 @@ impl Actor for BucketActor {
                 let d = &mut self.deliveries[config];
                 let Some(error) = refused else {
                     d.sent += 1;
+                    self.to_log.push(SimEvent::BucketNotified {
+                        bucket: self.name.clone(),
+                        queue: self.configurations[config].queue.clone(),
+                        event_name: event.event_name(),
+                        key,
+                    });
                     return;
                 };
                 let code = error.code.query_code();

@@ -351,6 +351,13 @@ pub enum TriggerEvent {
     // the subscribed queue is not sent it (the queue filter names the
     // queue, the consumer filter the topic).
     TopicFilteredOut,
+    // An S3 bucket's object was put or deleted (the message filter reads
+    // its key, the consumer filter names the bucket).
+    BucketObjectChanged,
+    // A queue took a bucket's notification of an object's event (the
+    // queue filter names the queue, the message filter reads the key, the
+    // consumer filter names the bucket).
+    BucketNotified,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -142,10 +142,12 @@ impl Facts {
     fn happen(&mut self, e: &LogEvent, h: Happening) {
         // A message is known by its body for every event about it, even
         // after its delete (a worker that deleted first still works on it).
+        // A bucket's events name an object by its key instead.
         let id = message_of(&e.kind);
         let message = id
             .and_then(|id| self.messages.get(&id))
-            .map(|m| m.label.clone());
+            .map(|m| m.label.clone())
+            .or(h.message.clone());
         self.happenings.push(Happening {
             seq: e.seq,
             at: e.time_ms,
@@ -515,6 +517,23 @@ impl Facts {
                 Happening {
                     queue: Some(queue.to_string()),
                     ..by(topic)
+                },
+            ),
+            SimEvent::BucketObjectChanged { bucket, key, .. } => (
+                T::BucketObjectChanged,
+                Happening {
+                    message: Some(key.clone()),
+                    ..by(bucket)
+                },
+            ),
+            SimEvent::BucketNotified {
+                bucket, queue, key, ..
+            } => (
+                T::BucketNotified,
+                Happening {
+                    queue: Some(queue.to_string()),
+                    message: Some(key.clone()),
+                    ..by(bucket)
                 },
             ),
             _ => return,
