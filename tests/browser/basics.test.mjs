@@ -1,4 +1,4 @@
-// The basic lessons (scenarios 11–15) as a learner plays them: each pauses
+// The basic lessons (scenarios 11–17) as a learner plays them: each pauses
 // at its checkpoint, takes the prediction the run makes true, plays to its
 // end, and its recap says what the run cost in the meter's own requests.
 import { test } from "node:test";
@@ -12,6 +12,8 @@ const LESSONS = {
   "13-attributes-and-size": { checkpoint: "too-big", right: /^It refuses the send/, log: /scanner\s*SendMessage failed: InvalidParameterValue: One or more parameters are invalid\. Reason: Message must be shorter than 1048576 bytes\./ },
   "14-purge": { checkpoint: "purged-in-flight", right: "It charges the order anyway", log: /ops\s*PurgeQueue failed: AWS\.SimpleQueueService\.PurgeQueueInProgress/ },
   "15-what-it-costs": { checkpoint: "cheapest", right: "short-poller's", log: /short-poller\s*asked short-polled and got nothing back/ },
+  "16-sns-fan-out": { checkpoint: "refund-to-shipping", right: /^No: the filter policy/, log: /orders-topic\s*did not send .+ to shipping: the subscription's filter policy does not match it/ },
+  "17-s3-notifications": { checkpoint: "first-upload", right: "images/cat.jpg", log: /bucket “uploads”\s*notified image-jobs of ObjectCreated:Put images\/cat\.jpg: S3's event JSON is stored there/ },
 };
 
 // "42 requests ≈ $0.0000168 at $0.40 per million." (or both queue types, each at its price)

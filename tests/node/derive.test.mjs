@@ -165,3 +165,16 @@ test("a bucket's notifications are drawn with the bucket, not as sends by hand",
   assert.deepEqual(d.producers, []);
   assert.equal(d.buckets[0].arrows[0].sent, 1);
 });
+
+test("a topic's deliveries are drawn with the topic, not as sends by hand", () => {
+  const run = new Run();
+  run.start(scenario("16-sns-fan-out.json"));
+  let d;
+  for (let steps = 0; run.now < run.duration && steps < 200; steps++) {
+    run.step();
+    const { events, leftNow } = run.take();
+    d = derive({ snap: run.snap, now: run.now, events, facts: run.facts, leftNow, scenario: run.scenario });
+  }
+  assert.equal(run.facts.sentBy.get("orders-topic"), 8, "three publishes: 3 + 2 + 3 deliveries");
+  assert.deepEqual(d.producers, []);
+});

@@ -76,6 +76,12 @@ test("scenario 8's two “reading #1” lines in the recap each name their queue
   assert.deepEqual(effectLines([{ messageId: "a", body: "order 1", effect: "charged", count: 2 }], () => "q"), ["order 1: charged ×2"], "a body said once needs no queue");
 });
 
+test("the recap says a long body (an SNS envelope) by its first 80 characters, each run of whitespace one space", () => {
+  const envelope = `{\n  "Type" : "Notification",\n  "MessageId" : "cf142bb5-0f86-4968-85d0-856262c178e2",\n  "TopicArn" : "arn:aws:sns:us-east-1:000000000000:orders-topic"\n}`;
+  const [line] = effectLines([{ messageId: "a", body: envelope, effect: "charged", count: 1 }], () => "billing");
+  assert.equal(line, `{ "Type" : "Notification", "MessageId" : "cf142bb5-0f86-4968-85d0-856262c178e2"…: charged ×1`);
+});
+
 test("the summary on screen quotes the run's settings: poison with maxReceiveCount 5", () => {
   const scenario = JSON.parse(text("05-poison-message.json"));
   scenario.queues[1].redrive.maxReceiveCount = 5;

@@ -99,19 +99,20 @@ export function handHolders(snap) {
  * the scenario's producers and schedules, then anyone else who sent, on
  * queues that exist. The scenario's senders are counted by the engine (the
  * snapshot's `producers`); one sending by hand, which the simulation does
- * not know, by the run's events (history.js). A scenario's bucket is no
- * producer: the buckets are drawn apart (bucketsOf).
+ * not know, by the run's events (history.js). A scenario's bucket or topic
+ * is no producer: each is drawn apart (bucketsOf, views/stage/topics.js).
  */
 export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
   const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
   const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
   const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, last: facts.lastSend.get(p.name) }));
-  // A bucket's notifications are drawn with the bucket (bucketsOf), not as sends by hand.
-  const buckets = new Set((snap.simulation.buckets ?? []).map((b) => b.name));
+  // A bucket's notifications and a topic's deliveries are drawn with the
+  // bucket (bucketsOf) and the topic (views/stage/topics.js), not as sends by hand.
+  const neighbours = new Set([...(snap.simulation.buckets ?? []), ...(snap.simulation.topics ?? [])].map((b) => b.name));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!counted.has(name) && !buckets.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
+    if (!counted.has(name) && !neighbours.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
   }
   return out;
 }

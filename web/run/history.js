@@ -130,6 +130,7 @@ export class History {
         case "bucketObjectChanged":
         case "bucketConfigured":
         case "bucketConfigurationFailed":
+        case "bucketNotified":
         case "bucketDeliveryFailed":
         case "topicPublished":
         case "topicFilteredOut":

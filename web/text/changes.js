@@ -4,6 +4,7 @@
 // `outcome` (snapshot().simulation), so Node tests them without a page.
 
 import { fieldAt, shown } from "./field-words.js";
+import { cut } from "./format.js";
 
 // The lab's and the story's words, not settings of the system: never listed as changed.
 const NOT_SETTINGS = /^(narration|checkpoints|title|summary|goal|knobs|explain)(\.|$)/;
@@ -117,17 +118,21 @@ export const mostSideEffects = (sim) => sim.sideEffects.reduce((m, s) => Math.ma
 
 const count = (n) => n.toLocaleString("en-US");
 
+/** A body as the recap says it: each run of whitespace one space, at most 80 characters (an SNS envelope, S3's event JSON). */
+const recapBody = (body) => cut(body.replace(/\s+/g, " "), 80);
+
 /**
  * The recap's line for each ledger entry: "reading #1: stored ×1". Where
- * two messages have the same body (two producers' "reading #1"), each
- * line names the queue it was sent to (`queueOf`: message id -> queue).
+ * two messages read the same (two producers' "reading #1"), each line
+ * names the queue it was sent to (`queueOf`: message id -> queue).
  */
 export function effectLines(sideEffects, queueOf) {
   const seen = new Map();
-  for (const s of sideEffects) seen.set(s.body, (seen.get(s.body) ?? 0) + 1);
+  for (const s of sideEffects) seen.set(recapBody(s.body), (seen.get(recapBody(s.body)) ?? 0) + 1);
   return sideEffects.map((s) => {
-    const queue = seen.get(s.body) > 1 ? queueOf(s.messageId) : undefined;
-    return `${s.body}${queue ? ` (in ${queue})` : ""}: ${s.effect} ×${s.count}`;
+    const body = recapBody(s.body);
+    const queue = seen.get(body) > 1 ? queueOf(s.messageId) : undefined;
+    return `${body}${queue ? ` (in ${queue})` : ""}: ${s.effect} ×${s.count}`;
   });
 }
 

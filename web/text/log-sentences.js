@@ -172,6 +172,8 @@ function describe(e, ctx, duplicateOf) {
       return line(`bucket “${e.bucket}”`, `saved its notification configuration: S3's test event reached ${e.queues.join(", ")}`, "good");
     case "bucketConfigurationFailed":
       return line(`bucket “${e.bucket}”`, `S3 refused its notification configuration (${e.s3Code}: ${e.s3Error}: ${e.destination}): ${e.queue} refused the test event with ${e.code}: ${e.error}. The bucket notifies no queue`, "warn");
+    case "bucketNotified":
+      return line(`bucket “${e.bucket}”`, `notified ${e.queue} of ${e.eventName} ${e.key}: S3's event JSON is stored there`, "good");
     case "bucketDeliveryFailed":
       return line(`bucket “${e.bucket}”`, `${e.queue} refused the ${e.eventName} notification of ${e.key} with ${e.code}: ${e.error}. S3 does not retry it: the event is lost`, "warn");
     case "topicPublished":
@@ -359,6 +361,7 @@ export function isKey(e) {
     case "narrationWithheld":
     case "bucketObjectChanged":
     case "bucketConfigured":
+    case "bucketNotified":
     case "topicPublished":
     case "topicFilteredOut":
     case "topicDelivered":

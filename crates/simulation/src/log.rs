@@ -149,6 +149,14 @@ pub enum SimEvent {
         s3_code: &'static str,
         s3_error: &'static str,
     },
+    /// A queue took a bucket's notification of `eventName` on `key`: S3's
+    /// event JSON is stored there.
+    BucketNotified {
+        bucket: Arc<str>,
+        queue: Arc<str>,
+        event_name: &'static str,
+        key: String,
+    },
     /// A queue refused a bucket's notification (`eventName` on `key`) with
     /// SQS's `code` and `error`: S3 does not retry it, so the event is lost.
     BucketDeliveryFailed {

@@ -318,3 +318,94 @@ fn a_purged_order_whose_handler_fails_is_never_said_to_be_charged_anyway() {
     assert_eq!(answer(&sim, "purged-in-flight"), Some(2));
     assert_eq!(charged(&sim, "order A-3001"), 1);
 }
+
+/// The bodies SNS stored in each queue (their labels), in order.
+fn stored_by_topic(sim: &Simulation, queue: &str) -> Vec<String> {
+    let sent = events(sim).into_iter().filter_map(|e| match e.kind {
+        Kind::Sqs(EventKind::Sent {
+            queue: q,
+            label,
+            by,
+            ..
+        }) if &*q == queue && by.as_deref() == Some("orders-topic") => Some(label),
+        _ => None,
+    });
+    sent.collect()
+}
+
+#[test]
+fn the_topic_fans_out_to_three_queues_filters_the_refund_out_of_shipping_and_sends_analytics_the_raw_message(
+) {
+    let sim = run("16-sns-fan-out.json");
+    let filtered: Vec<String> = (events(&sim).into_iter())
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::TopicFilteredOut { queue, .. }) => Some(queue.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(filtered, ["shipping"]);
+    let billing = stored_by_topic(&sim, "billing");
+    assert_eq!(billing.len(), 3);
+    assert!(billing
+        .iter()
+        .all(|b| b.contains(r#""Type" : "Notification""#)));
+    assert_eq!(stored_by_topic(&sim, "shipping").len(), 2);
+    let analytics = stored_by_topic(&sim, "analytics");
+    assert_eq!(
+        analytics,
+        [
+            "order A-1: 2 books, $30",
+            "order A-2: 1 lamp, $45",
+            "refund R-1 for A-1: $30"
+        ]
+    );
+    // Every copy was received and deleted by its queue's worker.
+    assert_eq!(sqs(&sim, |k| matches!(k, EventKind::Deleted { .. })), 8);
+    let told = narration(&sim);
+    assert!(
+        told.iter()
+            .any(|t| t.starts_with("The refund R-1 goes to billing")),
+        "{told:?}"
+    );
+    assert_eq!(told.len(), 5, "{told:?}");
+    assert_eq!(answer(&sim, "refund-to-shipping"), Some(1));
+}
+
+#[test]
+fn only_jpg_images_notify_image_jobs_after_the_test_event_and_each_notice_is_s3_event_json() {
+    let sim = run("17-s3-notifications.json");
+    let notified: Vec<String> = (events(&sim).into_iter())
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::BucketNotified { key, queue, .. }) => {
+                assert_eq!(&*queue, "image-jobs");
+                Some(key)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notified, ["images/cat.jpg", "images/raw/sunset.jpg"]);
+    // The test event first, then one event per notified key.
+    let bodies: Vec<String> = (sim.side_effects().iter())
+        .map(|s| s.body.clone())
+        .collect();
+    assert_eq!(bodies.len(), 3, "{bodies:?}");
+    assert!(
+        bodies[0].contains(r#""Event":"s3:TestEvent""#),
+        "{}",
+        bodies[0]
+    );
+    for (body, key) in bodies[1..].iter().zip(&notified) {
+        assert!(
+            body.starts_with(r#"{"Records":[{"eventVersion":"2.1""#),
+            "{body}"
+        );
+        assert!(
+            body.contains(r#""eventName":"ObjectCreated:Put""#),
+            "{body}"
+        );
+        assert!(body.contains(&format!(r#""key":"{key}""#)), "{body}");
+    }
+    let told = narration(&sim);
+    assert_eq!(told.len(), 6, "{told:?}");
+    assert_eq!(answer(&sim, "first-upload"), Some(2));
+}

@@ -403,6 +403,35 @@ const PINNED: &[Pinned] = &[
         "cheapest",
         "batcher's",
     ),
+    (
+        "16-sns-fan-out.json",
+        &[],
+        "refund-to-shipping",
+        "No: the filter policy keeps it from shipping",
+    ),
+    // shipping's filter policy lets refunds through too.
+    (
+        "16-sns-fan-out.json",
+        &[(
+            "/topics/0/subscriptions/1/filterPolicy",
+            r#"{"type": ["order", "refund"]}"#,
+        )],
+        "refund-to-shipping",
+        "Yes: every subscribed queue gets every message",
+    ),
+    (
+        "17-s3-notifications.json",
+        &[],
+        "first-upload",
+        "images/cat.jpg",
+    ),
+    // The notification wants .png keys under images/ instead.
+    (
+        "17-s3-notifications.json",
+        &[("/buckets/0/notifications/0/suffix", r#"".png""#)],
+        "first-upload",
+        "images/cat.png",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

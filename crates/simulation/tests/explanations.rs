@@ -398,3 +398,16 @@ fn a_group_unlocked_by_retention_says_its_head_expired() {
         "{text}"
     );
 }
+
+#[test]
+fn a_json_body_is_named_by_its_quoted_start_not_by_its_first_key() {
+    use queuelab_simulation::name_of;
+    let envelope = "{\n  \"Type\" : \"Notification\",\n  \"MessageId\" : \"cf142bb5\"\n}";
+    assert_eq!(
+        name_of(envelope),
+        "“{ \"Type\" : \"Notification\", \"MessageId\" :…”"
+    );
+    assert_eq!(name_of(r#"{"Records":[]}"#), "“{\"Records\":[]}”");
+    // A plain body keeps its name before the colon.
+    assert_eq!(name_of("order A-1: 2 books"), "order A-1");
+}

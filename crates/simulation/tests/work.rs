@@ -537,3 +537,24 @@ fn work_estimate_counts_a_schedules_sends_within_its_factor() {
         "estimated {estimate}, did {done}"
     );
 }
+
+#[test]
+fn a_buckets_object_operations_and_notifications_count_in_the_work_estimate() {
+    let puts: Vec<Value> = (0..200)
+        .map(|i| json!({ "atMs": i * 10, "put": format!("images/{i}.jpg") }))
+        .collect();
+    let policy = json!({ "Version": "2012-10-17", "Statement": [{
+        "Effect": "Allow", "Principal": { "Service": "s3.amazonaws.com" },
+        "Action": "sqs:SendMessage", "Resource": "*" }] });
+    let (estimate, done) = estimate_and_work(scenario(json!({
+        "title": "uploads", "durationMs": 3000,
+        "queues": [{ "name": "jobs", "policy": policy }],
+        "buckets": [{ "name": "uploads", "objects": puts, "notifications": [
+            { "queue": "jobs", "events": ["s3:ObjectCreated:*"], "suffix": ".jpg" }] }],
+    })))
+    .expect("loads");
+    assert!(
+        done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
+        "estimated {estimate}, did {done}"
+    );
+}

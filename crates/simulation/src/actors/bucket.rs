@@ -14,11 +14,12 @@ use std::sync::Arc;
 
 use queuelab_engine::{Config, Millis, NewMessage, Principal, Service, SqsError, SqsResult};
 
-use super::{Actor, Command, Outcome, Part, Reads, UrlOf};
+use super::{Actor, Command, Outcome, Part, Reads, SendPlan, UrlOf};
 use crate::document::Bucket as BucketSpec;
 use crate::log::SimEvent;
 use crate::s3::{self, event, EventType, KeyFilter, ObjectEvent, QueueConfiguration, RECENT_KEYS};
 use crate::scenario::Scenario;
+use crate::units;
 use crate::{BucketSnapshot, NotificationSnapshot};
 
 /// S3's answer to a configuration a destination refused (400).
@@ -356,6 +357,12 @@ impl Actor for BucketActor {
                 let d = &mut self.deliveries[config];
                 let Some(error) = refused else {
                     d.sent += 1;
+                    self.to_log.push(SimEvent::BucketNotified {
+                        bucket: self.name.clone(),
+                        queue: self.configurations[config].queue.clone(),
+                        event_name: event.event_name(),
+                        key,
+                    });
                     return;
                 };
                 let code = error.code.query_code();
@@ -381,6 +388,36 @@ impl Actor for BucketActor {
             out.extend(self.operate(now));
         }
         out
+    }
+
+    /// Its test events (the configuration still to be saved by `until`)
+    /// and the notifications of its operations due by then: each an S3
+    /// event of about 1 KiB. Each operation is logged whether or not it
+    /// notifies, so it counts a unit of its own.
+    fn plan(&self, until: Millis, _hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
+        let saving = matches!(self.status, Status::Unsaved) && self.configured_at <= until;
+        let tests = if saving {
+            self.configurations.len() as u64
+        } else {
+            0
+        };
+        let pending = &self.ops[self.next.min(self.ops.len())..];
+        let due = &pending[..pending.partition_point(|(at, _)| *at <= until)];
+        let notices = due.iter().map(|(_, op)| {
+            let (event, key) = match op {
+                Op::Put { key, .. } => (EventType::CreatedPut, key),
+                Op::Delete { key } => (EventType::RemovedDelete, key),
+            };
+            let wanting = self.configurations.iter().filter(|c| c.wants(event, key));
+            wanting.count() as u64
+        });
+        let sends = tests.saturating_add(notices.sum());
+        Some(SendPlan {
+            sends,
+            units: (due.len() as u64).saturating_add(sends.saturating_mul(units::body_units(1024))),
+            matching: 0,
+            steady: None,
+        })
     }
 
     fn snapshot(&self) -> Option<Part> {

@@ -347,6 +347,17 @@ pub enum TriggerEvent {
     // An SQS call of a scenario's producer, worker or operator failed (the
     // consumer filter names who called).
     CallFailed,
+    // An SNS topic's subscription filter policy did not match a message, so
+    // the subscribed queue is not sent it (the queue filter names the
+    // queue, the consumer filter the topic).
+    TopicFilteredOut,
+    // An S3 bucket's object was put or deleted (the message filter reads
+    // its key, the consumer filter names the bucket).
+    BucketObjectChanged,
+    // A queue took a bucket's notification of an object's event (the
+    // queue filter names the queue, the message filter reads the key, the
+    // consumer filter names the bucket).
+    BucketNotified,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

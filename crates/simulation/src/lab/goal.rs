@@ -132,13 +132,22 @@ pub(crate) struct GoalWatch {
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
 /// first colon when that is 1 to 40 characters, else its first 40
-/// characters in quotes.
+/// characters in quotes. A JSON document's first colon ends a key, not a
+/// name (an SNS envelope, S3's event): it is quoted, its runs of
+/// whitespace (a pretty-printed envelope's new lines) read as one space.
 pub fn name_of(body: &str) -> String {
+    let json = body.starts_with(['{', '[']);
     match body.split_once(':') {
-        Some((head, _)) if (1..=40).contains(&head.chars().count()) => head.trim().to_string(),
+        Some((head, _)) if !json && (1..=40).contains(&head.chars().count()) => {
+            head.trim().to_string()
+        }
         _ => {
-            let cut: String = body.chars().take(40).collect();
-            let more = if body.chars().count() > 40 { "…" } else { "" };
+            let flat = match json {
+                true => body.split_whitespace().collect::<Vec<_>>().join(" "),
+                false => body.to_string(),
+            };
+            let cut: String = flat.chars().take(40).collect();
+            let more = if flat.chars().count() > 40 { "…" } else { "" };
             format!("“{cut}{more}”")
         }
     }

@@ -212,7 +212,10 @@ impl Story {
         for c in &scenario.consumers {
             waits.insert(c.name.clone(), c.wait_time_seconds);
         }
-        for name in scenario.senders() {
+        // Topics and buckets send the scenario's own messages too.
+        let neighbours = (scenario.topics.iter().map(|t| t.name.as_str()))
+            .chain(scenario.buckets.iter().map(|b| b.name.as_str()));
+        for name in scenario.senders().chain(neighbours) {
             producers.insert(name.to_owned());
         }
         let claims = Claims::new(

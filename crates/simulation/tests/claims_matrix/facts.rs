@@ -142,10 +142,12 @@ impl Facts {
     fn happen(&mut self, e: &LogEvent, h: Happening) {
         // A message is known by its body for every event about it, even
         // after its delete (a worker that deleted first still works on it).
+        // A bucket's events name an object by its key instead.
         let id = message_of(&e.kind);
         let message = id
             .and_then(|id| self.messages.get(&id))
-            .map(|m| m.label.clone());
+            .map(|m| m.label.clone())
+            .or(h.message.clone());
         self.happenings.push(Happening {
             seq: e.seq,
             at: e.time_ms,
@@ -510,7 +512,10 @@ impl Facts {
                 (T::MessageLost, by(consumer))
             }
             SimEvent::ActionFailed { actor, .. } => (T::CallFailed, by(actor)),
-            _ => return,
+            _ => match neighbour(sim) {
+                Some(happened) => happened,
+                None => return,
+            },
         };
         self.happen(e, Happening { event, ..happening });
     }
@@ -611,4 +616,38 @@ pub fn deadline_before(m: &Message, seq: u64) -> Option<Millis> {
         }
     }
     deadline
+}
+
+/// What an SNS topic's or an S3 bucket's event tells the story: the topic
+/// or bucket is its `consumer`, a bucket's object key its message.
+fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
+    use TriggerEvent as T;
+    let by = |c: &Arc<str>| Happening::new(T::Sent, None).by(&Some(c.clone()));
+    Some(match sim {
+        SimEvent::TopicFilteredOut { topic, queue, .. } => (
+            T::TopicFilteredOut,
+            Happening {
+                queue: Some(queue.to_string()),
+                ..by(topic)
+            },
+        ),
+        SimEvent::BucketObjectChanged { bucket, key, .. } => (
+            T::BucketObjectChanged,
+            Happening {
+                message: Some(key.clone()),
+                ..by(bucket)
+            },
+        ),
+        SimEvent::BucketNotified {
+            bucket, queue, key, ..
+        } => (
+            T::BucketNotified,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(key.clone()),
+                ..by(bucket)
+            },
+        ),
+        _ => return None,
+    })
 }

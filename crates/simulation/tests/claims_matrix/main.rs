@@ -187,10 +187,16 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
             assert_eq!(whats(&wrong), ["Why:"], "{}", wrong.whys[0].1);
         }
     }
-    // The operator's lines (purge, move task, a failed call) and the
-    // redriven messages' lines: true in the files' runs, false once
-    // their trigger names another queue, caller or count.
-    for file in ["11-redrive-back", "13-attributes-and-size", "14-purge"] {
+    // The operator's lines (purge, move task, a failed call), the
+    // redriven messages' lines and a bucket's notifications' lines: true
+    // in the files' runs, false once their trigger names another queue,
+    // caller or count.
+    for file in [
+        "11-redrive-back",
+        "13-attributes-and-size",
+        "14-purge",
+        "17-s3-notifications",
+    ] {
         operator_lines_are_checked(file);
     }
     // One duplicate delivery more than the log counts.
@@ -221,6 +227,9 @@ fn operator_lines_are_checked(file: &str) {
         T::PurgedInFlight,
         T::PurgedProcessed,
         T::CallFailed,
+        T::TopicFilteredOut,
+        T::BucketObjectChanged,
+        T::BucketNotified,
     ];
     let mut checked = 0;
     for (i, line) in scenario.narration.iter().enumerate() {

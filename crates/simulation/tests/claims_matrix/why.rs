@@ -23,16 +23,25 @@ fn ms(secs: &str) -> Option<Millis> {
 /// A message's name as people say it, from its body alone: the body up
 /// to its first colon when that is 1 to 40 characters ("order A-1003"
 /// from "order A-1003: charge $25"), else its first 40 characters in
-/// quotes (with "…" when the body is longer). The oracle's own reading
-/// of the rule docs/scenario-format.md gives, never the story's code.
+/// quotes (with "…" when the body is longer). A body that is a JSON
+/// document (it starts with `{` or `[`) is always quoted, each run of
+/// whitespace in it one space. The oracle's own reading of the rule,
+/// never the story's code.
 pub fn name_of(body: &str) -> String {
+    let json = body.starts_with('{') || body.starts_with('[');
     if let Some((head, _)) = body.split_once(':') {
-        if (1..=40).contains(&head.chars().count()) {
+        if !json && (1..=40).contains(&head.chars().count()) {
             return head.trim().to_string();
         }
     }
-    let cut: String = body.chars().take(40).collect();
-    let more = if body.chars().count() > 40 { "…" } else { "" };
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let flat = if json {
+        words.join(" ")
+    } else {
+        body.to_string()
+    };
+    let cut: String = flat.chars().take(40).collect();
+    let more = if flat.chars().count() > 40 { "…" } else { "" };
     format!("“{cut}{more}”")
 }
 

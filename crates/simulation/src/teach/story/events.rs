@@ -559,6 +559,33 @@ impl Story {
                 };
                 self.happened(now, T::CallFailed, h);
             }
+            SimEvent::TopicFilteredOut { topic, queue, .. } => {
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: Some(topic),
+                    ..Happening::default()
+                };
+                self.happened(now, T::TopicFilteredOut, h);
+            }
+            SimEvent::BucketObjectChanged { bucket, key, .. } => {
+                let h = Happening {
+                    consumer: Some(bucket),
+                    message: Some(key),
+                    ..Happening::default()
+                };
+                self.happened(now, T::BucketObjectChanged, h);
+            }
+            SimEvent::BucketNotified {
+                bucket, queue, key, ..
+            } => {
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: Some(bucket),
+                    message: Some(key),
+                    ..Happening::default()
+                };
+                self.happened(now, T::BucketNotified, h);
+            }
             _ => {}
         }
     }
