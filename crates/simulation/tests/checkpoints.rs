@@ -403,6 +403,19 @@ const PINNED: &[Pinned] = &[
         "cheapest",
         "batcher's",
     ),
+    (
+        "20-kms-key-disabled.json",
+        &[],
+        "disabled-sends",
+        "It fails with KMS.DisabledException",
+    ),
+    // The queue is encrypted with SSE-SQS: no KMS key to be disabled.
+    (
+        "20-kms-key-disabled.json",
+        &[("/queues/0/encryption", r#""sqs""#)],
+        "disabled-sends",
+        "It is stored as usual",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

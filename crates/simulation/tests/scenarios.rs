@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 15, "{files:?}");
+    assert_eq!(files.len(), 16, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -95,6 +95,12 @@ const TAUGHT_FAILURES: &[(&str, &str, &str)] = &[
         "14-purge.json",
         "PurgeQueue",
         "AWS.SimpleQueueService.PurgeQueueInProgress",
+    ),
+    // Sends to a queue whose KMS key is disabled.
+    (
+        "20-kms-key-disabled.json",
+        "SendMessage",
+        "KMS.DisabledException",
     ),
 ];
 
@@ -391,4 +397,48 @@ fn the_snapshot_counts_each_producers_sends_and_its_deduplicated_retries() {
     // the second identical receipt is dropped by content-based deduplication.
     assert_eq!(counts[0], (producers[0].name.clone(), 2, 1, 0));
     assert_eq!(counts[1], (producers[1].name.clone(), 1, 1, 0));
+}
+
+#[test]
+fn sends_fail_while_the_queues_kms_key_is_disabled_and_succeed_once_it_is_enabled() {
+    let sim = run("20-kms-key-disabled.json");
+    let mut sent = Vec::new();
+    let mut failed = Vec::new();
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Sqs(EventKind::Sent { .. }) => sent.push(e.time_ms),
+            Kind::Simulation(SimEvent::ActionFailed { action, code, .. }) => {
+                failed.push((e.time_ms, action, code))
+            }
+            _ => {}
+        }
+    }
+    // The key is disabled at 4.5 s and enabled at 8.5 s.
+    assert_eq!(sent, [0, 1000, 2000, 3000, 4000, 9000, 10_000, 11_000]);
+    assert_eq!(
+        failed,
+        [5000, 6000, 7000, 8000].map(|t| (t, "SendMessage", "KMS.DisabledException"))
+    );
+    let shown = narration(&sim);
+    assert!(
+        shown.iter().any(|t| t.contains("KMS.DisabledException")),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("With the key enabled again")),
+        "{shown:?}"
+    );
+}
+
+/// The narration lines a run showed, in order.
+fn narration(sim: &Simulation) -> Vec<String> {
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::Narration { text }) => Some(text),
+            _ => None,
+        })
+        .collect()
 }

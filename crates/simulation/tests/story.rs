@@ -353,3 +353,21 @@ fn scenario_2_fixed_by_a_heartbeat_ends_without_crediting_the_visibility_timeout
     assert_eq!(ending, TWO_FIXED_ENDING, "{all:?}");
     assert!(!ending.contains("visibility"), "{ending}");
 }
+
+#[test]
+fn a_call_failed_trigger_with_a_code_fires_only_for_a_failure_with_that_code() {
+    let s = scenario(json!({
+        "title": "codes", "durationMs": 3000,
+        "keys": [{ "alias": "alias/orders" }],
+        "queues": [{ "name": "orders", "encryption": { "kmsKey": "alias/orders" } }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 2000, "body": "A-1" }] }],
+        "operators": [{ "name": "ops", "calls": [
+            { "atMs": 1000, "call": { "disableKey": { "key": "alias/orders" } } }
+        ] }],
+        "narration": [
+            { "when": { "event": "callFailed", "code": "AccessDenied" }, "text": "refused by a policy" },
+            { "when": { "event": "callFailed", "consumer": "shop", "code": "KMS.DisabledException" }, "text": "the key is disabled" }
+        ]
+    }));
+    assert_eq!(story(s), [(2000, "the key is disabled".to_string())]);
+}

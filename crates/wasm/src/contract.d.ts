@@ -1256,7 +1256,12 @@ message?: string,
  * delivers the group's next message; `visibilityTimeout` (or
  * `released`) leaves the same message at the head, delivered again.
  */
-cause?: UnlockCause, };
+cause?: UnlockCause, 
+/**
+ * `callFailed` only: the error code SQS answered, as the log gives
+ * it (`"KMS.DisabledException"`, `"AccessDenied"`).
+ */
+code?: string, };
 
 /**
  * The kinds of event a narration line (or a checkpoint) can wait for;

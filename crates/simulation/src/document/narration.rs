@@ -196,6 +196,11 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub cause: Option<UnlockCause>,
+    /// `callFailed` only: the error code SQS answered, as the log gives
+    /// it (`"KMS.DisabledException"`, `"AccessDenied"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub code: Option<String>,
 }
 
 /// A count a trigger or claim compares with: a number, or a

@@ -69,6 +69,8 @@ struct Happening<'a> {
     message: Option<&'a str>,
     /// `groupUnlocked`: how the head left flight (the engine's word).
     cause: Option<UnlockCause>,
+    /// `callFailed`: the error code SQS answered.
+    code: Option<&'a str>,
 }
 
 impl Trigger {
@@ -91,6 +93,7 @@ impl Trigger {
             && count(self.count.as_ref(), h.count)
             && self.message.as_ref().is_none_or(body)
             && same(self.cause.as_ref(), h.cause.as_ref())
+            && same(self.code.as_deref(), h.code)
     }
 }
 

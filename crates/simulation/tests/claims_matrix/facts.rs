@@ -24,6 +24,8 @@ pub struct Happening {
     pub message: Option<String>,
     /// `groupUnlocked`: how the group's head left flight.
     pub cause: Option<UnlockCause>,
+    /// `callFailed`: the error code SQS answered.
+    pub code: Option<String>,
 }
 
 /// One receive of a message.
@@ -509,7 +511,13 @@ impl Facts {
                 self.lost += 1;
                 (T::MessageLost, by(consumer))
             }
-            SimEvent::ActionFailed { actor, .. } => (T::CallFailed, by(actor)),
+            SimEvent::ActionFailed { actor, code, .. } => (
+                T::CallFailed,
+                Happening {
+                    code: Some(code.to_string()),
+                    ..by(actor)
+                },
+            ),
             _ => return,
         };
         self.happen(e, Happening { event, ..happening });
@@ -572,6 +580,7 @@ impl Happening {
             count: None,
             message: None,
             cause: None,
+            code: None,
         }
     }
 

@@ -552,9 +552,10 @@ impl Story {
             SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
             SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
             SimEvent::MessageLost { .. } => self.on_message_lost(now, event),
-            SimEvent::ActionFailed { actor, .. } => {
+            SimEvent::ActionFailed { actor, code, .. } => {
                 let h = Happening {
                     consumer: Some(actor),
+                    code: Some(code),
                     ..Happening::default()
                 };
                 self.happened(now, T::CallFailed, h);
