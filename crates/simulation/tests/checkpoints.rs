@@ -404,6 +404,29 @@ const PINNED: &[Pinned] = &[
         "batcher's",
     ),
     (
+        "19-sse-kms-costs.json",
+        &[],
+        "more-kms",
+        "orders-1min (data key reused for 60 s)",
+    ),
+    // The reuse periods swapped: the queue named for a day reuses for 60 s.
+    (
+        "19-sse-kms-costs.json",
+        &[
+            ("/queues/0/encryption/dataKeyReusePeriodSeconds", "86400"),
+            ("/queues/1/encryption/dataKeyReusePeriodSeconds", "60"),
+        ],
+        "more-kms",
+        "orders-1day (data key reused for 24 hours)",
+    ),
+    // Both reuse for 24 hours.
+    (
+        "19-sse-kms-costs.json",
+        &[("/queues/0/encryption/dataKeyReusePeriodSeconds", "86400")],
+        "more-kms",
+        "Both make the same number",
+    ),
+    (
         "20-kms-key-disabled.json",
         &[],
         "disabled-sends",

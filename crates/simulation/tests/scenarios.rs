@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 16, "{files:?}");
+    assert_eq!(files.len(), 17, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -441,4 +441,35 @@ fn narration(sim: &Simulation) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+#[test]
+fn a_60_s_data_key_reuse_period_makes_more_kms_requests_than_24_hours_for_the_same_traffic() {
+    let sim = run("19-sse-kms-costs.json");
+    let mut by_queue = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for e in events(&sim) {
+        if let Kind::Sqs(EventKind::KmsRequested { queue, .. }) = e.kind {
+            by_queue
+                .entry(queue.to_string())
+                .or_default()
+                .push(e.time_ms);
+        }
+    }
+    let count = |q: &str| by_queue.get(q).map_or(0, Vec::len);
+    // Each data key reuse period's first send and receive call KMS three
+    // times: three 60 s periods in 3 minutes, one period of 24 hours.
+    assert_eq!(
+        (count("orders-1min"), count("orders-1day")),
+        (9, 3),
+        "{by_queue:?}"
+    );
+    let bill = sim.snapshot().outcome.bill;
+    assert_eq!(bill.kms_requests, 12);
+    let shown = narration(&sim);
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.contains("orders-1min made 9 KMS requests")),
+        "{shown:?}"
+    );
 }

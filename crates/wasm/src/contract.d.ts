@@ -1268,7 +1268,7 @@ code?: string, };
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "accessDenied" | "accessAllowed" | "kmsRequested";
 
 /**
  * A count a trigger or claim compares with: a number, or a
@@ -1332,7 +1332,11 @@ noneLost?: boolean,
 /**
  * This consumer made more empty receives than any other consumer.
  */
-mostEmptyReceives?: string, };
+mostEmptyReceives?: string, 
+/**
+ * This queue made more KMS requests (SSE-KMS) than any other queue.
+ */
+mostKmsRequests?: string, };
 
 export type Alarm = { name: string, queue: string, 
 /**

@@ -352,6 +352,15 @@ pub enum TriggerEvent {
     // An SQS call of a scenario's producer, worker or operator failed (the
     // consumer filter names who called).
     CallFailed,
+    // The queue's policy refused a call (the engine's accessDecided, not
+    // allowed; the consumer filter names who called).
+    AccessDenied,
+    // A call by someone other than the queue's own account was allowed
+    // (the engine's accessDecided, allowed).
+    AccessAllowed,
+    // SSE-KMS: SQS called KMS for a call on the queue (`count`: the
+    // queue's KMS requests in the run so far, this one included).
+    KmsRequested,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every
@@ -375,6 +384,10 @@ pub struct EndCondition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub most_empty_receives: Option<String>,
+    /// This queue made more KMS requests (SSE-KMS) than any other queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub most_kms_requests: Option<String>,
 }
 /// The most narration lines a scenario has. A story is a handful of lines
 /// (the shipped ones have at most 5); the bound keeps every check of one

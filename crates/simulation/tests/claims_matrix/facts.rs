@@ -61,6 +61,8 @@ pub struct Facts {
     pub dead_lettered: u64,
     pub empty_receives: u64,
     pub empty_by: BTreeMap<String, u64>,
+    /// Each queue's KMS requests so far.
+    pub kms_by_queue: BTreeMap<String, u64>,
     /// (worker, message): purged while the worker was still working on it.
     pub purged_held: BTreeSet<(String, String)>,
     /// Each message's wait before its first receive (or until the end):
@@ -243,6 +245,28 @@ impl Facts {
                 | EventKind::MoveTaskCancelling { .. }
                 | EventKind::MoveTaskEnded { .. }
                 | EventKind::QueuePurged { .. } => self.operation(e, k, waiting, unworked),
+                EventKind::AccessDecided {
+                    queue, by, allowed, ..
+                } => {
+                    let event = if *allowed {
+                        T::AccessAllowed
+                    } else {
+                        T::AccessDenied
+                    };
+                    self.happen(e, h(event, queue).by(by));
+                }
+                EventKind::KmsRequested { queue, by, .. } => {
+                    let n = self.kms_by_queue.entry(queue.to_string()).or_default();
+                    *n += 1;
+                    let count = Some(*n);
+                    self.happen(
+                        e,
+                        Happening {
+                            count,
+                            ..h(T::KmsRequested, queue).by(by)
+                        },
+                    );
+                }
                 _ => {}
             },
             Kind::Simulation(sim) => self.read_sim(e, sim, unworked),

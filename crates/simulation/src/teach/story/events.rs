@@ -87,6 +87,32 @@ impl Story {
                 self.happened(now, T::Expired, h);
             }
             EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
+            EventKind::AccessDecided {
+                queue, by, allowed, ..
+            } => {
+                let what = if *allowed {
+                    T::AccessAllowed
+                } else {
+                    T::AccessDenied
+                };
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::KmsRequested { queue, by, .. } => {
+                let count = self.kms_by_queue.entry(queue.clone()).or_default();
+                *count += 1;
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    count: Some(*count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::KmsRequested, h);
+            }
             EventKind::Purged { .. }
             | EventKind::Redriven { .. }
             | EventKind::MoveTaskCancelling { .. }
