@@ -404,6 +404,22 @@ const PINNED: &[Pinned] = &[
         "batcher's",
     ),
     (
+        "18-cross-account.json",
+        &[],
+        "after-grant",
+        "It is allowed and stored",
+    ),
+    // The grant is for ReceiveMessage only: sending is still refused.
+    (
+        "18-cross-account.json",
+        &[(
+            "/operators/0/calls/0/call/addPermission/actions",
+            r#"["ReceiveMessage"]"#,
+        )],
+        "after-grant",
+        "It is refused again: AccessDenied",
+    ),
+    (
         "19-sse-kms-costs.json",
         &[],
         "more-kms",

@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 17, "{files:?}");
+    assert_eq!(files.len(), 18, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -96,6 +96,8 @@ const TAUGHT_FAILURES: &[(&str, &str, &str)] = &[
         "PurgeQueue",
         "AWS.SimpleQueueService.PurgeQueueInProgress",
     ),
+    // Another account's sends before AddPermission grants it SendMessage.
+    ("18-cross-account.json", "SendMessage", "AccessDenied"),
     // Sends to a queue whose KMS key is disabled.
     (
         "20-kms-key-disabled.json",
@@ -470,6 +472,49 @@ fn a_60_s_data_key_reuse_period_makes_more_kms_requests_than_24_hours_for_the_sa
         shown
             .iter()
             .any(|t| t.contains("orders-1min made 9 KMS requests")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn another_accounts_sends_are_refused_until_add_permission_grants_send_message() {
+    let sim = run("18-cross-account.json");
+    let mut decided = Vec::new();
+    let mut sent = Vec::new();
+    let mut failed = Vec::new();
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Sqs(EventKind::AccessDecided { by, allowed, .. }) => {
+                decided.push((e.time_ms, by.as_deref().map(str::to_string), allowed))
+            }
+            Kind::Sqs(EventKind::Sent { .. }) => sent.push(e.time_ms),
+            Kind::Sqs(EventKind::PermissionAdded { by, .. }) => {
+                assert_eq!((e.time_ms, by.as_deref()), (4500, Some("ops")))
+            }
+            Kind::Simulation(SimEvent::ActionFailed { actor, code, .. }) => {
+                failed.push((e.time_ms, actor.to_string(), code))
+            }
+            _ => {}
+        }
+    }
+    let partner = |at: u64, allowed| (at, Some("partner".to_string()), allowed);
+    let refused = [1000, 2000, 3000, 4000].map(|t| partner(t, false));
+    let allowed = [5000, 6000, 7000, 8000].map(|t| partner(t, true));
+    assert_eq!(decided, [refused, allowed].concat());
+    assert_eq!(sent, [5000, 6000, 7000, 8000]);
+    let denied = [1000, 2000, 3000, 4000].map(|t| (t, "partner".to_string(), "AccessDenied"));
+    assert_eq!(failed, denied);
+    let shown = narration(&sim);
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("partner's send was refused: AccessDenied.")),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("ops's AddPermission added a statement")),
         "{shown:?}"
     );
 }

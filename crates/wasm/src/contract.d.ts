@@ -867,7 +867,7 @@ call: Operation, };
 /**
  * The operations an operator calls, each on queues the scenario names.
  */
-export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } };
+export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } } | { "addPermission": { queue: string, label: string, accounts: Array<string>, actions: Array<string>, } };
 
 /**
  * An S3 bucket of the queues' account that tells queues of its objects:
