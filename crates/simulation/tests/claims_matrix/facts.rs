@@ -245,31 +245,44 @@ impl Facts {
                 | EventKind::MoveTaskCancelling { .. }
                 | EventKind::MoveTaskEnded { .. }
                 | EventKind::QueuePurged { .. } => self.operation(e, k, waiting, unworked),
-                EventKind::AccessDecided {
-                    queue, by, allowed, ..
-                } => {
-                    let event = if *allowed {
-                        T::AccessAllowed
-                    } else {
-                        T::AccessDenied
-                    };
-                    self.happen(e, h(event, queue).by(by));
-                }
-                EventKind::KmsRequested { queue, by, .. } => {
-                    let n = self.kms_by_queue.entry(queue.to_string()).or_default();
-                    *n += 1;
-                    let count = Some(*n);
-                    self.happen(
-                        e,
-                        Happening {
-                            count,
-                            ..h(T::KmsRequested, queue).by(by)
-                        },
-                    );
+                EventKind::AccessDecided { .. } | EventKind::KmsRequested { .. } => {
+                    self.security(e, k)
                 }
                 _ => {}
             },
             Kind::Simulation(sim) => self.read_sim(e, sim, unworked),
+        }
+    }
+
+    /// The gate's decision on another account's call, or a KMS request
+    /// (with the queue's count of them so far).
+    fn security(&mut self, e: &LogEvent, k: &EventKind) {
+        use TriggerEvent as T;
+        let h = |event, queue: &Arc<str>| Happening::new(event, Some(queue.to_string()));
+        match k {
+            EventKind::AccessDecided {
+                queue, by, allowed, ..
+            } => {
+                let event = if *allowed {
+                    T::AccessAllowed
+                } else {
+                    T::AccessDenied
+                };
+                self.happen(e, h(event, queue).by(by));
+            }
+            EventKind::KmsRequested { queue, by, .. } => {
+                let n = self.kms_by_queue.entry(queue.to_string()).or_default();
+                *n += 1;
+                let count = Some(*n);
+                self.happen(
+                    e,
+                    Happening {
+                        count,
+                        ..h(T::KmsRequested, queue).by(by)
+                    },
+                );
+            }
+            _ => {}
         }
     }
 

@@ -87,6 +87,34 @@ impl Story {
                 self.happened(now, T::Expired, h);
             }
             EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
+            EventKind::AccessDecided { .. } | EventKind::KmsRequested { .. } => {
+                self.on_security(now, kind)
+            }
+            EventKind::Purged { .. }
+            | EventKind::Redriven { .. }
+            | EventKind::MoveTaskCancelling { .. }
+            | EventKind::MoveTaskEnded { .. }
+            | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
+            EventKind::QueueDeleted { queue } => {
+                let gone: Vec<String> = self
+                    .waiting
+                    .iter()
+                    .filter(|(_, w)| w.queue == *queue)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                for id in gone {
+                    self.stop_waiting(&id, None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The gate's decision on another account's call, or a KMS request
+    /// (with the queue's count of them so far, as its card shows).
+    fn on_security(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        match kind {
             EventKind::AccessDecided {
                 queue, by, allowed, ..
             } => {
@@ -112,22 +140,6 @@ impl Story {
                     ..Happening::default()
                 };
                 self.happened(now, T::KmsRequested, h);
-            }
-            EventKind::Purged { .. }
-            | EventKind::Redriven { .. }
-            | EventKind::MoveTaskCancelling { .. }
-            | EventKind::MoveTaskEnded { .. }
-            | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
-            EventKind::QueueDeleted { queue } => {
-                let gone: Vec<String> = self
-                    .waiting
-                    .iter()
-                    .filter(|(_, w)| w.queue == *queue)
-                    .map(|(id, _)| id.clone())
-                    .collect();
-                for id in gone {
-                    self.stop_waiting(&id, None);
-                }
             }
             _ => {}
         }
