@@ -1,4 +1,5 @@
-// The basic lessons (scenarios 11–17) as a learner plays them: each pauses
+// The basic lessons (scenarios 11–15), the neighbours that send (16–17)
+// and the access and encryption ones (18–20) as a learner plays them: each pauses
 // at its checkpoint, takes the prediction the run makes true, plays to its
 // end, and its recap says what the run cost in the meter's own requests.
 import { test } from "node:test";
@@ -14,10 +15,14 @@ const LESSONS = {
   "15-what-it-costs": { checkpoint: "cheapest", right: "short-poller's", log: /short-poller\s*asked short-polled and got nothing back/ },
   "16-sns-fan-out": { checkpoint: "refund-to-shipping", right: /^No: the filter policy/, log: /orders-topic\s*did not send .+ to shipping: the subscription's filter policy does not match it/ },
   "17-s3-notifications": { checkpoint: "first-upload", right: "images/cat.jpg", log: /bucket “uploads”\s*notified image-jobs of ObjectCreated:Put images\/cat\.jpg: S3's event JSON is stored there/ },
+  "18-cross-account": { checkpoint: "after-grant", right: "It is allowed and stored", log: /partner\s*SendMessage failed: AccessDenied/ },
+  "19-sse-kms-costs": { checkpoint: "more-kms", right: /^orders-1min/, log: /SQS\s*called KMS GenerateDataKey with key .* for shop-1 on orders-1min \(SSE-KMS\)/ },
+  "20-kms-key-disabled": { checkpoint: "disabled-sends", right: "It fails with KMS.DisabledException", log: /shop\s*SendMessage failed: KMS\.DisabledException/ },
 };
 
 // "42 requests ≈ $0.0000168 at $0.40 per million." (or both queue types, each at its price)
-const MONEY = /^Billed: [\d,]+ requests ≈ \$0\.\d+( at \$0\.40 per million\.|: [\d,]+ requests? to standard queues at \$0\.40 per million, [\d,]+ requests? to FIFO queues at \$0\.50 per million\.)$/;
+// With SSE-KMS queues: " Plus 12 KMS requests (SSE-KMS) ≈ $0.000036 at $0.03 per 10,000."
+const MONEY = /^Billed: [\d,]+ requests ≈ \$0\.\d+( at \$0\.40 per million\.|: [\d,]+ requests? to standard queues at \$0\.40 per million, [\d,]+ requests? to FIFO queues at \$0\.50 per million\.)( Plus [\d,]+ KMS requests? \(SSE-KMS\) ≈ \$0\.\d+ at \$0\.03 per 10,000\.)?$/;
 
 for (const [stem, lesson] of Object.entries(LESSONS)) {
   test(`scenario ${stem} pauses at its checkpoint, the run proves the prediction, and the recap says what it cost`, async () => {

@@ -267,6 +267,8 @@ function operatorCall(e) {
     }
     case "CancelMessageMoveTask":
       return `asked SQS to cancel its move task on ${e.queue} (CancelMessageMoveTask)`;
+    case "AddPermission":
+      return `asked SQS to let another account call ${e.queue} (AddPermission)`;
     // A KMS call: `queue` names the key.
     case "DisableKey":
       return `disabled the KMS key ${e.queue} (DisableKey): sends to and receives from queues encrypted with it fail until it is enabled again`;

@@ -73,7 +73,7 @@ pub use kms::{
 pub use kms_api::KmsApi;
 pub use message::{AttributeValue, MessageAttribute};
 pub use policy::{malformed_policy, PolicyMember, PolicyStatement, QueuePolicy};
-pub use policy::{MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS};
+pub use policy::{MAX_ACTIONS, MAX_POLICY_BYTES, MAX_POLICY_CONDITIONS, MAX_PRINCIPALS};
 pub use principal::{Identity, Principal, Service};
 pub use receive::{MAX_NUMBER_OF_MESSAGES_RANGE, WAIT_TIME_SECONDS_RANGE};
 pub use rng::Rng;

@@ -15,9 +15,9 @@ use crate::statement::{
 };
 
 /// Actions per AddPermission, as SQS's policy quotas say ("Actions per statement: 7").
-pub(crate) const MAX_ACTIONS: usize = 7;
+pub const MAX_ACTIONS: usize = 7;
 /// Accounts per AddPermission ("Principals: 50").
-pub(crate) const MAX_PRINCIPALS: usize = 50;
+pub const MAX_PRINCIPALS: usize = 50;
 /// Statements in one queue policy ("Statements: 20").
 pub(crate) const MAX_STATEMENTS: usize = 20;
 /// The longest policy document, in bytes (SQS's policy quotas: "Bytes 8,192").

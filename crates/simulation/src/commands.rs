@@ -143,6 +143,13 @@ impl Simulation {
                     Err(error) => self.failed(&name, "CancelMessageMoveTask", error),
                 }
             }
+            actors::Command::AddPermission { queue_url, request } => {
+                self.count_work(1);
+                match (self.engine).add_permission(&queue_url, &request, Some(&name)) {
+                    Ok(()) => Outcome::Done,
+                    Err(error) => self.failed(&name, "AddPermission", error),
+                }
+            }
             actors::Command::SetKeyState { key, state } => {
                 self.count_work(1);
                 let action = match state {

@@ -147,3 +147,79 @@ fn a_producer_of_another_account_without_a_grant_is_refused_access() {
     assert_eq!(sim.snapshot().producers[0].sent, 0);
     assert_eq!(sim.snapshot().producers[0].failed, 1);
 }
+
+/// A partner sending at 100 and 2000 ms; `ops` granting it `actions` at 1000 ms.
+fn granted_mid_run(label: &str, actions: Value) -> Scenario {
+    serde_json::from_value(json!({
+        "title": "grant", "durationMs": 3000,
+        "queues": [{ "name": "orders" }],
+        "producers": [{ "name": "partner", "queue": "orders", "account": "111111111111",
+                        "sends": [{ "atMs": 100, "body": "first" }, { "atMs": 2000, "body": "second" }] }],
+        "operators": [{ "name": "ops", "calls": [{ "atMs": 1000, "call": { "addPermission": {
+            "queue": "orders", "label": label, "accounts": ["111111111111"], "actions": actions } } }] }]
+    }))
+    .expect("a scenario document")
+}
+
+#[test]
+fn an_operators_add_permission_lets_the_other_account_send_from_that_moment() {
+    let mut sim = Simulation::new(
+        granted_mid_run("partner-sends", json!(["SendMessage"])),
+        Config::default(),
+    )
+    .expect("runs");
+    sim.advance(3000);
+    let events = events(&sim);
+    let failed = of_type(&events, "actionFailed");
+    assert_eq!(failed.len(), 1, "{events:?}");
+    assert_eq!(
+        (failed[0]["timeMs"].as_u64(), &failed[0]["code"]),
+        (Some(100), &json!("AccessDenied"))
+    );
+    let called = of_type(&events, "operatorCalled");
+    assert_eq!(called[0]["action"], "AddPermission");
+    let added = of_type(&events, "permissionAdded");
+    assert_eq!(added.len(), 1, "{events:?}");
+    assert_eq!(added[0]["by"], "ops");
+    assert_eq!(added[0]["label"], "partner-sends");
+    let sent = of_type(&events, "sent");
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["timeMs"], 2000);
+}
+
+#[test]
+fn an_add_permission_sqs_refuses_fails_at_its_moment_in_sqss_words() {
+    let mut sim = Simulation::new(
+        granted_mid_run("bad label!", json!(["SendMessage"])),
+        Config::default(),
+    )
+    .expect("runs");
+    sim.advance(3000);
+    let events = events(&sim);
+    let failed = of_type(&events, "actionFailed");
+    let by_ops: Vec<_> = failed.iter().filter(|e| e["actor"] == "ops").collect();
+    assert_eq!(by_ops.len(), 1, "{events:?}");
+    assert_eq!(by_ops[0]["action"], "AddPermission");
+    assert_eq!(by_ops[0]["code"], "InvalidParameterValue");
+    assert_eq!(sim.snapshot().producers[0].sent, 0);
+}
+
+#[test]
+fn an_add_permission_with_more_actions_than_sqs_allows_is_refused_naming_its_place() {
+    let actions = json!([
+        "SendMessage",
+        "ReceiveMessage",
+        "DeleteMessage",
+        "ChangeMessageVisibility",
+        "GetQueueAttributes",
+        "GetQueueUrl",
+        "ListDeadLetterSourceQueues",
+        "PurgeQueue"
+    ]);
+    let e = granted_mid_run("too-many", actions)
+        .validate()
+        .expect_err("refused");
+    assert_eq!(e.path, "operators[0].calls[0].call.addPermission.actions");
+    assert_eq!(e.rule, "a list of at most 7 actions");
+    assert_eq!(e.got, "8 actions");
+}

@@ -432,6 +432,58 @@ const PINNED: &[Pinned] = &[
         "first-upload",
         "images/cat.png",
     ),
+    (
+        "18-cross-account.json",
+        &[],
+        "after-grant",
+        "It is allowed and stored",
+    ),
+    // The grant is for ReceiveMessage only: sending is still refused.
+    (
+        "18-cross-account.json",
+        &[(
+            "/operators/0/calls/0/call/addPermission/actions",
+            r#"["ReceiveMessage"]"#,
+        )],
+        "after-grant",
+        "It is refused again: AccessDenied",
+    ),
+    (
+        "19-sse-kms-costs.json",
+        &[],
+        "more-kms",
+        "orders-1min (data key reused for 60 s)",
+    ),
+    // The reuse periods swapped: the queue named for a day reuses for 60 s.
+    (
+        "19-sse-kms-costs.json",
+        &[
+            ("/queues/0/encryption/dataKeyReusePeriodSeconds", "86400"),
+            ("/queues/1/encryption/dataKeyReusePeriodSeconds", "60"),
+        ],
+        "more-kms",
+        "orders-1day (data key reused for 24 hours)",
+    ),
+    // Both reuse for 24 hours.
+    (
+        "19-sse-kms-costs.json",
+        &[("/queues/0/encryption/dataKeyReusePeriodSeconds", "86400")],
+        "more-kms",
+        "Both make the same number",
+    ),
+    (
+        "20-kms-key-disabled.json",
+        &[],
+        "disabled-sends",
+        "It fails with KMS.DisabledException",
+    ),
+    // The queue is encrypted with SSE-SQS: no KMS key to be disabled.
+    (
+        "20-kms-key-disabled.json",
+        &[("/queues/0/encryption", r#""sqs""#)],
+        "disabled-sends",
+        "It is stored as usual",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

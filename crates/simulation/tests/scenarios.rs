@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 17, "{files:?}");
+    assert_eq!(files.len(), 20, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -95,6 +95,14 @@ const TAUGHT_FAILURES: &[(&str, &str, &str)] = &[
         "14-purge.json",
         "PurgeQueue",
         "AWS.SimpleQueueService.PurgeQueueInProgress",
+    ),
+    // Another account's sends before AddPermission grants it SendMessage.
+    ("18-cross-account.json", "SendMessage", "AccessDenied"),
+    // Sends to a queue whose KMS key is disabled.
+    (
+        "20-kms-key-disabled.json",
+        "SendMessage",
+        "KMS.DisabledException",
     ),
 ];
 
@@ -391,4 +399,122 @@ fn the_snapshot_counts_each_producers_sends_and_its_deduplicated_retries() {
     // the second identical receipt is dropped by content-based deduplication.
     assert_eq!(counts[0], (producers[0].name.clone(), 2, 1, 0));
     assert_eq!(counts[1], (producers[1].name.clone(), 1, 1, 0));
+}
+
+#[test]
+fn sends_fail_while_the_queues_kms_key_is_disabled_and_succeed_once_it_is_enabled() {
+    let sim = run("20-kms-key-disabled.json");
+    let mut sent = Vec::new();
+    let mut failed = Vec::new();
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Sqs(EventKind::Sent { .. }) => sent.push(e.time_ms),
+            Kind::Simulation(SimEvent::ActionFailed { action, code, .. }) => {
+                failed.push((e.time_ms, action, code))
+            }
+            _ => {}
+        }
+    }
+    // The key is disabled at 4.5 s and enabled at 8.5 s.
+    assert_eq!(sent, [0, 1000, 2000, 3000, 4000, 9000, 10_000, 11_000]);
+    assert_eq!(
+        failed,
+        [5000, 6000, 7000, 8000].map(|t| (t, "SendMessage", "KMS.DisabledException"))
+    );
+    let shown = narration(&sim);
+    assert!(
+        shown.iter().any(|t| t.contains("KMS.DisabledException")),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("With the key enabled again")),
+        "{shown:?}"
+    );
+}
+
+/// The narration lines a run showed, in order.
+fn narration(sim: &Simulation) -> Vec<String> {
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::Narration { text }) => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_60_s_data_key_reuse_period_makes_more_kms_requests_than_24_hours_for_the_same_traffic() {
+    let sim = run("19-sse-kms-costs.json");
+    let mut by_queue = std::collections::BTreeMap::<String, Vec<u64>>::new();
+    for e in events(&sim) {
+        if let Kind::Sqs(EventKind::KmsRequested { queue, .. }) = e.kind {
+            by_queue
+                .entry(queue.to_string())
+                .or_default()
+                .push(e.time_ms);
+        }
+    }
+    let count = |q: &str| by_queue.get(q).map_or(0, Vec::len);
+    // Each data key reuse period's first send and receive call KMS three
+    // times: three 60 s periods in 3 minutes, one period of 24 hours.
+    assert_eq!(
+        (count("orders-1min"), count("orders-1day")),
+        (9, 3),
+        "{by_queue:?}"
+    );
+    let bill = sim.snapshot().outcome.bill;
+    assert_eq!(bill.kms_requests, 12);
+    let shown = narration(&sim);
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.contains("orders-1min made 9 KMS requests")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn another_accounts_sends_are_refused_until_add_permission_grants_send_message() {
+    let sim = run("18-cross-account.json");
+    let mut decided = Vec::new();
+    let mut sent = Vec::new();
+    let mut failed = Vec::new();
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Sqs(EventKind::AccessDecided { by, allowed, .. }) => {
+                decided.push((e.time_ms, by.as_deref().map(str::to_string), allowed))
+            }
+            Kind::Sqs(EventKind::Sent { .. }) => sent.push(e.time_ms),
+            Kind::Sqs(EventKind::PermissionAdded { by, .. }) => {
+                assert_eq!((e.time_ms, by.as_deref()), (4500, Some("ops")))
+            }
+            Kind::Simulation(SimEvent::ActionFailed { actor, code, .. }) => {
+                failed.push((e.time_ms, actor.to_string(), code))
+            }
+            _ => {}
+        }
+    }
+    let partner = |at: u64, allowed| (at, Some("partner".to_string()), allowed);
+    let refused = [1000, 2000, 3000, 4000].map(|t| partner(t, false));
+    let allowed = [5000, 6000, 7000, 8000].map(|t| partner(t, true));
+    assert_eq!(decided, [refused, allowed].concat());
+    assert_eq!(sent, [5000, 6000, 7000, 8000]);
+    let denied = [1000, 2000, 3000, 4000].map(|t| (t, "partner".to_string(), "AccessDenied"));
+    assert_eq!(failed, denied);
+    let shown = narration(&sim);
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("partner's send was refused: AccessDenied.")),
+        "{shown:?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|t| t.starts_with("ops's AddPermission added a statement")),
+        "{shown:?}"
+    );
 }

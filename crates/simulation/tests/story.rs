@@ -353,3 +353,80 @@ fn scenario_2_fixed_by_a_heartbeat_ends_without_crediting_the_visibility_timeout
     assert_eq!(ending, TWO_FIXED_ENDING, "{all:?}");
     assert!(!ending.contains("visibility"), "{ending}");
 }
+
+#[test]
+fn a_call_failed_trigger_with_a_code_fires_only_for_a_failure_with_that_code() {
+    let s = scenario(json!({
+        "title": "codes", "durationMs": 3000,
+        "keys": [{ "alias": "alias/orders" }],
+        "queues": [{ "name": "orders", "encryption": { "kmsKey": "alias/orders" } }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 2000, "body": "A-1" }] }],
+        "operators": [{ "name": "ops", "calls": [
+            { "atMs": 1000, "call": { "disableKey": { "key": "alias/orders" } } }
+        ] }],
+        "narration": [
+            { "when": { "event": "callFailed", "code": "AccessDenied" }, "text": "refused by a policy" },
+            { "when": { "event": "callFailed", "consumer": "shop", "code": "KMS.DisabledException" }, "text": "the key is disabled" }
+        ]
+    }));
+    assert_eq!(story(s), [(2000, "the key is disabled".to_string())]);
+}
+
+#[test]
+fn a_kms_requested_trigger_counts_the_queues_kms_requests_so_far() {
+    let s = scenario(json!({
+        "title": "kms", "durationMs": 130_000,
+        "keys": [{ "alias": "alias/orders" }],
+        "queues": [
+            { "name": "short", "encryption": { "kmsKey": "alias/orders", "dataKeyReusePeriodSeconds": 60 } },
+            { "name": "long", "encryption": { "kmsKey": "alias/orders", "dataKeyReusePeriodSeconds": 86400 } }
+        ],
+        "producers": [
+            { "name": "a", "queue": "short", "rate": { "everyMs": 10_000, "count": 13, "body": "a {n}" } },
+            { "name": "b", "queue": "long", "rate": { "everyMs": 10_000, "count": 13, "body": "b {n}" } }
+        ],
+        "narration": [
+            { "when": { "event": "kmsRequested", "queue": "short", "count": 3 }, "text": "short's third" },
+            { "when": { "event": "kmsRequested", "queue": "long", "count": 3 }, "text": "long's third" },
+            { "when": { "event": "kmsRequested", "consumer": "b" }, "text": "b's first" },
+            { "atEnd": { "mostKmsRequests": "short" }, "text": "short made the most" },
+            { "atEnd": { "mostKmsRequests": "long" }, "text": "long made the most" }
+        ]
+    }));
+    // A send after each 60 s period calls KMS twice (GenerateDataKey, Decrypt).
+    assert_eq!(
+        story(s),
+        [
+            (0, "b's first".to_string()),
+            (60_000, "short's third".to_string()),
+            (130_000, "short made the most".to_string())
+        ]
+    );
+}
+
+#[test]
+fn access_triggers_fire_on_the_gates_decisions_for_another_account() {
+    let grant = json!({ "Version": "2012-10-17", "Statement": [{ "Effect": "Allow",
+        "Principal": { "AWS": "222222222222" }, "Action": "sqs:SendMessage", "Resource": "*" }] });
+    let s = scenario(json!({
+        "title": "access", "durationMs": 2000,
+        "queues": [{ "name": "orders", "policy": grant }],
+        "producers": [
+            { "name": "partner", "account": "111111111111", "queue": "orders", "sends": [{ "atMs": 1000, "body": "p" }] },
+            { "name": "friend", "account": "222222222222", "queue": "orders", "sends": [{ "atMs": 500, "body": "f" }] },
+            { "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "s" }] }
+        ],
+        "narration": [
+            { "when": { "event": "accessDenied", "consumer": "partner" }, "text": "partner refused" },
+            { "when": { "event": "accessAllowed", "queue": "orders" }, "text": "someone allowed" },
+            { "when": { "event": "accessDenied", "consumer": "friend" }, "text": "friend refused" }
+        ]
+    }));
+    assert_eq!(
+        story(s),
+        [
+            (500, "someone allowed".to_string()),
+            (1000, "partner refused".to_string())
+        ]
+    );
+}

@@ -963,7 +963,7 @@ call: Operation, };
 /**
  * The operations an operator calls, each on queues the scenario names.
  */
-export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } };
+export type Operation = { "purgeQueue": { queue: string, } } | { "startMessageMoveTask": { source: string, destination?: string, maxNumberOfMessagesPerSecond?: number, } } | { "cancelMessageMoveTask": { source: string, } } | { "disableKey": { key: string, } } | { "enableKey": { key: string, } } | { "addPermission": { queue: string, label: string, accounts: Array<string>, actions: Array<string>, } };
 
 /**
  * A simulated worker running the loop real consumer code runs.
@@ -1274,14 +1274,19 @@ message?: string,
  * delivers the group's next message; `visibilityTimeout` (or
  * `released`) leaves the same message at the head, delivered again.
  */
-cause?: UnlockCause, };
+cause?: UnlockCause, 
+/**
+ * `callFailed` only: the error code SQS answered, as the log gives
+ * it (`"KMS.DisabledException"`, `"AccessDenied"`).
+ */
+code?: string, };
 
 /**
  * The kinds of event a narration line (or a checkpoint) can wait for;
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "bucketNotified";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested";
 
 /**
  * A count a trigger or claim compares with: a number, or a
@@ -1327,7 +1332,11 @@ noneLost?: boolean,
 /**
  * This consumer made more empty receives than any other consumer.
  */
-mostEmptyReceives?: string, };
+mostEmptyReceives?: string, 
+/**
+ * This queue made more KMS requests (SSE-KMS) than any other queue.
+ */
+mostKmsRequests?: string, };
 
 export type Alarm = { name: string, queue: string, 
 /**

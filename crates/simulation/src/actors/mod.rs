@@ -72,6 +72,11 @@ pub(crate) enum Command {
     },
     /// CancelMessageMoveTask of the task with this handle.
     CancelMoveTask { handle: String },
+    /// AddPermission on the queue, made by the actor (the queues' own account).
+    AddPermission {
+        queue_url: String,
+        request: queuelab_engine::AddPermission,
+    },
     /// KMS DisableKey or EnableKey of the key named `key` (not an SQS call).
     SetKeyState {
         key: String,

@@ -1,6 +1,6 @@
 //! An operator: someone at the console (or a runbook's script) making
 //! each listed call at its moment — PurgeQueue, StartMessageMoveTask,
-//! CancelMessageMoveTask through SQS's own operations, like any caller,
+//! CancelMessageMoveTask, AddPermission through SQS's own operations, like any caller,
 //! and KMS's DisableKey and EnableKey on the scenario's keys.
 //! It logs what it asks for before SQS answers, so the log reads "ops
 //! called PurgeQueue on orders" and then SQS's answer (the messages
@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use queuelab_engine::{KeyState, Millis, SqsResult};
+use queuelab_engine::{AddPermission, KeyState, Millis, SqsResult};
 
 use super::{Actor, Command, Outcome, Reads, UrlOf};
 use crate::document::{Operation, OperatorCall};
@@ -31,6 +31,12 @@ enum Call {
     },
     CancelMove {
         source: Arc<str>,
+    },
+    /// AddPermission on the queue.
+    Grant {
+        queue: Arc<str>,
+        url: String,
+        request: AddPermission,
     },
     /// KMS DisableKey or EnableKey of the key with this alias.
     SetKey {
@@ -97,6 +103,20 @@ fn resolve(call: &Operation, what: &str, url_of: UrlOf) -> SqsResult<Call> {
         Operation::CancelMessageMoveTask { source } => Call::CancelMove {
             source: source.as_str().into(),
         },
+        Operation::AddPermission {
+            queue,
+            label,
+            accounts,
+            actions,
+        } => Call::Grant {
+            queue: queue.as_str().into(),
+            url: url_of(what, queue)?,
+            request: AddPermission {
+                label: label.clone(),
+                account_ids: accounts.clone(),
+                actions: actions.clone(),
+            },
+        },
         Operation::DisableKey { key } => Call::SetKey {
             key: key.as_str().into(),
             state: KeyState::Disabled,
@@ -145,6 +165,17 @@ impl Operator {
                     },
                 ]
             }
+            Call::Grant {
+                queue,
+                url,
+                request,
+            } => [
+                said("AddPermission", queue, None, None),
+                Command::AddPermission {
+                    queue_url: url.clone(),
+                    request: request.clone(),
+                },
+            ],
             Call::SetKey { key, state } => [
                 // The log's `queue` names the key here.
                 said(

@@ -196,6 +196,11 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub cause: Option<UnlockCause>,
+    /// `callFailed` only: the error code SQS answered, as the log gives
+    /// it (`"KMS.DisabledException"`, `"AccessDenied"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub code: Option<String>,
 }
 
 /// A count a trigger or claim compares with: a number, or a
@@ -358,6 +363,15 @@ pub enum TriggerEvent {
     // queue filter names the queue, the message filter reads the key, the
     // consumer filter names the bucket).
     BucketNotified,
+    // The queue's policy refused a call (the engine's accessDecided, not
+    // allowed; the consumer filter names who called).
+    AccessDenied,
+    // A call by someone other than the queue's own account was allowed
+    // (the engine's accessDecided, allowed).
+    AccessAllowed,
+    // SSE-KMS: SQS called KMS for a call on the queue (`count`: the
+    // queue's KMS requests in the run so far, this one included).
+    KmsRequested,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every
@@ -381,6 +395,10 @@ pub struct EndCondition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub most_empty_receives: Option<String>,
+    /// This queue made more KMS requests (SSE-KMS) than any other queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub most_kms_requests: Option<String>,
 }
 /// The most narration lines a scenario has. A story is a handful of lines
 /// (the shipped ones have at most 5); the bound keeps every check of one

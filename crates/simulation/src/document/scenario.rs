@@ -9,6 +9,8 @@
 
 #[cfg(feature = "contract")]
 use queuelab_engine::{AttributeName, RedrivePolicy, MAX_CALLER_CHARS, MAX_VIRTUAL_MS};
+#[cfg(feature = "contract")]
+use queuelab_engine::{MAX_ACTIONS, MAX_PRINCIPALS};
 use serde::{Deserialize, Serialize};
 
 use super::lab::{Explain, Goal, Knob};
@@ -419,6 +421,18 @@ pub enum Operation {
     DisableKey { key: String },
     /// KMS EnableKey of the scenario's key `key` (its alias).
     EnableKey { key: String },
+    /// AddPermission: lets `accounts` (12-digit ids) call `actions`
+    /// (`SendMessage`, `ReceiveMessage`, `*`, … without the `SQS:` prefix)
+    /// on `queue`, by a statement labelled `label` in its `Policy`. SQS
+    /// refuses a bad label, account or action when the call is made.
+    AddPermission {
+        queue: String,
+        label: String,
+        #[cfg_attr(feature = "contract", schemars(length(max = MAX_PRINCIPALS)))]
+        accounts: Vec<String>,
+        #[cfg_attr(feature = "contract", schemars(length(max = MAX_ACTIONS)))]
+        actions: Vec<String>,
+    },
 }
 
 impl Operation {
@@ -432,6 +446,7 @@ impl Operation {
                 ..
             } => std::iter::once(source).chain(destination).collect(),
             Operation::CancelMessageMoveTask { source } => vec![source],
+            Operation::AddPermission { queue, .. } => vec![queue],
             Operation::DisableKey { .. } | Operation::EnableKey { .. } => Vec::new(),
         }
     }

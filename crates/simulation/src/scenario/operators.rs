@@ -1,10 +1,13 @@
 //! The checks of a scenario's operators: how many, their names, moments
-//! the run can reach, and queues and keys the scenario has. What SQS itself refuses
+//! the run can reach, queues and keys the scenario has, and an
+//! AddPermission's lists within SQS's quotas (7 actions, 50 principals). What SQS itself refuses
 //! (a rate above 500, a source that is no dead-letter queue, a second
 //! purge within 60 s) is left to the engine, which answers the call at
 //! its moment in its own words, as the log shows.
 
 use super::fields::{at_most, quoted, short_name, within, FieldError};
+use queuelab_engine::{MAX_ACTIONS, MAX_PRINCIPALS};
+
 use crate::document::{Operation, Scenario, MAX_OPERATORS, MAX_OPERATOR_CALLS};
 
 impl Scenario {
@@ -27,6 +30,24 @@ impl Scenario {
                             got: quoted(key),
                         });
                     }
+                }
+                if let Operation::AddPermission {
+                    accounts, actions, ..
+                } = &call.call
+                {
+                    let (a, n) = (accounts.len() as u64, actions.len() as u64);
+                    at_most(
+                        &path("call.addPermission.accounts"),
+                        a,
+                        MAX_PRINCIPALS as u64,
+                        "accounts",
+                    )?;
+                    at_most(
+                        &path("call.addPermission.actions"),
+                        n,
+                        MAX_ACTIONS as u64,
+                        "actions",
+                    )?;
                 }
                 for (field, queue) in queues(&call.call) {
                     if !self.queues.iter().any(|q| q.name == queue) {
@@ -61,6 +82,7 @@ fn queues(call: &Operation) -> Vec<(&'static str, &str)> {
         Operation::CancelMessageMoveTask { source } => {
             vec![("cancelMessageMoveTask.source", source)]
         }
+        Operation::AddPermission { queue, .. } => vec![("addPermission.queue", queue)],
         Operation::DisableKey { .. } | Operation::EnableKey { .. } => Vec::new(),
     }
 }

@@ -69,6 +69,8 @@ struct Happening<'a> {
     message: Option<&'a str>,
     /// `groupUnlocked`: how the head left flight (the engine's word).
     cause: Option<UnlockCause>,
+    /// `callFailed`: the error code SQS answered.
+    code: Option<&'a str>,
 }
 
 impl Trigger {
@@ -91,6 +93,7 @@ impl Trigger {
             && count(self.count.as_ref(), h.count)
             && self.message.as_ref().is_none_or(body)
             && same(self.cause.as_ref(), h.cause.as_ref())
+            && same(self.code.as_deref(), h.code)
     }
 }
 
@@ -169,6 +172,8 @@ pub(crate) struct Story {
     /// waited longest, so the outcome never scans them all.
     waiting_since: BTreeSet<(Millis, String)>,
     empty_by: BTreeMap<Arc<str>, u64>,
+    /// Each queue's KMS requests so far (SSE-KMS), as its card counts them.
+    kms_by_queue: BTreeMap<Arc<str>, u64>,
     pub(crate) outcome: Outcome,
     /// Stored messages' labels and when they were sent, for explanations.
     labels: BTreeMap<String, (String, Millis)>,
@@ -256,6 +261,7 @@ impl Story {
             waiting: BTreeMap::new(),
             waiting_since: BTreeSet::new(),
             empty_by: BTreeMap::new(),
+            kms_by_queue: BTreeMap::new(),
             outcome: Outcome::default(),
             labels: BTreeMap::new(),
             waits,
@@ -514,11 +520,13 @@ impl Story {
         let o = &self.outcome;
         let no_dup = !c.no_duplicate_delivery || o.duplicate_deliveries == 0;
         let none_lost = !c.none_lost || o.lost + o.expired + o.dead_lettered == 0;
-        let most = c.most_empty_receives.as_deref().is_none_or(|name| {
-            let mine = self.empty_by.get(name).copied().unwrap_or(0);
-            mine > 0 && self.empty_by.iter().all(|(k, v)| &**k == name || *v < mine)
-        });
-        each && no_dup && none_lost && most
+        let most = |by: &BTreeMap<Arc<str>, u64>, name: &str| {
+            let mine = by.get(name).copied().unwrap_or(0);
+            mine > 0 && by.iter().all(|(k, v)| &**k == name || *v < mine)
+        };
+        let empty = (c.most_empty_receives.as_deref()).is_none_or(|n| most(&self.empty_by, n));
+        let kms = (c.most_kms_requests.as_deref()).is_none_or(|n| most(&self.kms_by_queue, n));
+        each && no_dup && none_lost && empty && kms
     }
 
     /// The moments known before the run, with their filled words: lines

@@ -55,6 +55,7 @@ pub fn matches(t: &Trigger, h: &Happening, s: &Scenario) -> bool {
         && counted(t.count.as_ref(), h.count)
         && named(t.message.as_ref())
         && same(t.cause.as_ref(), h.cause.as_ref())
+        && same(t.code.as_ref(), h.code.as_ref())
 }
 
 /// The run so far: the log up to and including event `upto`.

@@ -24,6 +24,8 @@ pub struct Happening {
     pub message: Option<String>,
     /// `groupUnlocked`: how the group's head left flight.
     pub cause: Option<UnlockCause>,
+    /// `callFailed`: the error code SQS answered.
+    pub code: Option<String>,
 }
 
 /// One receive of a message.
@@ -59,6 +61,8 @@ pub struct Facts {
     pub dead_lettered: u64,
     pub empty_receives: u64,
     pub empty_by: BTreeMap<String, u64>,
+    /// Each queue's KMS requests so far.
+    pub kms_by_queue: BTreeMap<String, u64>,
     /// (worker, message): purged while the worker was still working on it.
     pub purged_held: BTreeSet<(String, String)>,
     /// Each message's wait before its first receive (or until the end):
@@ -243,9 +247,44 @@ impl Facts {
                 | EventKind::MoveTaskCancelling { .. }
                 | EventKind::MoveTaskEnded { .. }
                 | EventKind::QueuePurged { .. } => self.operation(e, k, waiting, unworked),
+                EventKind::AccessDecided { .. } | EventKind::KmsRequested { .. } => {
+                    self.security(e, k)
+                }
                 _ => {}
             },
             Kind::Simulation(sim) => self.read_sim(e, sim, unworked),
+        }
+    }
+
+    /// The gate's decision on another account's call, or a KMS request
+    /// (with the queue's count of them so far).
+    fn security(&mut self, e: &LogEvent, k: &EventKind) {
+        use TriggerEvent as T;
+        let h = |event, queue: &Arc<str>| Happening::new(event, Some(queue.to_string()));
+        match k {
+            EventKind::AccessDecided {
+                queue, by, allowed, ..
+            } => {
+                let event = if *allowed {
+                    T::AccessAllowed
+                } else {
+                    T::AccessDenied
+                };
+                self.happen(e, h(event, queue).by(by));
+            }
+            EventKind::KmsRequested { queue, by, .. } => {
+                let n = self.kms_by_queue.entry(queue.to_string()).or_default();
+                *n += 1;
+                let count = Some(*n);
+                self.happen(
+                    e,
+                    Happening {
+                        count,
+                        ..h(T::KmsRequested, queue).by(by)
+                    },
+                );
+            }
+            _ => {}
         }
     }
 
@@ -511,7 +550,13 @@ impl Facts {
                 self.lost += 1;
                 (T::MessageLost, by(consumer))
             }
-            SimEvent::ActionFailed { actor, .. } => (T::CallFailed, by(actor)),
+            SimEvent::ActionFailed { actor, code, .. } => (
+                T::CallFailed,
+                Happening {
+                    code: Some(code.to_string()),
+                    ..by(actor)
+                },
+            ),
             _ => match neighbour(sim) {
                 Some(happened) => happened,
                 None => return,
@@ -577,6 +622,7 @@ impl Happening {
             count: None,
             message: None,
             cause: None,
+            code: None,
         }
     }
 

@@ -54,11 +54,13 @@ pub fn holds(c: &EndCondition, f: &Facts) -> bool {
     });
     let no_dup = !c.no_duplicate_delivery || f.duplicate_deliveries == 0;
     let none_lost = !c.none_lost || f.lost + f.expired + f.dead_lettered == 0;
-    let most = c.most_empty_receives.as_ref().is_none_or(|name| {
-        let mine = f.empty_by.get(name).copied().unwrap_or(0);
-        mine > 0 && f.empty_by.iter().all(|(k, v)| k == name || *v < mine)
-    });
-    each && no_dup && none_lost && most
+    let most = |by: &std::collections::BTreeMap<String, u64>, name: &String| {
+        let mine = by.get(name).copied().unwrap_or(0);
+        mine > 0 && by.iter().all(|(k, v)| k == name || *v < mine)
+    };
+    let empty = (c.most_empty_receives.as_ref()).is_none_or(|n| most(&f.empty_by, n));
+    let kms = (c.most_kms_requests.as_ref()).is_none_or(|n| most(&f.kms_by_queue, n));
+    each && no_dup && none_lost && empty && kms
 }
 
 /// Whether `text` is `template` with each `{placeholder}` filled somehow:

@@ -343,6 +343,7 @@ fn said(t: &Trigger) -> String {
         t.count.as_ref().map(|c| format!("count {}", count(c))),
         t.cause
             .map(|c| format!("cause {}", camel(&format!("{c:?}")))),
+        t.code.as_ref().map(|c| format!("code {c}")),
     ]
     .into_iter()
     .flatten()

@@ -87,6 +87,9 @@ impl Story {
                 self.happened(now, T::Expired, h);
             }
             EventKind::DeleteMissedCopy { .. } => self.on_delete_missed_copy(kind),
+            EventKind::AccessDecided { .. } | EventKind::KmsRequested { .. } => {
+                self.on_security(now, kind)
+            }
             EventKind::Purged { .. }
             | EventKind::Redriven { .. }
             | EventKind::MoveTaskCancelling { .. }
@@ -102,6 +105,41 @@ impl Story {
                 for id in gone {
                     self.stop_waiting(&id, None);
                 }
+            }
+            _ => {}
+        }
+    }
+
+    /// The gate's decision on another account's call, or a KMS request
+    /// (with the queue's count of them so far, as its card shows).
+    fn on_security(&mut self, now: Millis, kind: &EventKind) {
+        use TriggerEvent as T;
+        match kind {
+            EventKind::AccessDecided {
+                queue, by, allowed, ..
+            } => {
+                let what = if *allowed {
+                    T::AccessAllowed
+                } else {
+                    T::AccessDenied
+                };
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    ..Happening::default()
+                };
+                self.happened(now, what, h);
+            }
+            EventKind::KmsRequested { queue, by, .. } => {
+                let count = self.kms_by_queue.entry(queue.clone()).or_default();
+                *count += 1;
+                let h = Happening {
+                    queue: Some(queue),
+                    consumer: by.as_deref(),
+                    count: Some(*count),
+                    ..Happening::default()
+                };
+                self.happened(now, T::KmsRequested, h);
             }
             _ => {}
         }
@@ -552,9 +590,10 @@ impl Story {
             SimEvent::ProcessingFailed { .. } => self.on_processing_failed(now, event),
             SimEvent::WorkerCrashed { .. } => self.on_worker_crashed(now, event),
             SimEvent::MessageLost { .. } => self.on_message_lost(now, event),
-            SimEvent::ActionFailed { actor, .. } => {
+            SimEvent::ActionFailed { actor, code, .. } => {
                 let h = Happening {
                     consumer: Some(actor),
+                    code: Some(code),
                     ..Happening::default()
                 };
                 self.happened(now, T::CallFailed, h);
