@@ -44,11 +44,12 @@ import { gzipSync } from "node:zlib";
 // issue 29's SNS topics: 599,483 (+54.1 KB over 545,385 measured on this toolchain: the topic
 // actor, filter policies, envelope and delivery policy about 34.5 KB, measured with the actor's
 // registry row removed; the scenario's topic types' serde, their validation and SNS's refusal
-// words, the six log events and the snapshot's topics about 19.6 KB); 678,379 with the whole of
-// issue 29's first part (+133 KB over 545,385: S3 buckets +35.4 KB, SNS topics +54.1 KB, the rest
+// words, the six log events and the snapshot's topics about 19.6 KB); 687,924 with the whole of
+// issue 29's first part (+142.5 KB over 545,385: S3 buckets +35.4 KB, SNS topics +54.1 KB, the rest
 // queue policies read into typed statements and evaluated at the gate with their decision event,
-// KMS keys with data-key counting and their errors, callers of other accounts and their journal).
-const BUDGET = 681_000;
+// KMS keys with data-key counting and their errors, callers of other accounts and their journal,
+// the triggers and operator call of scenarios 16-20).
+const BUDGET = 690_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
