@@ -170,6 +170,12 @@ test("a replay cancelled among a link's actions at one moment leaves the rest fo
   const actions = Array.from({ length: 20_000 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
   const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1));
   const yours = () => page.evaluate(() => document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length);
+  // A school laptop's pace (Chromium's CPU throttled 8×): Cancel lands among
+  // the actions, and the rest take more than one slice, whatever this
+  // machine's speed (unthrottled, a fast engine made the last few hundred
+  // in one slice and the test could not see Step slice them).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
   await page.locator("#replay-cancel").click();
   const cancelled = await yours();
   assert.ok(cancelled < 20_000, `Cancel stopped among the actions (${cancelled} made)`);

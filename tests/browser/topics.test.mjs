@@ -55,3 +55,43 @@ test("a topic's card draws an arrow per queue, filtered messages, and a broken a
   assert.deepEqual(problems, []);
   await close();
 });
+
+// The queue "orders" has no policy: SQS refuses SNS, which does not retry
+// a client-side error and sends the message to the subscription's
+// dead-letter queue.
+const refusedScenario = {
+  title: "SNS refused", durationMs: 5000,
+  queues: [neighbourQueue("billing"), { name: "orders" }, neighbourQueue("sns-dlq")],
+  topics: [{ name: "orders-topic", subscriptions: [
+    { queue: "billing" },
+    { queue: "orders", deadLetterQueue: "sns-dlq" },
+  ], publishes: [
+    { atMs: 1000, message: "{\"id\":\"A-1\"}" },
+    { atMs: 2000, message: "{\"id\":\"A-2\"}" },
+  ] }],
+};
+
+test("a delivery the queue's policy refuses breaks the arrow with AccessDenied in AWS's words", async () => {
+  const refused = html.replace(JSON.stringify(scenario), JSON.stringify(refusedScenario));
+  const { page, problems, close } = await open("sns-refused.html", {
+    routes: { "sns-refused.html": { body: refused, contentType: "text/html" } },
+    readyWhen: "#lab[data-ready='true']",
+  });
+  const lab = page.locator("#lab");
+  await lab.evaluate((el) => el.controls.scrub(4000, false));
+  const arrows = await page.waitForFunction(() => {
+    const root = document.getElementById("lab").shadowRoot;
+    const drawn = [...root.querySelectorAll(".topic-arrow")];
+    if (drawn.length !== 2 || !root.querySelector(".topic-reason")) return null;
+    return drawn.map((a) => ({ broken: a.classList.contains("broken"), text: a.textContent }));
+  }).then((h) => h.jsonValue());
+  assert.deepEqual(arrows.map((a) => a.broken), [false, true]);
+  assert.match(arrows[0].text, /^→ billing 2 delivered$/);
+  assert.match(
+    arrows[1].text,
+    /^⇢✕ orders 0 delivered · 2 refused · 2 to sns-dlqAccessDenied: User: sns\.amazonaws\.com is not authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:us-east-1:000000000000:orders because no resource-based policy allows the sqs:sendmessage action \(client-side: SNS does not retry; then to sns-dlq\)$/,
+  );
+  await page.locator("#lab").screenshot({ path: `${artifacts}topics-access-denied.png` });
+  assert.deepEqual(problems, []);
+  await close();
+});
