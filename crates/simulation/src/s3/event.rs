@@ -187,20 +187,12 @@ impl Json {
         self.out.push_str(value);
     }
 
+    /// `s` as a JSON string, escaped by serde_json (as the SNS envelope's
+    /// strings are), not by an escaper of this module's own.
     fn string(&mut self, s: &str) {
-        self.out.push('"');
-        for c in s.chars() {
-            match c {
-                '"' => self.out.push_str("\\\""),
-                '\\' => self.out.push_str("\\\\"),
-                '\n' => self.out.push_str("\\n"),
-                '\r' => self.out.push_str("\\r"),
-                '\t' => self.out.push_str("\\t"),
-                c if (c as u32) < 0x20 => self.out.push_str(&format!("\\u{:04x}", c as u32)),
-                c => self.out.push(c),
-            }
-        }
-        self.out.push('"');
+        // Writing a `str` into a `String` cannot fail.
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        self.out.push_str(&quoted);
     }
 }
 
