@@ -36,7 +36,9 @@ pub struct JournalCall {
     /// The virtual moment of the call, in ms.
     pub t: u64,
     /// The operation ("SendMessage"): the target without its `AmazonSQS.`
-    /// prefix; "" for a target that names none, or a request too large to read.
+    /// prefix; "" for a target that names none, or a request too large to
+    /// read; an SNS request's whole target ("AmazonSNS", its action in its
+    /// form body, or "AmazonSNS.Publish").
     pub op: String,
     /// The request's JSON as a value (its text when it is not JSON; null
     /// for a request past `limits().maxRequestBytes`, answered without
@@ -160,7 +162,7 @@ impl Journal {
         body: Option<&str>,
         by: &Principal,
     ) {
-        let op = target.map_or("", queuelab_protocol::operation_name);
+        let op = target.map_or("", op_of);
         let caller = by.name();
         let (principal, source_arn, source_account) = principal_words(by);
         let words = [&principal, &source_arn, &source_account];
@@ -206,5 +208,23 @@ impl Journal {
             unrecorded: self.unrecorded,
             unrecorded_from: self.unrecorded_from,
         }
+    }
+}
+
+/// A call's `op` in the journal: an SQS operation's name
+/// (`SendMessage`), or another service's whole target (`AmazonSNS`,
+/// `AmazonSNS.Publish`).
+fn op_of(target: &str) -> &str {
+    match queuelab_protocol::sns::is_sns(target) {
+        true => target,
+        false => queuelab_protocol::operation_name(target),
+    }
+}
+
+/// The target a journal's `op` was dispatched to (`op_of` undone).
+pub(crate) fn target_of(op: &str) -> String {
+    match queuelab_protocol::sns::is_sns(op) {
+        true => op.to_string(),
+        false => format!("AmazonSQS.{op}"),
     }
 }

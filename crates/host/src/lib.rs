@@ -23,7 +23,9 @@ mod scenario_error;
 mod snapshot;
 
 use queuelab_engine::{PollId, Principal};
-use queuelab_protocol::{dispatch_as, oversized, poll_response, too_large, Dispatched, Response};
+use queuelab_protocol::{
+    dispatch_as, oversized, poll_response, sns, too_large, Dispatched, Response,
+};
 use queuelab_simulation::{Scenario, Simulation};
 
 pub use journal::{Body, Journal, JournalCall, Since, MAX_JOURNAL_BYTES, MAX_JOURNAL_CALLS};
@@ -106,8 +108,7 @@ impl Host {
             let by = call.options().principal().map_err(Refusal::Message)?;
             match &call.body.0 {
                 Some(body) => {
-                    let target = format!("AmazonSQS.{}", call.op);
-                    host.dispatch(&target, body, &by);
+                    host.dispatch(&journal::target_of(&call.op), body, &by);
                 }
                 None => {
                     host.oversized(&by);
@@ -120,8 +121,10 @@ impl Host {
 
     /// One request: `target` is the `X-Amz-Target` header
     /// (`AmazonSQS.SendMessage`), `body` its JSON text, `by` who makes it
-    /// (`DispatchOptions::principal` reads a caller's words). Recorded in
-    /// the journal first, principal and all, so a replay makes the same call.
+    /// (`DispatchOptions::principal` reads a caller's words); or an SNS
+    /// request (`AmazonSNS` with a query-protocol form, `AmazonSNS.Publish`
+    /// with JSON: `queuelab_protocol::sns`). Recorded in the journal first,
+    /// principal and all, so a replay makes the same call.
     pub fn dispatch(&mut self, target: &str, body: &str, by: &Principal) -> Dispatched {
         // What the protocol will not read is not kept either.
         if too_large(target, body) {
@@ -129,8 +132,11 @@ impl Host {
         }
         self.journal
             .record(self.sim.now(), Some(target), Some(body), by);
-        let dispatched = dispatch_as(self.sim.engine_mut(), target, body, by);
-        // A send may have answered waiting polls.
+        let dispatched = match sns::is_sns(target) {
+            true => Dispatched::Done(sns::dispatch(&mut self.sim, target, body, by)),
+            false => dispatch_as(self.sim.engine_mut(), target, body, by),
+        };
+        // A send (a publish's deliveries too) may have answered waiting polls.
         self.collect_answers();
         dispatched
     }

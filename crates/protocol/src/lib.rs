@@ -14,6 +14,7 @@
 
 mod attributes;
 mod json;
+pub mod sns;
 
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};
 use serde_json::Value;

@@ -17,6 +17,8 @@ mod producer;
 mod schedule;
 mod topic;
 
+pub(crate) use topic::Topic;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -195,6 +197,10 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     /// Its part of the work estimate, in the author's words
     /// ("producers[0] (12 sends)"), for a refusal to name it.
     fn place(&self) -> Option<String> {
+        None
+    }
+    /// An SNS topic, for the SNS API to reach (`sns/service.rs`).
+    fn topic(&mut self) -> Option<&mut Topic> {
         None
     }
 }

@@ -2,11 +2,18 @@
 //! subscription filter policy (`filter.rs`), the JSON envelope
 //! (`envelope.rs`), and what SNS does when a delivery fails (`retry.rs`).
 //! The topic itself is an actor (`actors/topic.rs`): it decides, the run
-//! carries its deliveries out as calls of `sns.amazonaws.com`.
+//! carries its deliveries out as calls of `sns.amazonaws.com`. The SNS
+//! API (`api.rs`, answered by `service.rs`) creates topics, subscribes
+//! queues and publishes from outside the scenario.
 
+pub mod api;
 pub mod envelope;
 pub mod filter;
 pub mod retry;
+mod service;
+
+/// The largest message SNS publishes: 256 KiB.
+pub const MAX_MESSAGE_BYTES: usize = 262_144;
 
 /// A UUID-shaped id (version 4's layout) drawn from `parts`: the same
 /// parts give the same id, so a run and its seed replay identically, and

@@ -14,6 +14,10 @@ use queuelab_engine::Millis;
 /// Every attempt the policy makes, the first included.
 pub const TOTAL_ATTEMPTS: u32 = 100_015;
 
+/// The policy as GetTopicAttributes shows it (`EffectiveDeliveryPolicy`):
+/// the HTTP policy's default shape SNS reports for every topic.
+pub const EFFECTIVE_DELIVERY_POLICY: &str = "{\"http\":{\"defaultHealthyRetryPolicy\":{\"minDelayTarget\":20,\"maxDelayTarget\":20,\"numRetries\":3,\"numMaxDelayRetries\":0,\"numNoDelayRetries\":0,\"numMinDelayRetries\":0,\"backoffFunction\":\"linear\"},\"disableSubscriptionOverrides\":false,\"defaultRequestPolicy\":{\"headerContentType\":\"text/plain; charset=UTF-8\"}}}";
+
 /// The SQS error codes of the failures SNS retries: the queue's service
 /// is briefly unable to take the message. Every other refusal is the
 /// client's (SNS's stale view of the endpoint: a deleted queue, a policy

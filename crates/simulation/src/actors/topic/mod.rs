@@ -17,8 +17,10 @@ use queuelab_engine::{
     AttributeValue, Config, MessageAttribute, Millis, NewMessage, Principal, SqsError, SqsResult,
 };
 
+mod api;
+
 use super::{Actor, Command, Outcome, Part, Reads, SendPlan, UrlOf};
-use crate::document::{Publish, Rate, Topic as TopicSpec};
+use crate::document::{FilterPolicyScope, Publish, Rate, Topic as TopicSpec};
 use crate::log::SimEvent;
 use crate::scenario::Scenario;
 use crate::sns::envelope::{hex_digest, Notification};
@@ -30,14 +32,22 @@ use crate::{units, FailureSnapshot, SubscriptionSnapshot, TopicSnapshot};
 /// the last 5 minutes.
 const DEDUP_WINDOW_MS: Millis = 300_000;
 
-/// A subscription, its queues found at build time.
+/// A subscription, its queues found when it was made.
 struct Subscription {
     queue: Arc<str>,
     url: String,
+    /// The queue's ARN (Subscribe's `Endpoint`).
+    endpoint: String,
     raw: bool,
     filter: Option<FilterPolicy>,
-    dead_letter: Option<(Arc<str>, String)>,
+    /// The filter policy as written, for GetSubscriptionAttributes.
+    filter_text: Option<String>,
+    scope: FilterPolicyScope,
+    /// The dead-letter queue's name, URL and ARN.
+    dead_letter: Option<(Arc<str>, String, String)>,
     arn: String,
+    /// Unsubscribed: kept so deliveries' indexes stay valid, never sent to.
+    removed: bool,
     counts: SubscriptionSnapshot,
 }
 
@@ -83,6 +93,12 @@ pub(crate) struct Topic {
     follow: Vec<Command>,
     /// The moment of its latest step: its outcomes come within it.
     last_now: Millis,
+    /// Attributes the SNS API sets and reads back (`api.rs`).
+    display_name: String,
+    policy: Option<String>,
+    delivery_policy: Option<String>,
+    /// DeleteTopic was called: it publishes and shows nothing more.
+    deleted: bool,
 }
 
 pub(crate) fn build(
@@ -92,14 +108,22 @@ pub(crate) fn build(
 ) -> SqsResult<Vec<Box<dyn Actor>>> {
     let mut out: Vec<Box<dyn Actor>> = Vec::new();
     for (index, spec) in scenario.topics.iter().enumerate() {
-        out.push(Box::new(Topic::new(scenario, spec, index, url_of, config)?));
+        out.push(Box::new(Topic::new(
+            scenario.seed,
+            spec,
+            index,
+            url_of,
+            config,
+        )?));
     }
     Ok(out)
 }
 
 impl Topic {
-    fn new(
-        scenario: &Scenario,
+    /// The topic `spec` describes, the `index`th of its run, its
+    /// subscriptions' queues found by `url_of`.
+    pub(crate) fn new(
+        seed: u64,
         spec: &TopicSpec,
         index: usize,
         url_of: UrlOf,
@@ -110,7 +134,7 @@ impl Topic {
             "arn:aws:sns:{}:{}:{}",
             config.region, config.account_id, spec.name
         );
-        let seed = scenario.seed.to_string();
+        let seed_text = seed.to_string();
         let mut subscriptions = Vec::new();
         for (i, s) in spec.subscriptions.iter().enumerate() {
             let scope = s.filter_policy_scope.unwrap_or_default();
@@ -120,20 +144,27 @@ impl Topic {
                 }
                 None => None,
             };
+            let queue_arn = |q: &str| {
+                format!("arn:aws:sqs:{}:{}:{q}", config.region, config.account_id)
+            };
             let dead_letter = match &s.dead_letter_queue {
-                Some(q) => Some((Arc::from(q.as_str()), url_of(&what, q)?)),
+                Some(q) => Some((Arc::from(q.as_str()), url_of(&what, q)?, queue_arn(q))),
                 None => None,
             };
             subscriptions.push(Subscription {
                 queue: s.queue.as_str().into(),
                 url: url_of(&what, &s.queue)?,
+                endpoint: queue_arn(&s.queue),
                 raw: s.raw_message_delivery,
                 filter,
+                filter_text: s.filter_policy.as_ref().map(|p| p.to_string()),
+                scope,
                 dead_letter,
                 arn: format!(
                     "{arn}:{}",
-                    uuid(&[&seed, "subscription", &arn, &i.to_string()])
+                    uuid(&[&seed_text, "subscription", &arn, &i.to_string()])
                 ),
+                removed: false,
                 counts: empty_counts(s.queue.clone(), s),
             });
         }
@@ -148,7 +179,7 @@ impl Topic {
             index,
             arn,
             region: config.region.clone(),
-            seed: scenario.seed,
+            seed,
             epoch_ms: config.start_epoch_ms,
             principal,
             fifo: spec.fifo,
@@ -165,6 +196,10 @@ impl Topic {
             in_flight: VecDeque::new(),
             follow: Vec::new(),
             last_now: 0,
+            display_name: String::new(),
+            policy: None,
+            delivery_policy: None,
+            deleted: false,
         })
     }
 
@@ -213,8 +248,14 @@ impl Topic {
     }
 
     /// Publishes one message: logs it, then each subscription's filtered
-    /// out event or delivery.
-    fn publish(&mut self, publish: Publish, now: Millis, out: &mut Vec<Command>) {
+    /// out event or delivery. Its message id and, on a FIFO topic, its
+    /// sequence number.
+    fn publish(
+        &mut self,
+        publish: Publish,
+        now: Millis,
+        out: &mut Vec<Command>,
+    ) -> (String, Option<String>) {
         self.published += 1;
         let seed = self.seed.to_string();
         let message_id = uuid(&[&seed, "message", &self.arn, &self.published.to_string()]);
@@ -225,17 +266,20 @@ impl Topic {
             message_id: message_id.clone(),
             deduplicated,
         }));
-        if deduplicated {
-            self.deduplicated += 1;
-            return;
-        }
-        let attributes = sns_attributes(&publish);
-        let sqs_attributes = sqs_attributes(&attributes);
         // A FIFO topic numbers its messages, as SQS FIFO queues do.
         let sequence = (self.fifo)
             .then(|| (10_000_000_000_000_000_000u128 + u128::from(self.published)).to_string());
+        if deduplicated {
+            self.deduplicated += 1;
+            return (message_id, sequence);
+        }
+        let attributes = sns_attributes(&publish);
+        let sqs_attributes = sqs_attributes(&attributes);
         for index in 0..self.subscriptions.len() {
             let s = &self.subscriptions[index];
+            if s.removed {
+                continue;
+            }
             let matches =
                 (s.filter.as_ref()).is_none_or(|f| f.matches(&sqs_attributes, &publish.message));
             if !matches {
@@ -286,6 +330,7 @@ impl Topic {
             out.push(self.send(&delivery));
             self.in_flight.push_back(delivery);
         }
+        (message_id, sequence)
     }
 
     /// The SendMessage of a delivery, as SNS: a FIFO queue is sent the
@@ -293,7 +338,7 @@ impl Topic {
     fn send(&self, delivery: &Delivery) -> Command {
         let s = &self.subscriptions[delivery.subscription];
         let (queue, url) = match (&s.dead_letter, delivery.to_dead_letter_queue) {
-            (Some((queue, url)), true) => (queue, url),
+            (Some((queue, url, _)), true) => (queue, url),
             _ => (&s.queue, &s.url),
         };
         let fifo_queue = queue.ends_with(".fifo");
@@ -311,7 +356,7 @@ impl Topic {
     fn accepted(&mut self, delivery: Delivery) {
         let s = &mut self.subscriptions[delivery.subscription];
         let event = match (&s.dead_letter, delivery.to_dead_letter_queue) {
-            (Some((dlq, _)), true) => {
+            (Some((dlq, _, _)), true) => {
                 s.counts.dead_lettered += 1;
                 SimEvent::TopicDeadLettered {
                     topic: self.name.clone(),
@@ -498,15 +543,17 @@ impl Actor for Topic {
     }
 
     fn snapshot(&self) -> Option<Part> {
+        if self.deleted {
+            return None;
+        }
         Some(Part::Topic(TopicSnapshot {
             name: self.name.to_string(),
             arn: self.arn.clone(),
             fifo: self.fifo,
             published: self.published,
             deduplicated: self.deduplicated,
-            subscriptions: self
-                .subscriptions
-                .iter()
+            subscriptions: (self.subscriptions.iter())
+                .filter(|s| !s.removed)
                 .map(|s| s.counts.clone())
                 .collect(),
         }))
@@ -540,6 +587,10 @@ impl Actor for Topic {
     fn place(&self) -> Option<String> {
         Some(format!("topics[{}]", self.index))
     }
+
+    fn topic(&mut self) -> Option<&mut Topic> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]
@@ -560,7 +611,8 @@ mod tests {
             ))
         };
         let config = Config::default();
-        let mut topic = Topic::new(&scenario, &scenario.topics[0], 0, &url_of, &config).unwrap();
+        let mut topic =
+            Topic::new(scenario.seed, &scenario.topics[0], 0, &url_of, &config).unwrap();
         let commands = topic.step(1000, &mut NoReads);
         (topic, commands)
     }

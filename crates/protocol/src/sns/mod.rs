@@ -1,0 +1,133 @@
+//! SNS over the run's topics (`Simulation::sns`), on two wires:
+//!
+//! - the query protocol the AWS SDKs speak to SNS: target
+//!   [`QUERY_TARGET`], a form body with `Action=Publish&TopicArn=…`, an
+//!   XML answer (`xml.rs`) or XML error with its HTTP status;
+//! - JSON, for Queuelab's own `SnsClient`: target `AmazonSNS.<Action>`,
+//!   the members as a JSON object, a JSON answer or the same error
+//!   envelope SQS's JSON protocol answers with.
+//!
+//! Both read the members into the same serde types (`form.rs` turns a
+//! form into their JSON shape), so the wires cannot drift apart. No SNS
+//! rule is here: the simulation's topics hold them.
+
+mod form;
+mod xml;
+
+use queuelab_engine::Principal;
+use queuelab_simulation::sns::api::{SnsCall, SnsError, OPERATIONS};
+use queuelab_simulation::Simulation;
+use serde_json::{Map, Value};
+
+use crate::{Response, CONTENT_TYPE, HEADER_NAMES};
+
+/// The target of a query-protocol request: the action is in its body.
+pub const QUERY_TARGET: &str = "AmazonSNS";
+
+/// The prefix of a JSON request's target (`AmazonSNS.Publish`).
+pub const JSON_PREFIX: &str = "AmazonSNS.";
+
+/// Whether a request is SNS's.
+pub fn is_sns(target: &str) -> bool {
+    target == QUERY_TARGET || target.starts_with(JSON_PREFIX)
+}
+
+/// One SNS request made by `by` (see the module's doc for the wires).
+pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) -> Response {
+    let query = target == QUERY_TARGET;
+    let read = match query {
+        true => read_form(body),
+        false => read_json(target.strip_prefix(JSON_PREFIX).unwrap_or(""), body),
+    };
+    let result = read.and_then(|(action, call)| Ok((action, sim.sns(call, by)?)));
+    let request_id = sim.engine_mut().next_request_id();
+    let content_type = if query { "text/xml" } else { CONTENT_TYPE };
+    let mut headers = vec![
+        (HEADER_NAMES[0].to_string(), content_type.to_string()),
+        (HEADER_NAMES[2].to_string(), request_id.clone()),
+    ];
+    match result {
+        Ok((action, answer)) => {
+            let members = serde_json::to_value(&answer).unwrap_or(Value::Null);
+            let body = match query {
+                true => xml::answer(&action, &members, &request_id),
+                false => members.to_string(),
+            };
+            Response {
+                status: 200,
+                headers,
+                body,
+            }
+        }
+        Err(error) => {
+            let kind = if error.sender_fault() { "Sender" } else { "Receiver" };
+            headers.push((
+                HEADER_NAMES[1].to_string(),
+                format!("{};{kind}", error.code),
+            ));
+            let body = match query {
+                true => xml::error(error.code, &error.message, error.sender_fault(), &request_id),
+                false => serde_json::json!({
+                    "__type": format!("com.amazonaws.sns#{}", error.code),
+                    "message": error.message,
+                })
+                .to_string(),
+            };
+            Response {
+                status: error.status,
+                headers,
+                body,
+            }
+        }
+    }
+}
+
+/// A form's action and call.
+fn read_form(body: &str) -> Result<(String, SnsCall), SnsError> {
+    let unreadable = |why: String| SnsError::new("MalformedQueryString", 400, why);
+    let mut members = form::members(&form::pairs(body).map_err(unreadable)?).map_err(unreadable)?;
+    members.remove("Version");
+    let action = match members.remove("Action") {
+        Some(Value::String(action)) => action,
+        _ => return Err(SnsError::new("MissingAction", 400, "Missing Action")),
+    };
+    call(&action, members).map(|c| (action, c))
+}
+
+/// A JSON request's action (from its target) and call.
+fn read_json(action: &str, body: &str) -> Result<(String, SnsCall), SnsError> {
+    let members = match body.trim() {
+        "" => Map::new(),
+        text => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map,
+            _ => {
+                return Err(SnsError::new(
+                    "SerializationException",
+                    400,
+                    "The request's body is not a JSON object",
+                ))
+            }
+        },
+    };
+    call(action, members).map(|c| (action.to_string(), c))
+}
+
+/// The typed call of `action` with these members.
+fn call(action: &str, members: Map<String, Value>) -> Result<SnsCall, SnsError> {
+    if !OPERATIONS.contains(&action) {
+        return Err(SnsError::new(
+            "InvalidAction",
+            400,
+            format!("The action {action} is not valid for this endpoint."),
+        ));
+    }
+    let mut tagged = Map::new();
+    tagged.insert(action.to_string(), Value::Object(members));
+    serde_json::from_value(Value::Object(tagged)).map_err(|e| {
+        SnsError::new(
+            "InvalidParameter",
+            400,
+            format!("Invalid parameter: the request's members cannot be read ({e})"),
+        )
+    })
+}
