@@ -4,6 +4,7 @@
 
 import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, QueuelabEvent } from "./pkg/queuelab.js";
 import type { SqsClient, SqsClientOptions } from "./client/sqs-client.js";
+import type { SnsClient, SnsClientOptions } from "./client/sns-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
 export type EngineEvent = QueuelabEvent;
@@ -97,6 +98,10 @@ export declare class QueueLabElement extends HTMLElement {
    * account under `caller` (default "page script"). Recorded like `sqs`'s requests.
    */
   sqsClient(options?: SqsClientOptions): SqsClient;
+  /** An SNS client on the run's topics (CreateTopic, Subscribe, Publish, …); recorded like `sqs`'s requests. */
+  readonly sns: SnsClient;
+  /** A client like `sns` with its own options (`caller`; `principal`: the topics take their own account's calls only). */
+  snsClient(options?: SnsClientOptions): SnsClient;
   /** The playback controls; null before the element starts. */
   readonly controls: LabControls | null;
   /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */

@@ -16,6 +16,7 @@ import { labMarkup, parseControls } from "./lab/markup.js";
 import { fetchScenario, fetchText, resolveLab, resolveScenario, shortName } from "./engine/scenarios.js";
 import { styleText } from "./engine/files.js";
 import { SqsClient } from "./client/sqs-client.js";
+import { SnsClient } from "./client/sns-client.js";
 import { CodeCell } from "./views/panels/code-cell.js";
 import { h } from "./ui/dom.js";
 
@@ -55,6 +56,7 @@ export class QueueLabElement extends HTMLElement {
   #lab = null;
   #cell = null;
   #sqs = null;
+  #sns = null;
   #observer = null;
   #generation = 0; // bumps on every (re)build and removal; stale async work checks it
   #shown = false;
@@ -84,10 +86,33 @@ export class QueueLabElement extends HTMLElement {
    * @param {import("./client/sqs-client.js").SqsClientOptions} [options]
    */
   sqsClient(options = {}) {
-    const endpoint = {
+    return new SqsClient(this.#endpoint(), this.#who(options));
+  }
+
+  /** A small SNS client (topics, subscriptions, publishes) on the run's engine: `await el.sns.publish({ TopicArn, Message })`. */
+  get sns() {
+    this.#sns ??= this.snsClient();
+    return this.#sns;
+  }
+
+  /**
+   * A client like `el.sns` with options of its own (`caller`, `principal`).
+   * @param {import("./client/sns-client.js").SnsClientOptions} [options]
+   */
+  snsClient(options = {}) {
+    return new SnsClient(this.#endpoint(), this.#who(options));
+  }
+
+  /** What the clients dispatch to: this element's lab, once it has started. Their requests are recorded like any action. */
+  #endpoint() {
+    return {
       dispatch: (target, body, opts) => (this.#lab ? this.#lab.dispatch(target, body, opts) : Promise.reject(new Error("This <queue-lab> has not started yet; wait for its queuelab-ready event."))),
     };
-    return new SqsClient(endpoint, options.principal == null ? { caller: "page script", ...options } : options);
+  }
+
+  /** A client's options: unnamed and the queues' own account, its calls are the "page script"'s. */
+  #who(options) {
+    return options.principal == null ? { caller: "page script", ...options } : options;
   }
 
   /**

@@ -1,11 +1,14 @@
 // A request handler that lets the real AWS SDK for JavaScript v3
-// (@aws-sdk/client-sqs) talk to a Queuelab engine instead of the network:
+// (@aws-sdk/client-sqs, @aws-sdk/client-sns) talk to a Queuelab engine
+// instead of the network:
 //
 //   new SQSClient({ region: "us-east-1", credentials: { accessKeyId: "x", secretAccessKey: "x" },
 //                   requestHandler: queuelabHandler(playground) })
+//   new SNSClient({ ...the same })
 //
-// The SDK builds, signs and parses the requests as it would for AWS (JSON 1.0
-// protocol, X-Amz-Target header); this handler only moves bytes, so what the
+// The SDK builds, signs and parses the requests as it would for AWS (SQS:
+// JSON 1.0, X-Amz-Target header; SNS: the query protocol, a form body and
+// XML answers); this handler only moves bytes, so what the
 // SDK makes of the answers (exception classes, MD5 checks, response shapes) is
 // exactly what it would make of AWS's. Deliberately no imports: a page loads
 // this file as it is, with no bundler.
@@ -36,7 +39,7 @@ export function queuelabHandler(target, { caller, principal } = {}) {
     async handle(request, { abortSignal } = {}) {
       // Checked before dispatch so an aborted request never reaches the engine.
       if (abortSignal?.aborted) throw abortError(abortSignal);
-      const answer = endpoint().dispatch(header(request.headers, "x-amz-target") ?? "", bodyText(request.body), who(request.headers));
+      const answer = endpoint().dispatch(targetOf(request), bodyText(request.body), who(request.headers));
       const res = await (abortSignal ? raceAbort(answer, abortSignal) : answer);
       return {
         response: {
@@ -76,6 +79,15 @@ export function queuelabHandler(target, { caller, principal } = {}) {
 export function accountOfAccessKey(accessKeyId) {
   const digits = typeof accessKeyId === "string" ? /^(?:AKIA|ASIA)?(\d{12})(?!\d)/.exec(accessKeyId) : null;
   return digits ? digits[1] : null;
+}
+
+// SQS's JSON requests name their operation in X-Amz-Target; SNS's query
+// requests (form bodies, XML answers) name theirs in the body, and are told
+// apart by the endpoint they are addressed to (sns.<region>.amazonaws.com).
+function targetOf(request) {
+  const target = header(request.headers, "x-amz-target");
+  if (target != null) return target;
+  return /^sns\./.test(request.hostname ?? "") ? "AmazonSNS" : "";
 }
 
 // The access key id in a SigV4 Authorization header: "AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/sqs/aws4_request, …".

@@ -392,7 +392,7 @@ export class Run {
     while (made < most && this.made < this.journal.length && this.journal[this.made].t <= pg.now()) {
       const a = this.journal[this.made++];
       try {
-        pg.dispatch(`AmazonSQS.${a.op}`, JSON.stringify(a.body), callOptions(a));
+        pg.dispatch(...request(a), callOptions(a));
       } catch {
         // Refused before the engine acted (a link's principal that is no
         // principal): the run recorded never made it either.
@@ -501,6 +501,17 @@ export class Run {
     this.journal.splice(i, 0, { t, op, body, ...callOptions(call) });
     this.made = this.journal.length; // every action up to now happened in this engine, this one included
   }
+}
+
+/**
+ * The target and body text of a journal's call, as it was dispatched: an
+ * SQS operation's name is its target's end (`SendMessage`); an SNS call's
+ * `op` is its whole target (`AmazonSNS.Publish`, or `AmazonSNS` with the
+ * query protocol's form body, kept as the text it was).
+ */
+function request({ op, body }) {
+  if (op === "AmazonSNS") return [op, String(body)];
+  return [op.startsWith("AmazonSNS.") ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
 }
 
 /**

@@ -1996,7 +1996,9 @@ export type JournalCall = {
 t: number, 
 /**
  * The operation ("SendMessage"): the target without its `AmazonSQS.`
- * prefix; "" for a target that names none, or a request too large to read.
+ * prefix; "" for a target that names none, or a request too large to
+ * read; an SNS request's whole target ("AmazonSNS", its action in its
+ * form body, or "AmazonSNS.Publish").
  */
 op: string, 
 /**

@@ -313,16 +313,23 @@ fn schema() -> String {
 /// Compares `fresh` with the committed file, or writes it when blessing
 /// (and then fails, as every blessing run does).
 fn check(path: &str, fresh: &str) {
-    let file = root().join(path);
+    check_all(&[(path, fresh)]);
+}
+
+/// `check` of several files, each written when blessing before any fails.
+fn check_all(files: &[(&str, &str)]) {
     let mut golden = queuelab_golden::Golden::from_env();
-    if !golden.bless(&file, fresh) {
-        let committed = std::fs::read_to_string(&file).unwrap_or_default();
-        assert!(
-            committed == fresh,
-            "{path} is stale: it is generated from the Rust types. Regenerate it with\n\
-             QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract\n\
-             and commit the result."
-        );
+    for (path, fresh) in files {
+        let file = root().join(path);
+        if !golden.bless(&file, fresh) {
+            let committed = std::fs::read_to_string(&file).unwrap_or_default();
+            assert!(
+                committed == *fresh,
+                "{path} is stale: it is generated from the Rust types. Regenerate it with\n\
+                 QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract\n\
+                 and commit the result."
+            );
+        }
     }
     golden.finish();
 }
@@ -337,58 +344,101 @@ fn scenario_schema_is_fresh() {
     check("web/scenarios/scenario.schema.json", &schema());
 }
 
-const GENERATED: &str =
-    "Generated from the engine's Action list by crates/wasm/tests/contract.rs; do not edit.";
 const REGENERATE: &str =
     "Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract";
 
+/// A service whose command classes the built-in clients use.
+struct Service {
+    /// "SQS": the operations' owner, in comments.
+    word: &'static str,
+    /// Whose list of operations it is, for the header.
+    source: &'static str,
+    /// The SDK package the classes are named after.
+    sdk: &'static str,
+    /// The module with each operation's `<Name>Input` and `<Name>Output`.
+    shapes: &'static str,
+    /// The interface of the client's camelCase methods.
+    methods: &'static str,
+    example: &'static str,
+    names: Vec<&'static str>,
+}
+
+fn sqs_service() -> Service {
+    Service {
+        word: "SQS",
+        source: "the engine's Action list",
+        sdk: "@aws-sdk/client-sqs",
+        shapes: "./sqs-client.js",
+        methods: "SqsClientMethods",
+        example: "SendMessage",
+        names: Action::BY_NAME.iter().map(|a| a.name()).collect(),
+    }
+}
+
+fn sns_service() -> Service {
+    let mut names = queuelab_simulation::sns::api::OPERATIONS.to_vec();
+    names.sort_unstable();
+    Service {
+        word: "SNS",
+        source: "the simulation's SNS operations (sns/api.rs)",
+        sdk: "@aws-sdk/client-sns",
+        shapes: "./sns-client.js",
+        methods: "SnsClientMethods",
+        example: "Publish",
+        names,
+    }
+}
+
 /// The client's commands: one class per operation, in alphabetical order,
-/// named as in @aws-sdk/client-sqs (named imports need them written out).
-fn commands_js() -> String {
+/// named as in the service's SDK package (named imports need them written out).
+fn commands_js(service: &Service) -> String {
+    let Service { source, sdk, example, .. } = service;
     let mut out = format!(
-        "// {GENERATED}\n// {REGENERATE}\n\n\
+        "// Generated from {source} by crates/wasm/tests/contract.rs; do not edit.\n// {REGENERATE}\n\n\
          /** Base of the command classes; `input` is kept as given, as the SDK does. */\n\
          export class Command {{\n  constructor(input = {{}}) {{\n    this.input = input;\n  }}\n}}\n\n\
-         // One class per operation, named as in @aws-sdk/client-sqs so that swapping\n\
+         // One class per operation, named as in {sdk} so that swapping\n\
          // the import is all it takes to move to the SDK.\n"
     );
-    for action in Action::BY_NAME {
+    for action in &service.names {
         out.push_str(&format!(
             "export class {action}Command extends Command {{ static operation = \"{action}\"; }}\n"
         ));
     }
-    out.push_str(
-        "\n/** Operation name (\"SendMessage\") -> command class (SendMessageCommand). */\n",
-    );
+    out.push_str(&format!(
+        "\n/** Operation name (\"{example}\") -> command class ({example}Command). */\n"
+    ));
     out.push_str("export const commands = Object.freeze({\n");
-    for action in Action::BY_NAME {
+    for action in &service.names {
         out.push_str(&format!("  {action}: {action}Command,\n"));
     }
     out.push_str("});\n\n");
     out.push_str(&format!(
-        "/** The {} SQS operations the engine answers, in alphabetical order. */\n\
+        "/** The {} {} operations the engine answers, in alphabetical order. */\n\
          export const OPERATIONS = Object.freeze(Object.keys(commands));\n",
-        Action::COUNT
+        service.names.len(),
+        service.word
     ));
     out
 }
 
 /// The declarations of `commands_js`, and the client's camelCase methods.
 /// Each operation's `<Name>Input` and `<Name>Output` are written by hand in
-/// `web/client/sqs-client.d.ts`.
-fn commands_dts() -> String {
-    let names: Vec<&str> = Action::BY_NAME.iter().map(|a| a.name()).collect();
+/// the client's own declarations (`shapes`).
+fn commands_dts(service: &Service) -> String {
+    let Service { source, shapes: module, methods, example, .. } = service;
+    let names = &service.names;
     let shapes: Vec<String> = names
         .iter()
         .flat_map(|n| [format!("{n}Input"), format!("{n}Output")])
         .collect();
-    let mut out = format!("// {GENERATED}\n// {REGENERATE}\n\nimport type {{\n  MetadataBearer,\n");
+    let mut out = format!("// Generated from {source} by crates/wasm/tests/contract.rs; do not edit.\n// {REGENERATE}\n\nimport type {{\n  MetadataBearer,\n");
     for shape in &shapes {
         out.push_str(&format!("  {shape},\n"));
     }
-    out.push_str("} from \"./sqs-client.js\";\n\n");
+    out.push_str(&format!("}} from \"{module}\";\n\n"));
     out.push_str("export type OperationName =\n");
-    for name in &names {
+    for name in names {
         out.push_str(&format!("  | \"{name}\"\n"));
     }
     out.push_str(&format!(
@@ -402,22 +452,27 @@ fn commands_dts() -> String {
          \x20 readonly input: Input;\n\
          \x20 /** Type-level only, never set at run time: lets `send` infer the output type. */\n\
          \x20 readonly $output?: Output;\n}}\n\n",
-        Action::COUNT
+        names.len()
     ));
-    for name in &names {
+    for name in names {
         out.push_str(&format!(
             "export declare class {name}Command extends Command<{name}Input, {name}Output> {{ static readonly operation: \"{name}\" }}\n"
         ));
     }
-    out.push_str("\n/** Operation name -> command class: `new commands.SendMessage(input)`. */\nexport declare const commands: {\n");
-    for name in &names {
+    let first = example.to_string();
+    out.push_str(&format!("\n/** Operation name -> command class: `new commands.{first}(input)`. */\nexport declare const commands: {{\n"));
+    for name in names {
         out.push_str(&format!("  readonly {name}: typeof {name}Command;\n"));
     }
-    out.push_str("};\n\n/** One camelCase method per operation: `client.sendMessage(input)` is `client.send(new SendMessageCommand(input))`. */\nexport interface SqsClientMethods {\n");
-    for name in &names {
-        let method = format!("{}{}", name[..1].to_lowercase(), &name[1..]);
+    let method = |name: &str| format!("{}{}", name[..1].to_lowercase(), &name[1..]);
+    out.push_str(&format!(
+        "}};\n\n/** One camelCase method per operation: `client.{}(input)` is `client.send(new {first}Command(input))`. */\nexport interface {methods} {{\n",
+        method(&first)
+    ));
+    for name in names {
         out.push_str(&format!(
-            "  {method}(...[input]: InputArgs<{name}Input>): Promise<{name}Output & MetadataBearer>;\n"
+            "  {}(...[input]: InputArgs<{name}Input>): Promise<{name}Output & MetadataBearer>;\n",
+            method(name)
         ));
     }
     out.push_str("}\n");
@@ -426,6 +481,11 @@ fn commands_dts() -> String {
 
 #[test]
 fn client_commands_are_fresh() {
-    check("web/client/sqs-commands.js", &commands_js());
-    check("web/client/sqs-commands.d.ts", &commands_dts());
+    let (sqs, sns) = (sqs_service(), sns_service());
+    check_all(&[
+        ("web/client/sqs-commands.js", &commands_js(&sqs)),
+        ("web/client/sqs-commands.d.ts", &commands_dts(&sqs)),
+        ("web/client/sns-commands.js", &commands_js(&sns)),
+        ("web/client/sns-commands.d.ts", &commands_dts(&sns)),
+    ]);
 }

@@ -13,6 +13,7 @@
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
 import { SqsClient, commands } from "../../client/sqs-client.js";
+import { SnsClient, commands as snsCommands } from "../../client/sns-client.js";
 import { accountOfAccessKey } from "../../client/sdk.js";
 import { deadLetterSources } from "../../run/derive.js";
 
@@ -20,7 +21,7 @@ const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unk
 // The lines a learner copies from an AWS example; the names they import
 // are already in scope here, so the line becomes a comment (keeping line
 // numbers in error messages).
-const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-sqs["'];?/gm;
+const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-s[qn]s["'];?/gm;
 
 /** Starter code for a scenario's first queue. */
 export function starterCode(queueName = "my-queue") {
@@ -86,7 +87,7 @@ export class CodeCell {
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
-      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and every …Command of @aws-sdk/client-sqs, sqs (the same calls as methods: sqs.sendMessage({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and SNSClient with every …Command of @aws-sdk/client-sqs and @aws-sdk/client-sns, sqs and sns (the same calls as methods: sqs.sendMessage({…}), sns.publish({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
@@ -194,10 +195,18 @@ export class CodeCell {
       }
       destroy() {}
     }
+    class SNSClient extends SnsClient {
+      constructor(config) {
+        super(target, codeCaller(config, caller));
+      }
+      destroy() {}
+    }
     const scope = {
       SQSClient,
-      ...Object.fromEntries(Object.entries(commands).map(([op, C]) => [`${op}Command`, C])),
+      SNSClient,
+      ...Object.fromEntries([...Object.entries(commands), ...Object.entries(snsCommands)].map(([op, C]) => [`${op}Command`, C])),
       sqs,
+      sns: new SnsClient(target, { caller }),
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
     };
