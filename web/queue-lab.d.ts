@@ -5,6 +5,7 @@
 import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, QueuelabEvent } from "./pkg/queuelab.js";
 import type { SqsClient, SqsClientOptions } from "./client/sqs-client.js";
 import type { SnsClient, SnsClientOptions } from "./client/sns-client.js";
+import type { S3Client, S3ClientOptions } from "./client/s3-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
 export type EngineEvent = QueuelabEvent;
@@ -102,6 +103,10 @@ export declare class QueueLabElement extends HTMLElement {
   readonly sns: SnsClient;
   /** A client like `sns` with its own options (`caller`; `principal`: the topics take their own account's calls only). */
   snsClient(options?: SnsClientOptions): SnsClient;
+  /** An S3 client on the run's buckets (CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2); recorded like `sqs`'s requests. */
+  readonly s3: S3Client;
+  /** A client like `s3` with its own options (`caller`; `principal`: the buckets take their own account's calls only). */
+  s3Client(options?: S3ClientOptions): S3Client;
   /** The playback controls; null before the element starts. */
   readonly controls: LabControls | null;
   /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */

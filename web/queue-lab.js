@@ -17,6 +17,7 @@ import { fetchScenario, fetchText, resolveLab, resolveScenario, shortName } from
 import { styleText } from "./engine/files.js";
 import { SqsClient } from "./client/sqs-client.js";
 import { SnsClient } from "./client/sns-client.js";
+import { S3Client } from "./client/s3-client.js";
 import { CodeCell } from "./views/panels/code-cell.js";
 import { h } from "./ui/dom.js";
 
@@ -57,6 +58,7 @@ export class QueueLabElement extends HTMLElement {
   #cell = null;
   #sqs = null;
   #sns = null;
+  #s3 = null;
   #observer = null;
   #generation = 0; // bumps on every (re)build and removal; stale async work checks it
   #shown = false;
@@ -101,6 +103,20 @@ export class QueueLabElement extends HTMLElement {
    */
   snsClient(options = {}) {
     return new SnsClient(this.#endpoint(), this.#who(options));
+  }
+
+  /** A small S3 client (buckets, notification configurations, objects) on the run's engine: `await el.s3.putObject({ Bucket, Key, Body })`. */
+  get s3() {
+    this.#s3 ??= this.s3Client();
+    return this.#s3;
+  }
+
+  /**
+   * A client like `el.s3` with options of its own (`caller`, `principal`).
+   * @param {import("./client/s3-client.js").S3ClientOptions} [options]
+   */
+  s3Client(options = {}) {
+    return new S3Client(this.#endpoint(), this.#who(options));
   }
 
   /** What the clients dispatch to: this element's lab, once it has started. Their requests are recorded like any action. */

@@ -105,3 +105,37 @@ test("the code cell acts as another account by its client's access key, and a sc
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("the code cell's SNS and S3 clients make a topic and a bucket the stage draws, and a scrub replays them", async () => {
+  const code = [
+    `import { SNSClient, CreateTopicCommand } from "@aws-sdk/client-sns";`,
+    `const { QueueUrl } = await sqs.getQueueUrl({ QueueName: "orders" });`,
+    `const QueueArn = "arn:aws:sqs:us-east-1:000000000000:orders";`,
+    `const { TopicArn } = await new SNSClient({}).send(new CreateTopicCommand({ Name: "news" }));`,
+    `await sqs.setQueueAttributes({ QueueUrl, Attributes: { Policy: JSON.stringify({ Statement: [`,
+    `  { Effect: "Allow", Principal: { Service: "sns.amazonaws.com" }, Action: "sqs:SendMessage", Resource: QueueArn, Condition: { ArnEquals: { "aws:SourceArn": TopicArn } } },`,
+    `  { Effect: "Allow", Principal: { Service: "s3.amazonaws.com" }, Action: "sqs:SendMessage", Resource: QueueArn }] }) } });`,
+    `await sns.subscribe({ TopicArn, Protocol: "sqs", Endpoint: QueueArn });`,
+    `const { MessageId } = await sns.publish({ TopicArn, Message: "from the topic" });`,
+    `await s3.createBucket({ Bucket: "uploads" });`,
+    `await s3.putBucketNotificationConfiguration({ Bucket: "uploads", NotificationConfiguration: { QueueConfigurations: [{ QueueArn, Events: ["s3:ObjectCreated:*"] }] } });`,
+    `const { ETag } = await s3.send(new PutObjectCommand({ Bucket: "uploads", Key: "a.txt", Body: "hi" }));`,
+    `console.log("published", MessageId.length, "put", ETag);`,
+  ].join("\n");
+  const { page, problems, close } = await open("index.html?scenario=process-then-delete&speed=max");
+  await page.locator("#code-text").fill(code);
+  await scrubTo(page, 2000);
+  await pressRun(page);
+  assert.match(await page.locator("#code-out").textContent(), /published 36 put "49f68a5c8493ec2c0bf489821c21fc3b"/);
+  await runToEnd(page);
+  const published = () => page.locator("#log li[data-type='topicPublished']").count();
+  assert.equal(await published(), 1, "the log tells of the publish");
+  assert.equal(await page.locator("#topics").getByText("news").count() > 0, true, "the stage draws the topic");
+  assert.equal(await page.locator("#buckets").getByText("uploads").count() > 0, true, "and the bucket");
+  await scrubTo(page, 1000);
+  assert.equal(await published(), 0);
+  await scrubTo(page, 12_000);
+  assert.equal(await published(), 1, "the replay published again");
+  assert.deepEqual(problems, []);
+  await close();
+});

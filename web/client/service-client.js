@@ -28,7 +28,7 @@ export class AwsError extends Error {
     const shape = String(data.__type ?? "").split("#").pop();
     const [code, type] = (header(headers, "x-amzn-query-error") ?? "").split(";");
     const name = nameOf(shape, code) || code || shape || "UnknownError";
-    const $fault = type === "Sender" || status < 500 ? "client" : "server";
+    const $fault = /** @type {"client" | "server"} */ (type === "Sender" || status < 500 ? "client" : "server");
     return { name, message: data.message ?? data.Message ?? "", Code: code || name, $fault, $metadata };
   }
 }

@@ -37,8 +37,8 @@ pub struct JournalCall {
     pub t: u64,
     /// The operation ("SendMessage"): the target without its `AmazonSQS.`
     /// prefix; "" for a target that names none, or a request too large to
-    /// read; an SNS request's whole target ("AmazonSNS", its action in its
-    /// form body, or "AmazonSNS.Publish").
+    /// read; an SNS or S3 request's whole target ("AmazonSNS", its action
+    /// in its form body, "AmazonSNS.Publish", "AmazonS3.PutObject").
     pub op: String,
     /// The request's JSON as a value (its text when it is not JSON; null
     /// for a request past `limits().maxRequestBytes`, answered without
@@ -213,9 +213,9 @@ impl Journal {
 
 /// A call's `op` in the journal: an SQS operation's name
 /// (`SendMessage`), or another service's whole target (`AmazonSNS`,
-/// `AmazonSNS.Publish`).
+/// `AmazonSNS.Publish`, `AmazonS3.PutObject`).
 fn op_of(target: &str) -> &str {
-    match queuelab_protocol::sns::is_sns(target) {
+    match queuelab_protocol::is_neighbour(target) {
         true => target,
         false => queuelab_protocol::operation_name(target),
     }
@@ -223,7 +223,7 @@ fn op_of(target: &str) -> &str {
 
 /// The target a journal's `op` was dispatched to (`op_of` undone).
 pub(crate) fn target_of(op: &str) -> String {
-    match queuelab_protocol::sns::is_sns(op) {
+    match queuelab_protocol::is_neighbour(op) {
         true => op.to_string(),
         false => format!("AmazonSQS.{op}"),
     }

@@ -14,7 +14,15 @@
 
 mod attributes;
 mod json;
+mod members;
+pub mod s3;
 pub mod sns;
+
+/// Whether a request is for a neighbour service of the run (SNS, S3)
+/// rather than SQS: the host hands it to the simulation.
+pub fn is_neighbour(target: &str) -> bool {
+    sns::is_sns(target) || s3::is_s3(target)
+}
 
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};
 use serde_json::Value;

@@ -311,3 +311,15 @@ fn the_query_protocol_answers_errors_as_sns_error_xml() {
     let none = sns::dispatch(&mut sim, "AmazonSNS", "Name=x", &Principal::owner());
     assert!(none.body.contains("<Code>MissingAction</Code>"), "{}", none.body);
 }
+
+#[test]
+fn a_member_of_the_wrong_type_is_an_invalid_parameter_naming_it() {
+    let mut sim = sim();
+    let r = call(&mut sim, "CreateTopic", json!({ "Name": "t", "Attributes": "FifoTopic" }));
+    assert_eq!(r, Err(("InvalidParameter".into(), 400)));
+    let arn = topic(&mut sim, "orders");
+    let r = sns::dispatch(&mut sim, "AmazonSNS.Publish",
+        &json!({ "TopicArn": arn, "Message": "m", "MessageAttributes": { "kind": { "DataType": ["String"] } } }).to_string(),
+        &Principal::owner());
+    assert_eq!(r.json()["message"], "Invalid parameter: MessageAttributes.kind.DataType Reason: must be a string");
+}

@@ -24,7 +24,7 @@ mod numbers;
 mod observer;
 mod observers;
 mod rng;
-mod s3;
+pub mod s3;
 pub mod scenario;
 pub mod sns;
 mod teach;

@@ -1997,8 +1997,8 @@ t: number,
 /**
  * The operation ("SendMessage"): the target without its `AmazonSQS.`
  * prefix; "" for a target that names none, or a request too large to
- * read; an SNS request's whole target ("AmazonSNS", its action in its
- * form body, or "AmazonSNS.Publish").
+ * read; an SNS or S3 request's whole target ("AmazonSNS", its action
+ * in its form body, "AmazonSNS.Publish", "AmazonS3.PutObject").
  */
 op: string, 
 /**

@@ -389,6 +389,20 @@ fn sns_service() -> Service {
     }
 }
 
+fn s3_service() -> Service {
+    let mut names = queuelab_simulation::s3::api::OPERATIONS.to_vec();
+    names.sort_unstable();
+    Service {
+        word: "S3",
+        source: "the simulation's S3 operations (s3/api.rs)",
+        sdk: "@aws-sdk/client-s3",
+        shapes: "./s3-client.js",
+        methods: "S3ClientMethods",
+        example: "PutObject",
+        names,
+    }
+}
+
 /// The client's commands: one class per operation, in alphabetical order,
 /// named as in the service's SDK package (named imports need them written out).
 fn commands_js(service: &Service) -> String {
@@ -481,8 +495,10 @@ fn commands_dts(service: &Service) -> String {
 
 #[test]
 fn client_commands_are_fresh() {
-    let (sqs, sns) = (sqs_service(), sns_service());
+    let (sqs, sns, s3) = (sqs_service(), sns_service(), s3_service());
     check_all(&[
+        ("web/client/s3-commands.js", &commands_js(&s3)),
+        ("web/client/s3-commands.d.ts", &commands_dts(&s3)),
         ("web/client/sqs-commands.js", &commands_js(&sqs)),
         ("web/client/sqs-commands.d.ts", &commands_dts(&sqs)),
         ("web/client/sns-commands.js", &commands_js(&sns)),

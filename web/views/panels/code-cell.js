@@ -14,6 +14,7 @@ import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
 import { SqsClient, commands } from "../../client/sqs-client.js";
 import { SnsClient, commands as snsCommands } from "../../client/sns-client.js";
+import { S3Client, commands as s3Commands } from "../../client/s3-client.js";
 import { accountOfAccessKey } from "../../client/sdk.js";
 import { deadLetterSources } from "../../run/derive.js";
 
@@ -21,7 +22,7 @@ const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unk
 // The lines a learner copies from an AWS example; the names they import
 // are already in scope here, so the line becomes a comment (keeping line
 // numbers in error messages).
-const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-s[qn]s["'];?/gm;
+const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-(sqs|sns|s3)["'];?/gm;
 
 /** Starter code for a scenario's first queue. */
 export function starterCode(queueName = "my-queue") {
@@ -87,7 +88,7 @@ export class CodeCell {
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
-      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient and SNSClient with every …Command of @aws-sdk/client-sqs and @aws-sdk/client-sns, sqs and sns (the same calls as methods: sqs.sendMessage({…}), sns.publish({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient, SNSClient and S3Client with every …Command of @aws-sdk/client-sqs, client-sns and client-s3 (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2; an object's Body is text), sqs, sns and s3 (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
@@ -186,27 +187,26 @@ export class CodeCell {
     };
     const caller = this.caller;
     const sqs = new SqsClient(target, { caller });
-    class SQSClient extends SqsClient {
-      // Of the SDK's config only the credentials mean something here: an
-      // access key naming an account acts as that account (sdk.js's
-      // convention), as does a `principal`; region and endpoint do not.
-      constructor(config) {
-        super(target, codeCaller(config, caller));
-      }
-      destroy() {}
-    }
-    class SNSClient extends SnsClient {
-      constructor(config) {
-        super(target, codeCaller(config, caller));
-      }
-      destroy() {}
-    }
+    // The SDK's client classes, as the cell has them. Of the SDK's config
+    // only the credentials mean something here: an access key naming an
+    // account acts as that account (sdk.js's convention), as does a
+    // `principal`; region and endpoint do not.
+    const sdkStyle = (Base) =>
+      class extends Base {
+        constructor(config) {
+          super(target, codeCaller(config, caller));
+        }
+        destroy() {}
+      };
+    const allCommands = [commands, snsCommands, s3Commands].flatMap((c) => Object.entries(c));
     const scope = {
-      SQSClient,
-      SNSClient,
-      ...Object.fromEntries([...Object.entries(commands), ...Object.entries(snsCommands)].map(([op, C]) => [`${op}Command`, C])),
+      SQSClient: sdkStyle(SqsClient),
+      SNSClient: sdkStyle(SnsClient),
+      S3Client: sdkStyle(S3Client),
+      ...Object.fromEntries(allCommands.map(([op, C]) => [`${op}Command`, C])),
       sqs,
       sns: new SnsClient(target, { caller }),
+      s3: new S3Client(target, { caller }),
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
     };

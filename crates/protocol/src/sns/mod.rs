@@ -7,11 +7,12 @@
 //!   the members as a JSON object, a JSON answer or the same error
 //!   envelope SQS's JSON protocol answers with.
 //!
-//! Both read the members into the same serde types (`form.rs` turns a
-//! form into their JSON shape), so the wires cannot drift apart. No SNS
-//! rule is here: the simulation's topics hold them.
+//! Both read the members into the same typed calls (`form.rs` turns a
+//! form into their JSON shape, `read.rs` reads that), so the wires cannot
+//! drift apart. No SNS rule is here: the simulation's topics hold them.
 
 mod form;
+mod read;
 mod xml;
 
 use queuelab_engine::Principal;
@@ -121,13 +122,5 @@ fn call(action: &str, members: Map<String, Value>) -> Result<SnsCall, SnsError> 
             format!("The action {action} is not valid for this endpoint."),
         ));
     }
-    let mut tagged = Map::new();
-    tagged.insert(action.to_string(), Value::Object(members));
-    serde_json::from_value(Value::Object(tagged)).map_err(|e| {
-        SnsError::new(
-            "InvalidParameter",
-            400,
-            format!("Invalid parameter: the request's members cannot be read ({e})"),
-        )
-    })
+    read::call(action, &crate::members::Members::new(&members))
 }

@@ -17,6 +17,7 @@ mod producer;
 mod schedule;
 mod topic;
 
+pub(crate) use bucket::{created as created_bucket, BucketActor};
 pub(crate) use topic::Topic;
 
 use std::collections::BTreeMap;
@@ -201,6 +202,10 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     }
     /// An SNS topic, for the SNS API to reach (`sns/service.rs`).
     fn topic(&mut self) -> Option<&mut Topic> {
+        None
+    }
+    /// An S3 bucket, for the S3 API to reach (`s3/service.rs`).
+    fn bucket(&mut self) -> Option<&mut BucketActor> {
         None
     }
 }

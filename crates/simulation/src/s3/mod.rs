@@ -8,12 +8,14 @@
 //! scenario's refusals are in `scenario/buckets.rs`, and S3's naming rule
 //! for buckets in `names.rs`.
 
+pub mod api;
 pub(crate) mod event;
 pub(crate) mod names;
 pub(crate) mod notification;
+mod service;
 mod snapshot;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use md5::{Digest as _, Md5};
@@ -26,12 +28,24 @@ pub use snapshot::{BucketSnapshot, NotificationSnapshot};
 pub(crate) struct Bucket {
     pub name: Arc<str>,
     /// How many times each key was put (at most one entry per key a
-    /// scenario names), and the keys held now. (Maps of types the crate
-    /// already has: a B-tree of a new type costs the wasm kilobytes.)
+    /// scenario names, or PutObject stored), so a new put's eTag is new.
     puts: BTreeMap<String, u64>,
-    held: BTreeSet<String>,
+    /// The objects held now.
+    held: BTreeMap<String, Stored>,
+    /// The bytes of content its objects hold (PutObject's bodies).
+    content_bytes: usize,
     /// Events so far: each one's sequencer and request id come from it.
     events: u64,
+}
+
+/// An object held: its size, eTag and when it was last written; its
+/// content when PutObject stored one (a scenario's put gives a size only).
+#[derive(Clone, Debug)]
+pub(crate) struct Stored {
+    pub size: u64,
+    pub e_tag: String,
+    pub modified_epoch_ms: u64,
+    pub body: Option<String>,
 }
 
 /// An event on one object, as its records tell it.
@@ -54,7 +68,8 @@ impl Bucket {
         Bucket {
             name: name.into(),
             puts: BTreeMap::new(),
-            held: BTreeSet::new(),
+            held: BTreeMap::new(),
+            content_bytes: 0,
             events: 0,
         }
     }
@@ -68,15 +83,69 @@ impl Bucket {
         let puts = self.puts.get(key).map_or(0, |n| n + 1);
         let e_tag = hex(&Md5::digest(format!("{key}\n{puts}").as_bytes()));
         self.puts.insert(key.to_string(), puts);
-        self.held.insert(key.to_string());
+        self.store(key, size, e_tag, None, epoch_ms)
+    }
+
+    /// PutObject of `key` with this content: its eTag is the MD5 of the
+    /// content, as a single-part upload's is.
+    pub(crate) fn put_content(&mut self, key: &str, body: String, epoch_ms: u64) -> ObjectEvent {
+        let e_tag = hex(&Md5::digest(body.as_bytes()));
+        self.store(key, body.len() as u64, e_tag, Some(body), epoch_ms)
+    }
+
+    fn store(
+        &mut self,
+        key: &str,
+        size: u64,
+        e_tag: String,
+        body: Option<String>,
+        epoch_ms: u64,
+    ) -> ObjectEvent {
+        self.content_bytes += body.as_ref().map_or(0, String::len);
+        let stored = Stored {
+            size,
+            e_tag: e_tag.clone(),
+            modified_epoch_ms: epoch_ms,
+            body,
+        };
+        if let Some(old) = self.held.insert(key.to_string(), stored) {
+            self.content_bytes -= old.body.as_ref().map_or(0, String::len);
+        }
         self.event(EventType::CreatedPut, key, Some((size, e_tag)), epoch_ms)
+    }
+
+    /// The object held under `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Stored> {
+        self.held.get(key)
+    }
+
+    /// The objects held, in key order, whose keys start with `prefix`
+    /// and come after `after`.
+    pub(crate) fn list<'a>(
+        &'a self,
+        prefix: &'a str,
+        after: &'a str,
+    ) -> impl Iterator<Item = (&'a String, &'a Stored)> + 'a {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let from = match after {
+            "" => Unbounded,
+            key => Excluded(key.to_string()),
+        };
+        (self.held.range((from, Unbounded))).filter(move |(k, _)| k.starts_with(prefix))
+    }
+
+    /// The bytes of content its objects hold.
+    pub(crate) fn content_bytes(&self) -> usize {
+        self.content_bytes
     }
 
     /// DeleteObject of `key`: S3 answers the same whether or not the key
     /// is there, and tells of an `ObjectRemoved:Delete` either way.
     pub(crate) fn delete(&mut self, key: &str, epoch_ms: u64) -> ObjectEvent {
         // Its count of puts stays, so a later put's eTag is new.
-        self.held.remove(key);
+        if let Some(old) = self.held.remove(key) {
+            self.content_bytes -= old.body.as_ref().map_or(0, String::len);
+        }
         self.event(EventType::RemovedDelete, key, None, epoch_ms)
     }
 

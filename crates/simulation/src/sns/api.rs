@@ -1,11 +1,11 @@
 //! The SNS API of the run's topics: typed calls and answers, their members
-//! named as SNS's API reference names them (the protocol's codecs read and
-//! write them with serde, from a query-protocol form or JSON), and SNS's
-//! errors. `service.rs` answers them.
+//! named as SNS's API reference names them (the protocol's codecs read
+//! them from a query-protocol form or JSON, and write the answers with
+//! serde), and SNS's errors. `service.rs` answers them.
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The operations, by the names SNS's `Action` parameter takes.
 pub const OPERATIONS: [&str; 12] = [
@@ -33,7 +33,7 @@ pub const MAX_SUBSCRIPTIONS_MADE: usize = 200;
 
 /// One SNS call. Members SNS requires are still `Option`s here: a missing
 /// one is SNS's `InvalidParameter` naming it, not a decoding failure.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub enum SnsCall {
     CreateTopic(CreateTopic),
     DeleteTopic(TopicArn),
@@ -49,39 +49,28 @@ pub enum SnsCall {
     PublishBatch(PublishBatch),
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct CreateTopic {
     pub name: Option<String>,
-    #[serde(default)]
     pub attributes: BTreeMap<String, String>,
-    /// Accepted and not kept: tags change nothing a learner sees.
-    #[serde(default)]
-    pub tags: serde_json::Value,
-    #[serde(default)]
-    pub data_protection_policy: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct TopicArn {
     pub topic_arn: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct SubscriptionArn {
     pub subscription_arn: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct Page {
     pub next_token: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct TopicPage {
     pub topic_arn: Option<String>,
     pub next_token: Option<String>,
@@ -89,8 +78,7 @@ pub struct TopicPage {
 
 /// SetTopicAttributes (`TopicArn`) or SetSubscriptionAttributes
 /// (`SubscriptionArn`): one attribute at a time, as SNS takes them.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct SetAttribute {
     pub topic_arn: Option<String>,
     pub subscription_arn: Option<String>,
@@ -98,34 +86,24 @@ pub struct SetAttribute {
     pub attribute_value: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct Subscribe {
     pub topic_arn: Option<String>,
     pub protocol: Option<String>,
     pub endpoint: Option<String>,
-    #[serde(default)]
     pub attributes: BTreeMap<String, String>,
-    /// Accepted: an SQS subscription is confirmed at once, so its ARN is
-    /// returned either way.
-    #[serde(default)]
-    pub return_subscription_arn: Option<serde_json::Value>,
 }
 
 /// A message attribute as Publish takes it.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct AttributeValue {
     pub data_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub string_value: Option<String>,
     /// Base64 text, as the wire carries it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_value: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct Publish {
     pub topic_arn: Option<String>,
     /// Publish to a topic by `TargetArn` too (SNS's mobile endpoints apart).
@@ -134,28 +112,23 @@ pub struct Publish {
     pub message: Option<String>,
     pub subject: Option<String>,
     pub message_structure: Option<String>,
-    #[serde(default)]
     pub message_attributes: BTreeMap<String, AttributeValue>,
     pub message_group_id: Option<String>,
     pub message_deduplication_id: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct PublishBatch {
     pub topic_arn: Option<String>,
-    #[serde(default)]
     pub publish_batch_request_entries: Vec<BatchEntry>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "PascalCase")]
+#[derive(Clone, Debug, Default)]
 pub struct BatchEntry {
     pub id: Option<String>,
     pub message: Option<String>,
     pub subject: Option<String>,
     pub message_structure: Option<String>,
-    #[serde(default)]
     pub message_attributes: BTreeMap<String, AttributeValue>,
     pub message_group_id: Option<String>,
     pub message_deduplication_id: Option<String>,

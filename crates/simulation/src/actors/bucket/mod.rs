@@ -10,6 +10,10 @@
 //! configurations") and the bucket notifies no queue. A notification a
 //! queue refuses later is not retried: the event is lost, and logged.
 
+mod api;
+
+pub(crate) use api::created;
+
 use std::sync::Arc;
 
 use queuelab_engine::{Config, Millis, NewMessage, Principal, Service, SqsError, SqsResult};
@@ -108,7 +112,8 @@ pub(crate) fn build(
 }
 
 impl BucketActor {
-    fn new(spec: &BucketSpec, url_of: UrlOf, config: &Config) -> SqsResult<Self> {
+    /// The bucket `spec` describes, its queues found by `url_of`.
+    pub(crate) fn new(spec: &BucketSpec, url_of: UrlOf, config: &Config) -> SqsResult<Self> {
         let what = format!("bucket \"{}\"", spec.name);
         let mut configurations = Vec::new();
         for (j, n) in spec.notifications.iter().enumerate() {
@@ -418,6 +423,10 @@ impl Actor for BucketActor {
             matching: 0,
             steady: None,
         })
+    }
+
+    fn bucket(&mut self) -> Option<&mut BucketActor> {
+        Some(self)
     }
 
     fn snapshot(&self) -> Option<Part> {
