@@ -47,8 +47,14 @@ impl<'a> Members<'a> {
     pub(crate) fn integer(&self, name: &str) -> Result<Option<i64>, Wrong> {
         match self.get(name) {
             None => Ok(None),
-            Some(Value::Number(n)) => n.as_i64().map(Some).ok_or(self.wrong(name, "must be a whole number")),
-            Some(Value::String(s)) => s.parse().map(Some).map_err(|_| self.wrong(name, "must be a whole number")),
+            Some(Value::Number(n)) => n
+                .as_i64()
+                .map(Some)
+                .ok_or(self.wrong(name, "must be a whole number")),
+            Some(Value::String(s)) => s
+                .parse()
+                .map(Some)
+                .map_err(|_| self.wrong(name, "must be a whole number")),
             Some(_) => Err(self.wrong(name, "must be a whole number")),
         }
     }
@@ -85,7 +91,9 @@ impl<'a> Members<'a> {
         };
         let mut out = Vec::new();
         for key in map.map.keys() {
-            let entry = map.object(key)?.ok_or(map.wrong(key, "must be a structure"))?;
+            let entry = map
+                .object(key)?
+                .ok_or(map.wrong(key, "must be a structure"))?;
             out.push((key.clone(), entry));
         }
         Ok(out)
@@ -116,7 +124,11 @@ impl<'a> Members<'a> {
         match self.get(name) {
             None => Ok(Vec::new()),
             Some(Value::Array(items)) => (items.iter())
-                .map(|v| v.as_str().map(str::to_string).ok_or(self.wrong(name, "must be a list of strings")))
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .ok_or(self.wrong(name, "must be a list of strings"))
+                })
                 .collect(),
             Some(_) => Err(self.wrong(name, "must be a list of strings")),
         }

@@ -37,11 +37,20 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
         Ok(answer) => Response {
             status: 200,
             headers,
-            body: serde_json::to_value(&answer).unwrap_or(Value::Null).to_string(),
+            body: serde_json::to_value(&answer)
+                .unwrap_or(Value::Null)
+                .to_string(),
         },
         Err(error) => {
-            let kind = if error.status < 500 { "Sender" } else { "Receiver" };
-            headers.push((HEADER_NAMES[1].to_string(), format!("{};{kind}", error.code)));
+            let kind = if error.status < 500 {
+                "Sender"
+            } else {
+                "Receiver"
+            };
+            headers.push((
+                HEADER_NAMES[1].to_string(),
+                format!("{};{kind}", error.code),
+            ));
             let body = serde_json::json!({
                 "__type": format!("com.amazonaws.s3#{}", error.code),
                 "message": error.message,
@@ -79,9 +88,8 @@ fn read(action: &str, body: &str) -> Result<S3Call, S3Error> {
             }
         },
     };
-    call(action, &Members::new(&members)).map_err(|(name, why)| {
-        S3Error::new("InvalidArgument", 400, format!("{name} {why}"))
-    })
+    call(action, &Members::new(&members))
+        .map_err(|(name, why)| S3Error::new("InvalidArgument", 400, format!("{name} {why}")))
 }
 
 /// The call `action` names, with `m`'s members.
@@ -132,7 +140,12 @@ fn call(action: &str, m: &Members) -> Result<S3Call, Wrong> {
 }
 
 fn queue_configuration(c: &Members) -> Result<QueueConfigurationInput, Wrong> {
-    let rules = match c.object("Filter")?.map(|f| f.object("Key")).transpose()?.flatten() {
+    let rules = match c
+        .object("Filter")?
+        .map(|f| f.object("Key"))
+        .transpose()?
+        .flatten()
+    {
         None => None,
         Some(key) => Some(KeyFilterInput {
             filter_rules: (key.list("FilterRules")?.iter())

@@ -406,7 +406,12 @@ fn s3_service() -> Service {
 /// The client's commands: one class per operation, in alphabetical order,
 /// named as in the service's SDK package (named imports need them written out).
 fn commands_js(service: &Service) -> String {
-    let Service { source, sdk, example, .. } = service;
+    let Service {
+        source,
+        sdk,
+        example,
+        ..
+    } = service;
     let mut out = format!(
         "// Generated from {source} by crates/wasm/tests/contract.rs; do not edit.\n// {REGENERATE}\n\n\
          /** Base of the command classes; `input` is kept as given, as the SDK does. */\n\
@@ -440,7 +445,13 @@ fn commands_js(service: &Service) -> String {
 /// Each operation's `<Name>Input` and `<Name>Output` are written by hand in
 /// the client's own declarations (`shapes`).
 fn commands_dts(service: &Service) -> String {
-    let Service { source, shapes: module, methods, example, .. } = service;
+    let Service {
+        source,
+        shapes: module,
+        methods,
+        example,
+        ..
+    } = service;
     let names = &service.names;
     let shapes: Vec<String> = names
         .iter()

@@ -79,7 +79,10 @@ fn insert(
 ) -> Result<(), String> {
     let (first, rest) = path.split_first().expect("a key has a segment");
     if rest.is_empty() {
-        if map.insert(first.to_string(), Node::Leaf(value.to_string())).is_some() {
+        if map
+            .insert(first.to_string(), Node::Leaf(value.to_string()))
+            .is_some()
+        {
             return Err(format!("\"{key}\" is given twice"));
         }
         return Ok(());
@@ -122,7 +125,9 @@ fn numbered(items: BTreeMap<String, Node>, is_map: bool) -> Value {
     }
     let mut map = Map::new();
     for (_, item) in items {
-        let Node::Branch(mut entry) = item else { continue };
+        let Node::Branch(mut entry) = item else {
+            continue;
+        };
         let key = entry.remove("key").or_else(|| entry.remove("Name"));
         let value = entry.remove("value").or_else(|| entry.remove("Value"));
         if let (Some(Node::Leaf(key)), Some(value)) = (key, value) {

@@ -61,13 +61,22 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
             }
         }
         Err(error) => {
-            let kind = if error.sender_fault() { "Sender" } else { "Receiver" };
+            let kind = if error.sender_fault() {
+                "Sender"
+            } else {
+                "Receiver"
+            };
             headers.push((
                 HEADER_NAMES[1].to_string(),
                 format!("{};{kind}", error.code),
             ));
             let body = match query {
-                true => xml::error(error.code, &error.message, error.sender_fault(), &request_id),
+                true => xml::error(
+                    error.code,
+                    &error.message,
+                    error.sender_fault(),
+                    &request_id,
+                ),
                 false => serde_json::json!({
                     "__type": format!("com.amazonaws.sns#{}", error.code),
                     "message": error.message,

@@ -13,7 +13,11 @@ pub(super) fn call(action: &str, m: &Members) -> Result<SnsCall, SnsError> {
 }
 
 fn read(action: &str, m: &Members) -> Result<SnsCall, Wrong> {
-    let topic = || Ok::<_, Wrong>(TopicArn { topic_arn: m.text("TopicArn")? });
+    let topic = || {
+        Ok::<_, Wrong>(TopicArn {
+            topic_arn: m.text("TopicArn")?,
+        })
+    };
     let subscription = || {
         Ok::<_, Wrong>(SubscriptionArn {
             subscription_arn: m.text("SubscriptionArn")?,

@@ -45,8 +45,9 @@ impl Simulation {
             S3Call::GetObject(c) => {
                 let index = self.find_bucket(&c.bucket)?;
                 let key = required(&c.key, "Key")?;
-                let stored = (self.bucket_at(index).object(key).cloned())
-                    .ok_or_else(|| S3Error::new("NoSuchKey", 404, "The specified key does not exist."))?;
+                let stored = (self.bucket_at(index).object(key).cloned()).ok_or_else(|| {
+                    S3Error::new("NoSuchKey", 404, "The specified key does not exist.")
+                })?;
                 let Some(body) = stored.body else {
                     return Err(S3Error::new(
                         "InvalidObjectState",
@@ -164,7 +165,10 @@ impl Simulation {
                 return Err(S3Error::missing("Events"));
             }
             rules.push(QueueConfiguration {
-                id: q.id.clone().unwrap_or_else(|| format!("notification-{}", j + 1)),
+                id: q
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| format!("notification-{}", j + 1)),
                 queue: queue.into(),
                 queue_url,
                 events,

@@ -39,7 +39,9 @@ impl Simulation {
                 let live = self.topic_indexes();
                 let arns: Vec<String> = live.into_iter().map(|i| self.arn_at(i)).collect();
                 let (page, next_token) = page_of(&arns, c.next_token.as_deref())?;
-                let topics = (page.iter()).map(|a| TopicEntry { topic_arn: a.clone() });
+                let topics = (page.iter()).map(|a| TopicEntry {
+                    topic_arn: a.clone(),
+                });
                 Ok(SnsAnswer::Topics {
                     topics: topics.collect(),
                     next_token,
@@ -143,7 +145,10 @@ impl Simulation {
     fn find_subscription(&mut self, arn: &Option<String>) -> Result<(usize, usize), SnsError> {
         let arn = required(arn, "SubscriptionArn")?;
         if !arn.starts_with("arn:aws:sns:") {
-            return Err(SnsError::invalid("SubscriptionArn", "An ARN must have at least 6 elements, not 1"));
+            return Err(SnsError::invalid(
+                "SubscriptionArn",
+                "An ARN must have at least 6 elements, not 1",
+            ));
         }
         for index in self.topic_indexes() {
             if let Some(s) = self.topic_at(index).subscription(arn) {
@@ -209,8 +214,14 @@ impl Simulation {
             rate: None,
         };
         let no_queues = |_: &str, _: &str| unreachable_queue();
-        let mut topic = Topic::new(self.scenario.seed, &spec, made, &no_queues, self.engine.config())
-            .map_err(|e| SnsError::invalid("Name", &e.message))?;
+        let mut topic = Topic::new(
+            self.scenario.seed,
+            &spec,
+            made,
+            &no_queues,
+            self.engine.config(),
+        )
+        .map_err(|e| SnsError::invalid("Name", &e.message))?;
         for (key, value) in &c.attributes {
             if matches!(key.as_str(), "DisplayName" | "Policy" | "DeliveryPolicy") {
                 topic.set_attribute(key, value)?;
@@ -392,7 +403,10 @@ fn operation(call: &SnsCall) -> &'static str {
 fn topic_arn<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str, SnsError> {
     let arn = required(value, name)?;
     if !arn.starts_with("arn:") {
-        return Err(SnsError::invalid(name, &format!("{arn} does not start with arn")));
+        return Err(SnsError::invalid(
+            name,
+            &format!("{arn} does not start with arn"),
+        ));
     }
     Ok(arn)
 }
@@ -434,11 +448,19 @@ fn check_topic_name(name: &str, fifo: bool) -> Result<(), SnsError> {
 /// its `sqs` entry, else its `default` one.
 fn for_sqs(message: &str) -> Result<String, SnsError> {
     let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(message)
-        .map_err(|_| SnsError::invalid("Message", "Message Structure - JSON message body failed to parse"))?;
+        .map_err(|_| {
+            SnsError::invalid(
+                "Message",
+                "Message Structure - JSON message body failed to parse",
+            )
+        })?;
     let pick = object.get("sqs").or_else(|| object.get("default"));
     match pick {
         Some(serde_json::Value::String(text)) => Ok(text.clone()),
-        Some(_) => Err(SnsError::invalid("Message", "Message Structure - the entries must be strings")),
+        Some(_) => Err(SnsError::invalid(
+            "Message",
+            "Message Structure - the entries must be strings",
+        )),
         None => Err(SnsError::invalid(
             "Message",
             "Message Structure - No default entry in JSON message body",
@@ -447,7 +469,10 @@ fn for_sqs(message: &str) -> Result<String, SnsError> {
 }
 
 /// One page of `all` from a `NextToken` (the index of its first item).
-fn page_of<'a, T>(all: &'a [T], token: Option<&str>) -> Result<(&'a [T], Option<String>), SnsError> {
+fn page_of<'a, T>(
+    all: &'a [T],
+    token: Option<&str>,
+) -> Result<(&'a [T], Option<String>), SnsError> {
     let start = match token {
         None => 0,
         Some(t) => t

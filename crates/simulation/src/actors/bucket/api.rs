@@ -32,7 +32,10 @@ impl BucketActor {
         configurations: Vec<QueueConfiguration>,
     ) -> Vec<Command> {
         self.at(now);
-        self.deliveries = configurations.iter().map(|_| Deliveries::default()).collect();
+        self.deliveries = configurations
+            .iter()
+            .map(|_| Deliveries::default())
+            .collect();
         self.configurations = configurations;
         self.refused_test = None;
         let mut out = self.configure();
@@ -51,7 +54,12 @@ impl BucketActor {
     }
 
     /// PutObject of `key` with `body`, now: its eTag, and its notifications.
-    pub(crate) fn put_now(&mut self, now: Millis, key: &str, body: String) -> (String, Vec<Command>) {
+    pub(crate) fn put_now(
+        &mut self,
+        now: Millis,
+        key: &str,
+        body: String,
+    ) -> (String, Vec<Command>) {
         self.at(now);
         let event = self.bucket.put_content(key, body, self.moment.epoch_ms);
         self.puts += 1;
@@ -59,7 +67,10 @@ impl BucketActor {
         if self.recent.len() > RECENT_KEYS {
             self.recent.remove(0);
         }
-        let e_tag = event.object.as_ref().map_or(String::new(), |(_, e)| e.clone());
+        let e_tag = event
+            .object
+            .as_ref()
+            .map_or(String::new(), |(_, e)| e.clone());
         (e_tag, self.changed(&event))
     }
 

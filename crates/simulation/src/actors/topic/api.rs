@@ -170,7 +170,11 @@ impl Topic {
         }) {
             return Ok(same.arn.clone());
         }
-        if self.subscriptions.iter().any(|s| !s.removed && s.endpoint == queue_arn) {
+        if self
+            .subscriptions
+            .iter()
+            .any(|s| !s.removed && s.endpoint == queue_arn)
+        {
             return Err(SnsError::invalid(
                 "Attributes",
                 "Subscription already exists with different attributes",
@@ -244,7 +248,10 @@ impl Topic {
             ("ConfirmationWasAuthenticated".to_string(), "true".into()),
             ("PendingConfirmation".to_string(), "false".into()),
             ("RawMessageDelivery".to_string(), s.raw.to_string()),
-            ("SubscriptionPrincipal".to_string(), format!("arn:aws:iam::{owner}:root")),
+            (
+                "SubscriptionPrincipal".to_string(),
+                format!("arn:aws:iam::{owner}:root"),
+            ),
         ]);
         if let Some(text) = &s.filter_text {
             out.insert("FilterPolicy".into(), text.clone());
@@ -309,7 +316,9 @@ impl Topic {
         if let Some(subject) = &publish.subject {
             let fine = !subject.is_empty()
                 && subject.chars().count() <= 100
-                && subject.chars().all(|c| c.is_ascii() && !c.is_ascii_control());
+                && subject
+                    .chars()
+                    .all(|c| c.is_ascii() && !c.is_ascii_control());
             if !fine {
                 return Err(SnsError::invalid(
                     "Subject",
@@ -327,9 +336,7 @@ impl Topic {
                 "The request includes MessageGroupId parameter that is not valid for this topic \
                  type",
             )),
-            (true, Some(_))
-                if publish.dedup_id.is_none() && !self.content_based_deduplication =>
-            {
+            (true, Some(_)) if publish.dedup_id.is_none() && !self.content_based_deduplication => {
                 Err(SnsError::invalid(
                     "MessageDeduplicationId",
                     "The topic should either have ContentBasedDeduplication enabled or \

@@ -144,9 +144,8 @@ impl Topic {
                 }
                 None => None,
             };
-            let queue_arn = |q: &str| {
-                format!("arn:aws:sqs:{}:{}:{q}", config.region, config.account_id)
-            };
+            let queue_arn =
+                |q: &str| format!("arn:aws:sqs:{}:{}:{q}", config.region, config.account_id);
             let dead_letter = match &s.dead_letter_queue {
                 Some(q) => Some((Arc::from(q.as_str()), url_of(&what, q)?, queue_arn(q))),
                 None => None,
