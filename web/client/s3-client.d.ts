@@ -5,8 +5,9 @@
 // client's camelCase methods are generated from the simulation's list of
 // S3 operations (s3-commands.d.ts); each operation's Input and Output are here.
 export * from "./s3-commands.js";
-import type { Command, S3ClientMethods } from "./s3-commands.js";
-import type { SqsEndpoint, DispatchWho, MetadataBearer, ResponseMetadata, EmptyOutput } from "./sqs-client.js";
+import type { S3ClientMethods } from "./s3-commands.js";
+import type { AwsError, ServiceClient } from "./service-client.js";
+import type { SqsEndpoint, DispatchWho, ResponseMetadata, EmptyOutput } from "./sqs-client.js";
 export type { MetadataBearer } from "./sqs-client.js";
 
 export interface CreateBucketInput { Bucket: string; CreateBucketConfiguration?: { LocationConstraint?: string } }
@@ -44,12 +45,7 @@ export interface ListObjectsV2Output {
 }
 
 /** An S3 error answer: `e.name` is S3's code ("NoSuchKey", "NoSuchBucket"). */
-export declare class S3Error extends Error {
-  constructor(fields: { name: string; message: string; Code: string; $fault: "client" | "server"; $metadata: ResponseMetadata });
-  name: string;
-  Code: string;
-  $fault: "client" | "server";
-  $metadata: ResponseMetadata;
+export declare class S3Error extends AwsError {
   static fromResponse(
     response: { status: number; headers: Record<string, string> },
     data: { __type?: string; message?: string },
@@ -59,10 +55,8 @@ export declare class S3Error extends Error {
 
 export interface S3ClientOptions extends DispatchWho {}
 
-export declare class S3Client {
+export declare class S3Client extends ServiceClient {
   constructor(target: SqsEndpoint | (() => SqsEndpoint), options?: S3ClientOptions);
-  /** Sends a command from this module; rejects with S3Error on an S3 error. */
-  send<Input, Output>(command: Command<Input, Output>): Promise<Output & MetadataBearer>;
 }
 
 /** The camelCase methods, one per operation (generated: s3-commands.d.ts). */

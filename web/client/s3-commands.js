@@ -1,12 +1,10 @@
 // Generated from the simulation's S3 operations (s3/api.rs) by crates/wasm/tests/contract.rs; do not edit.
 // Regenerate: QUEUELAB_BLESS=1 cargo test -p queuelab-wasm --features contract --test contract
 
-/** Base of the command classes; `input` is kept as given, as the SDK does. */
-export class Command {
-  constructor(input = {}) {
-    this.input = input;
-  }
-}
+/** Base of the command classes (service-client.js): `input` is kept as given, as the SDK does. */
+import { Command } from "./service-client.js";
+
+export { Command };
 
 // One class per operation, named as in @aws-sdk/client-s3 so that swapping
 // the import is all it takes to move to the SDK.

@@ -5,6 +5,13 @@
 // rule of any service: the engine answers with the service's own codes.
 // Plain ES module, no dependencies.
 
+/** Base of every client's command classes; `input` is kept as given, as the SDK does. */
+export class Command {
+  constructor(input = {}) {
+    this.input = input;
+  }
+}
+
 /** An AWS error answer, with the fields SDK v3 exceptions carry. */
 export class AwsError extends Error {
   /**

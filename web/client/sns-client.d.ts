@@ -5,8 +5,9 @@
 // client's camelCase methods are generated from the simulation's list of
 // SNS operations (sns-commands.d.ts); each operation's Input and Output are here.
 export * from "./sns-commands.js";
-import type { Command, SnsClientMethods } from "./sns-commands.js";
-import type { SqsEndpoint, DispatchWho, MetadataBearer, ResponseMetadata, EmptyOutput } from "./sqs-client.js";
+import type { SnsClientMethods } from "./sns-commands.js";
+import type { AwsError, ServiceClient } from "./service-client.js";
+import type { SqsEndpoint, DispatchWho, ResponseMetadata, EmptyOutput } from "./sqs-client.js";
 export type { MetadataBearer } from "./sqs-client.js";
 
 export interface SnsMessageAttributeValue {
@@ -74,12 +75,7 @@ export interface PublishBatchOutput {
 }
 
 /** An SNS error answer, named as @aws-sdk/client-sns names it: `e.name === "NotFoundException"`, `e.Code === "NotFound"`. */
-export declare class SnsError extends Error {
-  constructor(fields: { name: string; message: string; Code: string; $fault: "client" | "server"; $metadata: ResponseMetadata });
-  name: string;
-  Code: string;
-  $fault: "client" | "server";
-  $metadata: ResponseMetadata;
+export declare class SnsError extends AwsError {
   static fromResponse(
     response: { status: number; headers: Record<string, string> },
     data: { __type?: string; message?: string },
@@ -89,10 +85,8 @@ export declare class SnsError extends Error {
 
 export interface SnsClientOptions extends DispatchWho {}
 
-export declare class SnsClient {
+export declare class SnsClient extends ServiceClient {
   constructor(target: SqsEndpoint | (() => SqsEndpoint), options?: SnsClientOptions);
-  /** Sends a command from this module; rejects with SnsError on an SNS error. */
-  send<Input, Output>(command: Command<Input, Output>): Promise<Output & MetadataBearer>;
 }
 
 /** The camelCase methods, one per operation (generated: sns-commands.d.ts). */

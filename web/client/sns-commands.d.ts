@@ -47,16 +47,8 @@ export type OperationName =
 /** The 12 operations, in alphabetical order. */
 export declare const OPERATIONS: readonly OperationName[];
 
-/** Optional input when every member is optional, as in the SDK. */
-export type InputArgs<Input> = {} extends Input ? [input?: Input] : [input: Input];
-
-export declare abstract class Command<Input, Output> {
-  constructor(...[input]: InputArgs<Input>);
-  /** The input as given. */
-  readonly input: Input;
-  /** Type-level only, never set at run time: lets `send` infer the output type. */
-  readonly $output?: Output;
-}
+import type { Command, InputArgs } from "./service-client.js";
+export type { Command, InputArgs } from "./service-client.js";
 
 export declare class CreateTopicCommand extends Command<CreateTopicInput, CreateTopicOutput> { static readonly operation: "CreateTopic" }
 export declare class DeleteTopicCommand extends Command<DeleteTopicInput, DeleteTopicOutput> { static readonly operation: "DeleteTopic" }

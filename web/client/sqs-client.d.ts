@@ -5,7 +5,8 @@
 // client's camelCase methods are generated from the engine's list of
 // operations (sqs-commands.d.ts); each operation's Input and Output are here.
 export * from "./sqs-commands.js";
-import type { Command, SqsClientMethods } from "./sqs-commands.js";
+import type { SqsClientMethods } from "./sqs-commands.js";
+import type { AwsError, ServiceClient } from "./service-client.js";
 
 /** What the client needs from an engine; a Playground has it. */
 export interface SqsEndpoint {
@@ -178,19 +179,13 @@ export type UntagQueueOutput = EmptyOutput;
  * An SQS error answer, with the fields an SDK v3 exception carries, so
  * `e.name === "QueueDoesNotExist"` reads the same with either client.
  */
-export declare class SqsError extends Error {
-  constructor(fields: { name: string; message: string; Code: string; $fault: "client" | "server"; $metadata: ResponseMetadata });
+export declare class SqsError extends AwsError {
   /**
    * The SDK's name for it: the modelled exception ("QueueDoesNotExist",
    * "QueueNameExists", "ReceiptHandleIsInvalid"), else the query code
-   * ("InvalidParameterValue", "MissingParameter").
+   * ("InvalidParameterValue", "MissingParameter"). `Code` is the awsQuery
+   * code ("AWS.SimpleQueueService.NonExistentQueue"), as boto3 and SDK v2 report it.
    */
-  name: string;
-  /** The awsQuery code ("AWS.SimpleQueueService.NonExistentQueue"), as boto3 and SDK v2 report it. */
-  Code: string;
-  $fault: "client" | "server";
-  $metadata: ResponseMetadata;
-  /** Reads an engine error answer; `data` is its parsed body. */
   static fromResponse(
     response: { status: number; headers: Record<string, string> },
     data: { __type?: string; message?: string },
@@ -207,19 +202,8 @@ export declare class SqsError extends Error {
  */
 export interface SqsClientOptions extends DispatchWho {}
 
-export declare class SqsClient {
-  /**
-   * @param target an engine, or a function returning the engine to use (called on every request).
-   * @throws TypeError when `target` is neither.
-   */
+export declare class SqsClient extends ServiceClient {
   constructor(target: SqsEndpoint | (() => SqsEndpoint), options?: SqsClientOptions);
-
-  /**
-   * Sends a command from this module. Resolves with the output and
-   * `$metadata`; rejects with SqsError on an SQS error, and with a TypeError
-   * for anything that is not one of this module's commands.
-   */
-  send<Input, Output>(command: Command<Input, Output>): Promise<Output & MetadataBearer>;
 }
 
 /** The camelCase methods, one per operation (generated: sqs-commands.d.ts). */

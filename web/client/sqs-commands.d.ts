@@ -80,16 +80,8 @@ export type OperationName =
 /** The 23 operations, in alphabetical order. */
 export declare const OPERATIONS: readonly OperationName[];
 
-/** Optional input when every member is optional, as in the SDK. */
-export type InputArgs<Input> = {} extends Input ? [input?: Input] : [input: Input];
-
-export declare abstract class Command<Input, Output> {
-  constructor(...[input]: InputArgs<Input>);
-  /** The input as given. */
-  readonly input: Input;
-  /** Type-level only, never set at run time: lets `send` infer the output type. */
-  readonly $output?: Output;
-}
+import type { Command, InputArgs } from "./service-client.js";
+export type { Command, InputArgs } from "./service-client.js";
 
 export declare class AddPermissionCommand extends Command<AddPermissionInput, AddPermissionOutput> { static readonly operation: "AddPermission" }
 export declare class CancelMessageMoveTaskCommand extends Command<CancelMessageMoveTaskInput, CancelMessageMoveTaskOutput> { static readonly operation: "CancelMessageMoveTask" }

@@ -15,6 +15,7 @@
 mod attributes;
 mod json;
 mod members;
+mod neighbour;
 pub mod s3;
 pub mod sns;
 

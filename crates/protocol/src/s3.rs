@@ -11,10 +11,11 @@ use queuelab_simulation::s3::api::{
     ObjectKey, PutNotification, PutObject, QueueConfigurationInput, S3Call, S3Error, OPERATIONS,
 };
 use queuelab_simulation::Simulation;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::members::{Members, Wrong};
-use crate::{Response, CONTENT_TYPE, HEADER_NAMES};
+use crate::neighbour::{json_error, json_object, respond, Failure};
+use crate::{Response, CONTENT_TYPE};
 
 /// The prefix of an S3 request's target (`AmazonS3.PutObject`).
 pub const PREFIX: &str = "AmazonS3.";
@@ -29,39 +30,17 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
     let action = target.strip_prefix(PREFIX).unwrap_or("");
     let result = read(action, body).and_then(|call| sim.s3(call, by));
     let request_id = sim.engine_mut().next_request_id();
-    let mut headers = vec![
-        (HEADER_NAMES[0].to_string(), CONTENT_TYPE.to_string()),
-        (HEADER_NAMES[2].to_string(), request_id),
-    ];
-    match result {
-        Ok(answer) => Response {
-            status: 200,
-            headers,
-            body: serde_json::to_value(&answer)
-                .unwrap_or(Value::Null)
-                .to_string(),
-        },
-        Err(error) => {
-            let kind = if error.status < 500 {
-                "Sender"
-            } else {
-                "Receiver"
-            };
-            headers.push((
-                HEADER_NAMES[1].to_string(),
-                format!("{};{kind}", error.code),
-            ));
-            let body = serde_json::json!({
-                "__type": format!("com.amazonaws.s3#{}", error.code),
-                "message": error.message,
-            });
-            Response {
-                status: error.status,
-                headers,
-                body: body.to_string(),
-            }
-        }
-    }
+    let result = match &result {
+        Ok(answer) => Ok(serde_json::to_value(answer)
+            .unwrap_or(Value::Null)
+            .to_string()),
+        Err(e) => Err(Failure {
+            code: e.code,
+            status: e.status,
+            body: json_error("com.amazonaws.s3", e.code, &e.message),
+        }),
+    };
+    respond(request_id, CONTENT_TYPE, result)
 }
 
 fn read(action: &str, body: &str) -> Result<S3Call, S3Error> {
@@ -75,19 +54,13 @@ fn read(action: &str, body: &str) -> Result<S3Call, S3Error> {
             ),
         ));
     }
-    let members = match body.trim() {
-        "" => Map::new(),
-        text => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => map,
-            _ => {
-                return Err(S3Error::new(
-                    "MalformedRequest",
-                    400,
-                    "The request's body is not a JSON object",
-                ))
-            }
-        },
-    };
+    let members = json_object(body).ok_or_else(|| {
+        S3Error::new(
+            "MalformedRequest",
+            400,
+            "The request's body is not a JSON object",
+        )
+    })?;
     call(action, &Members::new(&members))
         .map_err(|(name, why)| S3Error::new("InvalidArgument", 400, format!("{name} {why}")))
 }

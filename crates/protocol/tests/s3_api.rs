@@ -2,7 +2,10 @@
 //! is named after the S3 behaviour it holds.
 
 use queuelab_engine::{Config, Principal};
-use queuelab_protocol::{dispatch_as, s3, Dispatched};
+mod neighbours;
+
+use neighbours::{receive, sqs};
+use queuelab_protocol::s3;
 use queuelab_simulation::Simulation;
 use serde_json::{json, Value};
 
@@ -32,49 +35,28 @@ fn call(sim: &mut Simulation, op: &str, body: Value) -> Result<Value, (String, u
     }
 }
 
-fn sqs(sim: &mut Simulation, op: &str, body: Value) -> Value {
-    match dispatch_as(
-        sim.engine_mut(),
-        &format!("AmazonSQS.{op}"),
-        &body.to_string(),
-        &Principal::owner(),
-    ) {
-        Dispatched::Done(r) => {
-            assert_eq!(r.status, 200, "{op}: {}", r.body);
-            r.json()
-        }
-        Dispatched::Waiting(_) => panic!("{op} waited"),
-    }
-}
-
 /// A queue, with a policy letting `bucket` send when `open`; (url, arn).
 fn queue(sim: &mut Simulation, name: &str, bucket: &str, open: bool) -> (String, String) {
-    let arn = format!("arn:aws:sqs:us-east-1:{ACCOUNT}:{name}");
-    let mut attributes = json!({});
     if open {
-        let policy = json!({ "Statement": [{ "Effect": "Allow", "Principal": { "Service": "s3.amazonaws.com" },
-            "Action": "sqs:SendMessage", "Resource": arn,
-            "Condition": { "ArnLike": { "aws:SourceArn": format!("arn:aws:s3:::{bucket}") } } }] });
-        attributes = json!({ "Policy": policy.to_string() });
+        let source = format!("arn:aws:s3:::{bucket}");
+        return neighbours::queue_open_to(sim, name, "s3.amazonaws.com", "ArnLike", &source);
     }
-    let url = sqs(
-        sim,
-        "CreateQueue",
-        json!({ "QueueName": name, "Attributes": attributes }),
-    )["QueueUrl"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    (url, arn)
+    let created = sqs(sim, "CreateQueue", json!({ "QueueName": name }));
+    let arn = format!("arn:aws:sqs:us-east-1:{ACCOUNT}:{name}");
+    (created["QueueUrl"].as_str().unwrap().to_string(), arn)
 }
 
-fn receive(sim: &mut Simulation, url: &str) -> Vec<Value> {
-    let got = sqs(
-        sim,
-        "ReceiveMessage",
-        json!({ "QueueUrl": url, "MaxNumberOfMessages": 10 }),
-    );
-    got["Messages"].as_array().cloned().unwrap_or_default()
+/// A run with the bucket "docs" holding `key` with `body`.
+fn docs_with(key: &str, body: &str) -> Simulation {
+    let mut sim = Simulation::empty(Config::default());
+    call(&mut sim, "CreateBucket", json!({ "Bucket": "docs" })).unwrap();
+    call(
+        &mut sim,
+        "PutObject",
+        json!({ "Bucket": "docs", "Key": key, "Body": body }),
+    )
+    .unwrap();
+    sim
 }
 
 fn notify(
@@ -178,14 +160,7 @@ fn a_key_filter_keeps_other_keys_from_the_queue() {
 
 #[test]
 fn get_object_returns_the_content_and_a_missing_key_is_no_such_key() {
-    let mut sim = Simulation::empty(Config::default());
-    call(&mut sim, "CreateBucket", json!({ "Bucket": "docs" })).unwrap();
-    call(
-        &mut sim,
-        "PutObject",
-        json!({ "Bucket": "docs", "Key": "a.txt", "Body": "hello" }),
-    )
-    .unwrap();
+    let mut sim = docs_with("a.txt", "hello");
     let got = call(
         &mut sim,
         "GetObject",
@@ -207,14 +182,7 @@ fn get_object_returns_the_content_and_a_missing_key_is_no_such_key() {
 
 #[test]
 fn delete_object_removes_it_and_deleting_again_succeeds() {
-    let mut sim = Simulation::empty(Config::default());
-    call(&mut sim, "CreateBucket", json!({ "Bucket": "docs" })).unwrap();
-    call(
-        &mut sim,
-        "PutObject",
-        json!({ "Bucket": "docs", "Key": "a.txt", "Body": "hello" }),
-    )
-    .unwrap();
+    let mut sim = docs_with("a.txt", "hello");
     call(
         &mut sim,
         "DeleteObject",

@@ -3,7 +3,10 @@
 //! after the SNS behaviour it holds.
 
 use queuelab_engine::{Config, Principal};
-use queuelab_protocol::{dispatch_as, sns, Dispatched, Response};
+mod neighbours;
+
+use neighbours::{receive, sqs};
+use queuelab_protocol::{sns, Response};
 use queuelab_simulation::Simulation;
 use serde_json::{json, Value};
 
@@ -37,43 +40,22 @@ fn answer(r: Response) -> Result<Value, (String, u16)> {
     }
 }
 
-fn sqs(sim: &mut Simulation, op: &str, body: Value) -> Value {
-    match dispatch_as(
-        sim.engine_mut(),
-        &format!("AmazonSQS.{op}"),
-        &body.to_string(),
-        &Principal::owner(),
-    ) {
-        Dispatched::Done(r) => {
-            assert_eq!(r.status, 200, "{op}: {}", r.body);
-            r.json()
-        }
-        Dispatched::Waiting(_) => panic!("{op} waited"),
-    }
-}
-
-/// A queue whose policy lets `topic_arn` send, and its (url, arn).
+/// A queue whose policy lets the topic `topic_arn` send: its URL and ARN.
 fn queue_for(sim: &mut Simulation, name: &str, topic_arn: &str) -> (String, String) {
-    let arn = format!("arn:aws:sqs:us-east-1:{ACCOUNT}:{name}");
-    let policy = json!({ "Version": "2012-10-17", "Statement": [{
-        "Effect": "Allow", "Principal": { "Service": "sns.amazonaws.com" },
-        "Action": "sqs:SendMessage", "Resource": arn,
-        "Condition": { "ArnEquals": { "aws:SourceArn": topic_arn } } }] });
-    let created = sqs(
-        sim,
-        "CreateQueue",
-        json!({ "QueueName": name, "Attributes": { "Policy": policy.to_string() } }),
-    );
-    (created["QueueUrl"].as_str().unwrap().to_string(), arn)
+    neighbours::queue_open_to(sim, name, "sns.amazonaws.com", "ArnEquals", topic_arn)
 }
 
-fn receive(sim: &mut Simulation, url: &str) -> Vec<Value> {
-    let got = sqs(
-        sim,
-        "ReceiveMessage",
-        json!({ "QueueUrl": url, "MaxNumberOfMessages": 10, "MessageAttributeNames": ["All"] }),
-    );
-    got["Messages"].as_array().cloned().unwrap_or_default()
+/// Subscribes the queue `queue_arn` to `arn` with these attributes: the answer.
+fn subscribe(sim: &mut Simulation, arn: &str, queue_arn: &str, attributes: Value) -> Value {
+    let body = json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn, "Attributes": attributes });
+    call(sim, "Subscribe", body).unwrap()
+}
+
+/// Publishes `message` to `arn` with a String attribute `kind`.
+fn publish_kind(sim: &mut Simulation, arn: &str, message: &str, kind: &str) -> Value {
+    let attributes = json!({ "kind": { "DataType": "String", "StringValue": kind } });
+    let body = json!({ "TopicArn": arn, "Message": message, "MessageAttributes": attributes });
+    call(sim, "Publish", body).unwrap()
 }
 
 fn topic(sim: &mut Simulation, name: &str) -> String {
@@ -98,12 +80,7 @@ fn publish_delivers_the_sns_envelope_to_a_subscribed_queue() {
     let mut sim = sim();
     let arn = topic(&mut sim, "orders");
     let (url, queue_arn) = queue_for(&mut sim, "billing", &arn);
-    let sub = call(
-        &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn }),
-    )
-    .unwrap();
+    let sub = subscribe(&mut sim, &arn, &queue_arn, json!({}));
     let sub_arn = sub["SubscriptionArn"].as_str().unwrap();
     assert!(sub_arn.starts_with(&format!("{arn}:")), "{sub_arn}");
     let published = call(
@@ -127,20 +104,13 @@ fn raw_message_delivery_sends_the_message_itself_with_its_attributes() {
     let mut sim = sim();
     let arn = topic(&mut sim, "orders");
     let (url, queue_arn) = queue_for(&mut sim, "raw", &arn);
-    call(
+    subscribe(
         &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn,
-        "Attributes": { "RawMessageDelivery": "true" } }),
-    )
-    .unwrap();
-    call(
-        &mut sim,
-        "Publish",
-        json!({ "TopicArn": arn, "Message": "plain",
-        "MessageAttributes": { "kind": { "DataType": "String", "StringValue": "gift" } } }),
-    )
-    .unwrap();
+        &arn,
+        &queue_arn,
+        json!({ "RawMessageDelivery": "true" }),
+    );
+    publish_kind(&mut sim, &arn, "plain", "gift");
     let messages = receive(&mut sim, &url);
     assert_eq!(messages[0]["Body"], "plain");
     assert_eq!(
@@ -162,13 +132,7 @@ fn a_filter_policy_keeps_unmatched_messages_from_its_queue() {
     )
     .unwrap();
     for kind in ["gift", "book"] {
-        call(
-            &mut sim,
-            "Publish",
-            json!({ "TopicArn": arn, "Message": kind,
-            "MessageAttributes": { "kind": { "DataType": "String", "StringValue": kind } } }),
-        )
-        .unwrap();
+        publish_kind(&mut sim, &arn, kind, kind);
     }
     let messages = receive(&mut sim, &url);
     assert_eq!(messages.len(), 1);
@@ -212,12 +176,7 @@ fn unsubscribe_stops_deliveries() {
     let mut sim = sim();
     let arn = topic(&mut sim, "orders");
     let (url, queue_arn) = queue_for(&mut sim, "billing", &arn);
-    let sub = call(
-        &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn }),
-    )
-    .unwrap();
+    let sub = subscribe(&mut sim, &arn, &queue_arn, json!({}));
     call(
         &mut sim,
         "Unsubscribe",
@@ -253,12 +212,7 @@ fn subscription_attributes_read_back_what_was_set() {
     let mut sim = sim();
     let arn = topic(&mut sim, "orders");
     let (_, queue_arn) = queue_for(&mut sim, "billing", &arn);
-    let sub = call(
-        &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn }),
-    )
-    .unwrap();
+    let sub = subscribe(&mut sim, &arn, &queue_arn, json!({}));
     let sub_arn = sub["SubscriptionArn"].clone();
     call(
         &mut sim,
@@ -397,12 +351,7 @@ fn a_fifo_topic_keeps_group_ids_and_drops_duplicates() {
         .as_str()
         .unwrap()
         .to_string();
-    call(
-        &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn }),
-    )
-    .unwrap();
+    subscribe(&mut sim, &arn, &queue_arn, json!({}));
     let first = call(
         &mut sim,
         "Publish",
@@ -442,12 +391,7 @@ fn publish_batch_answers_each_entry_and_refuses_duplicate_ids() {
     let mut sim = sim();
     let arn = topic(&mut sim, "orders");
     let (url, queue_arn) = queue_for(&mut sim, "billing", &arn);
-    call(
-        &mut sim,
-        "Subscribe",
-        json!({ "TopicArn": arn, "Protocol": "sqs", "Endpoint": queue_arn }),
-    )
-    .unwrap();
+    subscribe(&mut sim, &arn, &queue_arn, json!({}));
     let batch = call(
         &mut sim,
         "PublishBatch",

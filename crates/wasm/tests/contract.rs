@@ -414,8 +414,9 @@ fn commands_js(service: &Service) -> String {
     } = service;
     let mut out = format!(
         "// Generated from {source} by crates/wasm/tests/contract.rs; do not edit.\n// {REGENERATE}\n\n\
-         /** Base of the command classes; `input` is kept as given, as the SDK does. */\n\
-         export class Command {{\n  constructor(input = {{}}) {{\n    this.input = input;\n  }}\n}}\n\n\
+         /** Base of the command classes (service-client.js): `input` is kept as given, as the SDK does. */\n\
+         import {{ Command }} from \"./service-client.js\";\n\n\
+         export {{ Command }};\n\n\
          // One class per operation, named as in {sdk} so that swapping\n\
          // the import is all it takes to move to the SDK.\n"
     );
@@ -469,14 +470,8 @@ fn commands_dts(service: &Service) -> String {
     out.push_str(&format!(
         ";\n\n/** The {} operations, in alphabetical order. */\n\
          export declare const OPERATIONS: readonly OperationName[];\n\n\
-         /** Optional input when every member is optional, as in the SDK. */\n\
-         export type InputArgs<Input> = {{}} extends Input ? [input?: Input] : [input: Input];\n\n\
-         export declare abstract class Command<Input, Output> {{\n\
-         \x20 constructor(...[input]: InputArgs<Input>);\n\
-         \x20 /** The input as given. */\n\
-         \x20 readonly input: Input;\n\
-         \x20 /** Type-level only, never set at run time: lets `send` infer the output type. */\n\
-         \x20 readonly $output?: Output;\n}}\n\n",
+         import type {{ Command, InputArgs }} from \"./service-client.js\";\n\
+         export type {{ Command, InputArgs }} from \"./service-client.js\";\n\n",
         names.len()
     ));
     for name in names {

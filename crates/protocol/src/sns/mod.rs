@@ -20,7 +20,8 @@ use queuelab_simulation::sns::api::{SnsCall, SnsError, OPERATIONS};
 use queuelab_simulation::Simulation;
 use serde_json::{Map, Value};
 
-use crate::{Response, CONTENT_TYPE, HEADER_NAMES};
+use crate::neighbour::{json_error, json_object, respond, Failure};
+use crate::{Response, CONTENT_TYPE};
 
 /// The target of a query-protocol request: the action is in its body.
 pub const QUERY_TARGET: &str = "AmazonSNS";
@@ -43,53 +44,24 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
     let result = read.and_then(|(action, call)| Ok((action, sim.sns(call, by)?)));
     let request_id = sim.engine_mut().next_request_id();
     let content_type = if query { "text/xml" } else { CONTENT_TYPE };
-    let mut headers = vec![
-        (HEADER_NAMES[0].to_string(), content_type.to_string()),
-        (HEADER_NAMES[2].to_string(), request_id.clone()),
-    ];
-    match result {
+    let result = match &result {
         Ok((action, answer)) => {
-            let members = serde_json::to_value(&answer).unwrap_or(Value::Null);
-            let body = match query {
-                true => xml::answer(&action, &members, &request_id),
+            let members = serde_json::to_value(answer).unwrap_or(Value::Null);
+            Ok(match query {
+                true => xml::answer(action, &members, &request_id),
                 false => members.to_string(),
-            };
-            Response {
-                status: 200,
-                headers,
-                body,
-            }
+            })
         }
-        Err(error) => {
-            let kind = if error.sender_fault() {
-                "Sender"
-            } else {
-                "Receiver"
-            };
-            headers.push((
-                HEADER_NAMES[1].to_string(),
-                format!("{};{kind}", error.code),
-            ));
-            let body = match query {
-                true => xml::error(
-                    error.code,
-                    &error.message,
-                    error.sender_fault(),
-                    &request_id,
-                ),
-                false => serde_json::json!({
-                    "__type": format!("com.amazonaws.sns#{}", error.code),
-                    "message": error.message,
-                })
-                .to_string(),
-            };
-            Response {
-                status: error.status,
-                headers,
-                body,
-            }
-        }
-    }
+        Err(e) => Err(Failure {
+            code: e.code,
+            status: e.status,
+            body: match query {
+                true => xml::error(e.code, &e.message, e.sender_fault(), &request_id),
+                false => json_error("com.amazonaws.sns", e.code, &e.message),
+            },
+        }),
+    };
+    respond(request_id, content_type, result)
 }
 
 /// A form's action and call.
@@ -106,19 +78,13 @@ fn read_form(body: &str) -> Result<(String, SnsCall), SnsError> {
 
 /// A JSON request's action (from its target) and call.
 fn read_json(action: &str, body: &str) -> Result<(String, SnsCall), SnsError> {
-    let members = match body.trim() {
-        "" => Map::new(),
-        text => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => map,
-            _ => {
-                return Err(SnsError::new(
-                    "SerializationException",
-                    400,
-                    "The request's body is not a JSON object",
-                ))
-            }
-        },
-    };
+    let members = json_object(body).ok_or_else(|| {
+        SnsError::new(
+            "SerializationException",
+            400,
+            "The request's body is not a JSON object",
+        )
+    })?;
     call(action, members).map(|c| (action.to_string(), c))
 }
 

@@ -1,7 +1,7 @@
 //! An SNS request's members read into the simulation's typed call.
 
 use queuelab_simulation::sns::api::{
-    AttributeValue, BatchEntry, CreateTopic, Page, Publish, PublishBatch, SetAttribute, SnsCall,
+    AttributeValue, CreateTopic, MessageInput, Page, Publish, PublishBatch, SetAttribute, SnsCall,
     SnsError, Subscribe, SubscriptionArn, TopicArn, TopicPage,
 };
 
@@ -55,31 +55,23 @@ fn read(action: &str, m: &Members) -> Result<SnsCall, Wrong> {
             topic_arn: m.text("TopicArn")?,
             next_token: m.text("NextToken")?,
         }),
-        "Publish" => {
-            let entry = entry(m)?;
-            SnsCall::Publish(Publish {
-                topic_arn: m.text("TopicArn")?,
-                target_arn: m.text("TargetArn")?,
-                phone_number: m.text("PhoneNumber")?,
-                message: entry.message,
-                subject: entry.subject,
-                message_structure: entry.message_structure,
-                message_attributes: entry.message_attributes,
-                message_group_id: entry.message_group_id,
-                message_deduplication_id: entry.message_deduplication_id,
-            })
-        }
+        "Publish" => SnsCall::Publish(Publish {
+            topic_arn: m.text("TopicArn")?,
+            target_arn: m.text("TargetArn")?,
+            phone_number: m.text("PhoneNumber")?,
+            message: message(m)?,
+        }),
         _ => SnsCall::PublishBatch(PublishBatch {
             topic_arn: m.text("TopicArn")?,
             publish_batch_request_entries: (m.list("PublishBatchRequestEntries")?.iter())
-                .map(entry)
-                .collect::<Result<_, _>>()?,
+                .map(|e| Ok((e.text("Id")?, message(e)?)))
+                .collect::<Result<_, Wrong>>()?,
         }),
     })
 }
 
 /// A message's members, as Publish and each PublishBatch entry carry them.
-fn entry(m: &Members) -> Result<BatchEntry, Wrong> {
+fn message(m: &Members) -> Result<MessageInput, Wrong> {
     let mut message_attributes = std::collections::BTreeMap::new();
     for (name, value) in m.object_map("MessageAttributes")? {
         let value = AttributeValue {
@@ -89,8 +81,7 @@ fn entry(m: &Members) -> Result<BatchEntry, Wrong> {
         };
         message_attributes.insert(name, value);
     }
-    Ok(BatchEntry {
-        id: m.text("Id")?,
+    Ok(MessageInput {
         message: m.text("Message")?,
         subject: m.text("Subject")?,
         message_structure: m.text("MessageStructure")?,

@@ -109,23 +109,19 @@ pub struct Publish {
     /// Publish to a topic by `TargetArn` too (SNS's mobile endpoints apart).
     pub target_arn: Option<String>,
     pub phone_number: Option<String>,
-    pub message: Option<String>,
-    pub subject: Option<String>,
-    pub message_structure: Option<String>,
-    pub message_attributes: BTreeMap<String, AttributeValue>,
-    pub message_group_id: Option<String>,
-    pub message_deduplication_id: Option<String>,
+    pub message: MessageInput,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct PublishBatch {
     pub topic_arn: Option<String>,
-    pub publish_batch_request_entries: Vec<BatchEntry>,
+    /// Each entry's `Id` and message.
+    pub publish_batch_request_entries: Vec<(Option<String>, MessageInput)>,
 }
 
+/// A message's members, as Publish and each PublishBatch entry carry them.
 #[derive(Clone, Debug, Default)]
-pub struct BatchEntry {
-    pub id: Option<String>,
+pub struct MessageInput {
     pub message: Option<String>,
     pub subject: Option<String>,
     pub message_structure: Option<String>,

@@ -8,7 +8,7 @@
 use queuelab_engine::{Identity, Principal};
 
 use super::api::{
-    required, BatchEntry, BatchFailure, BatchSuccess, CreateTopic, Publish, PublishBatch,
+    required, BatchFailure, BatchSuccess, CreateTopic, MessageInput, Publish, PublishBatch,
     SetAttribute, SnsAnswer, SnsCall, SnsError, Subscribe, TopicEntry, MAX_TOPICS_MADE,
 };
 use crate::actors::Topic;
@@ -259,16 +259,8 @@ impl Simulation {
             (None, None) => return Err(SnsError::missing("TopicArn or TargetArn")),
         };
         let index = self.find_topic(arn)?;
-        let entry = BatchEntry {
-            id: None,
-            message: c.message.clone(),
-            subject: c.subject.clone(),
-            message_structure: c.message_structure.clone(),
-            message_attributes: c.message_attributes.clone(),
-            message_group_id: c.message_group_id.clone(),
-            message_deduplication_id: c.message_deduplication_id.clone(),
-        };
-        self.publish_entry(index, &entry).map(SnsAnswer::Published)
+        self.publish_entry(index, &c.message)
+            .map(SnsAnswer::Published)
     }
 
     fn publish_batch(&mut self, c: &PublishBatch) -> Result<SnsAnswer, SnsError> {
@@ -289,8 +281,8 @@ impl Simulation {
             ));
         }
         let mut ids = Vec::new();
-        for e in entries {
-            let id = required(&e.id, "PublishBatchRequestEntries.member.N.Id")?;
+        for (id, _) in entries {
+            let id = required(id, "PublishBatchRequestEntries.member.N.Id")?;
             let fine = id.len() <= 80
                 && (id.chars()).all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
             if !fine {
@@ -310,7 +302,7 @@ impl Simulation {
             ids.push(id);
         }
         let bytes: usize = (entries.iter())
-            .map(|e| e.message.as_ref().map_or(0, String::len))
+            .map(|(_, e)| e.message.as_ref().map_or(0, String::len))
             .sum();
         if bytes > MAX_BATCH_BYTES {
             return Err(SnsError::new(
@@ -320,7 +312,7 @@ impl Simulation {
             ));
         }
         let (mut successful, mut failed) = (Vec::new(), Vec::new());
-        for (e, id) in entries.iter().zip(ids) {
+        for ((_, e), id) in entries.iter().zip(ids) {
             match self.publish_entry(index, e) {
                 Ok(p) => successful.push(BatchSuccess {
                     id: id.to_string(),
@@ -343,7 +335,7 @@ impl Simulation {
     fn publish_entry(
         &mut self,
         index: usize,
-        e: &BatchEntry,
+        e: &MessageInput,
     ) -> Result<super::api::Published, SnsError> {
         let message = required(&e.message, "Message")?;
         let message = match e.message_structure.as_deref() {
