@@ -14,14 +14,17 @@
 pub(crate) mod check;
 pub(crate) mod goal;
 mod knobs;
+mod policy_text;
 mod rename;
+mod security;
 mod target;
 mod validate;
 pub(crate) mod view;
 
 pub use crate::document::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target,
-    CONDITION_IDS, GROUP_IDS, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
+    Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
+    Settings, Target, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES, MAX_GRANTS, MAX_HINTS,
+    MAX_NON_FIXES, QUEUE_TYPES,
 };
 pub use rename::rename_queue;
 pub(crate) use target::Kind;

@@ -65,6 +65,8 @@ pub enum KnobKind {
     Number,
     Toggle,
     Choice,
+    /// A document as text: a queue policy's JSON, in a text area.
+    Text,
 }
 
 /// A choice: its value in settings, and its words.
@@ -95,6 +97,7 @@ impl Knob {
         let (kind, choices) = match self.target.kind() {
             Kind::Int { .. } => (KnobKind::Number, Vec::new()),
             Kind::Bool => (KnobKind::Toggle, Vec::new()),
+            Kind::Text => (KnobKind::Text, Vec::new()),
             Kind::Choice(values) => (
                 KnobKind::Choice,
                 values
@@ -132,6 +135,9 @@ fn choice_label(target: &Target, value: &str) -> String {
             format!("A group per {attribute}")
         }
         (_, "perMessage") => "A group per message".into(),
+        (Target::Encryption { kms_key, .. }, "kms") => format!("SSE-KMS ({kms_key})"),
+        (Target::Encryption { .. }, "sqs") => "SSE-SQS (keys SQS owns)".into(),
+        (Target::Encryption { .. }, "none") => "None (unencrypted)".into(),
         _ => value.into(),
     }
 }
