@@ -152,7 +152,20 @@ impl Explain {
             n.fails == condition
                 && n.settings
                     .iter()
-                    .all(|(id, v)| settings.get(id).unwrap_or(&KnobValue::OFF) == v)
+                    .all(|(id, v)| same(settings.get(id).unwrap_or(&KnobValue::OFF), v))
         })
+    }
+}
+
+/// Two knob values alike: a text knob's documents alike as JSON, however
+/// they are laid out (a policy the lab file writes on one line is the one
+/// the page shows indented).
+fn same(a: &KnobValue, b: &KnobValue) -> bool {
+    match (a, b) {
+        (KnobValue::Text(x), KnobValue::Text(y)) if x != y => {
+            let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+            parse(x).is_some_and(|v| Some(v) == parse(y))
+        }
+        _ => a == b,
     }
 }
