@@ -83,6 +83,12 @@ export function knobChanges(knobs, before, after) {
     const [from, to] = [before?.[knob.id], after?.[knob.id]];
     if (JSON.stringify(from) === JSON.stringify(to)) continue;
     const field = knob.field ? fieldAt(knob.field) : undefined;
+    // A document (a queue policy) is not quoted in a sentence: it was edited.
+    if (knob.kind === "text") {
+      const label = knob.label;
+      out.push({ path: `knobs.${knob.id}`, owner: "", knob: true, name: `“${label}”`, from, to, unit: "", field, words: ["the file's", "yours"], edited: true, text: `${label}: edited` });
+      continue;
+    }
     const word = (v) => (knob.kind === "choice" ? (knob.choices.find((c) => c.value === v)?.label ?? String(v)) : shown(v === "off" ? undefined : v, field));
     const words = [word(from), word(to)];
     // "Visibility timeout (s)": the values carry the unit, so the label need not.
@@ -100,7 +106,8 @@ export function changeSentence(list) {
   const whose = c.owner ? `${poss(c.owner)} ` : c.knob ? "" : "the ";
   const [from, to] = c.words ? c.words.map(inSentence) : [shown(c.from, c.field), shown(c.to, c.field)];
   let verb;
-  if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
+  if (c.edited) verb = `edited ${whose}${c.name}`;
+  else if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
   else if (to === "off") verb = `turned off ${whose}${c.name}`;
   else if (from === "off") verb = `turned on ${whose}${c.name}${c.to === true ? "" : ` (${to})`}`;
   else verb = `changed ${whose}${c.name} to ${to}`;
