@@ -21,7 +21,9 @@ const isObject = (v) => v !== null && typeof v === "object" && !(Array.isArray(v
  */
 function pairs(before, after, path = "", out = []) {
   const named = path && fieldAt(path);
-  if (isObject(before) && isObject(after)) {
+  // A document (a queue policy, a filter policy) is one value: it was edited, not its members.
+  if (named?.kind === "text" && (isObject(before) || isObject(after))) out.push([path, before, after]);
+  else if (isObject(before) && isObject(after)) {
     for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) pairs(before[key], after[key], path ? `${path}.${key}` : key, out);
   } else if ((isObject(before) || isObject(after)) && !named) {
     pairs(isObject(before) ? before : {}, isObject(after) ? after : {}, path, out);
@@ -61,7 +63,8 @@ export function changes(file, now, queueDefaults = {}) {
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
     const field = fieldAt(path);
     const name = field?.name ?? parts.slice(list ? 2 : 0).join(".");
-    const text = `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
+    const document = field?.kind === "text" && (isObject(from) || isObject(to));
+    const text = document ? `${owner ? `${poss(owner)} ` : ""}${name} edited` : `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
     out.push({ path, owner, name, from, to, unit: field?.unit ?? "", field, text });
   }
   return out;

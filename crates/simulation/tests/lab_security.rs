@@ -101,11 +101,16 @@ fn settings(v: Value) -> Settings {
 #[test]
 fn no_delivery_lost_breaks_when_sqs_refuses_a_topics_delivery_and_sns_drops_it() {
     let goal = json!({ "noDeliveryLost": true });
-    assert_eq!(breach(fan_out(json!([topic_may_send()]), goal.clone())), None);
+    assert_eq!(
+        breach(fan_out(json!([topic_may_send()]), goal.clone())),
+        None
+    );
     let other = allow(
         json!({ "Service": "sns.amazonaws.com" }),
         json!("sqs:SendMessage"),
-        Some(json!({ "ArnEquals": { "aws:SourceArn": "arn:aws:sns:us-east-1:000000000000:other" } })),
+        Some(
+            json!({ "ArnEquals": { "aws:SourceArn": "arn:aws:sns:us-east-1:000000000000:other" } }),
+        ),
     );
     assert_eq!(
         breach(fan_out(json!([other]), goal)),
@@ -157,7 +162,10 @@ fn least_privilege_asks_sqs_whether_the_policy_allows_more_than_the_grants() {
         json!(["sqs:ReceiveMessage", "sqs:DeleteMessage"]),
     );
     assert_eq!(
-        breach(partner(exact.clone(), goal(json!(["ReceiveMessage", "DeleteMessage"])))),
+        breach(partner(
+            exact.clone(),
+            goal(json!(["ReceiveMessage", "DeleteMessage"]))
+        )),
         None
     );
     // A grant may allow less than it may: the goal bounds it from above.
@@ -176,16 +184,22 @@ fn least_privilege_asks_sqs_whether_the_policy_allows_more_than_the_grants() {
     assert_eq!(condition, "leastPrivilege");
     assert!(
         text.contains("lets account 111111111111 call SendMessage")
-            && text.contains("(statement S1 allows it): it needs only ReceiveMessage, DeleteMessage"),
+            && text
+                .contains("(statement S1 allows it): it needs only ReceiveMessage, DeleteMessage"),
         "{text}"
     );
     let (_, text) = breach(partner(
-        grant(json!("*"), json!(["sqs:ReceiveMessage", "sqs:DeleteMessage"])),
+        grant(
+            json!("*"),
+            json!(["sqs:ReceiveMessage", "sqs:DeleteMessage"]),
+        ),
         goal(json!(["ReceiveMessage", "DeleteMessage"])),
     ))
     .expect("anyone is more");
     assert!(
-        text.contains("lets any account (999999999999, for one) call ReceiveMessage and DeleteMessage"),
+        text.contains(
+            "lets any account (999999999999, for one) call ReceiveMessage and DeleteMessage"
+        ),
         "{text}"
     );
     // Principal "*" narrowed by a condition to the partner's account is
@@ -196,7 +210,10 @@ fn least_privilege_asks_sqs_whether_the_policy_allows_more_than_the_grants() {
         Some(json!({ "StringEquals": { "aws:PrincipalAccount": "111111111111" } }))
     )]);
     assert_eq!(
-        breach(partner(narrowed, goal(json!(["ReceiveMessage", "DeleteMessage"])))),
+        breach(partner(
+            narrowed,
+            goal(json!(["ReceiveMessage", "DeleteMessage"]))
+        )),
         None
     );
 }
@@ -205,7 +222,10 @@ fn least_privilege_asks_sqs_whether_the_policy_allows_more_than_the_grants() {
 fn least_privilege_sees_a_service_statement_without_its_source_condition() {
     let goal = json!({ "leastPrivilege": { "queue": "orders", "grants": [
         { "principal": "sns.amazonaws.com", "sourceArn": TOPIC, "actions": ["SendMessage"] } ] } });
-    assert_eq!(breach(fan_out(json!([topic_may_send()]), goal.clone())), None);
+    assert_eq!(
+        breach(fan_out(json!([topic_may_send()]), goal.clone())),
+        None
+    );
     let any_topic = allow(
         json!({ "Service": "sns.amazonaws.com" }),
         json!("sqs:SendMessage"),
@@ -213,7 +233,10 @@ fn least_privilege_sees_a_service_statement_without_its_source_condition() {
     );
     let (condition, text) = breach(fan_out(json!([any_topic]), goal)).expect("any topic");
     assert_eq!(condition, "leastPrivilege");
-    assert!(text.contains("lets sns.amazonaws.com for any topic"), "{text}");
+    assert!(
+        text.contains("lets sns.amazonaws.com for any topic"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -237,12 +260,17 @@ fn encrypted_with_kms_holds_only_for_a_queue_on_its_kms_key_at_the_end() {
     let lab = parse(kms(60, goal));
     assert_eq!(run_seed(&lab, 1).unwrap().0, None);
     for (choice, words) in [
-        ("sqs", "orders was encrypted with SSE-SQS (keys SQS owns), not with a KMS key"),
+        (
+            "sqs",
+            "orders was encrypted with SSE-SQS (keys SQS owns), not with a KMS key",
+        ),
         ("none", "orders was not encrypted at all"),
     ] {
         let changed = lab
             .with_settings(&settings(json!({ "encryption": choice })))
             .unwrap();
+        // Off SSE-KMS the queue has no reuse period: the knob reads "off".
+        assert_eq!(changed.lab_settings()["period"], KnobValue::OFF);
         let failure = run_seed(&changed, 1).unwrap().0.expect("breaks");
         assert_eq!(failure.condition, "encryptedWithKms");
         assert_eq!(
@@ -254,7 +282,10 @@ fn encrypted_with_kms_holds_only_for_a_queue_on_its_kms_key_at_the_end() {
 
 #[test]
 fn a_policy_knob_reads_the_queues_policy_as_indented_text_and_writes_it_back() {
-    let lab = parse(fan_out(json!([topic_may_send()]), json!({ "noDeliveryLost": true })));
+    let lab = parse(fan_out(
+        json!([topic_may_send()]),
+        json!({ "noDeliveryLost": true }),
+    ));
     let KnobValue::Text(text) = &lab.lab_settings()["policy"] else {
         panic!("a text knob");
     };
@@ -275,7 +306,10 @@ fn a_policy_knob_reads_the_queues_policy_as_indented_text_and_writes_it_back() {
 
 #[test]
 fn a_malformed_policy_is_refused_at_its_setting_with_what_is_wrong() {
-    let lab = parse(fan_out(json!([topic_may_send()]), json!({ "noDeliveryLost": true })));
+    let lab = parse(fan_out(
+        json!([topic_may_send()]),
+        json!({ "noDeliveryLost": true }),
+    ));
     let refused = |text: &str| {
         lab.with_settings(&settings(json!({ "policy": text })))
             .expect_err("refused")

@@ -133,7 +133,10 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "10-lost-notifications.json",
-        &[("noDeliveryLost", "SQS refuses every delivery with AccessDenied")],
+        &[(
+            "noDeliveryLost",
+            "SQS refuses every delivery with AccessDenied",
+        )],
     ),
     (
         "11-wrong-account.json",
@@ -327,8 +330,18 @@ fn print_cases() {
     for (name, lab) in labs().into_iter().filter(|(n, _)| n.contains(&wanted)) {
         let explain = lab.explain.clone().unwrap();
         let mut cases = vec![("own settings".to_string(), Settings::new())];
-        cases.extend(explain.fixes.iter().map(|f| (f.name.clone(), f.settings.clone())));
-        cases.extend(explain.non_fixes.iter().map(|f| (f.name.clone(), f.settings.clone())));
+        cases.extend(
+            explain
+                .fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        cases.extend(
+            explain
+                .non_fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
         for (case, settings) in cases {
             let report = check(&name, &lab, &settings);
             println!("{name} / {case}: {}", report.summary);

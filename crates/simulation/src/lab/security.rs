@@ -35,7 +35,10 @@ fn who(principal: &str) -> String {
 
 /// "statement PartnerReads", "statement #2".
 fn statement_words(sid: Option<&str>, index: u32) -> String {
-    sid.map_or_else(|| format!("statement #{index}"), |s| format!("statement {s}"))
+    sid.map_or_else(
+        || format!("statement #{index}"),
+        |s| format!("statement {s}"),
+    )
 }
 
 /// Why the gate refused a call, in words, from its decision.
@@ -174,7 +177,8 @@ impl SecurityWatch {
                 dead_letter_queue,
                 message_id,
             } => {
-                let how = format!("moved to the subscription's dead-letter queue {dead_letter_queue}");
+                let how =
+                    format!("moved to the subscription's dead-letter queue {dead_letter_queue}");
                 (topic, queue, (message_id, how))
             }
             _ => return None,
@@ -206,7 +210,11 @@ impl SecurityWatch {
                 "; {} of {} {} lost by the end",
                 thousands(self.lost),
                 thousands(self.deliveries),
-                if self.deliveries == 1 { "delivery was" } else { "deliveries were" }
+                if self.deliveries == 1 {
+                    "delivery was"
+                } else {
+                    "deliveries were"
+                }
             )),
             "noAccessDenied" => Some(format!(
                 "; {} refused by the end",
@@ -293,7 +301,11 @@ fn probes(lp: &LeastPrivilege, region: &str) -> Vec<Probe> {
     let topic = format!("arn:aws:sns:{region}:{stranger}:another-topic");
     let bucket = "arn:aws:s3:::another-bucket".to_string();
     let strangers = [
-        (stranger.to_string(), None, format!("any account ({stranger}, for one)")),
+        (
+            stranger.to_string(),
+            None,
+            format!("any account ({stranger}, for one)"),
+        ),
         (
             "sns.amazonaws.com".into(),
             Some(topic.clone()),

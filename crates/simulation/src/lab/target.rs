@@ -3,8 +3,8 @@
 //! "off", where its setting lives and how it is read and written. A new
 //! target is one variant of `Target` (the document) and one row here.
 
-use super::rename::{queue_index, set_queue_type};
 use super::policy_text::pretty;
+use super::rename::{queue_index, set_queue_type};
 use crate::document::{
     Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Operation, QueueSpec, Redrive,
     RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
@@ -60,6 +60,10 @@ struct Row {
     choices: Option<&'static [&'static str]>,
     /// Its value is a document as text.
     text: bool,
+    /// Another setting can make it not apply (a reuse period on a queue
+    /// another knob took off SSE-KMS): it then reads "off", which the
+    /// learner cannot choose.
+    lapses: bool,
     access: Access,
 }
 
@@ -110,6 +114,7 @@ const fn row(
         optional,
         choices: None,
         text: false,
+        lapses: false,
         access,
     }
 }
@@ -299,29 +304,31 @@ const ENCRYPTION: Row = Row {
         Access::Queue(read_encryption, write_encryption),
     )
 };
-const KMS_REUSE: Row = row(
-    "kmsDataKeyReusePeriodSeconds",
-    "dataKeyReusePeriodSeconds",
-    "encryption.dataKeyReusePeriodSeconds",
-    false,
-    Access::Queue(
-        // A queue not on SSE-KMS has no period: it reads as the one it
-        // would get if turned back to SSE-KMS (SQS's default).
-        |q| {
-            let kms = match &q.encryption {
-                Some(Encryption::Kms(k)) => k.data_key_reuse_period_seconds,
-                _ => None,
-            };
-            KnobValue::Int(kms.unwrap_or(queuelab_engine::DEFAULT_DATA_KEY_REUSE_SECONDS.into()))
-        },
-        // The period is SSE-KMS's: a queue encrypted otherwise has none.
-        |q, v, _| {
-            if let Some(Encryption::Kms(k)) = &mut q.encryption {
-                k.data_key_reuse_period_seconds = int(v);
-            }
-        },
-    ),
-);
+const KMS_REUSE: Row = Row {
+    lapses: true,
+    ..row(
+        "kmsDataKeyReusePeriodSeconds",
+        "dataKeyReusePeriodSeconds",
+        "encryption.dataKeyReusePeriodSeconds",
+        false,
+        Access::Queue(
+            // A queue not on SSE-KMS has no period: "off" (`Row::lapses`).
+            |q| match &q.encryption {
+                Some(Encryption::Kms(k)) => KnobValue::Int(
+                    k.data_key_reuse_period_seconds
+                        .unwrap_or(queuelab_engine::DEFAULT_DATA_KEY_REUSE_SECONDS.into()),
+                ),
+                _ => KnobValue::OFF,
+            },
+            // The period is SSE-KMS's: a queue encrypted otherwise has none.
+            |q, v, _| {
+                if let Some(Encryption::Kms(k)) = &mut q.encryption {
+                    k.data_key_reuse_period_seconds = int(v);
+                }
+            },
+        ),
+    )
+};
 
 fn read_encryption(q: &QueueSpec) -> KnobValue {
     let choice = match &q.encryption {
@@ -508,6 +515,11 @@ impl Target {
     /// the knob.
     pub(super) fn field(&self) -> &'static str {
         self.row().0.field
+    }
+
+    /// Whether it reads "off" where another setting made it not apply.
+    pub(super) fn lapses(&self) -> bool {
+        self.row().0.lapses
     }
 
     /// The name of the target (its key in the file).

@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 
 use super::rename::queue_index;
-use super::target::{consumer_indexes, Kind};
 use super::security::need_principal;
+use super::target::{consumer_indexes, Kind};
 use crate::document::{
-    Explain, Goal, Knob, KnobValue, LeastPrivilege, Scenario, Target, MAX_FIXES,
-    MAX_GRANTS, MAX_HINTS, MAX_NON_FIXES,
+    Explain, Goal, Knob, KnobValue, LeastPrivilege, Scenario, Target, MAX_FIXES, MAX_GRANTS,
+    MAX_HINTS, MAX_NON_FIXES,
 };
 use crate::scenario::{at_most, field_range, quoted, rule_for, FieldError};
 
@@ -133,16 +133,19 @@ impl LeastPrivilege {
         }
         for (i, need) in self.grants.iter().enumerate() {
             if let Err(why) = need_principal(need) {
-                return refuse(format!("{path}[{i}].principal"), why, quoted(&need.principal));
+                return refuse(
+                    format!("{path}[{i}].principal"),
+                    why,
+                    quoted(&need.principal),
+                );
             }
             if need.actions.is_empty() {
                 let rule = "a list of at least one SQS action (\"ReceiveMessage\")";
                 return refuse(format!("{path}[{i}].actions"), rule, "none".into());
             }
             for (j, action) in need.actions.iter().enumerate() {
-                let known = queuelab_engine::Action::from_name(action).filter(|a| {
-                    !matches!(a.grant(), queuelab_engine::Grant::Through(_))
-                });
+                let known = queuelab_engine::Action::from_name(action)
+                    .filter(|a| !matches!(a.grant(), queuelab_engine::Grant::Through(_)));
                 if known.is_none() {
                     let rule = "the name of an SQS action a policy can grant (\"ReceiveMessage\", \
                                 \"DeleteMessage\"; a batch is granted by its single action)";
@@ -161,7 +164,13 @@ impl Knob {
         self.validate_range(i)?;
         // The file's own setting is one the learner could have chosen.
         let own = self.target.read(s).unwrap_or(KnobValue::OFF);
-        if let Err(e) = self.check(&own) {
+        // A setting another knob made not apply reads "off": no choice of the learner's.
+        let lapsed = own == KnobValue::OFF && self.target.lapses();
+        let own_checked = match lapsed {
+            true => Ok(()),
+            false => self.check(&own),
+        };
+        if let Err(e) = own_checked {
             let paths = self.target.paths(s).join(", ");
             return refuse(
                 format!("knobs[{i}]"),
@@ -261,7 +270,10 @@ impl Knob {
 
     /// A queue's policy or encryption: what the knob starts from is there.
     fn validate_queue_target(&self, target: &str, s: &Scenario) -> Result<(), FieldError> {
-        let Some(q) = self.target.queue().and_then(|name| s.queues.iter().find(|q| q.name == name))
+        let Some(q) = self
+            .target
+            .queue()
+            .and_then(|name| s.queues.iter().find(|q| q.name == name))
         else {
             return Ok(());
         };
