@@ -63,8 +63,8 @@ export function changes(file, now, queueDefaults = {}) {
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
     const field = fieldAt(path);
     const name = field?.name ?? parts.slice(list ? 2 : 0).join(".");
-    const document = field?.kind === "text" && (isObject(from) || isObject(to));
-    const text = document ? `${owner ? `${poss(owner)} ` : ""}${name} edited` : `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
+    const edited = field?.kind === "text" && (isObject(from) || isObject(to));
+    const text = edited ? `${owner ? `${poss(owner)} ` : ""}${name} edited` : `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
     out.push({ path, owner, name, from, to, unit: field?.unit ?? "", field, text });
   }
   return out;
