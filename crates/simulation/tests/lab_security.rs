@@ -269,8 +269,10 @@ fn encrypted_with_kms_holds_only_for_a_queue_on_its_kms_key_at_the_end() {
         let changed = lab
             .with_settings(&settings(json!({ "encryption": choice })))
             .unwrap();
-        // Off SSE-KMS the queue has no reuse period: the knob reads "off".
+        // Off SSE-KMS the queue has no reuse period: the knob reads "off",
+        // and the settings read (a page sends them all back) are taken.
         assert_eq!(changed.lab_settings()["period"], KnobValue::OFF);
+        assert_eq!(lab.with_settings(&changed.lab_settings()).unwrap(), changed);
         let failure = run_seed(&changed, 1).unwrap().0.expect("breaks");
         assert_eq!(failure.condition, "encryptedWithKms");
         assert_eq!(
@@ -350,6 +352,11 @@ fn encryption_and_reuse_period_knobs_are_refused_outside_their_choices_and_range
         .expect_err("below SQS's range");
     assert_eq!(e.path, "settings.period");
     assert!(e.rule.contains("from 60"), "{}", e.rule);
+    // "off" is what a lapsed period reads: on a queue on SSE-KMS it sets nothing.
+    let kept = lab
+        .with_settings(&settings(json!({ "period": "off" })))
+        .unwrap();
+    assert_eq!(kept.lab_settings()["period"], KnobValue::Int(60));
     let longer = lab
         .with_settings(&settings(json!({ "period": 86400 })))
         .unwrap();

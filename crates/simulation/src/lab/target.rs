@@ -61,8 +61,8 @@ struct Row {
     /// Its value is a document as text.
     text: bool,
     /// Another setting can make it not apply (a reuse period on a queue
-    /// another knob took off SSE-KMS): it then reads "off", which the
-    /// learner cannot choose.
+    /// another knob took off SSE-KMS): it then reads "off", and "off"
+    /// given back (a page sends the settings it read) changes nothing.
     lapses: bool,
     access: Access,
 }
@@ -321,9 +321,10 @@ const KMS_REUSE: Row = Row {
                 _ => KnobValue::OFF,
             },
             // The period is SSE-KMS's: a queue encrypted otherwise has none.
+            // "off" (what a lapsed period reads, sent back by a page) sets nothing.
             |q, v, _| {
-                if let Some(Encryption::Kms(k)) = &mut q.encryption {
-                    k.data_key_reuse_period_seconds = int(v);
+                if let (Some(Encryption::Kms(k)), Some(period)) = (&mut q.encryption, int(v)) {
+                    k.data_key_reuse_period_seconds = Some(period);
                 }
             },
         ),

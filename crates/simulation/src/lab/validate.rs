@@ -164,13 +164,7 @@ impl Knob {
         self.validate_range(i)?;
         // The file's own setting is one the learner could have chosen.
         let own = self.target.read(s).unwrap_or(KnobValue::OFF);
-        // A setting another knob made not apply reads "off": no choice of the learner's.
-        let lapsed = own == KnobValue::OFF && self.target.lapses();
-        let own_checked = match lapsed {
-            true => Ok(()),
-            false => self.check(&own),
-        };
-        if let Err(e) = own_checked {
+        if let Err(e) = self.check(&own) {
             let paths = self.target.paths(s).join(", ");
             return refuse(
                 format!("knobs[{i}]"),
@@ -378,7 +372,7 @@ impl Knob {
             {
                 Ok(())
             }
-            (Kind::Int { .. }, KnobValue::Off(_)) if self.off => Ok(()),
+            (Kind::Int { .. }, KnobValue::Off(_)) if self.off || self.target.lapses() => Ok(()),
             (Kind::Int { .. }, _) => {
                 let unit = field_range(self.target.field()).map_or("", |(.., unit)| unit);
                 let (min, max) = (self.min.unwrap_or(0), self.max.unwrap_or(0));
