@@ -345,7 +345,7 @@ test("the lost notifications: the policy is edited in its text area, a wrong top
   const { fixes, nonFixes } = labParts("10-lost-notifications.json");
   assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), [
     "No message a topic sends to a subscribed queue is lost (refused, then dropped or dead-lettered)",
-    "orders' policy grants no more than needed: sns.amazonaws.com for arn:aws:sns:us-east-1:000000000000:orders-topic may call SendMessage, and no one else anything",
+    "orders' policy grants no more than needed: sns.amazonaws.com for arn:aws:sns:us-east-1:000000000000:orders-topic may call SendMessage; no other account or service may call anything",
   ]);
   // The text area holds the queue's policy as the run has it, indented, in AWS's order.
   const area = page.locator("#knob-policy");

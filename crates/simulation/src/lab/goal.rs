@@ -1033,7 +1033,8 @@ impl Goal {
                     })
                     .collect();
                 format!(
-                    "{} policy grants no more than needed: {}, and no one else anything",
+                    "{} policy grants no more than needed: {}; no other account or service \
+                     may call anything",
                     match lp.queue.ends_with('s') {
                         true => format!("{}'", lp.queue),
                         false => format!("{}'s", lp.queue),
