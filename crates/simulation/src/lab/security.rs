@@ -337,13 +337,14 @@ fn possessive(name: &str) -> String {
     }
 }
 
-/// "PurgeQueue, SendMessage and 7 more".
+/// "SendMessage, ListDeadLetterSourceQueues and PurgeQueue"; past four
+/// names, "SendMessage, ReceiveMessage, DeleteMessage and 5 more".
 fn some_of(names: &[&str]) -> String {
     match names {
-        [one] => (*one).to_string(),
-        [first, second] => format!("{first} and {second}"),
-        [first, second, rest @ ..] => format!("{first}, {second} and {} more", rest.len()),
         [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] if names.len() <= 4 => format!("{} and {last}", rest.join(", ")),
+        _ => format!("{} and {} more", names[..3].join(", "), names.len() - 3),
     }
 }
 
