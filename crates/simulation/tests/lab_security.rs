@@ -184,8 +184,9 @@ fn least_privilege_asks_sqs_whether_the_policy_allows_more_than_the_grants() {
     assert_eq!(condition, "leastPrivilege");
     assert!(
         text.contains("lets account 111111111111 call SendMessage")
-            && text
-                .contains("(statement S1 allows it): it needs only ReceiveMessage, DeleteMessage"),
+            && text.contains(
+                "(statement S1 allows it): it may be granted only ReceiveMessage, DeleteMessage"
+            ),
         "{text}"
     );
     let (_, text) = breach(partner(

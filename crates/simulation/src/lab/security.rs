@@ -382,7 +382,7 @@ pub(super) fn judge_privilege(lp: &LeastPrivilege, engine: &Engine, now: Millis)
                 let named: Vec<&str> = lp.grants.iter().map(|g| g.principal.as_str()).collect();
                 format!("only {} should be allowed anything", named.join(" and "))
             }
-            false => format!("it needs only {}", probe.may.join(", ")),
+            false => format!("it may be granted only {}", probe.may.join(", ")),
         };
         return Some(format!(
             "at the end ({}), {} policy lets {} call {} ({} allows it): {needs}",
