@@ -48,7 +48,7 @@ import { gzipSync } from "node:zlib";
 // issue 29's first part (+142.5 KB over 545,385: S3 buckets +35.4 KB, SNS topics +54.1 KB, the rest
 // queue policies read into typed statements and evaluated at the gate with their decision event,
 // KMS keys with data-key counting and their errors, callers of other accounts and their journal,
-// the triggers and operator call of scenarios 16-20); 707,165 with issue 29's three labs (+19.4 KB
+// the triggers and operator call of scenarios 16-20); 707,124 with issue 29's three labs (+19.4 KB
 // over 687,762 measured on this toolchain: five goal conditions with their serde (noDeliveryLost,
 // noAccessDenied, leastPrivilege with its grants, kmsRequestsAtMost, encryptedWithKms), their
 // watch and sentences (lab/security.rs, the policy probed through Engine::decide for every
