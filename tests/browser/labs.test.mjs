@@ -23,7 +23,7 @@ test("a lab is solved through its form: the verdict, the conditions held, the pr
   assert.equal(await goal.getAttribute("data-lab"), "duplicate-orders");
   assert.equal(await goal.getAttribute("data-goal-state"), "unmet");
   assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is charged at most once", "No message is lost", "Every message is charged by t = 50 s"]);
-  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 9");
+  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 12");
   // The lab's own (broken) settings fill the form.
   assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
   assert.equal(await page.locator("#knob-heartbeat-on").isChecked(), false);
@@ -313,6 +313,146 @@ test("lab 07 played with its fix says what changed in its knobs' words: the retr
   await page.locator("#outcome:not([hidden])").waitFor({ timeout: scaled(30_000) });
   assert.match(await page.locator("#outcome").textContent(), /^.*You turned off “Release a failed order at once” \(and 1 more change\)/s);
   await page.screenshot({ path: join(artifacts, "lab-07-fixed.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+// Labs 10–12 (who may call, what encryption costs): each played with a
+// wrong fix (Check my fix fails, naming the condition) and the right one.
+
+/** A lab file's fixes and non-fixes by name: the policies the tests type are the lab's own. */
+const labParts = (file) => JSON.parse(readFileSync(join(root, "web/scenarios/labs", file), "utf8")).explain;
+
+/** Types `text` into a policy knob's text area and applies it; waits for the run to take it. */
+async function typePolicy(page, text) {
+  await page.locator("#knob-policy").fill(text);
+  await page.locator("[data-knob-apply='policy']").click();
+  await page.waitForFunction((want) => JSON.stringify(JSON.parse(document.getElementById("lab").lab.settings.policy)) === JSON.stringify(JSON.parse(want)), text);
+}
+
+/** Check my fix: the verdict, and the conditions that failed. */
+async function verdict(page) {
+  await checkFix(page);
+  return {
+    state: await page.locator("#goal").getAttribute("data-goal-state"),
+    failed: await page.locator("#goal-conditions li[data-held='false']").evaluateAll((lis) => lis.map((li) => li.dataset.condition)),
+    text: await page.locator("#goal-result").textContent(),
+  };
+}
+
+test("the lost notifications: the policy is edited in its text area, a wrong topic ARN still loses deliveries, the SourceArn statement passes", async () => {
+  const { page, problems, close } = await open("?lab=lost-notifications&checkpoints=off");
+  const { fixes, nonFixes } = labParts("10-lost-notifications.json");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), [
+    "No message a topic sends to a subscribed queue is lost (refused, then dropped or dead-lettered)",
+    "orders' policy grants no more than needed: sns.amazonaws.com for arn:aws:sns:us-east-1:000000000000:orders-topic may call SendMessage; no other account or service may call anything",
+  ]);
+  // The text area holds the queue's policy as the run has it, indented, in AWS's order.
+  const area = page.locator("#knob-policy");
+  assert.equal(await area.evaluate((el) => el.tagName), "TEXTAREA");
+  const shown = await area.inputValue();
+  assert.match(shown, /^\{\n {2}"Version": "2012-10-17",\n {2}"Statement": \[\n {4}\{\n {6}"Sid": "__owner_statement",\n {6}"Effect": "Allow",/);
+
+  // The lab as shipped: every delivery is refused and dropped.
+  let v = await verdict(page);
+  assert.equal(v.state, "unmet");
+  assert.deepEqual(v.failed, ["noDeliveryLost"]);
+  assert.match(v.text, /With seed 1, orders-topic's delivery to orders was refused at t = 1 s: AccessDenied, and dropped: the subscription has no dead-letter queue; 8 of 8 deliveries were lost by the end/);
+  await page.screenshot({ path: join(artifacts, "lab-lost-notifications-1280.png"), fullPage: true });
+
+  // A policy SQS would refuse is said under the area in SQS's words; the run keeps its policy.
+  await area.fill(shown.replace('"Effect": "Allow",', ""));
+  await page.locator("[data-knob-apply='policy']").click();
+  const note = page.locator("[data-knob-error='policy']");
+  await note.waitFor();
+  assert.equal(
+    await note.textContent(),
+    "orders' access policy must be a queue policy SQS accepts (a JSON object with Version and Statement). SQS refuses this one: Invalid value for the parameter Policy. Reason: statement 1 (\"__owner_statement\"): it has no Effect. The run keeps the policy it had.",
+  );
+  assert.equal(JSON.parse(await page.evaluate(() => document.getElementById("lab").lab.settings.policy)).Statement[0].Effect, "Allow");
+
+  // The statement names another topic: still lost, and the lab says why.
+  await typePolicy(page, nonFixes[0].settings.policy);
+  assert.equal(await page.locator("[data-knob-error]").count(), 0);
+  await page.waitForSelector("[data-changed]:not([hidden])");
+  assert.match(await page.locator("[data-changed]").textContent(), /orders' access policy: edited/);
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["noDeliveryLost"]);
+  assert.match(v.text, /The statement names another topic only moves the problem\./);
+
+  // The SourceArn statement, typed: every delivery arrives and nothing more is granted.
+  await typePolicy(page, fixes[0].settings.policy);
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(await page.locator("#goal-conditions li").evaluateAll((lis) => lis.map((li) => li.dataset.held)), ["true", "true"]);
+  await page.screenshot({ path: join(artifacts, "lab-lost-notifications-met-1280.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the lost notifications at a phone's width: the policy's text area fits and scrolls inside itself", async () => {
+  const { page, problems, close } = await open("?lab=lost-notifications&checkpoints=off", { viewport: { width: 400, height: 800 } });
+  const area = page.locator("#knob-policy");
+  const box = await area.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 400, `the area fits: ${JSON.stringify(box)}`);
+  assert.ok(box.height >= 150, `room for the statements: ${box.height}`);
+  // The page itself does not scroll sideways; long lines scroll in the area.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 400));
+  await area.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "lab-lost-notifications-400.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the wrong account: sqs:* and a grant without DeleteMessage fail their conditions, the partner's exact grant passes", async () => {
+  const { page, problems, close } = await open("?lab=wrong-account&checkpoints=off");
+  const { fixes, nonFixes } = labParts("11-wrong-account.json");
+  let v = await verdict(page);
+  assert.ok(v.failed.includes("noAccessDenied"), v.failed.join());
+  assert.match(v.text, /partner-reader's ReceiveMessage on partner-orders was refused at t = 0 s: AccessDenied, no statement of its policy allows account 111111111111 to ReceiveMessage/);
+
+  const byName = (name) => nonFixes.find((n) => n.name === name).settings.policy;
+  await typePolicy(page, byName("Allow the partner sqs:*"));
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["leastPrivilege"]);
+  assert.match(v.text, /partner-orders' policy lets account 111111111111 call SendMessage/);
+
+  await typePolicy(page, byName("Allow ReceiveMessage only"));
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["noAccessDenied"]);
+  assert.match(v.text, /partner-reader's DeleteMessage on partner-orders was refused/);
+
+  await typePolicy(page, fixes[0].settings.policy);
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the KMS bill: SSE-SQS is no fix (the queue must stay on its KMS key), a day-long data key reuse period is", async () => {
+  const { page, problems, close } = await open("?lab=kms-bill&checkpoints=off");
+  assert.equal(await page.locator("#knob-reusePeriod").inputValue(), "60");
+  assert.equal(await page.locator("#knob-encryption").inputValue(), "kms");
+  assert.deepEqual(await page.locator("#knob-encryption option").allTextContents(), ["SSE-KMS (alias/orders)", "SSE-SQS (keys SQS owns)", "None (unencrypted)"]);
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["kmsRequestsAtMost"]);
+  assert.match(v.text, /SQS made its 11th KMS request at t = 180 s \(goal: at most 10\); 60 by the end \(20 GenerateDataKey, 40 Decrypt\)/);
+
+  await page.locator("#knob-encryption").selectOption("sqs");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.encryption === "sqs");
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["encryptedWithKms"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /at the end \(t = 1200 s\), orders was encrypted with SSE-SQS \(keys SQS owns\), not with a KMS key/);
+  assert.match(v.text, /Switch to SSE-SQS only moves the problem\./);
+
+  await page.locator("#knob-encryption").selectOption("kms");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.encryption === "kms");
+  await page.locator("#knob-reusePeriod").fill("86400");
+  await page.locator("#knob-reusePeriod").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.reusePeriod === 86400);
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.match(v.text, /at most 3 requests to KMS/);
   assert.deepEqual(problems, []);
   await close();
 });

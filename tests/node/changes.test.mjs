@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { changes, changeSentence, differences, mostSideEffects, omittedNote } from "../../web/text/changes.js";
+import { changes, changeSentence, differences, knobChanges, mostSideEffects, omittedNote } from "../../web/text/changes.js";
 import { Playground } from "./load.mjs";
 import { limits } from "../../web/pkg/queuelab.js";
 import { labs } from "../../web/engine/engine.js";
@@ -126,4 +126,15 @@ test("every change a shipped lab's fixes and non-fixes make is a field the engin
     }
   }
   assert.ok(said > 10, `the labs' fixes change settings (${said})`);
+});
+
+test("a lab's policy text knob is said as edited, never quoted: the document is the learner's", () => {
+  const text = labFile("10-lost-notifications");
+  const view = labs.view(text);
+  const fix = JSON.parse(text).explain.fixes[0].settings;
+  const list = knobChanges(view.knobs, view.settings, labs.view(labs.scenario(text, fix)).settings);
+  assert.deepEqual(list.map((c) => c.text), ["orders' access policy: edited"]);
+  assert.equal(changeSentence(list), "You edited “orders' access policy”");
+  // The same document, laid out as the page shows it, is no change.
+  assert.deepEqual(knobChanges(view.knobs, view.settings, { ...view.settings }), []);
 });

@@ -21,7 +21,9 @@ const isObject = (v) => v !== null && typeof v === "object" && !(Array.isArray(v
  */
 function pairs(before, after, path = "", out = []) {
   const named = path && fieldAt(path);
-  if (isObject(before) && isObject(after)) {
+  // A document (a queue policy, a filter policy) is one value: it was edited, not its members.
+  if (named?.kind === "text" && (isObject(before) || isObject(after))) out.push([path, before, after]);
+  else if (isObject(before) && isObject(after)) {
     for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) pairs(before[key], after[key], path ? `${path}.${key}` : key, out);
   } else if ((isObject(before) || isObject(after)) && !named) {
     pairs(isObject(before) ? before : {}, isObject(after) ? after : {}, path, out);
@@ -61,7 +63,8 @@ export function changes(file, now, queueDefaults = {}) {
     const owner = list ? (list[Number(parts[1])]?.name ?? `${parts[0]} ${parts[1]}`) : "";
     const field = fieldAt(path);
     const name = field?.name ?? parts.slice(list ? 2 : 0).join(".");
-    const text = `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
+    const edited = field?.kind === "text" && (isObject(from) || isObject(to));
+    const text = edited ? `${owner ? `${poss(owner)} ` : ""}${name} edited` : `${owner ? `${poss(owner)} ` : ""}${name} ${shown(from, field)} → ${shown(to, field)}`;
     out.push({ path, owner, name, from, to, unit: field?.unit ?? "", field, text });
   }
   return out;
@@ -83,6 +86,12 @@ export function knobChanges(knobs, before, after) {
     const [from, to] = [before?.[knob.id], after?.[knob.id]];
     if (JSON.stringify(from) === JSON.stringify(to)) continue;
     const field = knob.field ? fieldAt(knob.field) : undefined;
+    // A document (a queue policy) is not quoted in a sentence: it was edited.
+    if (knob.kind === "text") {
+      const label = knob.label;
+      out.push({ path: `knobs.${knob.id}`, owner: "", knob: true, name: `“${label}”`, from, to, unit: "", field, words: ["the file's", "yours"], edited: true, text: `${label}: edited` });
+      continue;
+    }
     const word = (v) => (knob.kind === "choice" ? (knob.choices.find((c) => c.value === v)?.label ?? String(v)) : shown(v === "off" ? undefined : v, field));
     const words = [word(from), word(to)];
     // "Visibility timeout (s)": the values carry the unit, so the label need not.
@@ -100,7 +109,8 @@ export function changeSentence(list) {
   const whose = c.owner ? `${poss(c.owner)} ` : c.knob ? "" : "the ";
   const [from, to] = c.words ? c.words.map(inSentence) : [shown(c.from, c.field), shown(c.to, c.field)];
   let verb;
-  if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
+  if (c.edited) verb = `edited ${whose}${c.name}`;
+  else if (typeof c.from === "number" && typeof c.to === "number") verb = `${c.to > c.from ? "raised" : "lowered"} ${whose}${c.name} to ${to}`;
   else if (to === "off") verb = `turned off ${whose}${c.name}`;
   else if (from === "off") verb = `turned on ${whose}${c.name}${c.to === true ? "" : ` (${to})`}`;
   else verb = `changed ${whose}${c.name} to ${to}`;

@@ -1,6 +1,7 @@
 // A lab's knobs as form fields, from the engine's KnobView (labs.view):
 // a number knob is a number field (with an "on" box when it may be off),
-// a toggle a checkbox, a choice a list. The fields hold what the learner
+// a toggle a checkbox, a choice a list, a text knob (a queue policy) a
+// text area with an Apply button, spanning the form's width. The fields hold what the learner
 // typed; the engine judges it (labs.scenario), and a refusal is said
 // under the field in the knob's own words.
 
@@ -25,6 +26,13 @@ export function knobField(knob) {
     return h("div", { class: "set chk knob", "data-knob-field": knob.id }, h("input", { type: "checkbox", id, ...data }), h("label", { for: id, text: knob.label }), help);
   }
   const label = h("label", { for: id, text: knob.label });
+  if (knob.kind === "text") {
+    // The document applies on Apply (or leaving the area): its change event.
+    const area = h("textarea", { id, rows: 16, spellcheck: "false", autocapitalize: "off", autocomplete: "off", class: "knob-text", ...data });
+    const apply = h("button", { type: "button", class: "knob-apply", "data-knob-apply": knob.id, text: "Apply" });
+    apply.addEventListener("click", () => area.dispatchEvent(new Event("change", { bubbles: true })));
+    return h("div", { class: "set knob knob-wide", "data-knob-field": knob.id }, label, area, help, h("div", { class: "knob-actions" }, apply));
+  }
   if (knob.kind === "choice") {
     const select = h("select", { id, ...data }, ...knob.choices.map((c) => h("option", { value: c.value, text: c.label })));
     return h("div", { class: "set knob", "data-knob-field": knob.id }, label, select, help);
@@ -41,7 +49,7 @@ export function knobField(knob) {
 export function readKnob(box, knob) {
   const input = box.querySelector(`#${fieldId(knob)}`);
   if (knob.kind === "toggle") return input.checked;
-  if (knob.kind === "choice") return input.value;
+  if (knob.kind === "choice" || knob.kind === "text") return input.value;
   const on = box.querySelector(`#${fieldId(knob)}-on`);
   if (on && !on.checked) return "off";
   const typed = input.value.trim();
@@ -55,6 +63,10 @@ export function writeKnob(box, knob, value) {
   if (!input) return;
   if (knob.kind === "toggle") input.checked = value === true;
   else if (knob.kind === "choice") input.value = String(value);
+  else if (knob.kind === "text") {
+    // The learner's text stays while it is the run's document, however laid out.
+    if (input.dataset.applied !== String(value)) input.value = String(value);
+  }
   else {
     const on = box.querySelector(`#${fieldId(knob)}-on`);
     const off = value === "off";
@@ -78,10 +90,21 @@ export function showKnobError(box, knob, error, applied) {
   const why = error?.rule ? `${knob.label} must be ${error.rule}.` : String(error?.message ?? error).replace(/^invalid (settings|scenario): /, "");
   const back = applied === undefined ? "" : ` Back to ${applied === "off" ? "off" : applied}, the value running now.`;
   const id = `${fieldId(knob)}-error`;
-  field.append(h("p", { class: "field-error", id, "data-knob-error": knob.id, role: "alert", text: `${why} You entered ${entered}.${back}` }));
+  // A document is not echoed back: SQS's refusal names what is wrong in it, and the
+  // learner's text stays in the area to fix (the run keeps the document running now).
+  const text = knob.kind === "text" ? `${why} SQS refuses this one: ${refusedWith(error)} The run keeps the policy it had.` : `${why} You entered ${entered}.${back}`;
+  field.append(h("p", { class: "field-error", id, "data-knob-error": knob.id, role: "alert", text }));
   input.setAttribute("aria-invalid", "true");
   input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
-  if (applied !== undefined) writeKnob(box, knob, applied);
+  if (applied !== undefined && knob.kind !== "text") writeKnob(box, knob, applied);
+}
+
+/** What the engine said of the value itself: its message after the rule ("… must be <rule>, got <this>"). */
+function refusedWith(error) {
+  const message = String(error?.message ?? "");
+  const at = error?.rule ? message.indexOf(error.rule) : -1;
+  const got = at < 0 ? "" : message.slice(at + error.rule.length).replace(/^, got /, "");
+  return got || "it cannot be read as a policy.";
 }
 
 export function clearKnobErrors(box) {

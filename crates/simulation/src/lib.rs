@@ -47,8 +47,8 @@ pub use lab::check::{
 pub use lab::goal::{name_of, Breach, ConditionText, Measures};
 pub use lab::view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use lab::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target, MAX_FIXES,
-    MAX_NON_FIXES,
+    Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
+    Settings, Target, MAX_FIXES, MAX_NON_FIXES,
 };
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};
@@ -514,6 +514,7 @@ impl Simulation {
             now,
             ended: now >= self.scenario.duration_ms,
             meter: self.engine.meter(),
+            engine: &self.engine,
             each_exactly: &|n: u64| ledger.each_exactly(n),
         };
         for o in &mut self.observers {

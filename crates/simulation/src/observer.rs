@@ -42,6 +42,9 @@ pub(crate) struct Moment<'a> {
     pub(crate) ended: bool,
     /// The engine's billing meter (requests and their cost so far).
     pub(crate) meter: &'a Meter,
+    /// The engine, read only: what a goal judges of the queues at the
+    /// end (a policy, as SQS evaluates it; a queue's encryption).
+    pub(crate) engine: &'a queuelab_engine::Engine,
     /// Every message handled had exactly n side effects (the ledger's).
     pub(crate) each_exactly: &'a dyn Fn(u64) -> bool,
 }

@@ -51,7 +51,7 @@ fn the_labs_index_lists_every_lab_file_once() {
 #[test]
 fn the_shipped_labs_are_valid_labs() {
     let labs = labs();
-    assert_eq!(labs.len(), 9, "the labs shipped so far");
+    assert_eq!(labs.len(), 12, "the labs shipped so far");
     for (name, lab) in &labs {
         lab.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
@@ -130,6 +130,24 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
             ("processedByMs", "not by 35 s"),
             ("sideEffectsExactly", "never charged"),
         ],
+    ),
+    (
+        "10-lost-notifications.json",
+        &[(
+            "noDeliveryLost",
+            "SQS refuses every delivery with AccessDenied",
+        )],
+    ),
+    (
+        "11-wrong-account.json",
+        &[
+            ("noAccessDenied", "SQS refuses every call with AccessDenied"),
+            ("processedByMs", "No order is ever delivered"),
+        ],
+    ),
+    (
+        "12-kms-bill.json",
+        &[("kmsRequestsAtMost", "each is a billed KMS request")],
     ),
 ];
 
@@ -299,6 +317,37 @@ fn print_report() {
         println!("{name} ({:?}): {}", start.elapsed(), report.summary);
         for f in &report.failures {
             println!("  {} {} {}", f.condition, f.at_ms, f.message);
+        }
+    }
+}
+
+/// Prints every case of the labs matching LAB (own settings, fixes,
+/// non-fixes) with each failing seed's first breach, while tuning a lab.
+#[test]
+#[ignore]
+fn print_cases() {
+    let wanted = std::env::var("LAB").unwrap_or_default();
+    for (name, lab) in labs().into_iter().filter(|(n, _)| n.contains(&wanted)) {
+        let explain = lab.explain.clone().unwrap();
+        let mut cases = vec![("own settings".to_string(), Settings::new())];
+        cases.extend(
+            explain
+                .fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        cases.extend(
+            explain
+                .non_fixes
+                .iter()
+                .map(|f| (f.name.clone(), f.settings.clone())),
+        );
+        for (case, settings) in cases {
+            let report = check(&name, &lab, &settings);
+            println!("{name} / {case}: {}", report.summary);
+            for f in report.failures.iter().take(3) {
+                println!("    {} {}", f.condition, f.message);
+            }
         }
     }
 }

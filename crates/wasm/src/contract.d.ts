@@ -1409,9 +1409,68 @@ orderKeptPer?: string,
 /**
  * By this moment every message sent before it had its side effect.
  */
-processedByMs?: number, };
+processedByMs?: number, 
+/**
+ * No message a topic sent to a subscribed queue was lost: none was
+ * dropped or moved to the subscription's dead-letter queue after SQS
+ * refused the delivery (AccessDenied, a disabled key). A message the
+ * subscription's filter policy kept from the queue is not a delivery.
+ */
+noDeliveryLost?: boolean, 
+/**
+ * No call of the scenario's producers, consumers, operators, topics or
+ * buckets was refused with AccessDenied.
+ */
+noAccessDenied?: boolean, 
+/**
+ * At the end, the queue's policy grants no more than `grants`: SQS's
+ * own evaluation is asked, for every action a policy can name, whether
+ * each grant's principal may call it (only its `actions`) and whether
+ * a stranger may (another account, another topic, another bucket: no
+ * action at all).
+ */
+leastPrivilege?: LeastPrivilege, 
+/**
+ * SSE-KMS requests (GenerateDataKey and Decrypt) SQS made to KMS for
+ * the scenario's queues, at most this many.
+ */
+kmsRequestsAtMost?: number, 
+/**
+ * At the end this queue is encrypted with SSE-KMS (a KMS key of its
+ * own), not SSE-SQS or unencrypted.
+ */
+encryptedWithKms?: string, };
 
 export type OldestAge = { queue: string, atMostSeconds: number, };
+
+/**
+ * `leastPrivilege`: the queue whose policy is judged, and what it may grant.
+ */
+export type LeastPrivilege = { queue: string, 
+/**
+ * Who needs what (1 to 8 grants). Anyone else may call nothing.
+ */
+grants: Array<Need>, };
+
+/**
+ * One principal and the SQS actions it needs.
+ */
+export type Need = { 
+/**
+ * A 12-digit account id, an IAM ARN in another account, or a service
+ * (`sns.amazonaws.com`, `s3.amazonaws.com`).
+ */
+principal: string, 
+/**
+ * A service's resource it calls for (`aws:SourceArn`): the topic's
+ * or bucket's ARN.
+ */
+sourceArn?: string, 
+/**
+ * SQS action names ("ReceiveMessage"): what the principal may be
+ * allowed, and nothing more.
+ */
+actions: Array<string>, };
 
 /**
  * One setting the learner may change. An integer knob gives `min` and
@@ -1432,7 +1491,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left
@@ -1634,7 +1693,7 @@ field: string | null,
  */
 choices: Array<KnobChoice>, };
 
-export type KnobKind = "number" | "toggle" | "choice";
+export type KnobKind = "number" | "toggle" | "choice" | "text";
 
 /**
  * A choice: its value in settings, and its words.

@@ -46,8 +46,8 @@ use queuelab_simulation::{
 };
 use queuelab_simulation::{
     CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
-    KnobChoice, KnobKind, KnobValue, KnobView, LabView, MovedProblem, NonFix, Off, OldestAge,
-    Target,
+    KnobChoice, KnobKind, KnobValue, KnobView, LabView, LeastPrivilege, MovedProblem, Need, NonFix,
+    Off, OldestAge, Target,
 };
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
@@ -210,6 +210,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         // A lab's parts.
         Goal,
         OldestAge,
+        LeastPrivilege,
+        Need,
         Knob,
         Target,
         KnobValue,

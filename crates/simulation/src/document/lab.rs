@@ -72,6 +72,34 @@ pub struct Goal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub processed_by_ms: Option<u64>,
+    /// No message a topic sent to a subscribed queue was lost: none was
+    /// dropped or moved to the subscription's dead-letter queue after SQS
+    /// refused the delivery (AccessDenied, a disabled key). A message the
+    /// subscription's filter policy kept from the queue is not a delivery.
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub no_delivery_lost: bool,
+    /// No call of the scenario's producers, consumers, operators, topics or
+    /// buckets was refused with AccessDenied.
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub no_access_denied: bool,
+    /// At the end, the queue's policy grants no more than `grants`: SQS's
+    /// own evaluation is asked, for every action a policy can name, whether
+    /// each grant's principal may call it (only its `actions`) and whether
+    /// a stranger may (another account, another topic, another bucket: no
+    /// action at all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub least_privilege: Option<LeastPrivilege>,
+    /// SSE-KMS requests (GenerateDataKey and Decrypt) SQS made to KMS for
+    /// the scenario's queues, at most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub kms_requests_at_most: Option<u64>,
+    /// At the end this queue is encrypted with SSE-KMS (a KMS key of its
+    /// own), not SSE-SQS or unencrypted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub encrypted_with_kms: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -81,6 +109,39 @@ pub struct OldestAge {
     pub queue: String,
     pub at_most_seconds: u64,
 }
+
+/// `leastPrivilege`: the queue whose policy is judged, and what it may grant.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeastPrivilege {
+    pub queue: String,
+    /// Who needs what (1 to 8 grants). Anyone else may call nothing.
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = MAX_GRANTS)))]
+    pub grants: Vec<Need>,
+}
+
+/// One principal and the SQS actions it needs.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Need {
+    /// A 12-digit account id, an IAM ARN in another account, or a service
+    /// (`sns.amazonaws.com`, `s3.amazonaws.com`).
+    pub principal: String,
+    /// A service's resource it calls for (`aws:SourceArn`): the topic's
+    /// or bucket's ARN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub source_arn: Option<String>,
+    /// SQS action names ("ReceiveMessage"): what the principal may be
+    /// allowed, and nothing more.
+    pub actions: Vec<String>,
+}
+
+/// The most grants a `leastPrivilege` lists (each one is probed for
+/// every action at the end of a run).
+pub const MAX_GRANTS: usize = 8;
 
 /// One setting the learner may change. An integer knob gives `min` and
 /// `max` (inside the field's own range); `off: true` also allows "off"
@@ -114,6 +175,16 @@ pub struct Knob {
 pub enum Target {
     /// `queues[i].visibilityTimeoutSeconds`, seconds.
     VisibilityTimeoutSeconds { queue: String },
+    /// `queues[i].policy`, a text knob: its value is the policy document
+    /// as JSON text, refused (in SQS's words) when SQS would refuse it.
+    QueuePolicy { queue: String },
+    /// `queues[i].encryption`, a choice: "kms" (SSE-KMS with `kmsKey`),
+    /// "sqs" (SSE-SQS) or "none".
+    #[serde(rename_all = "camelCase")]
+    Encryption { queue: String, kms_key: String },
+    /// `queues[i].encryption.dataKeyReusePeriodSeconds`, seconds (60 to
+    /// 86,400): acts while the queue is encrypted with SSE-KMS.
+    KmsDataKeyReusePeriodSeconds { queue: String },
     /// `queues[i].receiveMessageWaitTimeSeconds`, seconds.
     ReceiveMessageWaitTimeSeconds { queue: String },
     /// `queues[i].redrive`: the value is maxReceiveCount; off removes it.
@@ -164,6 +235,7 @@ pub enum Target {
 /// The choices of a choice knob, fixed by the target (not by the file).
 pub const QUEUE_TYPES: [&str; 2] = ["standard", "fifo"];
 pub const GROUP_IDS: [&str; 3] = ["one", "perAttribute", "perMessage"];
+pub const ENCRYPTIONS: [&str; 3] = ["kms", "sqs", "none"];
 
 /// A knob's value: a toggle, a whole number, or "off" (the field left
 /// out: no heartbeat, no redrive). "off" is a word rather than JSON's
@@ -175,7 +247,8 @@ pub enum KnobValue {
     Bool(bool),
     Int(i64),
     Off(Off),
-    /// One of a choice knob's choices ("fifo", "perAttribute").
+    /// One of a choice knob's choices ("fifo", "perAttribute"), or a
+    /// text knob's text (a queue policy's JSON).
     Text(String),
 }
 
@@ -260,7 +333,7 @@ pub const MAX_FIXES: usize = 8;
 pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
-pub const CONDITION_IDS: [&str; 11] = [
+pub const CONDITION_IDS: [&str; 16] = [
     "deadLetterQueue",
     "sideEffectsAtMost",
     "sideEffectsExactly",
@@ -272,6 +345,11 @@ pub const CONDITION_IDS: [&str; 11] = [
     "costAtMostMicroUsd",
     "orderKeptPer",
     "processedByMs",
+    "noDeliveryLost",
+    "noAccessDenied",
+    "leastPrivilege",
+    "kmsRequestsAtMost",
+    "encryptedWithKms",
 ];
 
 impl Goal {
@@ -289,6 +367,11 @@ impl Goal {
             self.cost_at_most_micro_usd.is_some(),
             self.order_kept_per.is_some(),
             self.processed_by_ms.is_some(),
+            self.no_delivery_lost,
+            self.no_access_denied,
+            self.least_privilege.is_some(),
+            self.kms_requests_at_most.is_some(),
+            self.encrypted_with_kms.is_some(),
         ];
         CONDITION_IDS
             .iter()

@@ -226,6 +226,7 @@ impl LabCheck {
         worst.empty_receives = worst.empty_receives.max(measures.empty_receives);
         worst.longest_wait_ms = worst.longest_wait_ms.max(measures.longest_wait_ms);
         worst.most_side_effects = worst.most_side_effects.max(measures.most_side_effects);
+        worst.kms_requests = worst.kms_requests.max(measures.kms_requests);
         self.failures.extend(breach);
         self.next += 1;
         if self.next == CHECK_SEEDS.len() {
@@ -350,6 +351,12 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
             "at most {} ({})",
             count(worst.requests, "request", "requests"),
             super::goal::dollars(worst.cost_nano_usd)
+        ));
+    }
+    if goal.kms_requests_at_most.is_some() {
+        parts.push(format!(
+            "at most {} to KMS",
+            count(worst.kms_requests, "request", "requests")
         ));
     }
     let seeds = CHECK_SEEDS.len();

@@ -21,6 +21,7 @@ use queuelab_engine::billing::Meter;
 use queuelab_engine::{EventKind, MessageId, Millis};
 use serde::Serialize;
 
+use super::security::{judge_encryption, judge_privilege, SecurityWatch};
 use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
 use crate::numbers::{count, ordinal, thousands};
@@ -60,6 +61,8 @@ pub struct Measures {
     pub longest_wait_ms: Millis,
     /// The most times one message had its side effect.
     pub most_side_effects: u64,
+    /// The KMS requests SQS made for the scenario's queues.
+    pub kms_requests: u64,
 }
 
 /// A message the scenario's producers stored.
@@ -128,6 +131,8 @@ pub(crate) struct GoalWatch {
     /// Each FIFO group's watched messages in its queue (a group with none
     /// is forgotten).
     groups: BTreeMap<String, u64>,
+    /// Who may call, and what encryption costs (security.rs).
+    security: SecurityWatch,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -184,7 +189,7 @@ impl GoalWatch {
     pub(crate) fn new(goal: &Goal, s: &Scenario) -> Self {
         let consumers: BTreeSet<String> =
             s.consumers.iter().flat_map(crate::worker_names).collect();
-        let callers = s
+        let callers: BTreeSet<String> = s
             .senders()
             .map(str::to_owned)
             .chain(consumers.iter().cloned())
@@ -196,7 +201,13 @@ impl GoalWatch {
                     .is_some_and(|r| &r.dead_letter_queue == dlq)
             })
         });
+        let actors = (callers.iter().cloned())
+            .chain(s.operators.iter().map(|o| o.name.clone()))
+            .chain(s.topics.iter().map(|t| t.name.clone()))
+            .chain(s.buckets.iter().map(|b| b.name.clone()))
+            .collect();
         GoalWatch {
+            security: SecurityWatch::new(goal, actors),
             goal: goal.clone(),
             duration_ms: s.duration_ms,
             effect: effect_word(s),
@@ -358,6 +369,9 @@ impl GoalWatch {
         if self.ended {
             return;
         }
+        if let Some((condition, text)) = self.security.observe_sqs(now, kind) {
+            self.breach(condition, now, None, text);
+        }
         match kind {
             EventKind::Received {
                 message_id,
@@ -476,6 +490,9 @@ impl GoalWatch {
     fn observe_sim(&mut self, now: Millis, event: &SimEvent) {
         if self.ended {
             return;
+        }
+        if let Some((condition, text)) = self.security.observe_sim(now, event) {
+            self.breach(condition, now, None, text);
         }
         match event {
             SimEvent::ProcessingStarted {
@@ -646,13 +663,25 @@ impl GoalWatch {
     }
 
     /// The end of the run: what can only be judged then.
-    fn end(&mut self, now: Millis, meter: &Meter) {
+    fn end(&mut self, moment: &Moment<'_>) {
+        let (now, meter) = (moment.now, moment.meter);
         if self.ended {
             return;
         }
         self.reach_time(now, meter);
         self.ended = true;
         self.measures.empty_receives = self.empty_receives;
+        self.measures.kms_requests = self.security.kms_requests();
+        if let Some(lp) = self.goal.least_privilege.clone() {
+            if let Some(text) = judge_privilege(&lp, moment.engine, now) {
+                self.breach("leastPrivilege", now, None, text);
+            }
+        }
+        if let Some(queue) = self.goal.encrypted_with_kms.clone() {
+            if let Some(text) = judge_encryption(&queue, moment.engine, now) {
+                self.breach("encryptedWithKms", now, None, text);
+            }
+        }
         // Messages still in `oldestAge`'s queue wait until the end.
         if let Some(queue) = self.goal.oldest_age.as_ref().map(|a| a.queue.clone()) {
             let still: Vec<(Millis, String)> = self.waiting.iter().cloned().collect();
@@ -750,6 +779,11 @@ impl GoalWatch {
 
     /// Counters' breaches say their totals at the end.
     fn say_totals(&mut self, meter: &Meter) {
+        for (condition, breach) in &mut self.breaches {
+            if let Some(totals) = self.security.totals(condition) {
+                breach.text.push_str(&totals);
+            }
+        }
         let total = self.empty_receives;
         if let Some(b) = self.breaches.get_mut("emptyReceivesAtMost") {
             b.text
@@ -916,7 +950,7 @@ impl Observer for GoalWatch {
 
     fn reach(&mut self, moment: &Moment<'_>) {
         match moment.ended {
-            true => self.end(moment.now, moment.meter),
+            true => self.end(moment),
             false => self.reach_time(moment.now, moment.meter),
         }
     }
@@ -979,6 +1013,50 @@ fn effect_word(s: &Scenario) -> String {
 }
 
 impl Goal {
+    /// The sentence of a condition on who may call or on encryption.
+    fn security_condition(&self, id: &str) -> String {
+        match id {
+            "noDeliveryLost" => "No message a topic sends to a subscribed queue is lost (refused, \
+                                 then dropped or dead-lettered)"
+                .to_string(),
+            "noAccessDenied" => "No call is refused with AccessDenied".to_string(),
+            "leastPrivilege" => {
+                let lp = self.least_privilege.as_ref().expect("given");
+                let grants: Vec<String> = (lp.grants.iter())
+                    .map(|g| {
+                        let whom = match &g.source_arn {
+                            Some(arn) => format!("{} for {arn}", g.principal),
+                            None if g.principal.len() == 12 => format!("account {}", g.principal),
+                            None => g.principal.clone(),
+                        };
+                        format!("{whom} may call {}", g.actions.join(", "))
+                    })
+                    .collect();
+                format!(
+                    "{} policy grants no more than needed: {}; no other account or service \
+                     may call anything",
+                    match lp.queue.ends_with('s') {
+                        true => format!("{}'", lp.queue),
+                        false => format!("{}'s", lp.queue),
+                    },
+                    grants.join("; ")
+                )
+            }
+            "kmsRequestsAtMost" => format!(
+                "At most {} to KMS",
+                count(
+                    self.kms_requests_at_most.unwrap_or(0),
+                    "request",
+                    "requests"
+                )
+            ),
+            _ => format!(
+                "{} stays encrypted with SSE-KMS",
+                self.encrypted_with_kms.clone().unwrap_or_default()
+            ),
+        }
+    }
+
     /// The goal's conditions as sentences, in `CONDITION_IDS` order: the
     /// one place a page's goal list comes from.
     pub fn conditions(&self, s: &Scenario) -> Vec<ConditionText> {
@@ -1052,10 +1130,11 @@ impl Goal {
                         "Messages with the same {} are {effect} in the order they were sent",
                         self.order_kept_per.clone().unwrap_or_default()
                     ),
-                    _ => format!(
+                    "processedByMs" => format!(
                         "Every message is {effect} by {}{poison}",
                         at(self.processed_by_ms.unwrap_or(0))
                     ),
+                    _ => self.security_condition(id),
                 };
                 ConditionText {
                     id: id.to_string(),

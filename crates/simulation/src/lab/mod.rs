@@ -8,20 +8,25 @@
 //! checks against the scenario (`validate.rs`), knob settings applied to
 //! typed fields (`knobs.rs`, through each target's row in `target.rs`; a knob never names a free-form JSON path, so
 //! each target is checked at load and the page never edits a scenario
-//! itself), the goal watched over a run (`goal.rs`), Check my fix
+//! itself; a queue policy's text laid out for a text area in
+//! `policy_text.rs`), the goal watched over a run (`goal.rs`, with the
+//! conditions on who may call and on encryption in `security.rs`), Check my fix
 //! (`check.rs`) and the lab as a page shows it (`view.rs`).
 
 pub(crate) mod check;
 pub(crate) mod goal;
 mod knobs;
+mod policy_text;
 mod rename;
+mod security;
 mod target;
 mod validate;
 pub(crate) mod view;
 
 pub use crate::document::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, NonFix, Off, OldestAge, Settings, Target,
-    CONDITION_IDS, GROUP_IDS, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
+    Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
+    Settings, Target, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES, MAX_GRANTS, MAX_HINTS,
+    MAX_NON_FIXES, QUEUE_TYPES,
 };
 pub use rename::rename_queue;
 pub(crate) use target::Kind;

@@ -3,10 +3,11 @@
 //! "off", where its setting lives and how it is read and written. A new
 //! target is one variant of `Target` (the document) and one row here.
 
+use super::policy_text::pretty;
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
-    Consumer, KnobValue, Operation, QueueSpec, Redrive, RetryBackoff, Scenario, Target, GROUP_IDS,
-    QUEUE_TYPES,
+    Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Operation, QueueSpec, Redrive,
+    RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
 };
 use crate::scenario::field_range;
 
@@ -21,6 +22,8 @@ pub(crate) enum Kind {
     },
     Bool,
     Choice(&'static [&'static str]),
+    /// A document as text (a queue policy's JSON).
+    Text,
 }
 
 /// How a target's value is read from, and written into, the scenario.
@@ -55,6 +58,12 @@ struct Row {
     optional: bool,
     /// A choice knob's choices, fixed by the target (not by the file).
     choices: Option<&'static [&'static str]>,
+    /// Its value is a document as text.
+    text: bool,
+    /// Another setting can make it not apply (a reuse period on a queue
+    /// another knob took off SSE-KMS): it then reads "off", and "off"
+    /// given back (a page sends the settings it read) changes nothing.
+    lapses: bool,
     access: Access,
 }
 
@@ -104,6 +113,8 @@ const fn row(
         path,
         optional,
         choices: None,
+        text: false,
+        lapses: false,
         access,
     }
 }
@@ -266,6 +277,88 @@ const GROUP_ID: Row = Row {
     )
 };
 
+const QUEUE_POLICY: Row = Row {
+    text: true,
+    ..row(
+        "queuePolicy",
+        "policy",
+        "policy",
+        false,
+        Access::Queue(
+            |q| KnobValue::Text(q.policy.as_ref().map(pretty).unwrap_or_default()),
+            |q, v, _| {
+                if let KnobValue::Text(text) = v {
+                    q.policy = serde_json::from_str(text).ok();
+                }
+            },
+        ),
+    )
+};
+const ENCRYPTION: Row = Row {
+    choices: Some(&ENCRYPTIONS),
+    ..row(
+        "encryption",
+        "encryption",
+        "encryption",
+        false,
+        Access::Queue(read_encryption, write_encryption),
+    )
+};
+const KMS_REUSE: Row = Row {
+    lapses: true,
+    ..row(
+        "kmsDataKeyReusePeriodSeconds",
+        "dataKeyReusePeriodSeconds",
+        "encryption.dataKeyReusePeriodSeconds",
+        false,
+        Access::Queue(
+            // A queue not on SSE-KMS has no period: "off" (`Row::lapses`).
+            |q| match &q.encryption {
+                Some(Encryption::Kms(k)) => KnobValue::Int(
+                    k.data_key_reuse_period_seconds
+                        .unwrap_or(queuelab_engine::DEFAULT_DATA_KEY_REUSE_SECONDS.into()),
+                ),
+                _ => KnobValue::OFF,
+            },
+            // The period is SSE-KMS's: a queue encrypted otherwise has none.
+            // "off" (what a lapsed period reads, sent back by a page) sets nothing.
+            |q, v, _| {
+                if let (Some(Encryption::Kms(k)), Some(period)) = (&mut q.encryption, int(v)) {
+                    k.data_key_reuse_period_seconds = Some(period);
+                }
+            },
+        ),
+    )
+};
+
+fn read_encryption(q: &QueueSpec) -> KnobValue {
+    let choice = match &q.encryption {
+        Some(Encryption::Kms(_)) => "kms",
+        Some(Encryption::Named(EncryptionName::None)) => "none",
+        None | Some(Encryption::Named(EncryptionName::Sqs)) => "sqs",
+    };
+    KnobValue::Text(choice.into())
+}
+
+/// "kms" keeps a queue already on SSE-KMS as it is (its reuse period
+/// too); otherwise it takes the target's key at SQS's default period.
+fn write_encryption(q: &mut QueueSpec, value: &KnobValue, target: &Target) {
+    let Target::Encryption { kms_key, .. } = target else {
+        return;
+    };
+    q.encryption = match value {
+        KnobValue::Text(t) if t == "kms" => match q.encryption.take() {
+            Some(kms @ Encryption::Kms(_)) => Some(kms),
+            _ => Some(Encryption::Kms(KmsEncryption {
+                kms_key: kms_key.clone(),
+                data_key_reuse_period_seconds: None,
+            })),
+        },
+        KnobValue::Text(t) if t == "none" => Some(Encryption::Named(EncryptionName::None)),
+        _ => Some(Encryption::Named(EncryptionName::Sqs)),
+    };
+}
+
 const MOVE_TASK_AT: Row = row(
     "moveTaskAt",
     "atMs",
@@ -397,6 +490,9 @@ impl Target {
         use Selector::{Consumer as C, Producer as P, Queue as Q};
         match self {
             Target::VisibilityTimeoutSeconds { queue } => (&VISIBILITY_TIMEOUT, Q(queue)),
+            Target::QueuePolicy { queue } => (&QUEUE_POLICY, Q(queue)),
+            Target::Encryption { queue, .. } => (&ENCRYPTION, Q(queue)),
+            Target::KmsDataKeyReusePeriodSeconds { queue } => (&KMS_REUSE, Q(queue)),
             Target::ReceiveMessageWaitTimeSeconds { queue } => (&RECEIVE_WAIT, Q(queue)),
             Target::Redrive { queue, .. } => (&REDRIVE, Q(queue)),
             Target::QueueType { queue } => (&QUEUE_TYPE, Q(queue)),
@@ -422,6 +518,11 @@ impl Target {
         self.row().0.field
     }
 
+    /// Whether it reads "off" where another setting made it not apply.
+    pub(super) fn lapses(&self) -> bool {
+        self.row().0.lapses
+    }
+
     /// The name of the target (its key in the file).
     pub(super) fn name(&self) -> &'static str {
         self.row().0.name
@@ -431,6 +532,9 @@ impl Target {
         let row = self.row().0;
         if let Some(choices) = row.choices {
             return Kind::Choice(choices);
+        }
+        if row.text {
+            return Kind::Text;
         }
         match field_range(row.field) {
             Some((lo, hi, _)) => Kind::Int {
@@ -535,6 +639,9 @@ impl Target {
         match self {
             Target::VisibilityTimeoutSeconds { queue }
             | Target::ReceiveMessageWaitTimeSeconds { queue }
+            | Target::QueuePolicy { queue }
+            | Target::Encryption { queue, .. }
+            | Target::KmsDataKeyReusePeriodSeconds { queue }
             | Target::QueueType { queue } => vec![queue],
             Target::Redrive {
                 queue,

@@ -7,9 +7,11 @@
 use std::collections::BTreeMap;
 
 use super::rename::queue_index;
+use super::security::need_principal;
 use super::target::{consumer_indexes, Kind};
 use crate::document::{
-    Explain, Goal, Knob, KnobValue, Scenario, Target, MAX_FIXES, MAX_HINTS, MAX_NON_FIXES,
+    Explain, Goal, Knob, KnobValue, LeastPrivilege, Scenario, Target, MAX_FIXES, MAX_GRANTS,
+    MAX_HINTS, MAX_NON_FIXES,
 };
 use crate::scenario::{at_most, field_range, quoted, rule_for, FieldError};
 
@@ -45,6 +47,17 @@ impl Goal {
             if !is_queue(dlq) {
                 return refuse("goal.deadLetterQueue", queue_rule, quoted(dlq));
             }
+        }
+        if let Some(queue) = &self.encrypted_with_kms {
+            if !is_queue(queue) {
+                return refuse("goal.encryptedWithKms", queue_rule, quoted(queue));
+            }
+        }
+        if let Some(lp) = &self.least_privilege {
+            if !is_queue(&lp.queue) {
+                return refuse("goal.leastPrivilege.queue", queue_rule, quoted(&lp.queue));
+            }
+            lp.validate()?;
         }
         for (i, p) in self.poison.iter().enumerate() {
             if p.is_empty() {
@@ -102,6 +115,41 @@ impl Goal {
                             "none by that name".into(),
                         );
                     }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl LeastPrivilege {
+    /// Its grants: 1 to `MAX_GRANTS`, each a principal SQS knows and
+    /// actions a policy can name.
+    fn validate(&self) -> Result<(), FieldError> {
+        let path = "goal.leastPrivilege.grants";
+        if !(1..=MAX_GRANTS).contains(&self.grants.len()) {
+            let rule = format!("a list of 1 to {MAX_GRANTS} grants (who needs which actions)");
+            return refuse(path, rule, self.grants.len().to_string());
+        }
+        for (i, need) in self.grants.iter().enumerate() {
+            if let Err(why) = need_principal(need) {
+                return refuse(
+                    format!("{path}[{i}].principal"),
+                    why,
+                    quoted(&need.principal),
+                );
+            }
+            if need.actions.is_empty() {
+                let rule = "a list of at least one SQS action (\"ReceiveMessage\")";
+                return refuse(format!("{path}[{i}].actions"), rule, "none".into());
+            }
+            for (j, action) in need.actions.iter().enumerate() {
+                let known = queuelab_engine::Action::from_name(action)
+                    .filter(|a| !matches!(a.grant(), queuelab_engine::Grant::Through(_)));
+                if known.is_none() {
+                    let rule = "the name of an SQS action a policy can grant (\"ReceiveMessage\", \
+                                \"DeleteMessage\"; a batch is granted by its single action)";
+                    return refuse(format!("{path}[{i}].actions[{j}]"), rule, quoted(action));
                 }
             }
         }
@@ -204,6 +252,7 @@ impl Knob {
                 );
             }
         }
+        self.validate_queue_target(&target, s)?;
         if let Some(consumer) = self.target.consumer() {
             if consumer_indexes(s, consumer).is_empty() {
                 let rule = "\"*\" or the name of one of the scenario's consumers";
@@ -213,13 +262,42 @@ impl Knob {
         Ok(())
     }
 
+    /// A queue's policy or encryption: what the knob starts from is there.
+    fn validate_queue_target(&self, target: &str, s: &Scenario) -> Result<(), FieldError> {
+        let Some(q) = self
+            .target
+            .queue()
+            .and_then(|name| s.queues.iter().find(|q| q.name == name))
+        else {
+            return Ok(());
+        };
+        match &self.target {
+            Target::QueuePolicy { queue } if q.policy.is_none() => refuse(
+                format!("{target}.queue"),
+                "a queue with a policy (the knob's text starts from it)",
+                format!("{} with none", quoted(queue)),
+            ),
+            Target::Encryption { kms_key, .. }
+                if kms_key != "alias/aws/sqs" && !s.keys.iter().any(|k| &k.alias == kms_key) =>
+            {
+                refuse(
+                    format!("{target}.kmsKey"),
+                    "the alias of one of the scenario's keys, or alias/aws/sqs",
+                    quoted(kms_key),
+                )
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// `min`, `max` and `off` as the target's kind allows them.
     fn validate_range(&self, i: usize) -> Result<(), FieldError> {
         let path = |field: &str| format!("knobs[{i}].{field}");
         match self.target.kind() {
-            kind @ (Kind::Choice(_) | Kind::Bool) => {
+            kind @ (Kind::Choice(_) | Kind::Bool | Kind::Text) => {
                 let what = match kind {
                     Kind::Choice(_) => "a choice",
+                    Kind::Text => "a text (a document)",
                     _ => "a toggle (true or false)",
                 };
                 for (field, given) in [
@@ -285,6 +363,8 @@ impl Knob {
                 };
                 refuse(path, rule, got)
             }
+            (Kind::Text, KnobValue::Text(text)) => check_policy(&path, text),
+            (Kind::Text, _) => refuse(path, "a queue policy as JSON text", got),
             (Kind::Bool, KnobValue::Bool(_)) => Ok(()),
             (Kind::Bool, _) => refuse(path, "true or false", got),
             (Kind::Int { .. }, KnobValue::Int(v))
@@ -292,7 +372,7 @@ impl Knob {
             {
                 Ok(())
             }
-            (Kind::Int { .. }, KnobValue::Off(_)) if self.off => Ok(()),
+            (Kind::Int { .. }, KnobValue::Off(_)) if self.off || self.target.lapses() => Ok(()),
             (Kind::Int { .. }, _) => {
                 let unit = field_range(self.target.field()).map_or("", |(.., unit)| unit);
                 let (min, max) = (self.min.unwrap_or(0), self.max.unwrap_or(0));
@@ -304,6 +384,22 @@ impl Knob {
                 )
             }
         }
+    }
+}
+
+/// A policy text as SQS takes it at SetQueueAttributes: its size, then
+/// the one policy reader (`queuelab_policy::read`), whose refusal names
+/// what is wrong ("statement 1: it has no Effect").
+fn check_policy(path: &str, text: &str) -> Result<(), FieldError> {
+    let read = queuelab_engine::check_attribute_text(queuelab_engine::AttributeName::Policy, text)
+        .and_then(|()| queuelab_policy::read(text));
+    match read {
+        Ok(_) => Ok(()),
+        Err(error) => refuse(
+            path,
+            "a queue policy SQS accepts (a JSON object with Version and Statement)",
+            error.message,
+        ),
     }
 }
 

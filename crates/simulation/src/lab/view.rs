@@ -65,6 +65,8 @@ pub enum KnobKind {
     Number,
     Toggle,
     Choice,
+    /// A document as text: a queue policy's JSON, in a text area.
+    Text,
 }
 
 /// A choice: its value in settings, and its words.
@@ -95,6 +97,7 @@ impl Knob {
         let (kind, choices) = match self.target.kind() {
             Kind::Int { .. } => (KnobKind::Number, Vec::new()),
             Kind::Bool => (KnobKind::Toggle, Vec::new()),
+            Kind::Text => (KnobKind::Text, Vec::new()),
             Kind::Choice(values) => (
                 KnobKind::Choice,
                 values
@@ -132,6 +135,9 @@ fn choice_label(target: &Target, value: &str) -> String {
             format!("A group per {attribute}")
         }
         (_, "perMessage") => "A group per message".into(),
+        (Target::Encryption { kms_key, .. }, "kms") => format!("SSE-KMS ({kms_key})"),
+        (Target::Encryption { .. }, "sqs") => "SSE-SQS (keys SQS owns)".into(),
+        (Target::Encryption { .. }, "none") => "None (unencrypted)".into(),
         _ => value.into(),
     }
 }
@@ -146,7 +152,20 @@ impl Explain {
             n.fails == condition
                 && n.settings
                     .iter()
-                    .all(|(id, v)| settings.get(id).unwrap_or(&KnobValue::OFF) == v)
+                    .all(|(id, v)| same(settings.get(id).unwrap_or(&KnobValue::OFF), v))
         })
+    }
+}
+
+/// Two knob values alike: a text knob's documents alike as JSON, however
+/// they are laid out (a policy the lab file writes on one line is the one
+/// the page shows indented).
+fn same(a: &KnobValue, b: &KnobValue) -> bool {
+    match (a, b) {
+        (KnobValue::Text(x), KnobValue::Text(y)) if x != y => {
+            let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+            parse(x).is_some_and(|v| Some(v) == parse(y))
+        }
+        _ => a == b,
     }
 }
