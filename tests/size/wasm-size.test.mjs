@@ -53,8 +53,11 @@ import { gzipSync } from "node:zlib";
 // noAccessDenied, leastPrivilege with its grants, kmsRequestsAtMost, encryptedWithKms), their
 // watch and sentences (lab/security.rs, the policy probed through Engine::decide for every
 // action), three knob targets (queuePolicy as a text knob read by the one policy reader and laid
-// out for a text area, encryption, the data key reuse period) and their refusals).
-const BUDGET = 708_000;
+// out for a text area, encryption, the data key reuse period) and their refusals); 762,009 with
+// issue 29's SNS and S3 APIs (+55 KB: Simulation::sns and ::s3 over the topic and bucket actors,
+// the query protocol's form reader and XML writer, the JSON wires, their members read by hand
+// (serde's derived readers for the same calls were 16 KB more), bucket content kept and listed).
+const BUDGET = 763_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
