@@ -65,8 +65,9 @@ impl Json {
     }
 }
 
-/// The members a statement may have.
-const STATEMENT_MEMBERS: [&str; 9] = [
+/// The members a statement may have, in the order AWS's documentation
+/// writes them.
+pub const STATEMENT_MEMBERS: [&str; 9] = [
     "Sid",
     "Effect",
     "Principal",

@@ -787,6 +787,24 @@ pub(crate) fn queue_name(url: &str) -> Arc<str> {
     url.rsplit('/').next().unwrap_or(url).into()
 }
 
+/// The queue an SQS ARN names (`arn:aws:sqs:<region>:<account>:<name>`)
+/// and its URL, as a subscription's endpoint or a bucket's destination
+/// names it; `None` for anything else.
+pub(crate) fn queue_of_arn(arn: &str) -> Option<(&str, String)> {
+    let parts: Vec<&str> = arn.split(':').collect();
+    match parts[..] {
+        ["arn", "aws", "sqs", region, account, name]
+            if !region.is_empty() && account.len() == 12 && !name.is_empty() =>
+        {
+            Some((
+                name,
+                format!("https://sqs.{region}.amazonaws.com/{account}/{name}"),
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// CreateQueue's refusal, prefixed with the scenario field it concerns:
 /// SQS names the attribute ("VisibilityTimeout"), the author wrote the
 /// field ("visibilityTimeoutSeconds").

@@ -257,6 +257,16 @@ fn a_check_names_no_non_fix_for_settings_near_it_or_for_the_labs_own() {
     assert_eq!(report.moves_the_problem, None);
 }
 
+/// A lab's cases by name: its own settings, each fix, each non-fix.
+fn cases(lab: &Scenario) -> Vec<(String, Settings)> {
+    let explain = lab.explain.as_ref().unwrap();
+    let named = (explain.fixes.iter().map(|f| (&f.name, &f.settings)))
+        .chain(explain.non_fixes.iter().map(|f| (&f.name, &f.settings)));
+    let mut cases = vec![("own settings".to_string(), Settings::new())];
+    cases.extend(named.map(|(name, settings)| (name.clone(), settings.clone())));
+    cases
+}
+
 /// Every lab's reports (its own settings, each fix, each non-fix), as
 /// tests/fixtures/labs/<file> holds them: the Node test checks that the
 /// wasm `checkLab` answers these same reports, byte for byte. Regenerate
@@ -267,21 +277,7 @@ fn check_reports_match_their_fixtures() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/labs");
     let mut golden = queuelab_golden::Golden::from_env();
     for (name, lab) in labs() {
-        let explain = lab.explain.as_ref().unwrap();
-        let mut cases = vec![("own settings".to_string(), Settings::new())];
-        cases.extend(
-            explain
-                .fixes
-                .iter()
-                .map(|f| (f.name.clone(), f.settings.clone())),
-        );
-        cases.extend(
-            explain
-                .non_fixes
-                .iter()
-                .map(|f| (f.name.clone(), f.settings.clone())),
-        );
-        let reports: Vec<serde_json::Value> = cases
+        let reports: Vec<serde_json::Value> = cases(&lab)
             .into_iter()
             .map(|(case, settings)| {
                 let report = check(&name, &lab, &settings);
@@ -328,21 +324,7 @@ fn print_report() {
 fn print_cases() {
     let wanted = std::env::var("LAB").unwrap_or_default();
     for (name, lab) in labs().into_iter().filter(|(n, _)| n.contains(&wanted)) {
-        let explain = lab.explain.clone().unwrap();
-        let mut cases = vec![("own settings".to_string(), Settings::new())];
-        cases.extend(
-            explain
-                .fixes
-                .iter()
-                .map(|f| (f.name.clone(), f.settings.clone())),
-        );
-        cases.extend(
-            explain
-                .non_fixes
-                .iter()
-                .map(|f| (f.name.clone(), f.settings.clone())),
-        );
-        for (case, settings) in cases {
+        for (case, settings) in cases(&lab) {
             let report = check(&name, &lab, &settings);
             println!("{name} / {case}: {}", report.summary);
             for f in report.failures.iter().take(3) {

@@ -7,25 +7,20 @@
 
 use serde_json::Value;
 
-/// The members AWS's examples write first, in their order; any other
-/// member follows, alphabetically.
-const ORDER: [&str; 12] = [
-    "Version",
-    "Id",
-    "Statement",
-    "Sid",
-    "Effect",
-    "Principal",
-    "NotPrincipal",
-    "Action",
-    "NotAction",
-    "Resource",
-    "NotResource",
-    "Condition",
-];
+/// A policy's own members, in the order AWS's examples write them; a
+/// statement's follow (`queuelab_policy::STATEMENT_MEMBERS`).
+const POLICY_MEMBERS: [&str; 3] = ["Version", "Id", "Statement"];
 
+/// A member's place: a policy's own, then a statement's, then any other
+/// (alphabetically among themselves).
 fn rank(key: &str) -> usize {
-    ORDER.iter().position(|k| *k == key).unwrap_or(ORDER.len())
+    let order = POLICY_MEMBERS
+        .iter()
+        .chain(&queuelab_policy::STATEMENT_MEMBERS);
+    order
+        .clone()
+        .position(|k| *k == key)
+        .unwrap_or(order.count())
 }
 
 /// The policy as text, indented, members in AWS's order.

@@ -120,18 +120,20 @@ impl Bucket {
     }
 
     /// The objects held, in key order, whose keys start with `prefix`
-    /// and come after `after`.
+    /// and come after `after`: read from the first such key on, and no
+    /// further than the last, so a page costs its own keys.
     pub(crate) fn list<'a>(
         &'a self,
         prefix: &'a str,
         after: &'a str,
     ) -> impl Iterator<Item = (&'a String, &'a Stored)> + 'a {
-        use std::ops::Bound::{Excluded, Unbounded};
-        let from = match after {
-            "" => Unbounded,
-            key => Excluded(key.to_string()),
+        use std::ops::Bound::{Excluded, Included};
+        let from = match after > prefix {
+            true => Excluded(after.to_string()),
+            false => Included(prefix.to_string()),
         };
-        (self.held.range((from, Unbounded))).filter(move |(k, _)| k.starts_with(prefix))
+        (self.held.range((from, std::ops::Bound::Unbounded)))
+            .take_while(move |(k, _)| k.starts_with(prefix))
     }
 
     /// The bytes of content its objects hold.

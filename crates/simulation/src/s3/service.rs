@@ -279,21 +279,15 @@ impl Simulation {
     }
 }
 
-/// The queue an SQS ARN names, and its URL.
+/// The queue an SQS ARN names, and its URL, or S3's refusal.
 fn queue_of(arn: &str) -> Result<(&str, String), S3Error> {
-    let parts: Vec<&str> = arn.split(':').collect();
-    match parts[..] {
-        ["arn", "aws", "sqs", region, account, name]
-            if !region.is_empty() && account.len() == 12 && !name.is_empty() =>
-        {
-            Ok((name, format!("https://sqs.{region}.amazonaws.com/{account}/{name}")))
-        }
-        _ => Err(S3Error::new(
+    crate::queue_of_arn(arn).ok_or_else(|| {
+        S3Error::new(
             "InvalidArgument",
             400,
             format!("The ARN is not well formed: \"{arn}\" (a queue's ARN is arn:aws:sqs:<region>:<account>:<name>)"),
-        )),
-    }
+        )
+    })
 }
 
 /// A queue configuration's key filter: at most one prefix and one suffix rule.

@@ -159,8 +159,8 @@ impl Topic {
             removed: false,
             counts: empty_counts(queue.to_string(), &plain_spec(queue)),
         };
-        for name in attribute_order(attributes) {
-            set_subscription(&mut subscription, name, &attributes[name], self.fifo)?;
+        for (name, value) in attribute_order(attributes) {
+            set_subscription(&mut subscription, name, value, self.fifo)?;
         }
         if let Some(same) = self.subscriptions.iter().find(|s| {
             !s.removed
@@ -353,23 +353,14 @@ impl Topic {
     }
 }
 
-/// The queue an SQS ARN names, and its URL: `arn:aws:sqs:<region>:<account>:<name>`.
+/// The queue an SQS ARN names, and its URL, or SNS's refusal of `member`.
 fn queue_of<'a>(arn: &'a str, member: &str) -> Result<(&'a str, String), SnsError> {
-    let parts: Vec<&str> = arn.split(':').collect();
-    match parts[..] {
-        ["arn", "aws", "sqs", region, account, name]
-            if !region.is_empty() && account.len() == 12 && !name.is_empty() =>
-        {
-            Ok((
-                name,
-                format!("https://sqs.{region}.amazonaws.com/{account}/{name}"),
-            ))
-        }
-        _ => Err(SnsError::invalid(
+    crate::queue_of_arn(arn).ok_or_else(|| {
+        SnsError::invalid(
             member,
             &format!("An SQS endpoint is a queue's ARN (arn:aws:sqs:<region>:<account>:<name>), not \"{arn}\""),
-        )),
-    }
+        )
+    })
 }
 
 /// The options of a subscription made without any (for its counts).
@@ -383,12 +374,17 @@ fn plain_spec(queue: &str) -> SubscriptionSpec {
     }
 }
 
-/// Attribute names in the order they must apply: the scope before the
-/// policy it reads.
-fn attribute_order(attributes: &BTreeMap<String, String>) -> Vec<&String> {
-    let mut names: Vec<&String> = attributes.keys().collect();
-    names.sort_by_key(|n| n.as_str() != "FilterPolicyScope");
-    names
+/// The attributes in the order they must apply: the scope before the
+/// policy it reads, then the rest in name order.
+fn attribute_order(
+    attributes: &BTreeMap<String, String>,
+) -> impl Iterator<Item = (&String, &String)> {
+    let scope = attributes.get_key_value("FilterPolicyScope");
+    scope.into_iter().chain(
+        attributes
+            .iter()
+            .filter(|(name, _)| *name != "FilterPolicyScope"),
+    )
 }
 
 /// One subscription attribute set, as Subscribe and SetSubscriptionAttributes take it.
