@@ -333,3 +333,33 @@ fn a_member_of_the_wrong_type_is_refused_naming_it() {
         )
     );
 }
+
+#[test]
+fn objects_past_the_run_s_count_bound_are_refused_naming_it() {
+    let mut sim = Simulation::empty(Config::default());
+    call(&mut sim, "CreateBucket", json!({ "Bucket": "docs" })).unwrap();
+    for n in 0..100_000 {
+        let key = format!("k{n}");
+        call(
+            &mut sim,
+            "PutObject",
+            json!({ "Bucket": "docs", "Key": key }),
+        )
+        .unwrap();
+    }
+    let e = call(
+        &mut sim,
+        "PutObject",
+        json!({ "Bucket": "docs", "Key": "one-more" }),
+    )
+    .unwrap_err();
+    assert_eq!((e.0.as_str(), e.1), ("InvalidRequest", 400));
+    assert!(e.2.contains("at most 100000 objects"), "{}", e.2);
+    // Replacing an object held is no new object.
+    call(
+        &mut sim,
+        "PutObject",
+        json!({ "Bucket": "docs", "Key": "k7", "Body": "x" }),
+    )
+    .unwrap();
+}

@@ -22,6 +22,10 @@ pub const MAX_OBJECT_BYTES: usize = 1 << 20;
 /// The most content all of a run's objects hold together.
 pub const MAX_CONTENT_BYTES: usize = 16 << 20;
 
+/// The most objects a run's buckets hold together: an object's content
+/// may be empty, so the content bound alone would not hold their number.
+pub const MAX_OBJECTS_HELD: usize = 100_000;
+
 /// The most buckets CreateBucket makes over a run (S3's default quota is
 /// 10,000 an account; each keeps a card on the page).
 pub const MAX_BUCKETS_MADE: usize = 100;

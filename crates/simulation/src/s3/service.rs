@@ -8,7 +8,7 @@ use queuelab_engine::{Identity, Principal};
 
 use super::api::{
     required, ListObjects, Listed, Listing, Object, PutNotification, PutObject, S3Answer, S3Call,
-    S3Error, MAX_BUCKETS_MADE, MAX_CONTENT_BYTES, MAX_OBJECT_BYTES,
+    S3Error, MAX_BUCKETS_MADE, MAX_CONTENT_BYTES, MAX_OBJECTS_HELD, MAX_OBJECT_BYTES,
 };
 use super::event::iso8601;
 use super::notification::{ambiguous_pair, AMBIGUOUS};
@@ -220,6 +220,20 @@ impl Simulation {
                     "Your proposed upload exceeds the maximum allowed size: a run's objects hold \
                      at most {MAX_CONTENT_BYTES} bytes (16 MiB) of content, and {held} are held; \
                      delete some objects first"
+                ),
+            ));
+        }
+        let is_new = self.bucket_at(index).object(&key).is_none();
+        let objects: usize = (self.bucket_indexes().into_iter())
+            .map(|i| self.bucket_at(i).object_count())
+            .sum();
+        if is_new && objects >= MAX_OBJECTS_HELD {
+            return Err(S3Error::new(
+                "InvalidRequest",
+                400,
+                format!(
+                    "A run's buckets hold at most {MAX_OBJECTS_HELD} objects (Queuelab's bound), \
+                     and they hold {objects}: delete some objects first"
                 ),
             ));
         }

@@ -107,6 +107,10 @@ impl BucketActor {
         self.bucket.list(prefix, after)
     }
 
+    pub(crate) fn object_count(&self) -> usize {
+        self.bucket.object_count()
+    }
+
     pub(crate) fn content_bytes(&self) -> usize {
         self.bucket.content_bytes()
     }
