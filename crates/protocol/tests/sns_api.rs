@@ -504,3 +504,23 @@ fn a_member_of_the_wrong_type_is_an_invalid_parameter_naming_it() {
         "Invalid parameter: MessageAttributes.kind.DataType Reason: must be a string"
     );
 }
+
+#[test]
+fn a_topic_policy_past_sns_s_30_kb_is_an_invalid_parameter() {
+    let mut sim = sim();
+    let arn = topic(&mut sim, "orders");
+    let long = format!("{{\"Id\":\"{}\"}}", "x".repeat(31 * 1024));
+    let r = call(
+        &mut sim,
+        "SetTopicAttributes",
+        json!({ "TopicArn": arn, "AttributeName": "Policy", "AttributeValue": long }),
+    );
+    assert_eq!(r, Err(("InvalidParameter".into(), 400)));
+    let fine = format!("{{\"Id\":\"{}\"}}", "x".repeat(1024));
+    call(
+        &mut sim,
+        "SetTopicAttributes",
+        json!({ "TopicArn": arn, "AttributeName": "Policy", "AttributeValue": fine }),
+    )
+    .unwrap();
+}

@@ -25,6 +25,10 @@ const SETTABLE: [&str; 4] = [
     "ContentBasedDeduplication",
 ];
 
+/// The longest topic policy SNS takes ("Policy quotas": 30 KB); a
+/// delivery policy is held to the same.
+const MAX_POLICY_BYTES: usize = 30 * 1024;
+
 /// The subscription attributes SetSubscriptionAttributes changes here.
 const SUBSCRIPTION_SETTABLE: [&str; 4] = [
     "RawMessageDelivery",
@@ -99,6 +103,15 @@ impl Topic {
         match name {
             "DisplayName" if value.chars().count() <= 100 => self.display_name = value.into(),
             "DisplayName" => return Err(SnsError::invalid("DisplayName", "too long")),
+            "Policy" | "DeliveryPolicy" if value.len() > MAX_POLICY_BYTES => {
+                return Err(SnsError::invalid(
+                    name,
+                    &format!(
+                        "it is {} bytes, more than SNS's {MAX_POLICY_BYTES} (30 KB)",
+                        value.len()
+                    ),
+                ))
+            }
             "Policy" => {
                 serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(value)
                     .map_err(|_| SnsError::invalid("Policy", "failed to parse JSON"))?;
@@ -214,7 +227,10 @@ impl Topic {
 
     /// Unsubscribe: no more deliveries; retries waiting for it are dropped.
     pub(crate) fn unsubscribe(&mut self, index: usize) {
-        self.subscriptions[index].removed = true;
+        let s = &mut self.subscriptions[index];
+        s.removed = true;
+        // Only its counts are kept: nothing reads its options again.
+        (s.filter, s.filter_text) = (None, None);
         self.retries.retain(|(_, d)| d.subscription != index);
     }
 
