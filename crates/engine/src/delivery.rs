@@ -422,6 +422,7 @@ impl Engine {
             previous_holder,
         };
         let deadline = later(now, visibility);
+        queue.received(key);
         let lock = queue.set_state(key, State::InFlight { deadline });
         lock.log_after(event, &mut self.log, now);
         drop(queue);
@@ -475,6 +476,7 @@ impl Engine {
             extras.dedup_id = Some(message_id.to_string().into());
         }
         extras.serial_at_arrival = serial;
+        extras.arrived_at = now;
         extras.holder = None;
         extras.holders.clear();
         let arrived = target.next_key();

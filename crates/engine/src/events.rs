@@ -104,6 +104,9 @@ pub enum EventKind {
         label: String,
         group: Option<Arc<str>>,
         delayed_until: Option<Millis>,
+        /// Its size as SQS counts it, body and attributes, in bytes
+        /// (CloudWatch's SentMessageSize).
+        size: u64,
         by: Option<Arc<str>>,
     },
     /// A FIFO send whose deduplication id was seen in the last 5 minutes.

@@ -32,6 +32,7 @@ mod digest;
 mod error;
 mod events;
 mod gate;
+mod gauges;
 mod handles;
 mod ids;
 mod kms;
@@ -64,6 +65,7 @@ pub use api::*;
 pub use decision::{AccessReason, Decision, StatementRef};
 pub use error::{echo, ErrorCode, SqsError, SqsResult, MAX_ECHO_CHARS};
 pub use events::{Event, EventKind, UnlockCause};
+pub use gauges::QueueGauges;
 pub use ids::MessageId;
 pub use kms::{
     is_key_policy_principal, is_kms_alias, KeyState, KmsKey, DEFAULT_DATA_KEY_REUSE_SECONDS,

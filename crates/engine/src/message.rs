@@ -60,6 +60,9 @@ pub(crate) struct Extras {
     /// `receipt_serial` when the message arrived in this queue by a
     /// dead-letter move: receipts up to it were issued by the source queue.
     pub serial_at_arrival: u32,
+    /// When it arrived in this queue by a dead-letter move: a dead-letter
+    /// queue's ApproximateAgeOfOldestMessage counts from it.
+    pub arrived_at: Millis,
 }
 
 #[derive(Clone, Debug)]
@@ -138,6 +141,24 @@ impl Message {
 
     pub(crate) fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
+    }
+
+    /// The moment CloudWatch's ApproximateAgeOfOldestMessage counts its age
+    /// from: its send, or its arrival in a dead-letter queue.
+    pub(crate) fn age_from(&self) -> Millis {
+        match self.extras() {
+            Some(e) if e.dead_letter_source.is_some() => e.arrived_at,
+            _ => self.sent_at,
+        }
+    }
+
+    /// Whether ApproximateAgeOfOldestMessage counts it: in a standard
+    /// queue, a message received three times or more here without a
+    /// delete is moved to the back and left out (sqs-facts; a dead-letter
+    /// move starts the count again, since the DLQ counts from the move).
+    pub(crate) fn counts_for_age(&self, fifo: bool) -> bool {
+        let serial_at_arrival = self.extras().map_or(0, |e| e.serial_at_arrival);
+        fifo || self.receipt_serial.saturating_sub(serial_at_arrival) < 3
     }
 
     pub(crate) fn extras_mut(&mut self) -> &mut Extras {

@@ -154,6 +154,9 @@ pub(crate) struct Queue {
     delayed: BTreeSet<(Millis, u64)>,
     in_flight: BTreeSet<(Millis, u64)>,
     by_age: BTreeSet<(Millis, u64)>,
+    /// The messages ApproximateAgeOfOldestMessage counts, by the moment
+    /// their age counts from (`Message::age_from`, `counts_for_age`).
+    aging: BTreeSet<(Millis, u64)>,
     groups: BTreeMap<Arc<str>, Group>,
     /// FIFO groups whose head message is visible, in the order their heads
     /// became available (sqs-facts: send time if never received, else the
@@ -211,6 +214,7 @@ impl Queue {
             delayed: BTreeSet::new(),
             in_flight: BTreeSet::new(),
             by_age: BTreeSet::new(),
+            aging: BTreeSet::new(),
             groups: BTreeMap::new(),
             available_groups: BTreeSet::new(),
             #[cfg(feature = "scan-count")]
@@ -375,6 +379,9 @@ impl Queue {
         self.availability += 1;
         message.available_since = self.availability;
         self.by_age.insert((message.enqueued_at, key));
+        if message.counts_for_age(self.fifo) {
+            self.aging.insert((message.age_from(), key));
+        }
         self.index(key, &message.state);
         let group = message.group.clone();
         let bytes = message.size();
@@ -401,6 +408,7 @@ impl Queue {
         self.storage.sub(bytes, 1);
         self.unindex(key, &message.state);
         self.by_age.remove(&(message.enqueued_at, key));
+        self.aging.remove(&(message.age_from(), key));
         let change = match (self.fifo, &message.group) {
             (true, Some(group)) => {
                 if let Some(g) = self.groups.get_mut(group) {
@@ -432,9 +440,26 @@ impl Queue {
         }
     }
 
+    /// A receive of the message at `key` was counted: one received too
+    /// often leaves ApproximateAgeOfOldestMessage.
+    pub(crate) fn received(&mut self, key: u64) {
+        if let Some(m) = self.messages.get(&key) {
+            if !m.counts_for_age(self.fifo) {
+                self.aging.remove(&(m.age_from(), key));
+            }
+        }
+    }
+
+    /// The moment the age of the oldest message CloudWatch counts runs
+    /// from, if the queue holds one.
+    pub(crate) fn oldest_counted(&self) -> Option<Millis> {
+        self.aging.first().map(|(at, _)| *at)
+    }
+
     pub(crate) fn message_mut(&mut self, key: u64) -> Option<&mut Message> {
-        // Callers must not change `state`, `group` or `enqueued_at` here:
-        // those are indexed and go through `set_state`/`insert`/`remove`.
+        // Callers must not change `state`, `group`, `enqueued_at` or what
+        // `age_from` reads here: those are indexed and go through
+        // `set_state`/`insert`/`remove` (a receive, then `received`).
         self.examine();
         self.messages.get_mut(&key).map(|m| &mut **m)
     }

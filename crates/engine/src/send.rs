@@ -180,6 +180,7 @@ impl Engine {
             now,
         );
         message.data_key = data_key;
+        let size = message.size();
         let lock = queue.insert(message);
         let event = EventKind::Sent {
             queue: queue.name.clone(),
@@ -190,6 +191,7 @@ impl Engine {
                 State::Delayed { until } => Some(until),
                 _ => None,
             },
+            size,
             by,
         };
         let fifo = queue.fifo;
