@@ -191,8 +191,11 @@ function describe(e, ctx, duplicateOf) {
       return line(e.topic, `sent ${m()} to the subscription's dead-letter queue ${e.deadLetterQueue}: it could not be delivered to ${e.queue}`, "warn");
     case "topicDropped":
       return line(e.topic, `dropped ${m()} meant for ${e.queue}: ${e.reason === "noDeadLetterQueue" ? "the subscription has no dead-letter queue" : "its dead-letter queue refused it too"}`, "warn");
-    case "alarmChanged":
-      return line(`alarm “${e.alarm}”`, e.inAlarm ? `is in ALARM: ${e.queue} has ${e.visible} visible message${e.visible === 1 ? "" : "s"}` : `is OK again (${e.queue}: ${e.visible} visible)`, e.inAlarm ? "warn" : "good");
+    case "alarmChanged": {
+      const kind = e.to === "ALARM" ? "warn" : e.to === "OK" ? "good" : "";
+      const notifies = e.actions.length ? `; it notifies ${e.actions.join(", ")}` : "";
+      return line(`alarm “${e.alarm}”`, `${e.from} → ${e.to}: ${e.reason}${notifies}`, kind);
+    }
     default:
       return unreachable(e);
   }

@@ -15,6 +15,7 @@ mod actors;
 mod behaviours;
 mod bill;
 mod calls;
+pub mod cloudwatch;
 mod commands;
 mod document;
 pub mod lab;
@@ -40,6 +41,7 @@ use serde::Serialize;
 
 pub use behaviours::behaviour_names;
 pub use bill::Bill;
+pub use cloudwatch::{AlarmSnapshot, AlarmState, AlarmTransition, MetricsSnapshot};
 pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
     CHECK_SEEDS, CHECK_WORK_BUDGET,
@@ -120,16 +122,6 @@ pub struct WorkerSnapshot {
     /// ReceiveMessage requests the engine billed to this worker so far
     /// (empty ones included): what short and long polling cost.
     pub receive_requests: u64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct AlarmSnapshot {
-    pub name: String,
-    pub queue: String,
-    pub threshold: u64,
-    pub in_alarm: bool,
 }
 
 /// What one of the scenario's senders (a producer, or a schedule) has
@@ -232,6 +224,7 @@ pub struct SimulationSnapshot {
     /// Messages handled past those, whose details the ledger did not keep
     /// (only their counts, while they may still be handled).
     pub side_effects_omitted: u64,
+    /// The CloudWatch alarms, their states and changes of state.
     pub alarms: Vec<AlarmSnapshot>,
     /// The scenario's S3 buckets, their notifications' arrows and counts.
     pub buckets: Vec<BucketSnapshot>,
@@ -260,7 +253,7 @@ pub struct Retained {
 pub struct Simulation {
     engine: Engine,
     scenario: Scenario,
-    /// Producers, schedules and alarms (`actors/`), in registry order.
+    /// Producers, schedules, buckets and topics (`actors/`), in registry order.
     actors: Vec<Box<dyn actors::Actor>>,
     workers: Vec<Worker>,
     /// Side effects per message, and the idempotent handlers' shared
@@ -312,6 +305,7 @@ impl Simulation {
             topics: Vec::new(),
             narration: Vec::new(),
             checkpoints: Vec::new(),
+            metrics: None,
             alarms: Vec::new(),
             buckets: Vec::new(),
             goal: None,
@@ -658,10 +652,8 @@ impl Simulation {
                 .filter(|(_, &seq)| seq >= since)
                 .map(|(s, _)| s.clone())
                 .collect(),
-            alarms: self.parts(|part| match part {
-                actors::Part::Alarm(a) => Some(a),
-                _ => None,
-            }),
+            // The CloudWatch observer's part, filled in below.
+            alarms: Vec::new(),
             buckets: self.parts(|part| match part {
                 actors::Part::Bucket(b) => Some(b),
                 _ => None,
@@ -685,6 +677,14 @@ impl Simulation {
             .filter_map(|a| a.snapshot())
             .filter_map(pick)
             .collect()
+    }
+
+    /// The run's CloudWatch metrics, each with its datapoints from `from_ms`
+    /// on (one per resolution step, by the step's start).
+    pub fn metrics(&self, from_ms: Millis) -> MetricsSnapshot {
+        observer::find::<cloudwatch::CloudWatch>(&self.observers)
+            .map(|c| c.metrics(from_ms))
+            .unwrap_or_default()
     }
 
     /// Side effects per message, in the order they first happened: the

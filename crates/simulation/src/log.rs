@@ -226,12 +226,17 @@ pub enum SimEvent {
         )]
         reason: &'static str,
     },
-    /// A depth alarm changed state.
+    /// A CloudWatch alarm changed state at the end of a period (`reason`:
+    /// its datapoints, in words). `actions` are the SNS topics it notifies.
     AlarmChanged {
         alarm: Arc<str>,
-        queue: Arc<str>,
-        in_alarm: bool,
-        visible: u64,
+        /// The queue of an AWS/SQS metric.
+        queue: Option<Arc<str>>,
+        metric: String,
+        from: crate::cloudwatch::AlarmState,
+        to: crate::cloudwatch::AlarmState,
+        reason: String,
+        actions: Vec<String>,
     },
     /// A narration line (or a checkpoint answer's `because`) fired, but
     /// one of its claims does not hold for this run: it is not shown.

@@ -33,6 +33,19 @@ pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// A metric's value as a person reads it: a whole number without a
+/// fraction, else at most three decimals ("1204", "0.25", "1.333").
+pub(crate) fn plain(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        return format!("{}", value as i64);
+    }
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! The registry of observers (`observer.rs`): which watch a run, in the
-//! order they see each event. One row per observer; metrics will be one
-//! more.
+//! order they see each event. One row per observer.
 
+use crate::cloudwatch::CloudWatch;
 use crate::document::Scenario;
 use crate::lab::goal::GoalWatch;
 use crate::observer::Observer;
@@ -10,9 +10,11 @@ use crate::teach::story::Story;
 /// An observer for a scenario, or None when it has nothing to watch.
 type Make = fn(&Scenario) -> Option<Box<dyn Observer>>;
 
-/// The observers a scenario gets, in the order they see each event: the
-/// story always, the goal watch for a lab.
-const REGISTRY: [Make; 2] = [
+/// The observers a scenario gets, in the order they see each event:
+/// CloudWatch (whose alarm changes the story may tell) and the story
+/// always, the goal watch for a lab.
+const REGISTRY: [Make; 3] = [
+    |s| Some(Box::new(CloudWatch::new(s))),
     |s| Some(Box::new(Story::new(s))),
     |s| {
         let goal = s.goal.as_ref()?;

@@ -411,7 +411,10 @@ export class QueueView {
     const mine = alarms.filter((a) => a.queue === q.name);
     box.head.alarm.hidden = mine.length === 0;
     if (mine.length) {
-      const text = mine.map((a) => (a.inAlarm ? `⚠ ${a.name}: ALARM (${q.visible} visible ≥ ${a.threshold})` : `✓ ${a.name}: OK (alarms at ${a.threshold} visible)`)).join(" · ");
+      // The alarm's own state and the engine's reason for it: the queue's
+      // count now may differ from the datapoint the alarm last judged.
+      const mark = { ALARM: "⚠", OK: "✓", INSUFFICIENT_DATA: "…" };
+      const text = mine.map((a) => `${mark[a.state]} ${a.name}: ${a.state} (${a.reason})`).join(" · ");
       setText(box.head.alarm, text);
       box.head.alarm.classList.toggle("in-alarm", mine.some((a) => a.inAlarm));
     }

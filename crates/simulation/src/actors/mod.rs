@@ -1,5 +1,5 @@
 //! Actors: the parts of a scenario that act by themselves in virtual time
-//! (producers, schedules, alarms; workers are actors too, with their own
+//! (producers, schedules, buckets, topics; workers are actors too, with their own
 //! vocabulary in `worker.rs` and `behaviours/`). Like stateright's actors,
 //! an actor says when it next wants to act ([`Actor::wake_at`]) and, when
 //! stepped, answers with [`Command`]s: data, never engine calls. The run
@@ -10,7 +10,6 @@
 //! A new actor is one file here, one scenario section (`scenario.rs`) and
 //! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
 
-mod alarm;
 mod bucket;
 mod operator;
 mod producer;
@@ -30,7 +29,7 @@ use queuelab_engine::{
 
 use crate::log::SimEvent;
 use crate::scenario::{Scenario, ScheduledSend};
-use crate::{AlarmSnapshot, BucketSnapshot, ProducerSnapshot, TopicSnapshot};
+use crate::{BucketSnapshot, ProducerSnapshot, TopicSnapshot};
 
 /// What an actor asks of the run. `commands.rs` carries it out.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,7 +136,6 @@ pub(crate) enum Phase {
 /// What the page's snapshot shows of an actor.
 pub(crate) enum Part {
     Producer(ProducerSnapshot),
-    Alarm(AlarmSnapshot),
     Bucket(BucketSnapshot),
     Topic(TopicSnapshot),
 }
@@ -224,7 +222,6 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("schedule", schedule::build),
     ("operators", operator::build),
     ("buckets", bucket::build),
-    ("alarms", alarm::build),
     ("topics", topic::build),
 ];
 

@@ -6,6 +6,7 @@
 //! story (`teach/`) sits above it, and no circle runs through it.
 
 mod bucket;
+mod cloudwatch;
 mod lab;
 mod narration;
 mod rate;
@@ -13,6 +14,7 @@ mod scenario;
 mod topic;
 
 pub use bucket::*;
+pub use cloudwatch::*;
 pub use lab::*;
 pub use narration::*;
 pub use rate::*;

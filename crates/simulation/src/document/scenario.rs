@@ -82,9 +82,14 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_CHECKPOINTS)))]
     pub checkpoints: Vec<Checkpoint>,
-    /// Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
-    #[serde(default)]
-    pub alarms: Vec<Alarm>,
+    /// How finely the run keeps CloudWatch metrics (default: each minute,
+    /// as SQS publishes them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<super::Metrics>,
+    /// CloudWatch alarms on the run's metrics, at most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = super::MAX_ALARMS)))]
+    pub alarms: Vec<super::Alarm>,
     /// S3 buckets whose event notifications send to the scenario's queues
     /// (`Bucket`), at most 20.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -689,16 +694,6 @@ impl Default for Behaviour {
             retry_backoff: None,
         }
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
-#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Alarm {
-    pub name: String,
-    pub queue: String,
-    /// In ALARM while visible messages >= threshold.
-    pub threshold: u64,
 }
 
 /// The most queues, producers and workers (consumers times their

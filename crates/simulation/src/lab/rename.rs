@@ -64,7 +64,10 @@ pub fn rename_queue(s: &mut Scenario, from: &str, to: &str) {
     s.producers.iter_mut().for_each(|p| fix(&mut p.queue));
     s.consumers.iter_mut().for_each(|c| fix(&mut c.queue));
     s.schedule.iter_mut().for_each(|e| fix(&mut e.queue));
-    s.alarms.iter_mut().for_each(|a| fix(&mut a.queue));
+    for a in &mut s.alarms {
+        a.queue.iter_mut().for_each(fix);
+        a.dimensions.get_mut("QueueName").into_iter().for_each(fix);
+    }
     for n in s.buckets.iter_mut().flat_map(|b| &mut b.notifications) {
         fix(&mut n.queue);
     }

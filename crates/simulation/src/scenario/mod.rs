@@ -6,6 +6,7 @@
 //! words (`vocabulary.rs`: every field's label, unit and range; `card.rs`:
 //! a worker's card line).
 
+mod alarms;
 mod buckets;
 mod card;
 mod fields;
@@ -31,6 +32,7 @@ pub use crate::document::{
     MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS,
     MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
+pub use alarms::RESOLUTIONS;
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};

@@ -107,6 +107,7 @@ impl Scenario {
         self.validate_operators()?;
         self.validate_buckets()?;
         self.validate_topics()?;
+        self.validate_cloudwatch()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }

@@ -379,6 +379,7 @@ impl Facts {
             group,
             delayed_until,
             by,
+            ..
         } = k
         else {
             return;

@@ -230,6 +230,7 @@ impl Story {
             group,
             delayed_until,
             by,
+            ..
         } = kind
         else {
             return;

@@ -1,0 +1,41 @@
+//! CloudWatch for a run: the metrics SQS (and Lambda) publish, kept as
+//! CloudWatch keeps them (`store.rs`), and the scenario's alarms,
+//! evaluated as CloudWatch evaluates them (`evaluate.rs`). One observer of
+//! the run's log (`watch.rs`): it counts what the events say happened
+//! (messages sent, received, deleted, empty receives), reads the engine's
+//! gauges at the end of each resolution step, and judges each alarm at
+//! the end of each of its periods, logging every change of state.
+
+pub mod evaluate;
+pub mod store;
+mod watch;
+
+pub use evaluate::AlarmState;
+pub use store::{MetricId, StatSet};
+pub(crate) use watch::CloudWatch;
+pub use watch::{AlarmSnapshot, AlarmTransition, MetricsSnapshot, SeriesSnapshot};
+
+/// The metrics SQS publishes for each queue (namespace AWS/SQS, dimension
+/// QueueName), by CloudWatch's names.
+pub const SQS_METRICS: [&str; 10] = [
+    "NumberOfMessagesSent",
+    "NumberOfMessagesReceived",
+    "NumberOfMessagesDeleted",
+    "NumberOfEmptyReceives",
+    "NumberOfDeduplicatedSentMessages",
+    "SentMessageSize",
+    "ApproximateNumberOfMessagesVisible",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+    "ApproximateAgeOfOldestMessage",
+];
+
+/// The metrics Lambda publishes for each function (namespace AWS/Lambda,
+/// dimension FunctionName).
+pub const LAMBDA_METRICS: [&str; 5] = [
+    "Invocations",
+    "Errors",
+    "Throttles",
+    "ConcurrentExecutions",
+    "Duration",
+];

@@ -1,0 +1,380 @@
+//! The CloudWatch observer: metrics from the log and the engine's gauges,
+//! alarms judged on them (see `mod.rs`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use queuelab_engine::{Engine, EventKind, Millis};
+use serde::Serialize;
+
+use super::evaluate::{self, AlarmState, Rule};
+use super::store::{MetricId, StatSet, Store};
+use crate::document::{Alarm, ComparisonOperator, Scenario, Statistic, TreatMissingData};
+use crate::log::SimEvent;
+use crate::observer::{Moment, Observer, Seen};
+use crate::SimulationSnapshot;
+
+const SQS: &str = "AWS/SQS";
+
+/// The most state changes an alarm's history keeps (CloudWatch keeps two
+/// weeks of it); older ones go first.
+pub const MAX_ALARM_HISTORY: usize = 200;
+
+/// An alarm as the page shows it: its definition, its state and why, and
+/// its changes of state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmSnapshot {
+    pub name: String,
+    /// The queue of an AWS/SQS metric (its QueueName dimension).
+    pub queue: Option<String>,
+    pub metric: MetricId,
+    pub statistic: Statistic,
+    pub period_seconds: u64,
+    pub evaluation_periods: u32,
+    pub datapoints_to_alarm: u32,
+    pub threshold: f64,
+    pub comparison_operator: ComparisonOperator,
+    pub treat_missing_data: TreatMissingData,
+    pub state: AlarmState,
+    /// In ALARM now.
+    pub in_alarm: bool,
+    /// Why it is in its state, from its latest evaluation.
+    pub reason: String,
+    /// Its changes of state, oldest first (the latest `MAX_ALARM_HISTORY`).
+    pub history: Vec<AlarmTransition>,
+}
+
+/// One change of an alarm's state, at the end of the period that caused it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AlarmTransition {
+    pub at_ms: Millis,
+    pub from: AlarmState,
+    pub to: AlarmState,
+    pub reason: String,
+}
+
+/// The run's metrics, each with its datapoints, one per resolution step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MetricsSnapshot {
+    pub resolution_ms: Millis,
+    pub series: Vec<SeriesSnapshot>,
+}
+
+/// One metric and its steps: (step start, values), oldest first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesSnapshot {
+    pub metric: MetricId,
+    pub unit: String,
+    pub points: Vec<(Millis, StatSet)>,
+}
+
+/// What one queue's events said in one step.
+#[derive(Default)]
+struct Counts {
+    sent: u64,
+    received: u64,
+    deleted: u64,
+    empty_receives: u64,
+    deduplicated: u64,
+    sizes: Option<StatSet>,
+}
+
+/// An alarm and where it stands.
+struct Watched {
+    alarm: Alarm,
+    metric: MetricId,
+    period_ms: Millis,
+    rule: Rule,
+    state: AlarmState,
+    reason: String,
+    history: Vec<AlarmTransition>,
+}
+
+pub(crate) struct CloudWatch {
+    store: Store,
+    /// The queues publishing metrics now, by name.
+    queues: BTreeSet<Arc<str>>,
+    /// Counts of steps not closed yet, by (step start, queue).
+    pending: BTreeMap<(Millis, Arc<str>), Counts>,
+    /// The end of the next step to close.
+    next_close: Millis,
+    duration: Millis,
+    alarms: Vec<Watched>,
+    events: Vec<SimEvent>,
+}
+
+impl CloudWatch {
+    pub(crate) fn new(scenario: &Scenario) -> Self {
+        let resolution_ms = scenario
+            .metrics
+            .clone()
+            .unwrap_or_default()
+            .resolution_seconds
+            * 1000;
+        let alarms = scenario
+            .alarms
+            .iter()
+            .map(|alarm| Watched {
+                metric: MetricId {
+                    namespace: alarm.namespace().into(),
+                    metric_name: alarm.metric_name().into(),
+                    dimensions: alarm.all_dimensions(),
+                },
+                period_ms: alarm
+                    .period_seconds
+                    .map_or(resolution_ms, |s| s.saturating_mul(1000)),
+                rule: Rule {
+                    threshold: alarm.threshold,
+                    comparison: alarm.comparison_operator(),
+                    evaluation_periods: alarm.evaluation_periods(),
+                    datapoints_to_alarm: alarm.datapoints_to_alarm(),
+                    treat_missing: alarm.treat_missing_data(),
+                },
+                state: AlarmState::InsufficientData,
+                reason: "Not evaluated yet: an alarm starts with insufficient data.".into(),
+                history: Vec::new(),
+                alarm: alarm.clone(),
+            })
+            .collect();
+        CloudWatch {
+            store: Store::new(resolution_ms),
+            queues: BTreeSet::new(),
+            pending: BTreeMap::new(),
+            next_close: resolution_ms.max(1),
+            duration: scenario.duration_ms,
+            alarms,
+            events: Vec::new(),
+        }
+    }
+
+    fn counts(&mut self, at: Millis, queue: &Arc<str>) -> &mut Counts {
+        let step = self.store.step_of(at);
+        self.pending.entry((step, queue.clone())).or_default()
+    }
+
+    /// Writes the step ending at `end`: every queue's counts (zero when
+    /// nothing happened: SQS publishes every minute for an active queue)
+    /// and its gauges, read `now`. Nothing changed the queues since `end`
+    /// (the run acts at every step's end within its duration, and past it
+    /// at every moment anything happens), but time: the oldest message
+    /// was younger then.
+    fn close(&mut self, end: Millis, now: Millis, engine: &Engine) {
+        let start = end - self.store.resolution_ms;
+        let queues: Vec<Arc<str>> = self.queues.iter().cloned().collect();
+        for queue in queues {
+            let counts = self
+                .pending
+                .remove(&(start, queue.clone()))
+                .unwrap_or_default();
+            let dimension = ("QueueName", &*queue);
+            let mut put = |name: &str, unit: &'static str, values: StatSet| {
+                // Past the bound, a metric is not kept (the bound names
+                // itself in `MAX_SERIES`); the queue's are made first.
+                let _ = self
+                    .store
+                    .put(&MetricId::new(SQS, name, dimension), unit, start, values);
+            };
+            let count = |n: u64| StatSet::one(n as f64);
+            put("NumberOfMessagesSent", "Count", count(counts.sent));
+            put("NumberOfMessagesReceived", "Count", count(counts.received));
+            put("NumberOfMessagesDeleted", "Count", count(counts.deleted));
+            put(
+                "NumberOfEmptyReceives",
+                "Count",
+                count(counts.empty_receives),
+            );
+            put(
+                "NumberOfDeduplicatedSentMessages",
+                "Count",
+                count(counts.deduplicated),
+            );
+            if let Some(sizes) = counts.sizes {
+                put("SentMessageSize", "Bytes", sizes);
+            }
+            if let Some(g) = engine.queue_gauges(&queue) {
+                put(
+                    "ApproximateNumberOfMessagesVisible",
+                    "Count",
+                    count(g.visible),
+                );
+                put(
+                    "ApproximateNumberOfMessagesNotVisible",
+                    "Count",
+                    count(g.not_visible),
+                );
+                put(
+                    "ApproximateNumberOfMessagesDelayed",
+                    "Count",
+                    count(g.delayed),
+                );
+                put(
+                    "ApproximateAgeOfOldestMessage",
+                    "Seconds",
+                    StatSet::one((g.age_of_oldest_ms.saturating_sub(now - end) / 1000) as f64),
+                );
+            }
+        }
+        // Counts of queues deleted before the step closed.
+        self.pending.retain(|(step, _), _| *step >= end);
+        self.judge(end);
+    }
+
+    /// Evaluates each alarm whose period ends at `end`.
+    fn judge(&mut self, end: Millis) {
+        for watched in &mut self.alarms {
+            let period = watched.period_ms.max(1);
+            if end % period != 0 {
+                continue;
+            }
+            let n = watched.rule.evaluation_periods;
+            let statistic = watched.alarm.statistic();
+            let range: Vec<Option<f64>> = (0..evaluate::range_len(n) as u64)
+                .rev()
+                .map(|k| {
+                    let period_end = end.checked_sub(k * period)?;
+                    let start = period_end.checked_sub(period)?;
+                    let values = self.store.period(&watched.metric, start, period_end)?;
+                    Some(values.value(statistic))
+                })
+                .collect();
+            let verdict = evaluate::evaluate(&watched.rule, &range, watched.state);
+            watched.reason = verdict.reason.clone();
+            if verdict.state == watched.state {
+                continue;
+            }
+            let from = std::mem::replace(&mut watched.state, verdict.state);
+            if watched.history.len() >= MAX_ALARM_HISTORY {
+                watched.history.remove(0);
+            }
+            watched.history.push(AlarmTransition {
+                at_ms: end,
+                from,
+                to: verdict.state,
+                reason: verdict.reason.clone(),
+            });
+            let actions = match verdict.state {
+                AlarmState::ALARM => watched.alarm.alarm_actions.clone(),
+                AlarmState::OK => watched.alarm.ok_actions.clone(),
+                AlarmState::InsufficientData => Vec::new(),
+            };
+            self.events.push(SimEvent::AlarmChanged {
+                alarm: watched.alarm.name.as_str().into(),
+                queue: watched.alarm.queue.as_deref().map(Into::into),
+                metric: watched.metric.metric_name.clone(),
+                from,
+                to: verdict.state,
+                reason: verdict.reason,
+                actions,
+            });
+        }
+    }
+
+    fn snapshot_alarm(&self, w: &Watched) -> AlarmSnapshot {
+        AlarmSnapshot {
+            name: w.alarm.name.clone(),
+            queue: w.alarm.queue.clone(),
+            metric: w.metric.clone(),
+            statistic: w.alarm.statistic(),
+            period_seconds: w.period_ms / 1000,
+            evaluation_periods: w.rule.evaluation_periods,
+            datapoints_to_alarm: w.rule.datapoints_to_alarm,
+            threshold: w.rule.threshold,
+            comparison_operator: w.rule.comparison,
+            treat_missing_data: w.rule.treat_missing,
+            state: w.state,
+            in_alarm: w.state == AlarmState::ALARM,
+            reason: w.reason.clone(),
+            history: w.history.clone(),
+        }
+    }
+
+    /// Every metric and its steps from `from` on.
+    pub(crate) fn metrics(&self, from: Millis) -> MetricsSnapshot {
+        MetricsSnapshot {
+            resolution_ms: self.store.resolution_ms,
+            series: self
+                .store
+                .metrics()
+                .map(|(id, unit)| SeriesSnapshot {
+                    metric: id.clone(),
+                    unit: unit.into(),
+                    points: self.store.steps(id, from).map(|(t, v)| (t, *v)).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Observer for CloudWatch {
+    fn observe(&mut self, now: Millis, event: Seen<'_>) {
+        let Seen::Sqs(kind) = event else {
+            return;
+        };
+        match kind {
+            EventKind::QueueCreated { queue, .. } => {
+                self.queues.insert(queue.clone());
+            }
+            EventKind::QueueDeleted { queue } => {
+                self.queues.remove(queue);
+            }
+            EventKind::Sent { queue, size, .. } => {
+                let counts = self.counts(now, queue);
+                counts.sent += 1;
+                let size = StatSet::one(*size as f64);
+                match &mut counts.sizes {
+                    Some(sizes) => sizes.add(&size),
+                    None => counts.sizes = Some(size),
+                }
+            }
+            EventKind::DuplicateDropped { queue, .. } => self.counts(now, queue).deduplicated += 1,
+            EventKind::Received { queue, .. } => self.counts(now, queue).received += 1,
+            EventKind::Deleted { queue, .. } => self.counts(now, queue).deleted += 1,
+            EventKind::EmptyReceive { queue, .. } => self.counts(now, queue).empty_receives += 1,
+            _ => {}
+        }
+    }
+
+    fn reach(&mut self, moment: &Moment<'_>) {
+        let step = self.store.resolution_ms;
+        // Bounded however far time jumped: a store keeps only its latest
+        // MAX_POINTS steps, so older ones are skipped, not written.
+        let keep = step.saturating_mul(super::store::MAX_POINTS as Millis);
+        if let Some(first_kept) = moment.now.checked_sub(keep) {
+            if self.next_close < first_kept {
+                self.next_close = first_kept - first_kept % step + step;
+            }
+        }
+        while self.next_close <= moment.now {
+            self.close(self.next_close, moment.now, moment.engine);
+            self.next_close = self.next_close.saturating_add(step);
+        }
+    }
+
+    fn take_events(&mut self, _now: Millis) -> Vec<SimEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    fn next_moment(&self, duration: Millis) -> Option<Millis> {
+        (self.next_close <= duration).then_some(self.next_close)
+    }
+
+    fn moments_until(&self, until: Millis) -> u64 {
+        let last = until.min(self.duration);
+        match last.checked_sub(self.next_close) {
+            Some(span) => span / self.store.resolution_ms + 1,
+            None => 0,
+        }
+    }
+
+    fn fill_snapshot(&self, _now: Millis, snapshot: &mut SimulationSnapshot) {
+        snapshot.alarms = self.alarms.iter().map(|w| self.snapshot_alarm(w)).collect();
+    }
+}
