@@ -39,6 +39,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use behaviours::behaviour_names;
+pub use actors::{InvocationSnapshot, LambdaSnapshot};
 pub use bill::Bill;
 pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,
@@ -237,6 +238,9 @@ pub struct SimulationSnapshot {
     pub buckets: Vec<BucketSnapshot>,
     /// SNS topics and their subscriptions.
     pub topics: Vec<TopicSnapshot>,
+    /// Lambda functions, their event source mappings' pollers and the
+    /// invocations running.
+    pub lambdas: Vec<LambdaSnapshot>,
 }
 
 /// Per-message records a run keeps now ([`Simulation::retained`]).
@@ -314,6 +318,7 @@ impl Simulation {
             checkpoints: Vec::new(),
             alarms: Vec::new(),
             buckets: Vec::new(),
+            lambdas: Vec::new(),
             goal: None,
             knobs: Vec::new(),
             explain: None,
@@ -615,9 +620,14 @@ impl Simulation {
                 .workers
                 .iter()
                 .position(|w| matches!(w.state, State::Polling { poll: p } if p == poll));
-            match owner {
-                Some(index) => self.deliver(index, result, now),
-                None => self.external_answers.push((poll, result)),
+            let actor = self.actors.iter().position(|a| a.owns_poll(poll));
+            match (owner, actor) {
+                (Some(index), _) => self.deliver(index, result, now),
+                (None, Some(index)) => {
+                    let commands = self.actors[index].answered(now, poll, result, &mut self.engine);
+                    self.execute(index, commands, now);
+                }
+                (None, None) => self.external_answers.push((poll, result)),
             }
         }
     }
@@ -668,6 +678,10 @@ impl Simulation {
             }),
             topics: self.parts(|part| match part {
                 actors::Part::Topic(t) => Some(t),
+                _ => None,
+            }),
+            lambdas: self.parts(|part| match part {
+                actors::Part::Lambda(l) => Some(l),
                 _ => None,
             }),
         };

@@ -12,20 +12,22 @@
 
 mod alarm;
 mod bucket;
+mod lambda;
 mod operator;
 mod producer;
 mod schedule;
 mod topic;
 
 pub(crate) use bucket::{created as created_bucket, BucketActor};
+pub use lambda::{InvocationSnapshot, LambdaSnapshot};
 pub(crate) use topic::Topic;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, Config, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute,
-    SqsError, SqsResult,
+    AttributeValue, Config, MessageAttribute, Millis, NewMessage, PollId, Principal,
+    QueueAttribute, ReceivedMessage, SqsError, SqsResult,
 };
 
 use crate::log::SimEvent;
@@ -85,6 +87,24 @@ pub(crate) enum Command {
         key: String,
         state: queuelab_engine::KeyState,
     },
+    /// ReceiveMessage from the queue at `queue_url` as the owner under the
+    /// actor's name, every attribute asked for (`AttributeNames` and
+    /// `MessageAttributeNames` All, as Lambda's pollers ask). Its outcome
+    /// is `Received`, `Waiting` (a long poll: its answer comes through
+    /// [`Actor::answered`]) or `Failed`.
+    Receive {
+        queue_url: String,
+        max_number_of_messages: i64,
+        wait_time_seconds: i64,
+    },
+    /// DeleteMessageBatch of these (entry id, receipt handle) pairs, at
+    /// most 10, as the owner under the actor's name. A failed entry is
+    /// logged as the run's `actionFailed`; the outcome is `Done`, or
+    /// `Failed` when SQS refused the whole call.
+    DeleteBatch {
+        queue_url: String,
+        entries: Vec<(String, String)>,
+    },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }
@@ -111,6 +131,10 @@ pub(crate) enum Outcome {
     Refused(SqsError),
     /// Logged.
     Logged,
+    /// A receive returned these messages (perhaps none).
+    Received(Vec<ReceivedMessage>),
+    /// A long poll waits in the engine.
+    Waiting(PollId),
 }
 
 /// What an actor may read when it steps: what any caller may read, never
@@ -119,6 +143,10 @@ pub(crate) enum Outcome {
 pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
+    /// A queue's VisibilityTimeout in seconds, by GetQueueAttributes.
+    fn visibility_timeout(&self, queue_url: &str) -> Option<u64>;
+    /// A queue's QueueArn, by GetQueueAttributes.
+    fn queue_arn(&self, queue_url: &str) -> Option<String>;
 }
 
 /// What the senders and watchers of [`REGISTRY`] see when they step.
@@ -140,6 +168,7 @@ pub(crate) enum Part {
     Alarm(AlarmSnapshot),
     Bucket(BucketSnapshot),
     Topic(TopicSnapshot),
+    Lambda(LambdaSnapshot),
 }
 
 /// What the work estimate (`work.rs`) needs of a sender: its sends to its
@@ -200,6 +229,31 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     fn place(&self) -> Option<String> {
         None
     }
+    /// Its own work from `now` to `until` (None: none besides its sends),
+    /// given `arriving`: the sends to a queue (by URL) by then and their
+    /// bodies' units. A Lambda mapping's polls and invocations (`work.rs`).
+    fn own_work(
+        &self,
+        _now: Millis,
+        _until: Millis,
+        _arriving: &dyn Fn(&str) -> (u64, u64),
+    ) -> Option<u64> {
+        None
+    }
+    /// Whether this long poll is one of its own (a Lambda poller's).
+    fn owns_poll(&self, _poll: PollId) -> bool {
+        false
+    }
+    /// Its long poll `poll` was answered: its commands for that.
+    fn answered(
+        &mut self,
+        _now: Millis,
+        _poll: PollId,
+        _result: SqsResult<Vec<ReceivedMessage>>,
+        _seen: &mut Seen,
+    ) -> Vec<C> {
+        Vec::new()
+    }
     /// An SNS topic, for the SNS API to reach (`sns/service.rs`).
     fn topic(&mut self) -> Option<&mut Topic> {
         None
@@ -226,6 +280,7 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("buckets", bucket::build),
     ("alarms", alarm::build),
     ("topics", topic::build),
+    ("lambdas", lambda::build),
 ];
 
 /// Every actor of a scenario, in registry order.

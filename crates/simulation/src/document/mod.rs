@@ -7,6 +7,7 @@
 
 mod bucket;
 mod lab;
+mod lambda;
 mod narration;
 mod rate;
 mod scenario;
@@ -14,6 +15,7 @@ mod topic;
 
 pub use bucket::*;
 pub use lab::*;
+pub use lambda::*;
 pub use narration::*;
 pub use rate::*;
 pub use scenario::*;
