@@ -38,8 +38,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use behaviours::behaviour_names;
 pub use actors::{InvocationSnapshot, LambdaSnapshot};
+pub use behaviours::behaviour_names;
 pub use bill::Bill;
 pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,

@@ -491,7 +491,10 @@ impl Simulation {
         let mut out = (0u64, 0u64);
         for a in self.actors.iter().filter(|a| a.queue_url() == Some(url)) {
             if let Some(sent) = a.plan(until, &|_| false) {
-                out = (out.0.saturating_add(sent.sends), out.1.saturating_add(sent.units));
+                out = (
+                    out.0.saturating_add(sent.sends),
+                    out.1.saturating_add(sent.units),
+                );
             }
         }
         out

@@ -130,7 +130,10 @@ fn a_batch_is_handed_over_when_it_holds_batch_size_records() {
 #[test]
 fn a_batch_is_handed_over_when_the_window_ends() {
     let lambda = json!({ "batchSize": 100, "maximumBatchingWindowInSeconds": 5 });
-    let sim = run(scenario(orders(), lambda, at_zero(&["a", "b", "c"])), 20_000);
+    let sim = run(
+        scenario(orders(), lambda, at_zero(&["a", "b", "c"])),
+        20_000,
+    );
     let calls = invoked(&sim);
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!((calls[0].0, calls[0].2.len()), (5_000, 3));
@@ -171,7 +174,10 @@ fn a_batch_is_cut_where_the_next_record_would_pass_the_6_mb_payload() {
 
 #[test]
 fn a_successful_batch_is_deleted_with_delete_message_batch_billed_to_the_mapping() {
-    let sim = run(scenario(orders(), json!({}), at_zero(&["a", "b", "c"])), 5_000);
+    let sim = run(
+        scenario(orders(), json!({}), at_zero(&["a", "b", "c"])),
+        5_000,
+    );
     let ends = returned(&sim);
     assert_eq!(ends.len(), 1);
     assert_eq!((ends[0].0, ends[0].2), (300, "success"));
@@ -197,7 +203,10 @@ fn comes_back_after_the_visibility_timeout(sim: &Simulation) {
 #[test]
 fn an_error_returns_the_whole_batch_after_the_visibility_timeout() {
     let lambda = json!({ "handler": { "processing": { "fixedMs": 100 }, "failsOn": ["bad"] } });
-    let sim = run(scenario(orders(), lambda, at_zero(&["ok-1", "bad", "ok-2"])), 40_000);
+    let sim = run(
+        scenario(orders(), lambda, at_zero(&["ok-1", "bad", "ok-2"])),
+        40_000,
+    );
     let ends = returned(&sim);
     assert_eq!(ends[0].2, "error");
     assert_eq!(ends[0].3.len(), 3);
@@ -211,7 +220,10 @@ fn a_timeout_returns_the_whole_batch_after_the_visibility_timeout() {
         "timeoutSeconds": 5,
         "handler": { "processing": { "fixedMs": 100 }, "timesOutOn": ["slow"] },
     });
-    let sim = run(scenario(orders(), lambda, at_zero(&["ok-1", "slow"])), 40_000);
+    let sim = run(
+        scenario(orders(), lambda, at_zero(&["ok-1", "slow"])),
+        40_000,
+    );
     let ends = returned(&sim);
     assert_eq!((ends[0].0, ends[0].2), (5_000, "timeout"));
     assert_eq!(ends[0].3.len(), 2);
@@ -227,7 +239,11 @@ fn reporting(response: &str) -> Value {
 
 #[test]
 fn partial_failures_return_only_the_listed_messages() {
-    let s = scenario(orders(), reporting("valid"), at_zero(&["ok-1", "bad", "ok-2"]));
+    let s = scenario(
+        orders(),
+        reporting("valid"),
+        at_zero(&["ok-1", "bad", "ok-2"]),
+    );
     let sim = run(s, 40_000);
     let calls = invoked(&sim);
     let ends = returned(&sim);
@@ -241,7 +257,11 @@ fn partial_failures_return_only_the_listed_messages() {
 
 #[test]
 fn an_empty_list_of_failures_is_success_and_deletes_the_whole_batch() {
-    let s = scenario(orders(), reporting("empty"), at_zero(&["ok-1", "bad", "ok-2"]));
+    let s = scenario(
+        orders(),
+        reporting("empty"),
+        at_zero(&["ok-1", "bad", "ok-2"]),
+    );
     let sim = run(s, 40_000);
     let ends = returned(&sim);
     assert_eq!((ends[0].2, ends[0].3.len()), ("success", 0));
@@ -251,7 +271,11 @@ fn an_empty_list_of_failures_is_success_and_deletes_the_whole_batch() {
 #[test]
 fn each_invalid_partial_batch_response_fails_the_whole_batch() {
     for response in ["unknownId", "null", "malformed"] {
-        let s = scenario(orders(), reporting(response), at_zero(&["ok-1", "bad", "ok-2"]));
+        let s = scenario(
+            orders(),
+            reporting(response),
+            at_zero(&["ok-1", "bad", "ok-2"]),
+        );
         let sim = run(s, 5_000);
         let ends = returned(&sim);
         assert_eq!(ends[0].2, "invalidResponse", "{response}");
@@ -319,9 +343,10 @@ fn backlog(lambda: Value) -> Scenario {
         lambda,
         json!([]),
     );
-    s.producers[0].rate = Some(serde_json::from_value(
-        json!({ "everyMs": 1, "count": 4000, "body": "order-{n}" }),
-    ).unwrap());
+    s.producers[0].rate = Some(
+        serde_json::from_value(json!({ "everyMs": 1, "count": 4000, "body": "order-{n}" }))
+            .unwrap(),
+    );
     s
 }
 
@@ -466,12 +491,36 @@ fn each_field_out_of_lambdas_range_is_refused_at_its_path() {
             json!({ "maximumBatchingWindowInSeconds": 1 }),
             at("maximumBatchingWindowInSeconds"),
         ),
-        (orders(), json!({ "maximumConcurrency": 1 }), at("maximumConcurrency")),
-        (orders(), json!({ "maximumConcurrency": 1001 }), at("maximumConcurrency")),
-        (orders(), json!({ "timeoutSeconds": 0 }), at("timeoutSeconds")),
-        (orders(), json!({ "timeoutSeconds": 901 }), at("timeoutSeconds")),
-        (orders(), json!({ "reservedConcurrency": -1 }), at("reservedConcurrency")),
-        (orders(), json!({ "reservedConcurrency": 1001 }), at("reservedConcurrency")),
+        (
+            orders(),
+            json!({ "maximumConcurrency": 1 }),
+            at("maximumConcurrency"),
+        ),
+        (
+            orders(),
+            json!({ "maximumConcurrency": 1001 }),
+            at("maximumConcurrency"),
+        ),
+        (
+            orders(),
+            json!({ "timeoutSeconds": 0 }),
+            at("timeoutSeconds"),
+        ),
+        (
+            orders(),
+            json!({ "timeoutSeconds": 901 }),
+            at("timeoutSeconds"),
+        ),
+        (
+            orders(),
+            json!({ "reservedConcurrency": -1 }),
+            at("reservedConcurrency"),
+        ),
+        (
+            orders(),
+            json!({ "reservedConcurrency": 1001 }),
+            at("reservedConcurrency"),
+        ),
         (
             orders(),
             json!({ "functionResponseTypes": ["ReportItemFailures"] }),

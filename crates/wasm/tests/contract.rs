@@ -52,6 +52,9 @@ use queuelab_simulation::{
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
+use queuelab_simulation::{
+    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot,
+};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
@@ -127,6 +130,12 @@ fn declare_pattern_types(
         Bucket,
         BucketNotification,
         ObjectOperation,
+        // Lambda functions and their event source mappings.
+        LambdaSnapshot,
+        InvocationSnapshot,
+        Lambda,
+        LambdaHandler,
+        BatchResponse,
         // Encryption.
         KmsRequests,
         KmsApi,

@@ -144,9 +144,13 @@ pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
     /// A queue's VisibilityTimeout in seconds, by GetQueueAttributes.
-    fn visibility_timeout(&self, queue_url: &str) -> Option<u64>;
+    fn visibility_timeout(&self, _queue_url: &str) -> Option<u64> {
+        None
+    }
     /// A queue's QueueArn, by GetQueueAttributes.
-    fn queue_arn(&self, queue_url: &str) -> Option<String>;
+    fn queue_arn(&self, _queue_url: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What the senders and watchers of [`REGISTRY`] see when they step.

@@ -32,25 +32,52 @@ impl Scenario {
                     got: quoted(&lambda.queue),
                 });
             };
-            validate_lambda(&format!("lambdas[{i}]"), lambda, queue.name.ends_with(".fifo"))?;
+            validate_lambda(
+                &format!("lambdas[{i}]"),
+                lambda,
+                queue.name.ends_with(".fifo"),
+            )?;
         }
         Ok(())
     }
 }
 
-/// A whole number within `lo..=hi`, worded with what it sets.
-fn ranged(path: String, value: i64, lo: i64, hi: i64, what: &str) -> Result<(), FieldError> {
-    if (lo..=hi).contains(&value) {
+/// The range of a Lambda function's counted field, by its name (the last
+/// part of its path): (lowest, highest, unit), as `field_range` gives the
+/// others' (the vocabulary reads it for paths under `lambdas[]`). A
+/// processing time's are `field_range`'s.
+pub(crate) fn lambda_range(field: &str) -> Option<(u64, u64, &'static str)> {
+    let most = |n: i64| n.unsigned_abs();
+    Some(match field {
+        "batchSize" => (1, most(MAX_BATCH_SIZE), ""),
+        "maximumBatchingWindowInSeconds" => (0, most(MAX_BATCHING_WINDOW), super::fields::SECONDS),
+        "maximumConcurrency" => (2, most(MAX_CONCURRENCY), ""),
+        "reservedConcurrency" => (0, most(ACCOUNT_CONCURRENCY), ""),
+        "timeoutSeconds" => (1, most(MAX_TIMEOUT_SECONDS), super::fields::SECONDS),
+        "failEveryNth" => (0, most(MAX_FAIL_EVERY_NTH), ""),
+        _ => return None,
+    })
+}
+
+/// A whole number within its field's range (`lambda_range`, its highest
+/// `most` when given), worded with what it sets.
+fn ranged(path: String, value: i64, most: Option<u64>, what: &str) -> Result<(), FieldError> {
+    let field = path.rsplit('.').next().unwrap_or(&path);
+    let Some((lo, hi, _)) = lambda_range(field) else {
+        return Ok(());
+    };
+    let hi = most.unwrap_or(hi);
+    if (i128::from(lo)..=i128::from(hi)).contains(&i128::from(value)) {
         return Ok(());
     }
     Err(FieldError {
-        path,
         rule: format!(
             "a whole number from {} to {}{what}",
-            crate::thousands(lo.unsigned_abs()),
-            crate::thousands(hi.unsigned_abs())
+            crate::thousands(lo),
+            crate::thousands(hi)
         ),
         got: value.to_string(),
+        path,
     })
 }
 
@@ -64,13 +91,12 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         });
     }
     let (most, queue_kind) = match fifo {
-        true => (MAX_FIFO_BATCH_SIZE, "a FIFO queue"),
-        false => (MAX_BATCH_SIZE, "a standard queue"),
+        true => (Some(MAX_FIFO_BATCH_SIZE.unsigned_abs()), "a FIFO queue"),
+        false => (None, "a standard queue"),
     };
     ranged(
         path("batchSize"),
         l.batch_size,
-        1,
         most,
         &format!(", the range of BatchSize for {queue_kind}"),
     )?;
@@ -78,8 +104,7 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
     ranged(
         path("maximumBatchingWindowInSeconds"),
         window,
-        0,
-        MAX_BATCHING_WINDOW,
+        None,
         " of seconds (300 is 5 minutes), the range of MaximumBatchingWindowInSeconds",
     )?;
     if fifo && window != 0 {
@@ -104,7 +129,9 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         if t != REPORT_BATCH_ITEM_FAILURES {
             return Err(FieldError {
                 path: path(&format!("functionResponseTypes[{j}]")),
-                rule: format!("\"{REPORT_BATCH_ITEM_FAILURES}\", the one response type for Amazon SQS"),
+                rule: format!(
+                    "\"{REPORT_BATCH_ITEM_FAILURES}\", the one response type for Amazon SQS"
+                ),
                 got: quoted(t),
             });
         }
@@ -113,8 +140,7 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         ranged(
             path("maximumConcurrency"),
             n,
-            2,
-            MAX_CONCURRENCY,
+            None,
             ", the range of ScalingConfig's MaximumConcurrency",
         )?;
     }
@@ -122,16 +148,14 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         ranged(
             path("reservedConcurrency"),
             n,
-            0,
-            ACCOUNT_CONCURRENCY,
+            None,
             " (0 throttles every invocation; the account has 1,000)",
         )?;
     }
     ranged(
         path("timeoutSeconds"),
         l.timeout_seconds,
-        1,
-        MAX_TIMEOUT_SECONDS,
+        None,
         " of seconds (900 is 15 minutes), the range of a function's timeout",
     )?;
     let h = &l.handler;
@@ -147,13 +171,17 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
     ranged(
         path("handler.failEveryNth"),
         h.fail_every_nth,
-        0,
-        MAX_FAIL_EVERY_NTH,
+        None,
         " (0: never)",
     )?;
     for (field, patterns) in [("failsOn", &h.fails_on), ("timesOutOn", &h.times_out_on)] {
         let n = patterns.len() as u64;
-        at_most(&path(&format!("handler.{field}")), n, MAX_PATTERNS as u64, "patterns")?;
+        at_most(
+            &path(&format!("handler.{field}")),
+            n,
+            MAX_PATTERNS as u64,
+            "patterns",
+        )?;
         for (j, p) in patterns.iter().enumerate() {
             short_name(path(&format!("handler.{field}[{j}]")), p)?;
         }

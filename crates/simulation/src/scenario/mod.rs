@@ -19,6 +19,7 @@ mod vocabulary;
 
 #[cfg(feature = "contract")]
 pub use crate::document::PublishAttribute;
+pub use crate::document::{BatchResponse, Lambda, LambdaHandler};
 pub use crate::document::{
     Alarm, Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS,
     MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
@@ -35,8 +36,8 @@ pub use crate::document::{
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
-pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use lambdas::REPORT_BATCH_ITEM_FAILURES;
+pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use validate::dedup_scope;
 pub(crate) use vocabulary::field_words;
 pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

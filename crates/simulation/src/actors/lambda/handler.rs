@@ -111,7 +111,11 @@ impl Handler for Described {
                 }
             }
             ms = ms.saturating_add(processing_ms(&self.spec.processing, self.rng.unit()));
-            let hangs = self.spec.times_out_on.iter().any(|p| body.contains(p.as_str()));
+            let hangs = self
+                .spec
+                .times_out_on
+                .iter()
+                .any(|p| body.contains(p.as_str()));
             if hangs || ms > timeout_ms {
                 return Ran {
                     duration_ms: timeout_ms,
@@ -169,12 +173,10 @@ pub(crate) fn read_response(text: &str, batch: &[String]) -> Result<Vec<String>,
             Some(Value::String(id)) => id,
             Some(Value::Null) => return Err("an itemIdentifier is null".into()),
             Some(_) => return Err("an itemIdentifier is not a string".into()),
-            None => {
-                return Err(
-                    "an entry of batchItemFailures has no itemIdentifier (a key Lambda does not read)"
-                        .into(),
-                )
-            }
+            None => return Err(
+                "an entry of batchItemFailures has no itemIdentifier (a key Lambda does not read)"
+                    .into(),
+            ),
         };
         if !batch.iter().any(|m| m == id) {
             return Err(format!(
@@ -205,7 +207,12 @@ mod tests {
 
     #[test]
     fn null_no_list_or_an_empty_list_is_success() {
-        for text in ["null", "{}", r#"{"batchItemFailures":null}"#, r#"{"batchItemFailures":[]}"#] {
+        for text in [
+            "null",
+            "{}",
+            r#"{"batchItemFailures":null}"#,
+            r#"{"batchItemFailures":[]}"#,
+        ] {
             assert_eq!(read_response(text, &batch()), Ok(Vec::new()), "{text}");
         }
     }

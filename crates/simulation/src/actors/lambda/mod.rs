@@ -330,7 +330,9 @@ impl Mapping {
         let room = batch_size.saturating_sub(poller.batch.len()).max(1) as i64;
         let wait = match poller.batch.is_empty() {
             true => WAIT_TIME_SECONDS,
-            false => ((poller.window_ends.saturating_sub(now) / 1000) as i64).min(WAIT_TIME_SECONDS),
+            false => {
+                ((poller.window_ends.saturating_sub(now) / 1000) as i64).min(WAIT_TIME_SECONDS)
+            }
         };
         // Until the engine answers: a long poll then waits.
         poller.stage = Stage::Ready { at: now };
@@ -402,7 +404,10 @@ impl Mapping {
     /// concurrency is free: then the invocation is throttled.
     fn hand_over(&mut self, p: usize, now: Millis) -> Vec<Given> {
         let running = self.running();
-        let reserved = self.spec.reserved_concurrency.unwrap_or(ACCOUNT_CONCURRENCY);
+        let reserved = self
+            .spec
+            .reserved_concurrency
+            .unwrap_or(ACCOUNT_CONCURRENCY);
         let ids: Vec<String> = (self.pollers[p].batch.iter())
             .map(|h| h.message.message_id.clone())
             .collect();
@@ -452,7 +457,12 @@ impl Mapping {
             Stage::Throttled { wait, .. } => (wait * 2).min(LAST_RETRY_MS),
             _ => FIRST_RETRY_MS,
         };
-        let received = poller.batch.iter().map(|h| h.received_at).min().unwrap_or(now);
+        let received = poller
+            .batch
+            .iter()
+            .map(|h| h.received_at)
+            .min()
+            .unwrap_or(now);
         let mut out = vec![Self::log(SimEvent::LambdaThrottled {
             function: self.name.clone(),
             messages: ids,
@@ -536,7 +546,10 @@ impl Mapping {
     }
 
     fn running(&self) -> u64 {
-        let running = self.pollers.iter().filter(|p| matches!(p.stage, Stage::Running { .. }));
+        let running = self
+            .pollers
+            .iter()
+            .filter(|p| matches!(p.stage, Stage::Running { .. }));
         running.count() as u64
     }
 
@@ -681,7 +694,11 @@ impl Actor for Mapping {
                     ..
                 } => Some(InvocationSnapshot {
                     invocation: *invocation,
-                    messages: p.batch.iter().map(|h| h.message.message_id.clone()).collect(),
+                    messages: p
+                        .batch
+                        .iter()
+                        .map(|h| h.message.message_id.clone())
+                        .collect(),
                     started_at: *started_at,
                     ends_at: *ends_at,
                 }),
@@ -749,7 +766,9 @@ mod work {
         let span = until - now;
         let poll_ms = WAIT_TIME_SECONDS as u64 * 1000;
         let base = START_POLLERS.min(cap);
-        let idle = base.saturating_mul(span / poll_ms + 1).saturating_mul(PER_POLL);
+        let idle = base
+            .saturating_mul(span / poll_ms + 1)
+            .saturating_mul(PER_POLL);
         // A handler that can fail sees a message again after each
         // visibility timeout (taken here as the shortest, 1 s a retry is
         // too high: a minute).
