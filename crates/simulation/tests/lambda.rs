@@ -560,3 +560,53 @@ fn a_refusal_says_lambdas_range_in_words() {
          ScalingConfig's MaximumConcurrency, got 1"
     );
 }
+
+#[test]
+fn the_work_estimate_counts_a_mappings_polls_and_invocations() {
+    let lambda = json!({
+        "timeoutSeconds": 120,
+        "handler": { "processing": { "fixedMs": 6_000 } },
+    });
+    let s = backlog(lambda);
+    let duration = s.duration_ms;
+    let mut sim = Simulation::new(s, Config::default()).expect("starts");
+    let estimate = sim.work_estimate(duration);
+    sim.advance(duration);
+    let done = sim.work_done();
+    assert!(estimate >= done, "estimated {estimate}, did {done}");
+}
+
+#[test]
+fn a_long_run_of_a_mapping_scaling_to_1000_pollers_is_refused_naming_it() {
+    let mut s = backlog(json!({}));
+    s.duration_ms = 30 * 24 * 3_600_000;
+    s.producers[0].rate = Some(
+        serde_json::from_value(json!({ "everyMs": 1_000, "count": 100_000, "body": "order-{n}" }))
+            .unwrap(),
+    );
+    let error = match Simulation::new(s, Config::default()) {
+        Err(e) => e.message,
+        Ok(_) => panic!("started"),
+    };
+    assert!(error.contains("lambdas[0] alone needs about"), "{error}");
+}
+
+#[test]
+fn a_batch_gathering_past_the_visibility_timeout_is_delivered_again_while_it_waits() {
+    // The timeout trap: the batch's messages stay in flight while the
+    // poller gathers for 20 s, but the queue hides them for 10 s only.
+    let queue = json!({ "name": "orders", "visibilityTimeoutSeconds": 10 });
+    let lambda = json!({
+        "batchSize": 100, "maximumBatchingWindowInSeconds": 20, "timeoutSeconds": 5,
+    });
+    let sim = run(scenario(queue, lambda, at_zero(&["a", "b", "c"])), 25_000);
+    let handed: Vec<String> = invoked(&sim).into_iter().flat_map(|c| c.2).collect();
+    let mut distinct = handed.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3);
+    assert!(
+        handed.len() > 3,
+        "each message handed over once: {handed:?}"
+    );
+}

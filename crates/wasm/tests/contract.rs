@@ -42,6 +42,9 @@ use queuelab_simulation::{
     SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
+    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot,
+};
+use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
 };
 use queuelab_simulation::{
@@ -52,9 +55,6 @@ use queuelab_simulation::{
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
-use queuelab_simulation::{
-    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot,
-};
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
