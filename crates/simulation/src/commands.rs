@@ -1,7 +1,7 @@
 //! Where what actors decide meets the engine: every SQS call a producer,
 //! a schedule, an alarm or a worker makes (SendMessage, CreateQueue,
 //! DeleteQueue, GetQueueAttributes, ReceiveMessage, DeleteMessage,
-//! ChangeMessageVisibility) and the side-effect ledger. Actors
+//! DeleteMessageBatch, ChangeMessageVisibility) and the side-effect ledger. Actors
 //! (`actors/`), the workers' loop (`worker.rs`) and the behaviours
 //! (`behaviours/`) only decide; this applies, through the engine's gate
 //! (`calls.rs`) as the owner under the actor's name, or as the account a

@@ -116,15 +116,16 @@ fn billed(sim: &Simulation, action: Action, caller: &str) -> u64 {
 
 #[test]
 fn a_batch_is_handed_over_when_it_holds_batch_size_records() {
-    let bodies: Vec<String> = (0..25).map(|i| format!("order-{i}")).collect();
+    let bodies: Vec<String> = (0..60).map(|i| format!("order-{i}")).collect();
     let bodies: Vec<&str> = bodies.iter().map(String::as_str).collect();
     let lambda = json!({ "batchSize": 20, "maximumBatchingWindowInSeconds": 10 });
-    let sim = run(scenario(orders(), lambda, at_zero(&bodies)), 1_000);
-    let calls = invoked(&sim);
-    // Two receives of 10 fill the first batch at once; the 5 left wait
-    // for their window.
-    assert_eq!(calls.len(), 1, "{calls:?}");
-    assert_eq!((calls[0].0, calls[0].2.len()), (0, 20));
+    let sim = run(scenario(orders(), lambda, at_zero(&bodies)), 10_000);
+    let calls: Vec<(Millis, usize)> = invoked(&sim).iter().map(|c| (c.0, c.2.len())).collect();
+    // The five pollers receive 10 each at 0 ms; the first receives 10
+    // more a millisecond later, which fills its batch; the others' batches
+    // wait for their window.
+    assert_eq!(calls[0], (1, 20), "{calls:?}");
+    assert_eq!(calls[1..], [(10_000, 10); 4], "{calls:?}");
 }
 
 #[test]
@@ -599,7 +600,7 @@ fn a_batch_gathering_past_the_visibility_timeout_is_delivered_again_while_it_wai
     let lambda = json!({
         "batchSize": 100, "maximumBatchingWindowInSeconds": 20, "timeoutSeconds": 5,
     });
-    let sim = run(scenario(queue, lambda, at_zero(&["a", "b", "c"])), 25_000);
+    let sim = run(scenario(queue, lambda, at_zero(&["a", "b", "c"])), 35_000);
     let handed: Vec<String> = invoked(&sim).into_iter().flat_map(|c| c.2).collect();
     let mut distinct = handed.clone();
     distinct.sort();
@@ -609,4 +610,21 @@ fn a_batch_gathering_past_the_visibility_timeout_is_delivered_again_while_it_wai
         handed.len() > 3,
         "each message handed over once: {handed:?}"
     );
+}
+
+#[test]
+fn a_mapping_at_lambdas_largest_settings_runs_its_backlog_down() {
+    let lambda = json!({
+        "batchSize": 10_000, "maximumBatchingWindowInSeconds": 1,
+        "handler": { "processing": { "fixedMs": 0 } },
+    });
+    let mut s = backlog(lambda);
+    s.producers[0].rate = Some(
+        serde_json::from_value(json!({ "everyMs": 1, "count": 20_000, "body": "order-{n}" }))
+            .unwrap(),
+    );
+    let sim = run(s, 300_000);
+    assert_eq!(left(&sim, "orders"), 0);
+    let handed: usize = invoked(&sim).iter().map(|c| c.2.len()).sum();
+    assert_eq!(handed, 20_000);
 }

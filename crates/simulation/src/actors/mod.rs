@@ -1,5 +1,7 @@
 //! Actors: the parts of a scenario that act by themselves in virtual time
-//! (producers, schedules, alarms; workers are actors too, with their own
+//! (producers, schedules, alarms, Lambda's event source mappings, whose
+//! long polls the run hands back through [`Actor::answered`]; workers are
+//! actors too, with their own
 //! vocabulary in `worker.rs` and `behaviours/`). Like stateright's actors,
 //! an actor says when it next wants to act ([`Actor::wake_at`]) and, when
 //! stepped, answers with [`Command`]s: data, never engine calls. The run

@@ -28,7 +28,7 @@ mod handler;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use queuelab_engine::{Config, Millis, PollId, ReceivedMessage, SqsError, SqsResult};
+use queuelab_engine::{Config, Millis, PollId, ReceivedMessage, SqsResult};
 use serde::Serialize;
 
 use super::{Actor, Command, Outcome, Part, Reads, UrlOf};
@@ -54,6 +54,13 @@ const FIRST_RETRY_MS: Millis = 1_000;
 const LAST_RETRY_MS: Millis = 300_000;
 /// A receive that failed is tried again after one long poll's time.
 const AFTER_FAILURE_MS: Millis = 20_000;
+/// A poller gathering a batch receives again 1 ms after an answer with
+/// messages (a receive's round trip), so a batch of 10,000 records is a
+/// thousand receives over a second, not a thousand in one moment.
+const RECEIVE_GAP_MS: Millis = 1;
+/// The shortest invocation: Lambda bills by the millisecond, so even a
+/// handler that does nothing returns a moment after it was invoked.
+const SHORTEST_INVOCATION_MS: Millis = 1;
 /// DeleteMessageBatch takes at most 10 entries.
 const DELETE_ENTRIES: usize = 10;
 
@@ -302,8 +309,8 @@ impl Mapping {
             self.next_scale_at = None;
         }
         let target = self.target as usize;
-        for (i, p) in self.pollers.iter_mut().enumerate().take(target) {
-            if matches!(p.stage, Stage::Retired) && i < target {
+        for p in self.pollers.iter_mut().take(target) {
+            if matches!(p.stage, Stage::Retired) {
                 p.stage = Stage::Ready { at: now };
             }
         }
@@ -397,7 +404,13 @@ impl Mapping {
             };
             return Vec::new();
         }
-        self.poll(p, now)
+        if got_nothing {
+            return self.poll(p, now);
+        }
+        poller.stage = Stage::Ready {
+            at: now + RECEIVE_GAP_MS,
+        };
+        Vec::new()
     }
 
     /// Poller `p` invokes the function with its batch, unless no
@@ -426,24 +439,19 @@ impl Mapping {
         let event = event_json(&messages, &source);
         let timeout_ms = self.timeout_ms();
         let ran = self.handler.invoke(&event, timeout_ms);
-        let ends_at = now.saturating_add(ran.duration_ms);
+        let ends_at = now.saturating_add(ran.duration_ms.max(SHORTEST_INVOCATION_MS));
         self.pollers[p].stage = Stage::Running {
             invocation,
             started_at: now,
             ends_at,
             ran,
         };
-        let mut out = vec![Self::log(SimEvent::LambdaInvoked {
+        vec![Self::log(SimEvent::LambdaInvoked {
             function: self.name.clone(),
             invocation,
             messages: ids,
             bytes: event.len() as u64,
-        })];
-        // A function that takes no time returns at once.
-        if ends_at == now {
-            out.extend(self.finish(p, now));
-        }
-        out
+        })]
     }
 
     /// The batch waits in the poller, its messages in flight, and is
@@ -665,12 +673,8 @@ impl Actor for Mapping {
         let given = match result {
             Ok(messages) => self.took(p, messages, now),
             Err(error) => {
-                let failed: SqsError = error;
-                let mut out = vec![Self::log(SimEvent::action_failed(
-                    &self.name,
-                    "ReceiveMessage",
-                    failed,
-                ))];
+                let failed = SimEvent::action_failed(&self.name, "ReceiveMessage", error);
+                let mut out = vec![Self::log(failed)];
                 out.extend(self.receive_failed(p, now));
                 out
             }
