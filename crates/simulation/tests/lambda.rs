@@ -628,3 +628,25 @@ fn a_mapping_at_lambdas_largest_settings_runs_its_backlog_down() {
     let handed: usize = invoked(&sim).iter().map(|c| c.2.len()).sum();
     assert_eq!(handed, 20_000);
 }
+
+#[test]
+fn the_snapshot_shows_the_invocations_running_with_their_batches() {
+    let lambda = json!({ "handler": { "processing": { "fixedMs": 1_000 } } });
+    let sim = run(scenario(orders(), lambda, at_zero(&["a", "b"])), 500);
+    let snapshot = sim.snapshot();
+    let function = &snapshot.lambdas[0];
+    assert_eq!(
+        (function.state, function.pollers, function.concurrency),
+        ("enabled", 5, 1)
+    );
+    let running = &function.running[0];
+    assert_eq!(
+        (running.invocation, running.size, running.messages.len()),
+        (1, 2, 2)
+    );
+    assert_eq!((running.started_at, running.ends_at), (0, 2_000));
+    assert_eq!(
+        (function.invocations, function.errors, function.throttles),
+        (1, 0, 0)
+    );
+}

@@ -64,6 +64,13 @@ const SHORTEST_INVOCATION_MS: Millis = 1;
 /// DeleteMessageBatch takes at most 10 entries.
 const DELETE_ENTRIES: usize = 10;
 
+/// The most running invocations a snapshot lists per function, and ids
+/// it lists per invocation (Queuelab's choice: 1,000 invocations of
+/// 10,000 records would be ten million ids in every frame; the counts say
+/// the rest).
+pub const MAX_SNAPSHOT_INVOCATIONS: usize = 100;
+pub const MAX_SNAPSHOT_IDS: usize = 100;
+
 /// What the page's snapshot shows of a function and its mapping.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
@@ -83,6 +90,7 @@ pub struct LambdaSnapshot {
     pub pollers: u64,
     /// Invocations running now.
     pub concurrency: u64,
+    /// The first `MAX_SNAPSHOT_INVOCATIONS` (100) of them.
     pub running: Vec<InvocationSnapshot>,
     /// Invocations so far, those that ended in an error or a timeout, and
     /// throttled hand-overs.
@@ -97,7 +105,10 @@ pub struct LambdaSnapshot {
 #[serde(rename_all = "camelCase")]
 pub struct InvocationSnapshot {
     pub invocation: u64,
+    /// The batch's first `MAX_SNAPSHOT_IDS` (100) message ids, in order.
     pub messages: Vec<String>,
+    /// How many messages the batch holds.
+    pub size: u64,
     pub started_at: Millis,
     pub ends_at: Millis,
 }
@@ -698,16 +709,16 @@ impl Actor for Mapping {
                     ..
                 } => Some(InvocationSnapshot {
                     invocation: *invocation,
-                    messages: p
-                        .batch
-                        .iter()
+                    messages: (p.batch.iter().take(MAX_SNAPSHOT_IDS))
                         .map(|h| h.message.message_id.clone())
                         .collect(),
+                    size: p.batch.len() as u64,
                     started_at: *started_at,
                     ends_at: *ends_at,
                 }),
                 _ => None,
             })
+            .take(MAX_SNAPSHOT_INVOCATIONS)
             .collect::<Vec<_>>();
         let pollers = match self.created {
             Created::Enabled => self.target,
@@ -718,7 +729,7 @@ impl Actor for Mapping {
             queue: self.queue.to_string(),
             state,
             pollers,
-            concurrency: running.len() as u64,
+            concurrency: self.running(),
             running,
             invocations: self.invocations,
             errors: self.errors,
