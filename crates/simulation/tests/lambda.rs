@@ -623,10 +623,14 @@ fn a_mapping_at_lambdas_largest_settings_runs_its_backlog_down() {
         serde_json::from_value(json!({ "everyMs": 1, "count": 20_000, "body": "order-{n}" }))
             .unwrap(),
     );
-    let sim = run(s, 300_000);
+    let mut sim = Simulation::new(s, Config::default()).expect("starts");
+    let estimate = sim.work_estimate(300_000);
+    sim.advance(300_000);
     assert_eq!(left(&sim, "orders"), 0);
     let handed: usize = invoked(&sim).iter().map(|c| c.2.len()).sum();
     assert_eq!(handed, 20_000);
+    let done = sim.work_done();
+    assert!(estimate >= done, "estimated {estimate}, did {done}");
 }
 
 #[test]
