@@ -176,6 +176,30 @@ impl Simulation {
             actors::Command::DeleteBatch { queue_url, entries } => {
                 self.delete_batch(&name, &queue_url, &entries)
             }
+            actors::Command::Perform {
+                message_id,
+                body,
+                effect,
+            } => {
+                self.count_work(1);
+                let body = queuelab_engine::echo(&body).into_owned();
+                // The event about to be logged gets this number or a later one.
+                let seq = self.next_event_seq();
+                let performed = (self.ledger).perform(&message_id, &body, &effect, &name, seq);
+                self.emit(SimEvent::SideEffectPerformed {
+                    consumer: name,
+                    message_id,
+                    effect,
+                    count: performed.count,
+                });
+                Outcome::Done
+            }
+            actors::Command::DoneWith { message_id } => {
+                if self.ledger.is_gone_while_held(&message_id) && !self.is_held(&message_id) {
+                    self.gone(&message_id);
+                }
+                Outcome::Done
+            }
             actors::Command::Log(event) => {
                 self.emit(event);
                 Outcome::Logged
@@ -474,10 +498,16 @@ impl Simulation {
             | EventKind::Purged { message_id, .. } => message_id.to_string(),
             _ => return,
         };
-        match self.workers.iter().any(|w| w.is_processing(&id)) {
+        match self.is_held(&id) {
             false => self.gone(&id),
             true => self.ledger.gone_while_held(&id),
         }
+    }
+
+    /// Whether a worker is processing `id`, or an actor holds it (a Lambda
+    /// poller's batch).
+    fn is_held(&self, id: &str) -> bool {
+        self.workers.iter().any(|w| w.is_processing(id)) || self.actors.iter().any(|a| a.holds(id))
     }
 
     /// Worker `index` is done with `id`: a message that left the engine

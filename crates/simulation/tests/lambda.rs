@@ -216,6 +216,26 @@ fn an_error_returns_the_whole_batch_after_the_visibility_timeout() {
 }
 
 #[test]
+fn the_records_an_errored_batch_processed_are_processed_again_with_it() {
+    let lambda = json!({ "handler": { "processing": { "fixedMs": 100 }, "failsOn": ["bad"] } });
+    let sim = run(
+        scenario(orders(), lambda, at_zero(&["ok-1", "bad", "ok-2"])),
+        40_000,
+    );
+    let counts: Vec<(String, u64, Vec<String>)> = (sim.side_effects().iter())
+        .map(|s| (s.body.clone(), s.count, s.by.clone()))
+        .collect();
+    let twice = vec![FUNCTION.to_string(); 2];
+    assert_eq!(
+        counts,
+        [
+            ("ok-1".to_string(), 2, twice.clone()),
+            ("ok-2".to_string(), 2, twice)
+        ]
+    );
+}
+
+#[test]
 fn a_timeout_returns_the_whole_batch_after_the_visibility_timeout() {
     let lambda = json!({
         "timeoutSeconds": 5,
@@ -610,6 +630,9 @@ fn a_batch_gathering_past_the_visibility_timeout_is_delivered_again_while_it_wai
         handed.len() > 3,
         "each message handed over once: {handed:?}"
     );
+    // Each was charged twice, though the first invocation deleted it.
+    let counts: Vec<u64> = sim.side_effects().iter().map(|s| s.count).collect();
+    assert_eq!(counts, [2, 2, 2]);
 }
 
 #[test]

@@ -107,6 +107,18 @@ pub(crate) enum Command {
         queue_url: String,
         entries: Vec<(String, String)>,
     },
+    /// The side effect `effect` of a function's code on a message (a
+    /// Lambda handler's), counted in the run's side-effect ledger under
+    /// the actor's name, as a worker's is.
+    Perform {
+        message_id: String,
+        body: String,
+        effect: String,
+    },
+    /// It no longer holds the message `message_id` (a Lambda poller let
+    /// its batch go): the side-effect ledger may forget a message that
+    /// left the queue while held.
+    DoneWith { message_id: String },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }
@@ -245,6 +257,11 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
         _arriving: &dyn Fn(&str) -> (u64, u64),
     ) -> Option<u64> {
         None
+    }
+    /// Whether it holds the message `message_id` now (a Lambda poller's
+    /// batch): the ledger keeps counting a message deleted meanwhile.
+    fn holds(&self, _message_id: &str) -> bool {
+        false
     }
     /// Whether this long poll is one of its own (a Lambda poller's).
     fn owns_poll(&self, _poll: PollId) -> bool {

@@ -110,6 +110,13 @@ pub struct LambdaHandler {
     /// records failed. Default "valid".
     #[serde(default)]
     pub response: BatchResponse,
+    /// What the function does for each record it processes without
+    /// failing (counted per message, as a consumer's side effect: a record
+    /// processed twice did it twice), at most 80 characters. Default
+    /// "charged".
+    #[serde(default = "charged")]
+    #[cfg_attr(feature = "contract", schemars(length(max = 80)))]
+    pub side_effect: String,
 }
 
 /// What a function with ReportBatchItemFailures returns for its failed
@@ -165,4 +172,8 @@ fn three() -> i64 {
 
 fn yes() -> bool {
     true
+}
+
+fn charged() -> String {
+    "charged".into()
 }

@@ -174,6 +174,7 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         None,
         " (0: never)",
     )?;
+    short_name(path("handler.sideEffect"), &h.side_effect)?;
     for (field, patterns) in [("failsOn", &h.fails_on), ("timesOutOn", &h.times_out_on)] {
         let n = patterns.len() as u64;
         at_most(

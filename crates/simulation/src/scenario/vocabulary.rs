@@ -244,6 +244,7 @@ const ROWS: &[Row] = &[
     ("lambdas[].handler.failEveryNth", "Fails every Nth record", Some("fails every nth record"), Number, "0 = never", true, true),
     ("lambdas[].handler.timesOutOn", "Times out on bodies containing", Some("times out on"), List, "comma-separated", true, true),
     ("lambdas[].handler.response", "Response for failures", Some("partial batch response"), Choice, "with ReportBatchItemFailures", true, true),
+    ("lambdas[].handler.sideEffect", "Side effect", None, Text, "", true, false),
 ];
 
 /// The values of a function's `response` (`BatchResponse`), with their words.

@@ -21,6 +21,9 @@ use crate::worker::processing_ms;
 pub(crate) struct Ran {
     pub duration_ms: Millis,
     pub returned: Returned,
+    /// The records whose side effect it performed (processed without
+    /// failing before it returned, threw or hung), by messageId.
+    pub performed: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +99,7 @@ impl Handler for Described {
         };
         let mut ms: Millis = 0;
         let mut failed = Vec::new();
+        let mut performed = Vec::new();
         let mut stopped_groups = BTreeSet::new();
         for r in &records {
             let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
@@ -120,6 +124,7 @@ impl Handler for Described {
                 return Ran {
                     duration_ms: timeout_ms,
                     returned: Returned::TimedOut,
+                    performed,
                 };
             }
             self.handled += 1;
@@ -131,6 +136,8 @@ impl Handler for Described {
                 if let Some(g) = group.filter(|_| self.fifo) {
                     stopped_groups.insert(g.to_owned());
                 }
+            } else {
+                performed.push(id.to_owned());
             }
         }
         let returned = match (failed.first(), self.report_failures) {
@@ -141,6 +148,7 @@ impl Handler for Described {
         Ran {
             duration_ms: ms,
             returned,
+            performed,
         }
     }
 }

@@ -25,7 +25,7 @@
 mod event;
 mod handler;
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 use queuelab_engine::{Config, Millis, PollId, ReceivedMessage, SqsResult};
@@ -216,6 +216,10 @@ pub(crate) struct Mapping {
     issued: VecDeque<Option<usize>>,
     /// Receives' outcomes told and not yet acted on.
     told: Vec<(usize, Outcome)>,
+    /// The messages its pollers hold (batches and what was cut off at
+    /// 6 MB), by id, with how many copies (a message delivered again while
+    /// held is held twice).
+    held: BTreeMap<String, u32>,
 }
 
 pub(crate) fn build(
@@ -260,6 +264,7 @@ pub(crate) fn build(
             throttles: 0,
             issued: VecDeque::new(),
             told: Vec::new(),
+            held: BTreeMap::new(),
         }));
     }
     Ok(out)
@@ -381,6 +386,7 @@ impl Mapping {
         }
         let mut bytes = poller.bytes();
         for message in messages {
+            *self.held.entry(message.message_id.clone()).or_default() += 1;
             let held = Held {
                 bytes: record_bytes(&message, &source),
                 message,
@@ -487,8 +493,9 @@ impl Mapping {
             messages: ids,
         })];
         if now + wait >= received.saturating_add(visibility_ms) {
-            poller.batch.clear();
-            poller.carry.clear();
+            let mut dropped = std::mem::take(&mut poller.batch);
+            dropped.append(&mut poller.carry);
+            out.extend(self.release(&dropped));
             out.extend(self.poll(p, now));
         } else {
             poller.stage = Stage::Throttled {
@@ -514,6 +521,20 @@ impl Mapping {
         };
         let batch = std::mem::take(&mut poller.batch);
         let ids: Vec<String> = batch.iter().map(|h| h.message.message_id.clone()).collect();
+        // What the code did, whatever Lambda makes of its result.
+        let performed: BTreeSet<&String> = ran.performed.iter().collect();
+        let mut out: Vec<Given> = (batch.iter())
+            .filter(|h| performed.contains(&h.message.message_id))
+            .map(|h| {
+                let perform = Command::Perform {
+                    message_id: h.message.message_id.clone(),
+                    body: queuelab_engine::echo(&h.message.body).into_owned(),
+                    effect: self.spec.handler.side_effect.clone(),
+                };
+                (perform, None)
+            })
+            .collect();
+        out.extend(self.release(&batch));
         let (result, failed, why) = match ran.returned {
             Returned::TimedOut => ("timeout", ids.clone(), None),
             Returned::Error(_) => ("error", ids.clone(), None),
@@ -527,14 +548,14 @@ impl Mapping {
         if matches!(result, "timeout" | "error") {
             self.errors += 1;
         }
-        let mut out = vec![Self::log(SimEvent::LambdaReturned {
+        out.push(Self::log(SimEvent::LambdaReturned {
             function: self.name.clone(),
             invocation,
             duration_ms: now - started_at,
             result,
             failed: failed.clone(),
             why,
-        })];
+        }));
         let done: Vec<&Held> = batch
             .iter()
             .filter(|h| !failed.contains(&h.message.message_id))
@@ -561,6 +582,27 @@ impl Mapping {
             poller.window_ends = first.received_at + window_ms;
         }
         out.extend(self.next(p, now, false));
+        out
+    }
+
+    /// Its pollers let `held` go: each message no copy of which is held
+    /// any more is done with.
+    fn release(&mut self, held: &[Held]) -> Vec<Given> {
+        let mut out = Vec::new();
+        for h in held {
+            let id = &h.message.message_id;
+            let Some(copies) = self.held.get_mut(id) else {
+                continue;
+            };
+            *copies -= 1;
+            if *copies == 0 {
+                self.held.remove(id);
+                let done = Command::DoneWith {
+                    message_id: id.clone(),
+                };
+                out.push((done, None));
+            }
+        }
         out
     }
 
@@ -662,6 +704,10 @@ impl Actor for Mapping {
             });
         }
         self.give(out, true)
+    }
+
+    fn holds(&self, message_id: &str) -> bool {
+        self.held.contains_key(message_id)
     }
 
     fn owns_poll(&self, poll: PollId) -> bool {
