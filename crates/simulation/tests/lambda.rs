@@ -677,3 +677,16 @@ fn the_snapshot_shows_the_invocations_running_with_their_batches() {
         (1, 0, 0)
     );
 }
+
+#[test]
+fn a_batch_of_more_than_10_is_deleted_10_entries_a_call() {
+    let bodies: Vec<String> = (0..60).map(|i| format!("order-{i}")).collect();
+    let bodies: Vec<&str> = bodies.iter().map(String::as_str).collect();
+    let lambda = json!({ "batchSize": 20, "maximumBatchingWindowInSeconds": 10 });
+    let sim = run(scenario(orders(), lambda, at_zero(&bodies)), 15_000);
+    let sizes: Vec<usize> = invoked(&sim).iter().map(|c| c.2.len()).collect();
+    assert_eq!(sizes, [20, 10, 10, 10, 10]);
+    // Two calls for the batch of 20, one for each of 10.
+    assert_eq!(billed(&sim, Action::DeleteMessageBatch, FUNCTION), 6);
+    assert_eq!(left(&sim, "orders"), 0);
+}
