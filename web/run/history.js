@@ -141,6 +141,11 @@ export class History {
         case "checkpointAsked":
         case "checkpointAnswered":
         case "narrationWithheld":
+        case "lambdaInvoked":
+        case "lambdaReturned":
+        case "lambdaThrottled":
+        case "eventSourceMappingRefused":
+        case "lambdaScaled":
           break;
         default:
           unreachable(e);

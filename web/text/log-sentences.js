@@ -191,6 +191,32 @@ function describe(e, ctx, duplicateOf) {
       return line(e.topic, `sent ${m()} to the subscription's dead-letter queue ${e.deadLetterQueue}: it could not be delivered to ${e.queue}`, "warn");
     case "topicDropped":
       return line(e.topic, `dropped ${m()} meant for ${e.queue}: ${e.reason === "noDeadLetterQueue" ? "the subscription has no dead-letter queue" : "its dead-letter queue refused it too"}`, "warn");
+    case "lambdaInvoked":
+      return line(e.function, `was invoked (invocation ${e.invocation}) with a batch of ${counted(e.messages.length, "message", "messages")}, an event of ${counted(e.bytes, "byte", "bytes")}`, "routine");
+    case "lambdaReturned": {
+      const back = e.failed.length === 0 ? "" : `: ${counted(e.failed.length, "message returns", "messages return")} to the queue when the visibility timeout ends`;
+      const took = `after ${secs(e.durationMs)} s`;
+      switch (e.result) {
+        case "success":
+          return line(e.function, `finished invocation ${e.invocation} ${took}; Lambda deletes its whole batch`, "good");
+        case "partial":
+          return line(e.function, `finished invocation ${e.invocation} ${took}, reporting failed items; Lambda deletes the others${back}`, "warn");
+        case "error":
+          return line(e.function, `threw an error in invocation ${e.invocation} ${took}; Lambda deletes nothing${back}`, "warn");
+        case "timeout":
+          return line(e.function, `timed out in invocation ${e.invocation} ${took}; Lambda deletes nothing${back}`, "warn");
+        case "invalidResponse":
+          return line(e.function, `returned an invalid partial batch response in invocation ${e.invocation} (${e.why ?? "not the documented shape"}); Lambda treats the whole batch as failed${back}`, "warn");
+        default:
+          return unreachable(e.result);
+      }
+    }
+    case "lambdaThrottled":
+      return line(e.function, `was throttled: no concurrency was free for a batch of ${counted(e.messages.length, "message", "messages")}, which stays in flight while Lambda retries`, "warn");
+    case "eventSourceMappingRefused":
+      return line(e.function, `could not be connected to ${e.queue}: Lambda refused the event source mapping with ${e.code}: ${e.error}. Nothing polls the queue`, "warn");
+    case "lambdaScaled":
+      return line(e.function, `now has ${counted(e.pollers, "poller", "pollers")}: up to ${counted(e.pollers, "batch", "batches")} handed over at once`, "routine");
     case "alarmChanged": {
       const kind = e.to === "ALARM" ? "warn" : e.to === "OK" ? "good" : "";
       const notifies = e.actions.length ? `; it notifies ${e.actions.join(", ")}` : "";
@@ -328,7 +354,11 @@ export function isKey(e) {
     case "topicDeliveryFailed":
     case "topicDeadLettered":
     case "topicDropped":
+    case "lambdaThrottled":
+    case "eventSourceMappingRefused":
       return true;
+    case "lambdaReturned":
+      return e.result !== "success"; // a failure is said aloud; a success is routine
     case "sideEffectPerformed":
       return e.count > 1;
     case "accessDecided":
@@ -370,6 +400,8 @@ export function isKey(e) {
     case "topicPublished":
     case "topicFilteredOut":
     case "topicDelivered":
+    case "lambdaInvoked":
+    case "lambdaScaled":
       return false;
     default:
       return unreachable(e);

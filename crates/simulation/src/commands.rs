@@ -1,7 +1,7 @@
 //! Where what actors decide meets the engine: every SQS call a producer,
 //! a schedule, an alarm or a worker makes (SendMessage, CreateQueue,
 //! DeleteQueue, GetQueueAttributes, ReceiveMessage, DeleteMessage,
-//! ChangeMessageVisibility) and the side-effect ledger. Actors
+//! DeleteMessageBatch, ChangeMessageVisibility) and the side-effect ledger. Actors
 //! (`actors/`), the workers' loop (`worker.rs`) and the behaviours
 //! (`behaviours/`) only decide; this applies, through the engine's gate
 //! (`calls.rs`) as the owner under the actor's name, or as the account a
@@ -25,6 +25,12 @@ use queuelab_engine::{
 impl actors::Observe for Engine {
     fn visible(&self, queue_url: &str) -> Option<u64> {
         queue_number(self, queue_url, AttributeName::ApproximateNumberOfMessages)
+    }
+    fn visibility_timeout(&self, queue_url: &str) -> Option<u64> {
+        queue_number(self, queue_url, AttributeName::VisibilityTimeout)
+    }
+    fn queue_arn(&self, queue_url: &str) -> Option<String> {
+        queue_arn(self, queue_url)
     }
 }
 
@@ -162,6 +168,38 @@ impl Simulation {
                     Err(e) => self.failed(&name, action, SqsError::invalid_parameter(e)),
                 }
             }
+            actors::Command::Receive {
+                queue_url,
+                max_number_of_messages,
+                wait_time_seconds,
+            } => self.receive_for(&name, queue_url, max_number_of_messages, wait_time_seconds),
+            actors::Command::DeleteBatch { queue_url, entries } => {
+                self.delete_batch(&name, &queue_url, &entries)
+            }
+            actors::Command::Perform {
+                message_id,
+                body,
+                effect,
+            } => {
+                self.count_work(1);
+                let body = queuelab_engine::echo(&body).into_owned();
+                // The event about to be logged gets this number or a later one.
+                let seq = self.next_event_seq();
+                let performed = (self.ledger).perform(&message_id, &body, &effect, &name, seq);
+                self.emit(SimEvent::SideEffectPerformed {
+                    consumer: name,
+                    message_id,
+                    effect,
+                    count: performed.count,
+                });
+                Outcome::Done
+            }
+            actors::Command::DoneWith { message_id } => {
+                if self.ledger.is_gone_while_held(&message_id) && !self.is_held(&message_id) {
+                    self.gone(&message_id);
+                }
+                Outcome::Done
+            }
             actors::Command::Log(event) => {
                 self.emit(event);
                 Outcome::Logged
@@ -239,6 +277,57 @@ impl Simulation {
         match started {
             Ok(handle) => Outcome::MoveStarted { handle },
             Err(error) => self.failed(name, "StartMessageMoveTask", error),
+        }
+    }
+
+    /// An actor's ReceiveMessage with every attribute (a Lambda poller's):
+    /// the messages, or the long poll that waits.
+    fn receive_for(&mut self, name: &Arc<str>, queue_url: String, max: i64, wait: i64) -> Outcome {
+        let request = ReceiveMessage {
+            queue_url,
+            max_number_of_messages: Some(max),
+            wait_time_seconds: Some(wait),
+            system_attribute_names: vec!["All".into()],
+            message_attribute_names: vec!["All".into()],
+            ..ReceiveMessage::default()
+        };
+        self.count_work(2);
+        match calls::receive(&mut self.engine, &Principal::caller(Some(name)), &request) {
+            Ok(ReceiveOutcome::Done(messages)) => {
+                // Each body is copied into the event, then read by the handler.
+                let bytes = messages.iter().map(|m| m.body.len()).sum::<usize>();
+                self.count_work(messages.len() as u64 + 2 * units::body_units(bytes));
+                Outcome::Received(messages)
+            }
+            Ok(ReceiveOutcome::Waiting(poll)) => Outcome::Waiting(poll),
+            Err(error) => self.failed(name, "ReceiveMessage", error),
+        }
+    }
+
+    /// An actor's DeleteMessageBatch; each failed entry is logged.
+    fn delete_batch(
+        &mut self,
+        name: &Arc<str>,
+        queue_url: &str,
+        entries: &[(String, String)],
+    ) -> Outcome {
+        self.count_work(1 + entries.len() as u64);
+        let request = queuelab_engine::Request::DeleteMessageBatch { queue_url, entries };
+        let by = Principal::caller(Some(name));
+        match self.engine.call(&by, request) {
+            Ok(queuelab_engine::Response::DeleteMessageBatch(result)) => {
+                for failure in result.failed {
+                    self.emit(SimEvent::ActionFailed {
+                        actor: name.clone(),
+                        action: "DeleteMessageBatch",
+                        code: failure.code,
+                        error: failure.message,
+                    });
+                }
+                Outcome::Done
+            }
+            Ok(_) => Outcome::Done,
+            Err(error) => self.failed(name, "DeleteMessageBatch", error),
         }
     }
 
@@ -409,10 +498,16 @@ impl Simulation {
             | EventKind::Purged { message_id, .. } => message_id.to_string(),
             _ => return,
         };
-        match self.workers.iter().any(|w| w.is_processing(&id)) {
+        match self.is_held(&id) {
             false => self.gone(&id),
             true => self.ledger.gone_while_held(&id),
         }
+    }
+
+    /// Whether a worker is processing `id`, or an actor holds it (a Lambda
+    /// poller's batch).
+    fn is_held(&self, id: &str) -> bool {
+        self.workers.iter().any(|w| w.is_processing(id)) || self.actors.iter().any(|a| a.holds(id))
     }
 
     /// Worker `index` is done with `id`: a message that left the engine

@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use actors::{InvocationSnapshot, LambdaSnapshot};
 pub use behaviours::behaviour_names;
 pub use bill::Bill;
 pub use cloudwatch::{AlarmSnapshot, AlarmState, AlarmTransition, MetricsSnapshot};
@@ -230,6 +231,9 @@ pub struct SimulationSnapshot {
     pub buckets: Vec<BucketSnapshot>,
     /// SNS topics and their subscriptions.
     pub topics: Vec<TopicSnapshot>,
+    /// Lambda functions, their event source mappings' pollers and the
+    /// invocations running.
+    pub lambdas: Vec<LambdaSnapshot>,
 }
 
 /// Per-message records a run keeps now ([`Simulation::retained`]).
@@ -308,6 +312,7 @@ impl Simulation {
             metrics: None,
             alarms: Vec::new(),
             buckets: Vec::new(),
+            lambdas: Vec::new(),
             goal: None,
             knobs: Vec::new(),
             explain: None,
@@ -609,9 +614,14 @@ impl Simulation {
                 .workers
                 .iter()
                 .position(|w| matches!(w.state, State::Polling { poll: p } if p == poll));
-            match owner {
-                Some(index) => self.deliver(index, result, now),
-                None => self.external_answers.push((poll, result)),
+            let actor = self.actors.iter().position(|a| a.owns_poll(poll));
+            match (owner, actor) {
+                (Some(index), _) => self.deliver(index, result, now),
+                (None, Some(index)) => {
+                    let commands = self.actors[index].answered(now, poll, result, &mut self.engine);
+                    self.execute(index, commands, now);
+                }
+                (None, None) => self.external_answers.push((poll, result)),
             }
         }
     }
@@ -660,6 +670,10 @@ impl Simulation {
             }),
             topics: self.parts(|part| match part {
                 actors::Part::Topic(t) => Some(t),
+                _ => None,
+            }),
+            lambdas: self.parts(|part| match part {
+                actors::Part::Lambda(l) => Some(l),
                 _ => None,
             }),
         };

@@ -238,6 +238,57 @@ pub enum SimEvent {
         reason: String,
         actions: Vec<String>,
     },
+    /// Lambda's poller handed a batch to the function: its `invocation`
+    /// (numbered from 1 per function), the messages' ids in the batch's
+    /// order, and the event's size in bytes.
+    LambdaInvoked {
+        function: Arc<str>,
+        invocation: u64,
+        messages: Vec<String>,
+        bytes: u64,
+    },
+    /// An invocation ended after `durationMs`: `success` (every message
+    /// deleted), `error` (the function threw: none deleted), `timeout` (it
+    /// ran its whole timeout: none deleted), `partial` (it returned
+    /// `batchItemFailures`: all but those deleted) or `invalidResponse`
+    /// (its `batchItemFailures` were not valid: none deleted, `why` says
+    /// what was wrong). `failed`: the ids that return to the queue when
+    /// their visibility timeout ends.
+    LambdaReturned {
+        function: Arc<str>,
+        invocation: u64,
+        duration_ms: Millis,
+        #[cfg_attr(
+            feature = "contract",
+            ts(type = r#""success" | "error" | "timeout" | "partial" | "invalidResponse""#)
+        )]
+        result: &'static str,
+        failed: Vec<String>,
+        #[cfg_attr(feature = "contract", ts(optional))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
+    },
+    /// No concurrency was free for a batch (the function's reserved
+    /// concurrency is in use): Lambda throttled the invocation. The
+    /// messages stay in flight while the poller retries.
+    LambdaThrottled {
+        function: Arc<str>,
+        messages: Vec<String>,
+    },
+    /// Lambda refused to create the function's event source mapping on
+    /// `queue`, with Lambda's `code` and `error`: nothing polls the queue.
+    EventSourceMappingRefused {
+        function: Arc<str>,
+        queue: Arc<str>,
+        code: &'static str,
+        error: String,
+    },
+    /// The mapping's pollers changed: as many batches as `pollers` may now
+    /// be handed to the function at once.
+    LambdaScaled {
+        function: Arc<str>,
+        pollers: u64,
+    },
     /// A narration line (or a checkpoint answer's `because`) fired, but
     /// one of its claims does not hold for this run: it is not shown.
     /// `reason` says which claim, in words.

@@ -22,6 +22,15 @@ impl SimRng {
         SimRng(Pcg64::new(u128::from(seed), SIMULATION_STREAM))
     }
 
+    /// A stream of its own for part `part` of a scenario (a Lambda
+    /// function's handler), so its draws shift no worker's.
+    pub(crate) fn for_part(seed: u64, part: u64) -> Self {
+        SimRng(Pcg64::new(
+            u128::from(seed),
+            SIMULATION_STREAM ^ (u128::from(part) << 64),
+        ))
+    }
+
     /// A uniform draw in [0, 1).
     pub(crate) fn unit(&mut self) -> f64 {
         (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -407,8 +407,15 @@ impl Simulation {
                 };
                 (work, format!("consumers[{i}] ({polling})"))
             });
+        let now = self.now();
+        let arriving = |url: &str| self.arriving(url, until);
+        let own = self.actors.iter().filter_map(|a| {
+            let work = a.own_work(now, until, &arriving)?;
+            Some((work, a.place()?))
+        });
         senders
             .chain(workers)
+            .chain(own)
             .max_by_key(|(work, _)| *work)
             .map_or_else(String::new, |(work, part)| {
                 format!("{part} alone needs about {work}")
@@ -461,6 +468,11 @@ impl Simulation {
             .map(|o| o.moments_until(until))
             .sum::<u64>() as f64
             * PER_LINE as f64;
+        // Actors with work of their own (Lambda mappings' polls and invocations).
+        let arriving = |url: &str| self.arriving(url, until);
+        for a in &self.actors {
+            workers += a.own_work(now, until, &arriving).unwrap_or(0) as f64;
+        }
         let acting = producers + workers;
         // Alarms (the watchers) are checked at every wake.
         let watchers = self.actors.iter().filter(|a| a.watches());
@@ -469,6 +481,23 @@ impl Simulation {
         let expected = acting + lines + alarm_checks;
         // The last wake, at `until` itself, and its alarm checks.
         (expected * MARGIN).min(u64::MAX as f64) as u64 + 1 + watchers
+    }
+}
+
+impl Simulation {
+    /// The sends to the queue at `url` up to `until` and their bodies'
+    /// units (a Lambda mapping's supply).
+    fn arriving(&self, url: &str, until: Millis) -> (u64, u64) {
+        let mut out = (0u64, 0u64);
+        for a in self.actors.iter().filter(|a| a.queue_url() == Some(url)) {
+            if let Some(sent) = a.plan(until, &|_| false) {
+                out = (
+                    out.0.saturating_add(sent.sends),
+                    out.1.saturating_add(sent.units),
+                );
+            }
+        }
+        out
     }
 }
 

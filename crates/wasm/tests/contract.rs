@@ -42,6 +42,9 @@ use queuelab_simulation::{
     SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
+    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot,
+};
+use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
 };
 use queuelab_simulation::{
@@ -127,6 +130,12 @@ fn declare_pattern_types(
         Bucket,
         BucketNotification,
         ObjectOperation,
+        // Lambda functions and their event source mappings.
+        LambdaSnapshot,
+        InvocationSnapshot,
+        Lambda,
+        LambdaHandler,
+        BatchResponse,
         // Encryption.
         KmsRequests,
         KmsApi,

@@ -1,5 +1,7 @@
 //! Actors: the parts of a scenario that act by themselves in virtual time
-//! (producers, schedules, buckets, topics; workers are actors too, with their own
+//! (producers, schedules, buckets, topics, Lambda's event source mappings,
+//! whose long polls the run hands back through [`Actor::answered`];
+//! workers are actors too, with their own
 //! vocabulary in `worker.rs` and `behaviours/`). Like stateright's actors,
 //! an actor says when it next wants to act ([`Actor::wake_at`]) and, when
 //! stepped, answers with [`Command`]s: data, never engine calls. The run
@@ -11,20 +13,22 @@
 //! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
 
 mod bucket;
+mod lambda;
 mod operator;
 mod producer;
 mod schedule;
 mod topic;
 
 pub(crate) use bucket::{created as created_bucket, BucketActor};
+pub use lambda::{InvocationSnapshot, LambdaSnapshot};
 pub(crate) use topic::Topic;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
-    AttributeValue, Config, MessageAttribute, Millis, NewMessage, Principal, QueueAttribute,
-    SqsError, SqsResult,
+    AttributeValue, Config, MessageAttribute, Millis, NewMessage, PollId, Principal,
+    QueueAttribute, ReceivedMessage, SqsError, SqsResult,
 };
 
 use crate::log::SimEvent;
@@ -84,6 +88,36 @@ pub(crate) enum Command {
         key: String,
         state: queuelab_engine::KeyState,
     },
+    /// ReceiveMessage from the queue at `queue_url` as the owner under the
+    /// actor's name, every attribute asked for (`AttributeNames` and
+    /// `MessageAttributeNames` All, as Lambda's pollers ask). Its outcome
+    /// is `Received`, `Waiting` (a long poll: its answer comes through
+    /// [`Actor::answered`]) or `Failed`.
+    Receive {
+        queue_url: String,
+        max_number_of_messages: i64,
+        wait_time_seconds: i64,
+    },
+    /// DeleteMessageBatch of these (entry id, receipt handle) pairs, at
+    /// most 10, as the owner under the actor's name. A failed entry is
+    /// logged as the run's `actionFailed`; the outcome is `Done`, or
+    /// `Failed` when SQS refused the whole call.
+    DeleteBatch {
+        queue_url: String,
+        entries: Vec<(String, String)>,
+    },
+    /// The side effect `effect` of a function's code on a message (a
+    /// Lambda handler's), counted in the run's side-effect ledger under
+    /// the actor's name, as a worker's is.
+    Perform {
+        message_id: String,
+        body: String,
+        effect: String,
+    },
+    /// It no longer holds the message `message_id` (a Lambda poller let
+    /// its batch go): the side-effect ledger may forget a message that
+    /// left the queue while held.
+    DoneWith { message_id: String },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }
@@ -110,6 +144,10 @@ pub(crate) enum Outcome {
     Refused(SqsError),
     /// Logged.
     Logged,
+    /// A receive returned these messages (perhaps none).
+    Received(Vec<ReceivedMessage>),
+    /// A long poll waits in the engine.
+    Waiting(PollId),
 }
 
 /// What an actor may read when it steps: what any caller may read, never
@@ -118,6 +156,14 @@ pub(crate) enum Outcome {
 pub(crate) trait Observe {
     /// A queue's ApproximateNumberOfMessages, by GetQueueAttributes.
     fn visible(&self, queue_url: &str) -> Option<u64>;
+    /// A queue's VisibilityTimeout in seconds, by GetQueueAttributes.
+    fn visibility_timeout(&self, _queue_url: &str) -> Option<u64> {
+        None
+    }
+    /// A queue's QueueArn, by GetQueueAttributes.
+    fn queue_arn(&self, _queue_url: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What the senders and watchers of [`REGISTRY`] see when they step.
@@ -138,6 +184,7 @@ pub(crate) enum Part {
     Producer(ProducerSnapshot),
     Bucket(BucketSnapshot),
     Topic(TopicSnapshot),
+    Lambda(LambdaSnapshot),
 }
 
 /// What the work estimate (`work.rs`) needs of a sender: its sends to its
@@ -198,6 +245,36 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     fn place(&self) -> Option<String> {
         None
     }
+    /// Its own work from `now` to `until` (None: none besides its sends),
+    /// given `arriving`: the sends to a queue (by URL) by then and their
+    /// bodies' units. A Lambda mapping's polls and invocations (`work.rs`).
+    fn own_work(
+        &self,
+        _now: Millis,
+        _until: Millis,
+        _arriving: &dyn Fn(&str) -> (u64, u64),
+    ) -> Option<u64> {
+        None
+    }
+    /// Whether it holds the message `message_id` now (a Lambda poller's
+    /// batch): the ledger keeps counting a message deleted meanwhile.
+    fn holds(&self, _message_id: &str) -> bool {
+        false
+    }
+    /// Whether this long poll is one of its own (a Lambda poller's).
+    fn owns_poll(&self, _poll: PollId) -> bool {
+        false
+    }
+    /// Its long poll `poll` was answered: its commands for that.
+    fn answered(
+        &mut self,
+        _now: Millis,
+        _poll: PollId,
+        _result: SqsResult<Vec<ReceivedMessage>>,
+        _seen: &mut Seen,
+    ) -> Vec<C> {
+        Vec::new()
+    }
     /// An SNS topic, for the SNS API to reach (`sns/service.rs`).
     fn topic(&mut self) -> Option<&mut Topic> {
         None
@@ -223,6 +300,7 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("operators", operator::build),
     ("buckets", bucket::build),
     ("topics", topic::build),
+    ("lambdas", lambda::build),
 ];
 
 /// Every actor of a scenario, in registry order.

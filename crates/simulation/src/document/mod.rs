@@ -8,6 +8,7 @@
 mod bucket;
 mod cloudwatch;
 mod lab;
+mod lambda;
 mod narration;
 mod rate;
 mod scenario;
@@ -16,6 +17,7 @@ mod topic;
 pub use bucket::*;
 pub use cloudwatch::*;
 pub use lab::*;
+pub use lambda::*;
 pub use narration::*;
 pub use rate::*;
 pub use scenario::*;

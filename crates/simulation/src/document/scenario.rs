@@ -95,6 +95,11 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "contract", schemars(length(max = super::MAX_BUCKETS)))]
     pub buckets: Vec<super::Bucket>,
+    /// Lambda functions, each with an event source mapping on one of the
+    /// queues (`Lambda`), at most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "contract", schemars(length(max = super::MAX_LAMBDAS)))]
+    pub lambdas: Vec<super::Lambda>,
     /// A lab's goal: what a fixed system achieves over every seed of
     /// "Check my fix". A scenario with a goal is a lab.
     #[serde(default, skip_serializing_if = "Option::is_none")]

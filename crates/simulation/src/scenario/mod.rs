@@ -11,6 +11,7 @@ mod buckets;
 mod card;
 mod fields;
 mod keys;
+mod lambdas;
 mod operators;
 mod topics;
 mod validate;
@@ -23,6 +24,7 @@ pub use crate::document::{
     Alarm, Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS,
     MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
 };
+pub use crate::document::{BatchResponse, Lambda, LambdaHandler};
 pub use crate::document::{
     Checkpoint, Choice, Claim, Consumer, Count, Encryption, EncryptionName, EndCondition,
     FilterPolicyScope, KeySpec, KmsEncryption, Narration, Operation, Operator, OperatorCall,
@@ -36,6 +38,7 @@ pub use alarms::RESOLUTIONS;
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
+pub(crate) use lambdas::REPORT_BATCH_ITEM_FAILURES;
 pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use validate::dedup_scope;
 pub(crate) use vocabulary::field_words;

@@ -55,6 +55,10 @@ impl Scenario {
             .chain(
                 (self.topics.iter().enumerate())
                     .map(|(i, t)| (format!("topics[{i}]"), vec![t.name.clone()])),
+            )
+            .chain(
+                (self.lambdas.iter().enumerate())
+                    .map(|(i, l)| (format!("lambdas[{i}]"), vec![l.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -108,6 +112,7 @@ impl Scenario {
         self.validate_buckets()?;
         self.validate_topics()?;
         self.validate_cloudwatch()?;
+        self.validate_lambdas()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
         }

@@ -225,6 +225,35 @@ const ROWS: &[Row] = &[
     ("topics[].rate.body", "Message", None, Text, "", false, false),
     ("topics[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
     ("buckets[].objects[].sizeBytes", "Size", Some("object size"), Number, "bytes", true, false),
+    ("lambdas[].name", "Function name", Some("function name"), Text, "", false, false),
+    ("lambdas[].queue", "Queue", None, Text, "the event source mapping's queue", false, false),
+    ("lambdas[].batchSize", "Batch size", Some("BatchSize"), Number, "FIFO: at most 10; above 10 needs a batching window", true, true),
+    ("lambdas[].maximumBatchingWindowInSeconds", "Batching window", Some("MaximumBatchingWindowInSeconds"), Number, "not on FIFO queues", true, true),
+    ("lambdas[].functionResponseTypes", "Function response types", Some("FunctionResponseTypes"), List, "ReportBatchItemFailures", true, false),
+    ("lambdas[].maximumConcurrency", "Maximum concurrency", Some("MaximumConcurrency"), Number, "empty = Lambda's 1,000", true, true),
+    ("lambdas[].reservedConcurrency", "Reserved concurrency", None, Number, "0 throttles every invocation", true, true),
+    ("lambdas[].timeoutSeconds", "Function timeout", None, Number, "at most the queue's visibility timeout", true, true),
+    ("lambdas[].enabled", "Enabled", Some("mapping enabled"), Toggle, "", true, true),
+    ("lambdas[].handler", "Handler", None, Group, "what the function's code does", false, false),
+    ("lambdas[].handler.processing", "Processing", Some("processing time per record"), Group, "fixedMs, uniformMs or exponentialMs", false, false),
+    ("lambdas[].handler.processing.fixedMs", "Time per record", None, Number, "", false, true),
+    ("lambdas[].handler.processing.uniformMs.min", "Time per record, min", Some("shortest time per record"), Number, "", false, true),
+    ("lambdas[].handler.processing.uniformMs.max", "Time per record, max", Some("longest time per record"), Number, "", false, true),
+    ("lambdas[].handler.processing.exponentialMs.mean", "Time per record, mean", Some("mean time per record"), Number, "", false, true),
+    ("lambdas[].handler.failsOn", "Fails on bodies containing", Some("fails on"), List, "comma-separated", true, true),
+    ("lambdas[].handler.failEveryNth", "Fails every Nth record", Some("fails every nth record"), Number, "0 = never", true, true),
+    ("lambdas[].handler.timesOutOn", "Times out on bodies containing", Some("times out on"), List, "comma-separated", true, true),
+    ("lambdas[].handler.response", "Response for failures", Some("partial batch response"), Choice, "with ReportBatchItemFailures", true, true),
+    ("lambdas[].handler.sideEffect", "Side effect", None, Text, "", true, false),
+];
+
+/// The values of a function's `response` (`BatchResponse`), with their words.
+const BATCH_RESPONSES: [(&str, &str); 5] = [
+    ("valid", "The failed ids"),
+    ("unknownId", "An id not in the batch"),
+    ("null", "A null itemIdentifier"),
+    ("malformed", "Not the documented shape"),
+    ("empty", "An empty list"),
 ];
 
 /// The values of `deduplicationScope` (each one `dedup_scope` accepts), with their words.
@@ -250,7 +279,11 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
     // Every number of the table is ranged by its name (`min`, `max` and
     // `mean` are only a processing time's here).
     let ranged = kind == Number;
-    let range = field_range(field).filter(|_| ranged);
+    let range = match path.strip_prefix("lambdas[].") {
+        Some(_) => super::lambdas::lambda_range(field).or_else(|| field_range(field)),
+        None => field_range(field),
+    };
+    let range = range.filter(|_| ranged);
     let unit = match range.map(|(.., unit)| unit) {
         Some(MS) => "ms",
         Some(SECONDS) => "s",
@@ -262,6 +295,12 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
     let choices = match field {
         "deduplicationScope" => (DEDUP_SCOPES.iter())
             .filter(|(value, _)| dedup_scope(value).is_some())
+            .map(|(value, label)| KnobChoice {
+                value: (*value).into(),
+                label: (*label).into(),
+            })
+            .collect(),
+        "response" => (BATCH_RESPONSES.iter())
             .map(|(value, label)| KnobChoice {
                 value: (*value).into(),
                 label: (*label).into(),
