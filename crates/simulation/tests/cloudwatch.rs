@@ -363,3 +363,59 @@ fn two_alarms_of_one_name_are_refused() {
     let e = refusal(json!({ "alarms": [alarm.clone(), alarm] }));
     assert_eq!(e.path, "alarms[1].name");
 }
+
+/// A function's metric: (step start in seconds, values).
+fn function_values(metrics: &MetricsSnapshot, name: &str) -> Vec<(u64, f64, f64)> {
+    metrics
+        .series
+        .iter()
+        .find(|s| s.metric.namespace == "AWS/Lambda" && s.metric.metric_name == name)
+        .map(|s| {
+            s.points
+                .iter()
+                .map(|(t, v)| (t / 1000, v.sum, v.maximum))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn lambdas_invocations_errors_duration_and_concurrency_are_published_only_when_it_runs() {
+    // Batch size 1: five messages, five invocations of 1.5 s, the one on
+    // "bad" failing; the pollers start five at once.
+    let lambdas = json!([{ "name": "process-orders", "queue": "orders", "batchSize": 1,
+        "timeoutSeconds": 2, "handler": { "processing": { "fixedMs": 1500 }, "failsOn": ["bad"] } }]);
+    let sends = json!([{ "name": "shop", "queue": "orders", "sends": [
+        { "atMs": 0, "body": "a" }, { "atMs": 0, "body": "b" }, { "atMs": 0, "body": "bad" },
+        { "atMs": 0, "body": "c" }, { "atMs": 0, "body": "d" } ] }]);
+    let sim = run(json!({ "producers": sends, "lambdas": lambdas }), 5000);
+    let m = sim.metrics(0);
+    let invocations: f64 = function_values(&m, "Invocations").iter().map(|p| p.1).sum();
+    let errors: f64 = function_values(&m, "Errors").iter().map(|p| p.1).sum();
+    assert_eq!((invocations, errors), (5.0, 1.0));
+    let durations = function_values(&m, "Duration");
+    assert!(
+        durations.iter().all(|(_, _, max)| *max == 1500.0),
+        "{durations:?}"
+    );
+    let peak = function_values(&m, "ConcurrentExecutions");
+    assert_eq!(
+        peak.iter().map(|p| p.2).fold(0.0, f64::max),
+        5.0,
+        "{peak:?}"
+    );
+    // Nothing runs after 1.5 s: no Invocations datapoint in the later steps.
+    assert!(
+        function_values(&m, "Invocations")
+            .iter()
+            .all(|(t, ..)| *t < 2),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn an_alarm_on_a_function_the_scenario_does_not_have_is_refused() {
+    let e = refusal(json!({ "alarms": [{ "name": "a", "namespace": "AWS/Lambda",
+        "metricName": "Errors", "dimensions": { "FunctionName": "nope" }, "threshold": 1 }] }));
+    assert_eq!(e.path, "alarms[0].dimensions.FunctionName");
+}

@@ -287,6 +287,225 @@ delete?: string,
 sizeBytes?: number, };
 
 /**
+ * What the page's snapshot shows of a function and its mapping.
+ */
+export type LambdaSnapshot = { name: string, queue: string, 
+/**
+ * The mapping: `enabled` (it polls), `disabled` (created stopped),
+ * `refused` (Lambda refused to create it) or `creating` (before the
+ * run's first moment).
+ */
+state: "creating" | "enabled" | "disabled" | "refused", 
+/**
+ * Pollers: the most batches the mapping hands over at once now.
+ */
+pollers: number, 
+/**
+ * Invocations running now.
+ */
+concurrency: number, 
+/**
+ * The first `MAX_SNAPSHOT_INVOCATIONS` (100) of them.
+ */
+running: Array<InvocationSnapshot>, 
+/**
+ * Invocations so far, those that ended in an error or a timeout, and
+ * throttled hand-overs.
+ */
+invocations: number, errors: number, throttles: number, };
+
+/**
+ * One invocation running now: its batch and when it ends.
+ */
+export type InvocationSnapshot = { invocation: number, 
+/**
+ * The batch's first `MAX_SNAPSHOT_IDS` (100) message ids, in order.
+ */
+messages: Array<string>, 
+/**
+ * How many messages the batch holds.
+ */
+size: number, startedAt: number, endsAt: number, };
+
+/**
+ * A Lambda function and its event source mapping on one of the
+ * scenario's queues (CreateEventSourceMapping's parameters for Amazon
+ * SQS, and the function's own settings). Lambda's pollers long-poll the
+ * queue (WaitTimeSeconds 20, up to 10 messages a receive) under the
+ * function's name, gather a batch, invoke the function with it, and
+ * delete the messages it processed with DeleteMessageBatch.
+ */
+export type Lambda = { 
+/**
+ * The function's name, 1 to 64 letters, digits, hyphens or
+ * underscores (Lambda's rule): the caller of its mapping's SQS calls
+ * in the log.
+ */
+name: string, 
+/**
+ * The queue it reads: one of the scenario's queues.
+ */
+queue: string, 
+/**
+ * BatchSize: the most records in one invocation, 1 to 10,000 for a
+ * standard queue, 1 to 10 for a FIFO queue. Above 10 needs a batching
+ * window of at least 1 second. Default 10.
+ */
+batchSize: number, 
+/**
+ * MaximumBatchingWindowInSeconds: how long the pollers gather
+ * records before invoking the function, counted from the batch's
+ * first record, 0 to 300. A batch goes to the function as soon as it
+ * holds `batchSize` records, the window ends, or the next record
+ * would pass the 6 MB invocation payload. FIFO queues take no window.
+ * Default 0.
+ */
+maximumBatchingWindowInSeconds: number, 
+/**
+ * FunctionResponseTypes: `["ReportBatchItemFailures"]` lets the
+ * function return the records that failed (`batchItemFailures`), so
+ * only those return to the queue. Without it, any error returns the
+ * whole batch.
+ */
+functionResponseTypes?: Array<string>, 
+/**
+ * ScalingConfig's MaximumConcurrency: the most batches this mapping
+ * hands to the function at once, 2 to 1,000. Default: no cap but
+ * Lambda's own 1,000.
+ */
+maximumConcurrency?: number, 
+/**
+ * The function's reserved concurrency, 0 to 1,000: the most
+ * invocations that run at once. The mapping does not read it: a
+ * batch handed over when they are all busy is throttled, and stays
+ * in flight while the poller retries. 0 throttles every invocation.
+ * Default: none reserved (the account's 1,000).
+ */
+reservedConcurrency?: number, 
+/**
+ * The function's timeout, 1 to 900 seconds (Lambda's range): an
+ * invocation still running then is stopped and its whole batch
+ * returns to the queue. Lambda refuses to create the mapping when it
+ * is above the queue's visibility timeout; AWS advises a visibility
+ * timeout of at least six times the function's timeout, because a
+ * batch can wait in the poller and be retried while the function is
+ * throttled, its messages in flight all along. Default 3.
+ */
+timeoutSeconds: number, 
+/**
+ * Enabled: false creates the mapping stopped, so nothing polls.
+ * Default true.
+ */
+enabled: boolean, 
+/**
+ * What the function's code does with each batch.
+ */
+handler: LambdaHandler, };
+
+/**
+ * The function's code, described: how long each record takes, which
+ * records fail, and what it returns for them. It reads the event Lambda
+ * builds (its `Records`' ids, bodies and group ids) and answers as a
+ * handler would: a response, an error, or no answer before the timeout.
+ */
+export type LambdaHandler = { 
+/**
+ * How long one record takes, fixed or drawn from the seeded PRNG; an
+ * invocation takes the sum over its batch's records.
+ */
+processing: Processing, 
+/**
+ * Records whose body contains any of these fail every time (poison
+ * messages). At most 20, each at most 80 characters.
+ */
+failsOn?: Array<string>, 
+/**
+ * Fails every Nth record it handles (the Nth, 2Nth, …, counting
+ * retries), whatever the body: a flaky dependency. 0: never. Default 0.
+ */
+failEveryNth: number, 
+/**
+ * A record whose body contains any of these hangs the function: the
+ * invocation runs until its timeout. At most 20, each at most 80
+ * characters.
+ */
+timesOutOn?: Array<string>, 
+/**
+ * With ReportBatchItemFailures, what the function returns when
+ * records failed. Default "valid".
+ */
+response: BatchResponse, 
+/**
+ * What the function does for each record it processes without
+ * failing (counted per message, as a consumer's side effect: a record
+ * processed twice did it twice), at most 80 characters. Default
+ * "charged".
+ */
+sideEffect: string, };
+
+/**
+ * What a function with ReportBatchItemFailures returns for its failed
+ * records (with none failed, it returns an empty `batchItemFailures`).
+ */
+export type BatchResponse = "valid" | "unknownId" | "null" | "malformed" | "empty";
+
+/**
+ * An alarm's state, in CloudWatch's words.
+ */
+export type AlarmState = "OK" | "ALARM" | "INSUFFICIENT_DATA";
+
+/**
+ * One change of an alarm's state, at the end of the period that caused it.
+ */
+export type AlarmTransition = { atMs: number, from: AlarmState, to: AlarmState, reason: string, };
+
+/**
+ * A metric's identity: namespace, name and dimensions (sorted by name).
+ */
+export type MetricId = { namespace: string, metricName: string, dimensions: { [key in string]: string }, };
+
+/**
+ * The run's metrics, each with its datapoints, one per resolution step.
+ */
+export type MetricsSnapshot = { resolutionMs: number, series: Array<SeriesSnapshot>, };
+
+/**
+ * One metric and its steps: (step start, values), oldest first.
+ */
+export type SeriesSnapshot = { metric: MetricId, unit: string, points: Array<[number, StatSet]>, };
+
+/**
+ * The values a step or a period received: what every statistic needs.
+ */
+export type StatSet = { sum: number, sampleCount: number, minimum: number, maximum: number, };
+
+/**
+ * The run's metrics.
+ */
+export type Metrics = { 
+/**
+ * Seconds per datapoint: 60, as SQS and Lambda publish their metrics
+ * (the default), or a finer teaching resolution (1, 5, 10 or 30) so
+ * that a run of a minute or two shows periods and alarms.
+ */
+resolutionSeconds: number, };
+
+/**
+ * How a period's datapoints become one value.
+ */
+export type Statistic = "Sum" | "Average" | "Minimum" | "Maximum" | "SampleCount";
+
+/**
+ * How a period's value is compared with the threshold.
+ */
+export type ComparisonOperator = "GreaterThanOrEqualToThreshold" | "GreaterThanThreshold" | "LessThanThreshold" | "LessThanOrEqualToThreshold";
+
+/**
+ * What a period with no datapoint counts as.
+ */
+export type TreatMissingData = "missing" | "notBreaching" | "breaching" | "ignore";
+
+/**
  * KMS requests an SSE-KMS queue made, by operation (kms.rs).
  */
 export type KmsRequests = { generateDataKey: number, decrypt: number, };
@@ -361,7 +580,12 @@ export type SqsEvent = { seq: number, timeMs: number, } & ({ "type": "queueCreat
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "accessDecided", queue: string, action: string, by: string | null, 
+label: string, group: string | null, delayedUntil: number | null, 
+/**
+ * Its size as SQS counts it, body and attributes, in bytes
+ * (CloudWatch's SentMessageSize).
+ */
+size: number, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "accessDecided", queue: string, action: string, by: string | null, 
 /**
  * Who called: an account id, an IAM ARN, or a service's name.
  */
@@ -380,7 +604,12 @@ export type EventKind = { "type": "queueCreated", queue: string, fifo: boolean, 
 /**
  * The first 80 characters of the body, to name the message by.
  */
-label: string, group: string | null, delayedUntil: number | null, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "accessDecided", queue: string, action: string, by: string | null, 
+label: string, group: string | null, delayedUntil: number | null, 
+/**
+ * Its size as SQS counts it, body and attributes, in bytes
+ * (CloudWatch's SentMessageSize).
+ */
+size: number, by: string | null, } | { "type": "duplicateDropped", queue: string, messageId: MessageId, dedupId: string, by: string | null, } | { "type": "delayEnded", queue: string, messageId: MessageId, } | { "type": "received", queue: string, messageId: MessageId, by: string | null, receiveCount: number, visibleAt: number, previousHolder: string | null, } | { "type": "visibilityChanged", queue: string, messageId: MessageId, by: string | null, visibleAt: number, } | { "type": "visibilityExpired", queue: string, messageId: MessageId, holder: string | null, } | { "type": "deleted", queue: string, messageId: MessageId, by: string | null, } | { "type": "deleteMissedCopy", queue: string, messageId: MessageId, by: string | null, } | { "type": "movedToDeadLetterQueue", queue: string, deadLetterQueue: string, messageId: MessageId, receiveCount: number, } | { "type": "redriven", queue: string, destination: string, messageId: MessageId, newMessageId: MessageId, } | { "type": "expired", queue: string, messageId: MessageId, } | { "type": "purged", queue: string, messageId: MessageId, } | { "type": "groupLocked", queue: string, group: string, } | { "type": "groupUnlocked", queue: string, group: string, cause: UnlockCause, } | { "type": "emptyReceive", queue: string, by: string | null, } | { "type": "moveTaskStarted", source: string, task: number, } | { "type": "moveTaskCancelling", source: string, task: number, moved: number, } | { "type": "moveTaskEnded", source: string, task: number, status: string, moved: number, } | { "type": "permissionAdded", queue: string, label: string, accounts: Array<string>, actions: Array<string>, by: string | null, } | { "type": "permissionRemoved", queue: string, label: string, by: string | null, } | { "type": "accessDecided", queue: string, action: string, by: string | null, 
 /**
  * Who called: an account id, an IAM ARN, or a service's name.
  */
@@ -400,7 +629,11 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, queue: string, inAlarm: boolean, visible: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
+/**
+ * The queue of an AWS/SQS metric.
+ */
+queue: string | null, metric: string, from: AlarmState, to: AlarmState, reason: string, actions: Array<string>, } | { "type": "lambdaInvoked", function: string, invocation: number, messages: Array<string>, bytes: number, } | { "type": "lambdaReturned", function: string, invocation: number, durationMs: number, result: "success" | "error" | "timeout" | "partial" | "invalidResponse", failed: Array<string>, why?: string, } | { "type": "lambdaThrottled", function: string, messages: Array<string>, } | { "type": "eventSourceMappingRefused", function: string, queue: string, code: string, error: string, } | { "type": "lambdaScaled", function: string, pollers: number, } | { "type": "narrationWithheld", text: string, reason: string, } | { "type": "checkpointAsked", id: string, question: string, choices: Array<string>, } | { "type": "checkpointAnswered", id: string, choice?: number, 
 /**
  * The choice's text, or words saying none of them happened.
  */
@@ -557,7 +790,11 @@ sideEffects: Array<SideEffect>,
  * Messages handled past those, whose details the ledger did not keep
  * (only their counts, while they may still be handled).
  */
-sideEffectsOmitted: number, alarms: Array<AlarmSnapshot>, 
+sideEffectsOmitted: number, 
+/**
+ * The CloudWatch alarms, their states and changes of state.
+ */
+alarms: Array<AlarmSnapshot>, 
 /**
  * The scenario's S3 buckets, their notifications' arrows and counts.
  */
@@ -565,7 +802,12 @@ buckets: Array<BucketSnapshot>,
 /**
  * SNS topics and their subscriptions.
  */
-topics: Array<TopicSnapshot>, };
+topics: Array<TopicSnapshot>, 
+/**
+ * Lambda functions, their event source mappings' pollers and the
+ * invocations running.
+ */
+lambdas: Array<LambdaSnapshot>, };
 
 /**
  * What the run did, counted from its events: the end-of-run recap.
@@ -710,7 +952,27 @@ body: string, effect: string, count: number,
  */
 by: Array<string>, };
 
-export type AlarmSnapshot = { name: string, queue: string, threshold: number, inAlarm: boolean, };
+/**
+ * An alarm as the page shows it: its definition, its state and why, and
+ * its changes of state.
+ */
+export type AlarmSnapshot = { name: string, 
+/**
+ * The queue of an AWS/SQS metric (its QueueName dimension).
+ */
+queue: string | null, metric: MetricId, statistic: Statistic, periodSeconds: number, evaluationPeriods: number, datapointsToAlarm: number, threshold: number, comparisonOperator: ComparisonOperator, treatMissingData: TreatMissingData, state: AlarmState, 
+/**
+ * In ALARM now.
+ */
+inAlarm: boolean, 
+/**
+ * Why it is in its state, from its latest evaluation.
+ */
+reason: string, 
+/**
+ * Its changes of state, oldest first (the latest `MAX_ALARM_HISTORY`).
+ */
+history: Array<AlarmTransition>, };
 
 /**
  * Everything about one stored message, without changing it (the page's
@@ -808,14 +1070,24 @@ narration: Array<Narration>,
  */
 checkpoints?: Array<Checkpoint>, 
 /**
- * Depth alarms, like a CloudWatch alarm on ApproximateNumberOfMessagesVisible.
+ * How finely the run keeps CloudWatch metrics (default: each minute,
+ * as SQS publishes them).
  */
-alarms: Array<Alarm>, 
+metrics?: Metrics | null, 
+/**
+ * CloudWatch alarms on the run's metrics, at most 20.
+ */
+alarms?: Array<Alarm>, 
 /**
  * S3 buckets whose event notifications send to the scenario's queues
  * (`Bucket`), at most 20.
  */
 buckets?: Array<Bucket>, 
+/**
+ * Lambda functions, each with an event source mapping on one of the
+ * queues (`Lambda`), at most 20.
+ */
+lambdas?: Array<Lambda>, 
 /**
  * A lab's goal: what a fixed system achieves over every seed of
  * "Check my fix". A scenario with a goal is a lab.
@@ -1338,11 +1610,68 @@ mostEmptyReceives?: string,
  */
 mostKmsRequests?: string, };
 
-export type Alarm = { name: string, queue: string, 
 /**
- * In ALARM while visible messages >= threshold.
+ * A CloudWatch alarm on one metric, evaluated as CloudWatch evaluates
+ * alarms: at the end of each period, over the latest `evaluationPeriods`
+ * datapoints ("M out of N" with `datapointsToAlarm`). It starts in
+ * INSUFFICIENT_DATA.
  */
-threshold: number, };
+export type Alarm = { 
+/**
+ * The alarm's name (1 to 255 characters).
+ */
+name: string, 
+/**
+ * Shorthand for an AWS/SQS metric of this queue (the dimension
+ * QueueName).
+ */
+queue?: string | null, 
+/**
+ * The metric's namespace: AWS/SQS (the default), AWS/Lambda, or one a
+ * consumer publishes to with PutMetricData.
+ */
+namespace?: string | null, 
+/**
+ * The metric, by CloudWatch's name (default
+ * ApproximateNumberOfMessagesVisible).
+ */
+metricName?: string | null, 
+/**
+ * The metric's dimensions besides `queue` (FunctionName for
+ * AWS/Lambda).
+ */
+dimensions?: { [key in string]: string }, 
+/**
+ * Default Maximum.
+ */
+statistic?: Statistic | null, 
+/**
+ * The period in seconds, a multiple of the metrics' resolution
+ * (default: the resolution). Period times evaluationPeriods is at
+ * most a day, as CloudWatch requires.
+ */
+periodSeconds?: number | null, 
+/**
+ * N: how many of the latest periods are evaluated (default 1).
+ */
+evaluationPeriods?: number | null, 
+/**
+ * M: how many of them must breach for ALARM (default N).
+ */
+datapointsToAlarm?: number | null, threshold: number, 
+/**
+ * Default GreaterThanOrEqualToThreshold.
+ */
+comparisonOperator?: ComparisonOperator | null, treatMissingData?: TreatMissingData | null, 
+/**
+ * SNS topics (names of the scenario's topics) published to when the
+ * alarm goes into ALARM.
+ */
+alarmActions?: Array<string>, 
+/**
+ * SNS topics published to when it goes back to OK.
+ */
+okActions?: Array<string>, };
 
 /**
  * What a fixed system achieves, over every seed the check runs. Each

@@ -32,6 +32,9 @@ use queuelab_host::{
     Budgets, Defaults, DispatchOptions, FullSnapshot, JournalCall, Limits, PlannedMoment,
     PlaygroundOptions, QueueDefaults, QueueMessagesOptions, RealismOptions, Since, SnapshotOptions,
 };
+use queuelab_simulation::cloudwatch::{
+    AlarmState, AlarmTransition, MetricId, MetricsSnapshot, SeriesSnapshot, StatSet,
+};
 use queuelab_simulation::{
     Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
     Operation, Operator, OperatorCall, Outcome, Processing, Producer, QueueSpec, Rate, Redrive,
@@ -52,6 +55,7 @@ use queuelab_simulation::{
     KnobChoice, KnobKind, KnobValue, KnobView, LabView, LeastPrivilege, MovedProblem, Need, NonFix,
     Off, OldestAge, Target,
 };
+use queuelab_simulation::{ComparisonOperator, Metrics, Statistic, TreatMissingData};
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
@@ -136,6 +140,17 @@ fn declare_pattern_types(
         Lambda,
         LambdaHandler,
         BatchResponse,
+        // CloudWatch metrics and alarms.
+        AlarmState,
+        AlarmTransition,
+        MetricId,
+        MetricsSnapshot,
+        SeriesSnapshot,
+        StatSet,
+        Metrics,
+        Statistic,
+        ComparisonOperator,
+        TreatMissingData,
         // Encryption.
         KmsRequests,
         KmsApi,

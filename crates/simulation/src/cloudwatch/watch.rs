@@ -15,6 +15,7 @@ use crate::observer::{Moment, Observer, Seen};
 use crate::SimulationSnapshot;
 
 const SQS: &str = "AWS/SQS";
+const LAMBDA: &str = "AWS/Lambda";
 
 /// The most state changes an alarm's history keeps (CloudWatch keeps two
 /// weeks of it); older ones go first.
@@ -87,6 +88,17 @@ struct Counts {
     sizes: Option<StatSet>,
 }
 
+/// What one function's events said in one step.
+#[derive(Default)]
+struct Invocations {
+    invocations: u64,
+    errors: u64,
+    throttles: u64,
+    durations: Option<StatSet>,
+    /// The most invocations running at once in the step.
+    peak: u64,
+}
+
 /// An alarm and where it stands.
 struct Watched {
     alarm: Alarm,
@@ -104,6 +116,10 @@ pub(crate) struct CloudWatch {
     queues: BTreeSet<Arc<str>>,
     /// Counts of steps not closed yet, by (step start, queue).
     pending: BTreeMap<(Millis, Arc<str>), Counts>,
+    /// Lambda's counts of steps not closed yet, by (step start, function).
+    invoked: BTreeMap<(Millis, Arc<str>), Invocations>,
+    /// Invocations running now, by function.
+    running: BTreeMap<Arc<str>, u64>,
     /// The end of the next step to close.
     next_close: Millis,
     duration: Millis,
@@ -148,10 +164,59 @@ impl CloudWatch {
             store: Store::new(resolution_ms),
             queues: BTreeSet::new(),
             pending: BTreeMap::new(),
+            invoked: BTreeMap::new(),
+            running: BTreeMap::new(),
             next_close: resolution_ms.max(1),
             duration: scenario.duration_ms,
             alarms,
             events: Vec::new(),
+        }
+    }
+
+    fn invocations(&mut self, at: Millis, function: &Arc<str>) -> &mut Invocations {
+        let step = self.store.step_of(at);
+        self.invoked.entry((step, function.clone())).or_default()
+    }
+
+    /// Lambda's metrics of the step from `start`: only for a function
+    /// that ran or was throttled in it (Lambda publishes nothing for an
+    /// idle function).
+    fn close_functions(&mut self, start: Millis) {
+        let end = start + self.store.resolution_ms;
+        let mut steps: BTreeMap<Arc<str>, Invocations> = BTreeMap::new();
+        for ((step, function), counts) in std::mem::take(&mut self.invoked) {
+            match step {
+                s if s == start => {
+                    steps.insert(function, counts);
+                }
+                s if s >= end => {
+                    self.invoked.insert((step, function), counts);
+                }
+                _ => {}
+            }
+        }
+        for (function, running) in &self.running {
+            let step = steps.entry(function.clone()).or_default();
+            step.peak = step.peak.max(*running);
+        }
+        for (function, step) in steps {
+            let dimension = ("FunctionName", &*function);
+            let mut put = |name: &str, unit: &'static str, values: StatSet| {
+                let id = MetricId::new(LAMBDA, name, dimension);
+                let _ = self.store.put(&id, unit, start, values);
+            };
+            let count = |n: u64| StatSet::one(n as f64);
+            if step.invocations + step.throttles > 0 || step.durations.is_some() {
+                put("Invocations", "Count", count(step.invocations));
+                put("Errors", "Count", count(step.errors));
+                put("Throttles", "Count", count(step.throttles));
+            }
+            if let Some(durations) = step.durations {
+                put("Duration", "Milliseconds", durations);
+            }
+            if step.peak > 0 {
+                put("ConcurrentExecutions", "Count", count(step.peak));
+            }
         }
     }
 
@@ -224,6 +289,7 @@ impl CloudWatch {
         }
         // Counts of queues deleted before the step closed.
         self.pending.retain(|(step, _), _| *step >= end);
+        self.close_functions(start);
         self.judge(end);
     }
 
@@ -313,10 +379,52 @@ impl CloudWatch {
     }
 }
 
+impl CloudWatch {
+    /// Lambda's metrics, from the event source mappings' events.
+    fn lambda(&mut self, now: Millis, event: &SimEvent) {
+        match event {
+            SimEvent::LambdaInvoked { function, .. } => {
+                let running = self.running.entry(function.clone()).or_default();
+                *running += 1;
+                let running = *running;
+                let step = self.invocations(now, function);
+                step.invocations += 1;
+                step.peak = step.peak.max(running);
+            }
+            SimEvent::LambdaReturned {
+                function,
+                duration_ms,
+                result,
+                ..
+            } => {
+                if let Some(running) = self.running.get_mut(function) {
+                    *running = running.saturating_sub(1);
+                }
+                let step = self.invocations(now, function);
+                // Errors counts the function's own failures: a throw or a
+                // timeout, not an invalid partial batch response.
+                if matches!(*result, "error" | "timeout") {
+                    step.errors += 1;
+                }
+                let duration = StatSet::one(*duration_ms as f64);
+                match &mut step.durations {
+                    Some(d) => d.add(&duration),
+                    None => step.durations = Some(duration),
+                }
+            }
+            SimEvent::LambdaThrottled { function, .. } => {
+                self.invocations(now, function).throttles += 1;
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Observer for CloudWatch {
     fn observe(&mut self, now: Millis, event: Seen<'_>) {
-        let Seen::Sqs(kind) = event else {
-            return;
+        let kind = match event {
+            Seen::Sqs(kind) => kind,
+            Seen::Sim(event) => return self.lambda(now, event),
         };
         match kind {
             EventKind::QueueCreated { queue, .. } => {

@@ -114,9 +114,16 @@ impl Scenario {
                 ));
             }
         }
-        if dimension == "FunctionName" && !dimensions.contains_key(dimension) {
-            let rule = "a FunctionName for an AWS/Lambda metric";
-            return Err(refuse(at("dimensions"), rule, "none".to_string()));
+        if dimension == "FunctionName" {
+            let function = dimensions.get(dimension).map(String::as_str).unwrap_or("");
+            if !self.lambdas.iter().any(|l| l.name == function) {
+                let rule = "the name of one of the scenario's functions (lambdas)";
+                return Err(refuse(
+                    at("dimensions.FunctionName"),
+                    rule,
+                    quoted(function),
+                ));
+            }
         }
         Ok(())
     }

@@ -21,10 +21,13 @@ mod vocabulary;
 #[cfg(feature = "contract")]
 pub use crate::document::PublishAttribute;
 pub use crate::document::{
-    Alarm, Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS,
-    MAX_BUCKET_NOTIFICATIONS, MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
+    Alarm, ComparisonOperator, Metrics, Statistic, TreatMissingData, MAX_ALARMS,
 };
 pub use crate::document::{BatchResponse, Lambda, LambdaHandler};
+pub use crate::document::{
+    Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS, MAX_BUCKET_NOTIFICATIONS,
+    MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
+};
 pub use crate::document::{
     Checkpoint, Choice, Claim, Consumer, Count, Encryption, EncryptionName, EndCondition,
     FilterPolicyScope, KeySpec, KmsEncryption, Narration, Operation, Operator, OperatorCall,
