@@ -531,7 +531,13 @@ impl Simulation {
                     }
                     _ => {}
                 }
+                let acts =
+                    matches!(&event, SimEvent::AlarmChanged { actions, .. } if !actions.is_empty());
+                let acted = acts.then(|| event.clone());
                 self.log.push(&self.engine, event);
+                if let Some(event) = acted {
+                    self.alarm_actions(&event);
+                }
             }
         }
     }

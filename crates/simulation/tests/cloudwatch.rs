@@ -184,13 +184,7 @@ fn a_dlq_alarm_goes_from_insufficient_data_to_ok_then_alarm_when_a_message_arriv
     assert_eq!(snapshot.state, ALARM);
     assert!(snapshot.in_alarm);
     assert_eq!(snapshot.history.len(), 2);
-    assert!(
-        snapshot
-            .reason
-            .starts_with("1 of the latest 1 datapoints above 0 (1)"),
-        "{}",
-        snapshot.reason
-    );
+    assert_eq!(snapshot.reason, "the latest datapoint (1) is above 0");
 }
 
 /// An alarm on SentMessageSize (missing in a step with no send) with the
@@ -418,4 +412,59 @@ fn an_alarm_on_a_function_the_scenario_does_not_have_is_refused() {
     let e = refusal(json!({ "alarms": [{ "name": "a", "namespace": "AWS/Lambda",
         "metricName": "Errors", "dimensions": { "FunctionName": "nope" }, "threshold": 1 }] }));
     assert_eq!(e.path, "alarms[0].dimensions.FunctionName");
+}
+
+#[test]
+fn an_alarm_action_publishes_cloudwatchs_notification_to_the_topic() {
+    let policy = json!({ "Version": "2012-10-17", "Statement": [{ "Effect": "Allow",
+        "Principal": { "Service": "sns.amazonaws.com" }, "Action": "sqs:SendMessage",
+        "Resource": "arn:aws:sqs:us-east-1:000000000000:ops-inbox" }] });
+    let extra = json!({
+        "queues": [{ "name": "orders" }, { "name": "ops-inbox", "policy": policy }],
+        "topics": [{ "name": "ops", "subscriptions": [{ "queue": "ops-inbox", "rawMessageDelivery": true }] }],
+        "producers": sends(&[100]),
+        "alarms": [{ "name": "backlog", "queue": "orders", "threshold": 1,
+            "alarmActions": ["ops"] }],
+    });
+    let mut sim = run(extra, 2000);
+    let url = sim
+        .engine()
+        .get_queue_url("ops-inbox", None)
+        .expect("the queue");
+    let request = queuelab_engine::ReceiveMessage {
+        queue_url: url,
+        max_number_of_messages: Some(10),
+        visibility_timeout: None,
+        wait_time_seconds: Some(0),
+        system_attribute_names: Vec::new(),
+        message_attribute_names: Vec::new(),
+        receive_request_attempt_id: None,
+    };
+    let received = match sim
+        .engine_mut()
+        .receive_message(&request, None)
+        .expect("received")
+    {
+        queuelab_engine::ReceiveOutcome::Done(m) => m,
+        _ => panic!("a short poll"),
+    };
+    assert_eq!(received.len(), 1, "one notification: into ALARM at 1 s");
+    let body: Value = serde_json::from_str(&received[0].body).expect("JSON");
+    assert_eq!(body["AlarmName"], "backlog");
+    assert_eq!(
+        (
+            body["OldStateValue"].as_str(),
+            body["NewStateValue"].as_str()
+        ),
+        (Some("INSUFFICIENT_DATA"), Some("ALARM"))
+    );
+    assert_eq!(
+        body["Trigger"]["MetricName"],
+        "ApproximateNumberOfMessagesVisible"
+    );
+    assert_eq!(body["Trigger"]["Dimensions"][0]["value"], "orders");
+    assert_eq!(
+        body["StateChangeTime"].as_str().map(|t| t.ends_with("Z")),
+        Some(true)
+    );
 }

@@ -99,12 +99,19 @@ pub fn evaluate(rule: &Rule, range: &[Option<f64>], current: AlarmState) -> Verd
         } else {
             AlarmState::OK
         };
-        let reason = format!(
-            "{breaching} of the latest {n} datapoints {} {threshold} ({}); {m} {} ALARM",
-            rule.words(),
-            list(latest),
-            if m == 1 { "makes" } else { "make" },
-        );
+        let reason = match latest {
+            [value] => format!(
+                "the latest datapoint ({}) is {}{} {threshold}",
+                crate::numbers::plain(*value),
+                if breaching == 1 { "" } else { "not " },
+                rule.words(),
+            ),
+            _ => format!(
+                "{breaching} of the latest {n} datapoints are {} {threshold} ({}); it takes {m} for ALARM",
+                rule.words(),
+                list(latest),
+            ),
+        };
         return Verdict { state, reason };
     }
     let missing = n - real.len();
@@ -271,7 +278,7 @@ mod tests {
         assert_eq!(verdict.state, ALARM);
         assert_eq!(
             verdict.reason,
-            "3 of the latest 3 datapoints above 1000 (1204, 1311, 1420); 3 make ALARM"
+            "3 of the latest 3 datapoints are above 1000 (1204, 1311, 1420); it takes 3 for ALARM"
         );
     }
 

@@ -6,6 +6,7 @@
 //! gauges at the end of each resolution step, and judges each alarm at
 //! the end of each of its periods, logging every change of state.
 
+mod actions;
 pub mod evaluate;
 pub mod store;
 mod watch;
