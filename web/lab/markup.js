@@ -114,6 +114,8 @@ const PANELS = `<div class="panels">
     <section class="chart-panel" aria-labelledby="chart-title">
       <div class="panel-head"><h2 id="chart-title">Metrics</h2><span class="sub">like CloudWatch, over virtual time</span></div>
       <div id="chart"></div>
+      <h3 class="cw-title">CloudWatch</h3>
+      <div id="cloudwatch"></div>
     </section>
   </div>`;
 

@@ -26,6 +26,7 @@ import { heading } from "../views/panels/heading.js";
 import { log } from "../views/panels/event-log.js";
 import { peek } from "../views/panels/peek.js";
 import { chart } from "../views/stage/chart.js";
+import { cloudwatch } from "../views/stage/cloudwatch.js";
 import { settings } from "../views/panels/settings.js";
 import { controls } from "../views/panels/controls.js";
 import { glossary } from "../ui/glossary.js";
@@ -35,4 +36,4 @@ import { checkpoint } from "../views/panels/checkpoint.js";
 import { goalPanel } from "../views/panels/goal-panel.js";
 
 // The stage's rows are the lab's (stage-rows.js), laid out before any view draws.
-export const VIEWS = [stage, workers, topics, dupBanner, buckets, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, settings, controls, glossary, quietTime];
+export const VIEWS = [stage, workers, topics, dupBanner, buckets, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, cloudwatch, settings, controls, glossary, quietTime];

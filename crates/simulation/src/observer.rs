@@ -67,7 +67,8 @@ pub(crate) trait Observer: Any {
         None
     }
 
-    /// Moments known now that fall by `until` (for the work estimate).
+    /// Its work known now that falls by `until`, in the estimate's units
+    /// (`work.rs`): a narration line, a metrics step's reads, one each.
     fn moments_until(&self, _until: Millis) -> u64 {
         0
     }

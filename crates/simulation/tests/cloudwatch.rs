@@ -267,6 +267,14 @@ fn a_period_of_several_steps_aggregates_them_with_the_statistic() {
     );
     let states: Vec<AlarmState> = sim.snapshot().alarms.iter().map(|a| a.state).collect();
     assert_eq!(states, [ALARM, OK]);
+    // What each alarm judged: the period ending at 3 s, by its statistic.
+    let judged: Vec<_> = sim
+        .snapshot()
+        .alarms
+        .iter()
+        .map(|a| a.datapoints.clone())
+        .collect();
+    assert_eq!(judged, [vec![(3000, Some(3.0))], vec![(3000, Some(1.0))]]);
     assert!(alarm_changes(&sim).iter().all(|(t, ..)| *t == 3000));
 }
 

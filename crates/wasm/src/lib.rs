@@ -535,6 +535,17 @@ impl Playground {
         }
     }
 
+    /// The run's CloudWatch metrics (`MetricsSnapshot`): every metric SQS
+    /// and Lambda publish in it, each with its datapoints (one per
+    /// resolution step, by the step's start) from `fromMs` on (a whole
+    /// number, default 0: pass the last step read to get only the new ones).
+    #[wasm_bindgen(unchecked_return_type = "MetricsSnapshot")]
+    pub fn metrics(&self, from_ms: Option<args::NumberArg>) -> Result<JsValue, JsValue> {
+        let from = from_ms.map_or(JsValue::UNDEFINED, JsValue::from);
+        let from = whole_number_arg("metrics", "fromMs", &from, 0, u64::MAX)?;
+        Ok(to_js(&self.host.simulation().metrics(from))?)
+    }
+
     /// Counts by state of every queue, without messages: for the frames of
     /// a busy run, where a full snapshot would copy every message.
     #[wasm_bindgen(unchecked_return_type = "Counts")]

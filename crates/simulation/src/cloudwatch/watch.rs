@@ -21,6 +21,10 @@ const LAMBDA: &str = "AWS/Lambda";
 /// weeks of it); older ones go first.
 pub const MAX_ALARM_HISTORY: usize = 200;
 
+/// The most periods' values an alarm keeps for the page to draw (a day of
+/// minutes is 1,440); older ones go first.
+pub const MAX_ALARM_DATAPOINTS: usize = 2_000;
+
 /// An alarm as the page shows it: its definition, its state and why, and
 /// its changes of state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,6 +49,10 @@ pub struct AlarmSnapshot {
     pub reason: String,
     /// Its changes of state, oldest first (the latest `MAX_ALARM_HISTORY`).
     pub history: Vec<AlarmTransition>,
+    /// Each period it judged, oldest first: the period's end and the
+    /// statistic's value (None: no datapoint), the latest
+    /// `MAX_ALARM_DATAPOINTS`.
+    pub datapoints: Vec<(Millis, Option<f64>)>,
 }
 
 /// One change of an alarm's state, at the end of the period that caused it.
@@ -108,6 +116,7 @@ struct Watched {
     state: AlarmState,
     reason: String,
     history: Vec<AlarmTransition>,
+    datapoints: std::collections::VecDeque<(Millis, Option<f64>)>,
 }
 
 pub(crate) struct CloudWatch {
@@ -157,6 +166,7 @@ impl CloudWatch {
                 state: AlarmState::InsufficientData,
                 reason: "Not evaluated yet: an alarm starts with insufficient data.".into(),
                 history: Vec::new(),
+                datapoints: Default::default(),
                 alarm: alarm.clone(),
             })
             .collect();
@@ -311,6 +321,12 @@ impl CloudWatch {
                     Some(values.value(statistic))
                 })
                 .collect();
+            if watched.datapoints.len() >= MAX_ALARM_DATAPOINTS {
+                watched.datapoints.pop_front();
+            }
+            watched
+                .datapoints
+                .push_back((end, range.last().copied().flatten()));
             let verdict = evaluate::evaluate(&watched.rule, &range, watched.state);
             watched.reason = verdict.reason.clone();
             if verdict.state == watched.state {
@@ -359,6 +375,7 @@ impl CloudWatch {
             in_alarm: w.state == AlarmState::ALARM,
             reason: w.reason.clone(),
             history: w.history.clone(),
+            datapoints: w.datapoints.iter().copied().collect(),
         }
     }
 
@@ -476,10 +493,13 @@ impl Observer for CloudWatch {
 
     fn moments_until(&self, until: Millis) -> u64 {
         let last = until.min(self.duration);
-        match last.checked_sub(self.next_close) {
+        let steps = match last.checked_sub(self.next_close) {
             Some(span) => span / self.store.resolution_ms + 1,
             None => 0,
-        }
+        };
+        // Each step reads every queue's gauges and judges the alarms.
+        let per_step = 1 + self.queues.len().max(1) as u64 + self.alarms.len() as u64;
+        steps.saturating_mul(per_step)
     }
 
     fn fill_snapshot(&self, _now: Millis, snapshot: &mut SimulationSnapshot) {
