@@ -18,7 +18,7 @@ function capture(page) {
       picked: panel.querySelector("select").value,
       options: [...panel.querySelectorAll("option")].map((o) => o.value),
       marks: [...panel.querySelectorAll(".cw-mark")].map((m) => ({ at: Number(m.dataset.at), to: m.dataset.to, title: m.textContent })),
-      segments: (panel.querySelector(".cw-line").getAttribute("d").match(/[ML]/g) ?? []).length,
+      segments: Number(panel.querySelector(".cw-line").dataset.points),
       threshold: threshold.getAttribute("visibility") !== "hidden",
       state: panel.querySelector(".cw-state").textContent,
     };
@@ -41,7 +41,7 @@ test("an alarm's line, threshold and state marks on the CloudWatch panel are the
     );
     assert.ok(seen.marks.every((m, i) => m.title.includes(alarm.history[i].reason)), "each mark says why");
     assert.equal(seen.segments, alarm.datapoints.filter(([, v]) => v != null).length, "one point per period judged");
-    assert.ok(seen.state.startsWith(`${alarm.name}: ${alarm.state}.`), seen.state);
+    assert.ok(seen.state.startsWith(`${alarm.name}: ${alarm.state}. Why: ${alarm.reason};`), seen.state);
     assert.ok(alarm.history.some((h) => h.to === "ALARM"), "the DLQ alarm fired in this run");
 
     // Back before the alarm fired: the marks are the history up to then.

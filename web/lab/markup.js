@@ -112,7 +112,7 @@ const PANELS = `<div class="panels">
       </div>
     </section>
     <section class="chart-panel" aria-labelledby="chart-title">
-      <div class="panel-head"><h2 id="chart-title">Metrics</h2><span class="sub">like CloudWatch, over virtual time</span></div>
+      <div class="panel-head"><h2 id="chart-title">Metrics</h2><span class="sub">what the queues hold, over virtual time; below, CloudWatch as it would see it</span></div>
       <div id="chart"></div>
       <h3 class="cw-title">CloudWatch</h3>
       <div id="cloudwatch"></div>

@@ -72,6 +72,7 @@ export class CloudWatchChart {
     this.resolution = 60000;
     this.lastNow = 0;
     this.options = "";
+    this.alarms = null;
   }
 
   /** Reads the steps closed since the last read. */
@@ -79,6 +80,9 @@ export class CloudWatchChart {
     const pg = this.playground();
     if (!pg) return;
     const got = pg.metrics(this.from);
+    // The frame's snapshot is read again only when events happened; an
+    // alarm judges a period without any, so its state is read here.
+    this.alarms = pg.snapshot({ messagesPerQueue: 0, sideEffectsSince: Number.MAX_SAFE_INTEGER }).simulation.alarms;
     this.resolution = got.resolutionMs;
     for (const one of got.series) {
       const key = keyOf(one.metric);
@@ -94,8 +98,9 @@ export class CloudWatchChart {
     if (d.started || d.fresh || d.rebuild || d.now < this.lastNow) this.reset();
     this.lastNow = d.now;
     this.d = d;
+    if (d.changed) this.alarms = d.snap.simulation.alarms;
     if (d.now >= this.from + this.resolution || this.series.size === 0) this.read();
-    this.choices(d.snap.simulation.alarms);
+    this.choices(this.alarms ?? []);
     this.draw();
   }
 
@@ -116,7 +121,7 @@ export class CloudWatchChart {
 
   /** The line's points [t, value|null], the alarm (if one is picked) and words for the axis. */
   picked() {
-    const alarms = this.d?.snap.simulation.alarms ?? [];
+    const alarms = this.alarms ?? [];
     if (this.chosen?.startsWith("alarm:")) {
       const alarm = alarms.find((a) => `alarm:${a.name}` === this.chosen);
       if (alarm) return { alarm, points: alarm.datapoints, unit: `${alarm.statistic} per ${alarm.periodSeconds} s` };
@@ -135,19 +140,24 @@ export class CloudWatchChart {
     const { alarm, points, unit } = this.picked();
     let top = alarm ? Math.abs(alarm.threshold) : 0;
     for (const [, v] of points) if (v != null) top = Math.max(top, v);
-    top = nice(top);
+    // Headroom above the threshold, so its line is never the frame's edge.
+    top = nice(top * 1.2);
     const y = (v) => H - M.b - (v / top) * (H - M.t - M.b);
     this.axes(top, duration, x, unit);
+    // Each datapoint holds for its step or period: a step line, broken
+    // where a datapoint is missing.
+    const span = alarm ? alarm.periodSeconds * 1000 : this.resolution;
     let path = "";
-    let gap = true;
+    let drawn = 0;
+    let end = null;
     for (const [t, v] of points) {
-      if (v == null) {
-        gap = true;
-        continue;
-      }
-      path += `${gap ? "M" : "L"}${x(t).toFixed(1)},${y(v).toFixed(1)} `;
-      gap = false;
+      if (v == null) continue;
+      const [x0, x1, yv] = [x(t - span).toFixed(1), x(t).toFixed(1), y(v).toFixed(1)];
+      path += `${end === t - span ? "L" : "M"}${x0},${yv} L${x1},${yv} `;
+      end = t;
+      drawn++;
     }
+    this.line.dataset.points = String(drawn);
     this.line.setAttribute("d", path.trim());
     const nx = x(d.now).toFixed(1);
     this.now.setAttribute("x1", nx);
@@ -173,7 +183,9 @@ export class CloudWatchChart {
       this.marks.append(mark);
     }
     this.desc.textContent = `Alarm ${alarm.name}: ${alarm.statistic} of ${alarm.metric.metricName} per ${alarm.periodSeconds} s, threshold ${COMPARE[alarm.comparisonOperator]} ${number(alarm.threshold)}.`;
-    this.state.textContent = `${alarm.name}: ${alarm.state}. ${alarm.reason}. Alarm when ${alarm.datapointsToAlarm} of ${alarm.evaluationPeriods} period${alarm.evaluationPeriods === 1 ? "" : "s"} are ${COMPARE[alarm.comparisonOperator]} ${number(alarm.threshold)}.`;
+    const n = alarm.evaluationPeriods;
+    const rule = `it goes to ALARM when ${alarm.datapointsToAlarm} of the latest ${n === 1 ? "period is" : `${n} periods are`} ${COMPARE[alarm.comparisonOperator]} ${number(alarm.threshold)}`;
+    this.state.textContent = `${alarm.name}: ${alarm.state}. Why: ${alarm.reason}; ${rule}.`;
     this.state.className = `cw-state ${STATE_CLASS[alarm.state]}`;
   }
 
