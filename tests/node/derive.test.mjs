@@ -222,6 +222,8 @@ test("a Lambda function's batches, results and refusal are drawn as the snapshot
   const poison = orders.ended.flatMap((e) => e.messages).find((m) => m.back);
   assert.match(poison.label, /malformed/, "the poison order goes back");
   assert.deepEqual([...seen].sort(), ["partial", "success", "throttled"]);
+  const reports = last.lambdas.find((l) => l.name === "build-reports");
+  assert.deepEqual(reports.ended.map((e) => [e.kind, e.times]), [["throttled", run.snap.simulation.lambdas.find((l) => l.name === "build-reports").throttles]], "one batch throttled again and again is one mark, counted");
   assert.ok(orders.ended.length <= 4 && orders.ended.every((e, i, all) => i === 0 || all[i - 1].at >= e.at), "the latest few, newest first");
 });
 

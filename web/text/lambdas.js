@@ -34,10 +34,10 @@ export function lambdaSettings(l) {
  */
 export function lambdaConcurrency(l) {
   const cap = l.maximumConcurrency ?? l.pollers;
-  const of = l.maximumConcurrency != null ? `of MaximumConcurrency ${l.maximumConcurrency}` : "no MaximumConcurrency set";
+  const of = l.maximumConcurrency != null ? ` of MaximumConcurrency ${l.maximumConcurrency}` : " (no MaximumConcurrency set)";
   const reserved = l.reservedConcurrency != null ? ` · reserved concurrency ${l.reservedConcurrency}` : "";
   return {
-    text: `${counted(l.pollers, "poller", "pollers")} · ${l.concurrency} running ${of}${reserved}`,
+    text: `${counted(l.pollers, "poller", "pollers")} · ${l.concurrency} running${of}${reserved}`,
     fill: cap > 0 ? Math.min(1, l.concurrency / cap) : 0,
   };
 }
@@ -56,7 +56,7 @@ export function invocationTime(r, now) {
  * An end's mark ({ icon, words }) for its heading: what the function
  * returned (lambdaReturned's result) or that Lambda throttled the batch,
  * and what Lambda did with the batch.
- * @param {{ kind: "success" | "error" | "timeout" | "partial" | "invalidResponse" | "throttled", failedCount: number, durationMs: number, size: number, why?: string | null }} e
+ * @param {{ kind: "success" | "error" | "timeout" | "partial" | "invalidResponse" | "throttled", failedCount: number, durationMs: number, size: number, why?: string | null, times: number }} e
  * @returns {{ icon: string, words: string }}
  */
 export function endMark(e) {
@@ -70,14 +70,20 @@ export function endMark(e) {
     case "error":
       return { icon: "✗", words: `error ${took}: ${back}` };
     case "timeout":
-      return { icon: "⏱", words: `timed out ${took}: ${back}` };
+      return { icon: "◷", words: `timed out ${took}: ${back}` };
     case "invalidResponse":
       return { icon: "✗", words: `invalid batch response${e.why ? ` (${e.why})` : ""}: ${back}` };
     case "throttled":
-      return { icon: "⏸", words: `throttled: no concurrency free; ${counted(e.size, "message stays", "messages stay")} in flight while Lambda retries` };
+      return { icon: "⚠", words: `throttled${e.times > 1 ? ` ${e.times} times` : ""}: no concurrency free; ${counted(e.size, "message stays", "messages stay")} in flight while Lambda retries` };
     default:
       return unreachable(e.kind);
   }
+}
+
+/** The line a function leaves in its queue's consumers: who polls the queue, and how many batches it runs now. */
+export function lambdaPointer(l) {
+  if (l.state === "refused" || l.state === "disabled") return lambdaState(l);
+  return `Lambda polls this queue · ${l.concurrency} running`;
 }
 
 /** A message's mark in an ended batch: going back to the queue, waiting in flight (throttled), or deleted. */

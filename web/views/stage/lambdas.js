@@ -11,7 +11,7 @@
 
 import { h, setText } from "../../ui/dom.js";
 import { shortId } from "../../text/format.js";
-import { endMark, invocationTime, lambdaConcurrency, lambdaCounts, lambdaSettings, lambdaState, messageMark } from "../../text/lambdas.js";
+import { endMark, invocationTime, lambdaConcurrency, lambdaCounts, lambdaPointer, lambdaSettings, lambdaState, messageMark } from "../../text/lambdas.js";
 
 /** Messages drawn per batch; the rest are counted ("+ 12 more"): a batch of 10,000 is a count, not a wall. */
 const DRAWN_PER_BATCH = 10;
@@ -62,7 +62,7 @@ function endedBox(e) {
   return h(
     "li",
     { class: "l-inv ended", "data-result": e.kind, "data-invocation": e.invocation ?? null, "data-size": e.size },
-    h("p", { class: "l-inv-head" }, h("span", { class: "l-ic", "aria-hidden": "true", text: mark.icon }), ` ${what}`, h("span", { class: "l-result", text: mark.words }), h("span", { class: "l-at", text: ` · t=${(e.at / 1000).toFixed(1)} s` })),
+    h("p", { class: "l-inv-head" }, h("span", { class: "l-ic", "aria-hidden": "true", text: mark.icon }), ` ${what}`, h("span", { class: "l-result", text: mark.words }), h("span", { class: "l-at", text: ` · ${e.times > 1 ? "latest " : ""}t=${(e.at / 1000).toFixed(1)} s` })),
     batch(e.messages, e.size, (m) => messageMark(e, m)),
   );
 }
@@ -114,11 +114,54 @@ function tick(ticks, now) {
   }
 }
 
+/**
+ * Each function's mark among its queue's consumers in the stage's rows (a
+ * part the lab owns, laid out before the views draw): the queue's messages
+ * go to the function, whose card is below; a click brings the card into view.
+ */
+class Pointers {
+  constructor(rows, cards) {
+    this.rows = rows;
+    this.cards = cards;
+    this.marks = new Map(); // function -> { el, text }
+  }
+
+  draw(all, order) {
+    for (const [name, m] of this.marks) {
+      if (all.some((l) => l.name === name)) continue;
+      m.el.remove();
+      this.marks.delete(name);
+    }
+    for (const l of all) {
+      let m = this.marks.get(l.name);
+      if (!m) {
+        const text = h("span", { class: "l-pointer-text" });
+        const show = () => this.cards.querySelector(`[data-function="${CSS.escape(l.name)}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+        const el = h("button", { type: "button", class: "l-pointer", "data-lambda-pointer": l.name, onclick: show },
+          h("span", { class: "l-pointer-name" }, h("span", { class: "l-lambda", "aria-hidden": "true", text: "λ" }), l.name),
+          text, h("span", { class: "l-pointer-see", text: "its invocations below ↓" }));
+        this.marks.set(l.name, (m = { el, text }));
+      }
+      setText(m.text, lambdaPointer(l));
+      m.el.dataset.state = l.state;
+      // Rows are rebuilt on a new run (the old cell is gone): put the mark back; never make a row for a queue not on the stage.
+      if (!order.includes(l.queue)) m.el.remove();
+      else if (m.el.parentNode !== this.rows.srow(l.queue).cons) this.rows.srow(l.queue).cons.append(m.el);
+    }
+  }
+
+  clear() {
+    for (const m of this.marks.values()) m.el.remove();
+    this.marks.clear();
+  }
+}
+
 export const lambdas = {
-  mount(root) {
+  mount(root, lab) {
     const box = root.getElementById("lambdas");
     const cards = root.getElementById("lambda-cards");
     if (!box || !cards) return null;
+    const pointers = lab.rows ? new Pointers(lab.rows, cards) : null;
     let drawn = ""; // what the cards show, as JSON: redrawn only when it changed (the snapshot is a new object every frame)
     let ticks = [];
     return {
@@ -130,6 +173,7 @@ export const lambdas = {
             ticks = [];
             box.hidden = true;
             cards.replaceChildren();
+            pointers?.clear();
           }
           return;
         }
@@ -141,11 +185,13 @@ export const lambdas = {
             box.hidden = false;
             cards.replaceChildren(...all.map((l) => card(l, ticks)));
           }
+          pointers?.draw(all, d.order);
         }
         tick(ticks, d.now);
       },
       destroy() {
         cards.replaceChildren();
+        pointers?.clear();
       },
     };
   },
