@@ -82,7 +82,7 @@ export function endMark(e) {
 
 /** The line a function leaves in its queue's consumers: who polls the queue, and how many batches it runs now. */
 export function lambdaPointer(l) {
-  if (l.state === "refused" || l.state === "disabled") return lambdaState(l);
+  if (l.state !== "enabled") return lambdaState(l);
   return `Lambda polls this queue · ${l.concurrency} running`;
 }
 
