@@ -9,6 +9,7 @@ import "./load.mjs";
 import { Run } from "../../web/run/run.js";
 import { derive, retime } from "../../web/run/derive.js";
 import { neighbourQueue } from "./neighbours-policy.mjs";
+import { LAMBDA_SCENARIO } from "./lambda-scenario.mjs";
 
 const scenario = (file) => readFileSync(new URL(`../../web/scenarios/${file}`, import.meta.url), "utf8");
 
@@ -177,4 +178,58 @@ test("a topic's deliveries are drawn with the topic, not as sends by hand", () =
   }
   assert.equal(run.facts.sentBy.get("orders-topic"), 8, "three publishes: 3 + 2 + 3 deliveries");
   assert.deepEqual(d.producers, []);
+});
+
+test("a Lambda function's batches, results and refusal are drawn as the snapshot and its events say", () => {
+  const run = new Run();
+  run.start(JSON.stringify(LAMBDA_SCENARIO));
+  const seen = new Set();
+  for (let steps = 0; run.now < run.duration && steps < 2000; steps++) {
+    run.step();
+    const { events, leftNow } = run.take();
+    const d = derive({ snap: run.snap, now: run.now, events, facts: run.facts, leftNow, scenario: run.scenario });
+    const at = `at t=${run.now}`;
+    const snapped = run.snap.simulation.lambdas;
+    assert.deepEqual(d.lambdas.map((l) => [l.name, l.queue, l.state, l.pollers, l.concurrency, l.invocations, l.errors, l.throttles]), snapped.map((l) => [l.name, l.queue, l.state, l.pollers, l.concurrency, l.invocations, l.errors, l.throttles]), at);
+    for (const [i, l] of d.lambdas.entries()) {
+      assert.deepEqual(l.running.map((r) => [r.invocation, r.size, r.startedAt, r.endsAt, r.messages.map((m) => m.id)]), snapped[i].running.map((r) => [r.invocation, r.size, r.startedAt, r.endsAt, r.messages]), at);
+      for (const r of l.running) for (const m of r.messages) assert.equal(m.label, run.facts.label(m.id), "a message is named as its token is");
+    }
+    // The Lambda pollers hold their batches: no hand holds them.
+    assert.deepEqual([...d.handHolders.keys()], [], at);
+    for (const e of events) {
+      const l = d.lambdas.find((x) => x.name === e.function);
+      if (e.type === "lambdaReturned") {
+        const end = l.ended.find((x) => x.invocation === e.invocation);
+        assert.equal(end.kind, e.result, at);
+        assert.deepEqual(end.messages.filter((m) => m.back).map((m) => m.id), e.failed, "the failed ones are marked going back");
+        assert.equal(end.messages.length, end.size);
+        seen.add(e.result);
+      } else if (e.type === "lambdaThrottled") {
+        assert.ok(l.ended.some((x) => x.kind === "throttled" && x.at === e.timeMs && x.size === e.messages.length), at);
+        seen.add("throttled");
+      }
+    }
+  }
+  const last = derive({ snap: run.snap, now: run.now, events: [], facts: run.facts, leftNow: [], scenario: run.scenario });
+  const orders = last.lambdas.find((l) => l.name === "process-orders");
+  assert.deepEqual([orders.batchSize, orders.windowSeconds, orders.reportsItemFailures, orders.maximumConcurrency], [4, 1, true, 2], "the mapping's settings as the scenario wrote them");
+  const emails = last.lambdas.find((l) => l.name === "send-emails");
+  assert.deepEqual([emails.batchSize, emails.windowSeconds, emails.reportsItemFailures, emails.maximumConcurrency], [null, null, false, null], "left to Lambda's defaults, which the page does not copy");
+  assert.equal(emails.state, "refused");
+  assert.deepEqual(emails.refused, { queue: "emails", code: "InvalidParameterValueException", error: "Queue visibility timeout: 10 seconds is less than Function timeout: 20 seconds" });
+  assert.equal(orders.refused, null);
+  const poison = orders.ended.flatMap((e) => e.messages).find((m) => m.back);
+  assert.match(poison.label, /malformed/, "the poison order goes back");
+  assert.deepEqual([...seen].sort(), ["partial", "success", "throttled"]);
+  const reports = last.lambdas.find((l) => l.name === "build-reports");
+  assert.deepEqual(reports.ended.map((e) => [e.kind, e.times]), [["throttled", run.snap.simulation.lambdas.find((l) => l.name === "build-reports").throttles]], "one batch throttled again and again is one mark, counted");
+  assert.ok(orders.ended.length <= 4 && orders.ended.every((e, i, all) => i === 0 || all[i - 1].at >= e.at), "the latest few, newest first");
+});
+
+test("a scenario without Lambda functions derives one empty list, every time", () => {
+  const runs = [];
+  walk("01-process-then-delete.json", (d) => runs.push(d.lambdas));
+  assert.ok(runs.length > 1);
+  assert.ok(runs.every((l) => l === runs[0] && l.length === 0));
 });

@@ -48,6 +48,10 @@ const STAGE = `<section id="stage" tabindex="-1" aria-labelledby="stage-title">
     <div id="key" class="key" role="group" aria-label="What the words on the stage mean"></div>
     <div id="buckets" class="buckets" role="group" aria-label="S3 buckets and the queues they notify" hidden></div>
     <div id="rows"></div>
+    <section id="lambdas" class="lambdas" aria-labelledby="lambdas-title" hidden>
+      <h3 id="lambdas-title">Lambda functions <span class="sub">(each polls its queue through an event source mapping and runs your code on a batch)</span></h3>
+      <div id="lambda-cards" class="lambda-cards"></div>
+    </section>
     <section id="topics" class="topics" aria-labelledby="topics-title" hidden>
       <h3 id="topics-title">SNS topics <span class="sub">(each arrow: a queue subscribed to the topic)</span></h3>
       <div id="topic-cards" class="topic-cards"></div>

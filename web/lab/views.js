@@ -21,6 +21,7 @@ import { dupBanner } from "../views/stage/dup-banner.js";
 import { buckets } from "../views/stage/buckets.js";
 import { ledger } from "../views/stage/ledger.js";
 import { topics } from "../views/stage/topics.js";
+import { lambdas } from "../views/stage/lambdas.js";
 import { manual } from "../views/panels/manual.js";
 import { heading } from "../views/panels/heading.js";
 import { log } from "../views/panels/event-log.js";
@@ -36,4 +37,4 @@ import { checkpoint } from "../views/panels/checkpoint.js";
 import { goalPanel } from "../views/panels/goal-panel.js";
 
 // The stage's rows are the lab's (stage-rows.js), laid out before any view draws.
-export const VIEWS = [stage, workers, topics, dupBanner, buckets, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, cloudwatch, settings, controls, glossary, quietTime];
+export const VIEWS = [stage, workers, lambdas, topics, dupBanner, buckets, ledger, manual, heading, goalPanel, checkpoint, outcome, log, peek, chart, cloudwatch, settings, controls, glossary, quietTime];

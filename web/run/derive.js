@@ -81,7 +81,8 @@ export function othersHolding(holders, id, name) {
  * worker's `holding`, from each stored message's current holder.
  */
 export function handHolders(snap) {
-  const workers = new Set(snap.simulation.workers.map((w) => w.name));
+  // A Lambda function's pollers hold its batches: drawn with the function (lambdasOf), not as a hand.
+  const workers = new Set([...snap.simulation.workers, ...(snap.simulation.lambdas ?? [])].map((w) => w.name));
   const hands = new Map();
   for (const q of snap.queues) {
     for (const m of q.messages) {
@@ -141,6 +142,51 @@ export function bucketsOf(snap) {
       broken: b.configuration === "failed" ? b.configurationError ?? "S3 refused the configuration" : n.failed > 0 ? n.lastError ?? "refused" : null,
     })),
   }));
+}
+
+const NO_LAMBDAS = Object.freeze([]);
+
+/**
+ * The scenario's Lambda functions as the stage draws them, each with its
+ * mapping's settings as the scenario wrote them (null where it left one to
+ * Lambda's default: the page holds no copy of those), the snapshot's
+ * state, pollers, concurrency and counts, its running invocations (each
+ * batch's messages with their labels), its latest ends and throttles from
+ * the events (newest first, each message marked `back` when it returns to
+ * the queue) and Lambda's refusal of its mapping. No lambdas: the same
+ * empty list every time, so a view can skip its work.
+ */
+export function lambdasOf(snap, scenario, facts) {
+  const all = snap.simulation.lambdas ?? [];
+  if (all.length === 0) return NO_LAMBDAS;
+  const specs = new Map((scenario.lambdas ?? []).map((l) => [l.name, l]));
+  const message = (id) => ({ id, label: facts.label(id) ?? "" });
+  return all.map((l) => {
+    const spec = specs.get(l.name) ?? {};
+    return {
+      name: l.name,
+      queue: l.queue,
+      state: l.state,
+      batchSize: spec.batchSize ?? null,
+      windowSeconds: spec.maximumBatchingWindowInSeconds ?? null,
+      reportsItemFailures: (spec.functionResponseTypes ?? []).includes("ReportBatchItemFailures"),
+      maximumConcurrency: spec.maximumConcurrency ?? null,
+      reservedConcurrency: spec.reservedConcurrency ?? null,
+      pollers: l.pollers,
+      concurrency: l.concurrency,
+      invocations: l.invocations,
+      errors: l.errors,
+      throttles: l.throttles,
+      running: l.running.map((r) => ({ invocation: r.invocation, size: r.size, startedAt: r.startedAt, endsAt: r.endsAt, messages: r.messages.map(message) })),
+      /** Invocations running past the snapshot's list (it lists the first 100). */
+      runningNotListed: Math.max(0, l.concurrency - l.running.length),
+      ended: (facts.lambdaEnds.get(l.name) ?? []).map((e) => {
+        const back = new Set(e.failed);
+        return { ...e, messages: e.ids.map((id) => ({ ...message(id), back: back.has(id) })) };
+      }).reverse(),
+      refused: facts.mappingRefused.get(l.name) ?? null,
+    };
+  });
 }
 
 /** The metrics of one moment (the chart's series): counts outside and inside dead-letter queues, and the oldest message's age. */
@@ -216,6 +262,7 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     handHolders: handHolders(snap),
     producers: producersOf(snap, scenario, facts),
     buckets: bucketsOf(snap),
+    lambdas: lambdasOf(snap, scenario, facts),
     /** When message `id`'s current invisibility began (a receive or a visibility change): the snapshot's `inFlightSince`. */
     inFlightSince: (id) => since.get(id),
     order: stageOrder(snap, scenario.queues.map((q) => q.name), sources),

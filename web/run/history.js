@@ -9,6 +9,11 @@ import { unreachable } from "../engine/unreachable.js";
 
 /** @typedef {import("../pkg/queuelab.js").QueuelabEvent} QueuelabEvent */
 
+/** A function's latest invocation ends and throttles kept for its result marks (the stage shows these few, newest first). */
+export const LAMBDA_ENDS_KEPT = 4;
+/** Ids kept per batch: the snapshot's own bound on a running invocation's ids (MAX_SNAPSHOT_IDS); the size says the rest. */
+export const LAMBDA_IDS_KEPT = 100;
+
 export class History {
   constructor() {
     this.reset();
@@ -25,6 +30,24 @@ export class History {
     this.empty = new Map(); // consumer -> receives that returned nothing
     this.dropped = new Map(); // sender by hand -> sends dropped by FIFO deduplication
     this.lastSend = new Map(); // producer -> { at, id }
+    this.lambdaBatches = new Map(); // function -> Map(invocation -> { ids, size }) of invocations not returned yet
+    this.lambdaEnds = new Map(); // function -> its latest ends and throttles, newest last (LAMBDA_ENDS_KEPT; a batch throttled again is counted in its mark's `times`)
+    this.mappingRefused = new Map(); // function -> { queue, code, error }: Lambda's refusal of its event source mapping
+  }
+
+  /** An invocation's end or a throttled hand-over, kept with the function's latest few (the stage's result marks). */
+  lambdaEnd(fn, end) {
+    let list = this.lambdaEnds.get(fn);
+    if (!list) this.lambdaEnds.set(fn, (list = []));
+    const last = list.at(-1);
+    // The poller's retries of one throttled batch are one mark, counted: the same ids again and again would push out every other result.
+    if (end.kind === "throttled" && last?.kind === "throttled" && last.size === end.size && last.ids.every((id, i) => id === end.ids[i])) {
+      last.times++;
+      last.at = end.at;
+      return;
+    }
+    list.push(end);
+    if (list.length > LAMBDA_ENDS_KEPT) list.shift();
   }
 
   label(id) {
@@ -141,11 +164,26 @@ export class History {
         case "checkpointAsked":
         case "checkpointAnswered":
         case "narrationWithheld":
-        case "lambdaInvoked":
-        case "lambdaReturned":
-        case "lambdaThrottled":
-        case "eventSourceMappingRefused":
         case "lambdaScaled":
+          break;
+        case "lambdaInvoked": {
+          let running = this.lambdaBatches.get(e.function);
+          if (!running) this.lambdaBatches.set(e.function, (running = new Map()));
+          running.set(e.invocation, { ids: e.messages.slice(0, LAMBDA_IDS_KEPT), size: e.messages.length });
+          break;
+        }
+        case "lambdaReturned": {
+          const running = this.lambdaBatches.get(e.function);
+          const batch = running?.get(e.invocation);
+          running?.delete(e.invocation);
+          this.lambdaEnd(e.function, { kind: e.result, at: e.timeMs, invocation: e.invocation, ids: batch?.ids ?? e.failed.slice(0, LAMBDA_IDS_KEPT), size: batch?.size ?? e.failed.length, failed: e.failed.slice(0, LAMBDA_IDS_KEPT), failedCount: e.failed.length, durationMs: e.durationMs, why: e.why ?? null, times: 1 });
+          break;
+        }
+        case "lambdaThrottled":
+          this.lambdaEnd(e.function, { kind: "throttled", at: e.timeMs, invocation: null, ids: e.messages.slice(0, LAMBDA_IDS_KEPT), size: e.messages.length, failed: [], failedCount: 0, durationMs: 0, why: null, times: 1 });
+          break;
+        case "eventSourceMappingRefused":
+          this.mappingRefused.set(e.function, { queue: e.queue, code: e.code, error: e.error });
           break;
         default:
           unreachable(e);
