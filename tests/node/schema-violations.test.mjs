@@ -51,7 +51,8 @@ function sample(node, branch) {
       return value;
     }
     case "array": return Array.from({ length: Math.max(1, node.minItems ?? 0) }, () => sample(node.items, branch));
-    case "integer": return node.minimum ?? 0;
+    case "integer":
+    case "number": return node.minimum ?? 0;
     case "string": return "x".repeat(Math.max(1, node.minLength ?? 1));
     case "boolean": return false;
     default: throw new Error(`sample() does not know the schema type ${JSON.stringify(node.type)}`);
@@ -112,6 +113,14 @@ function wire(scenario) {
       delete send.dedupId;
     }
   }
+  // An alarm watches a metric SQS publishes; its actions name a topic.
+  for (const alarm of scenario.alarms ?? []) {
+    Object.assign(alarm, { namespace: "AWS/SQS", metricName: "ApproximateNumberOfMessagesVisible", dimensions: {} });
+    alarm.alarmActions = (scenario.topics ?? []).slice(0, 1).map((t) => t.name);
+    alarm.okActions = [...alarm.alarmActions];
+  }
+  // A function polls the work queue, under a name of its own.
+  (scenario.lambdas ?? []).forEach((lambda, i) => Object.assign(lambda, { name: `fn-${i + 1}`, queue: "work.fifo", functionResponseTypes: ["ReportBatchItemFailures"] }));
   // Another account calls by its 12-digit id.
   for (const user of [...scenario.producers, ...scenario.consumers].filter((u) => "account" in u)) user.account = "111111111111";
   // A queue policy SQS accepts.

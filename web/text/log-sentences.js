@@ -192,6 +192,32 @@ function describe(e, ctx, duplicateOf) {
     case "topicDropped":
       return line(e.topic, `dropped ${m()} meant for ${e.queue}: ${e.reason === "noDeadLetterQueue" ? "the subscription has no dead-letter queue" : "its dead-letter queue refused it too"}`, "warn");
     case "lambdaInvoked":
+    case "lambdaReturned":
+    case "lambdaThrottled":
+    case "eventSourceMappingRefused":
+    case "lambdaScaled":
+      return lambdaSentence(e);
+    case "alarmChanged": {
+      const kind = e.to === "ALARM" ? "warn" : e.to === "OK" ? "good" : "";
+      const notifies = e.actions.length ? `; it notifies ${e.actions.join(", ")}` : "";
+      return line(`alarm “${e.alarm}”`, `${e.from} → ${e.to}: ${e.reason}${notifies}`, kind);
+    }
+    default:
+      return unreachable(e);
+  }
+}
+
+/**
+ * Who a decision is about: "account 111111111111", an IAM ARN, or a service.
+ * @param {string} principal
+ */
+/**
+ * A Lambda event source mapping's event in words.
+ * @param {QueuelabEvent & { type: "lambdaInvoked" | "lambdaReturned" | "lambdaThrottled" | "eventSourceMappingRefused" | "lambdaScaled" }} e
+ */
+function lambdaSentence(e) {
+  switch (e.type) {
+    case "lambdaInvoked":
       return line(e.function, `was invoked (invocation ${e.invocation}) with a batch of ${counted(e.messages.length, "message", "messages")}, an event of ${counted(e.bytes, "byte", "bytes")}`, "routine");
     case "lambdaReturned": {
       const back = e.failed.length === 0 ? "" : `: ${counted(e.failed.length, "message returns", "messages return")} to the queue when the visibility timeout ends`;
@@ -217,20 +243,11 @@ function describe(e, ctx, duplicateOf) {
       return line(e.function, `could not be connected to ${e.queue}: Lambda refused the event source mapping with ${e.code}: ${e.error}. Nothing polls the queue`, "warn");
     case "lambdaScaled":
       return line(e.function, `now has ${counted(e.pollers, "poller", "pollers")}: up to ${counted(e.pollers, "batch", "batches")} handed over at once`, "routine");
-    case "alarmChanged": {
-      const kind = e.to === "ALARM" ? "warn" : e.to === "OK" ? "good" : "";
-      const notifies = e.actions.length ? `; it notifies ${e.actions.join(", ")}` : "";
-      return line(`alarm “${e.alarm}”`, `${e.from} → ${e.to}: ${e.reason}${notifies}`, kind);
-    }
     default:
       return unreachable(e);
   }
 }
 
-/**
- * Who a decision is about: "account 111111111111", an IAM ARN, or a service.
- * @param {string} principal
- */
 function principalWords(principal) {
   return /^\d{12}$/.test(principal) ? `account ${principal}` : principal;
 }

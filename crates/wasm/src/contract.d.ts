@@ -972,7 +972,13 @@ reason: string,
 /**
  * Its changes of state, oldest first (the latest `MAX_ALARM_HISTORY`).
  */
-history: Array<AlarmTransition>, };
+history: Array<AlarmTransition>, 
+/**
+ * Each period it judged, oldest first: the period's end and the
+ * statistic's value (None: no datapoint), the latest
+ * `MAX_ALARM_DATAPOINTS`.
+ */
+datapoints: Array<[number, number | null]>, };
 
 /**
  * Everything about one stored message, without changing it (the page's

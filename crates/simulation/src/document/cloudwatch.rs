@@ -81,6 +81,7 @@ pub enum TreatMissingData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Alarm {
     /// The alarm's name (1 to 255 characters).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = 255)))]
     pub name: String,
     /// Shorthand for an AWS/SQS metric of this queue (the dimension
     /// QueueName).
@@ -105,12 +106,15 @@ pub struct Alarm {
     /// (default: the resolution). Period times evaluationPeriods is at
     /// most a day, as CloudWatch requires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub period_seconds: Option<u64>,
     /// N: how many of the latest periods are evaluated (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub evaluation_periods: Option<u32>,
     /// M: how many of them must breach for ALARM (default N).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1)))]
     pub datapoints_to_alarm: Option<u32>,
     pub threshold: f64,
     /// Default GreaterThanOrEqualToThreshold.
