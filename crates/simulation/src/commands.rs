@@ -156,18 +156,7 @@ impl Simulation {
                     Err(error) => self.failed(&name, "AddPermission", error),
                 }
             }
-            actors::Command::SetKeyState { key, state } => {
-                self.count_work(1);
-                let action = match state {
-                    queuelab_engine::KeyState::Enabled => "EnableKey",
-                    queuelab_engine::KeyState::Disabled => "DisableKey",
-                    queuelab_engine::KeyState::PendingDeletion => "ScheduleKeyDeletion",
-                };
-                match self.engine.set_key_state(&key, state) {
-                    Ok(()) => Outcome::Done,
-                    Err(e) => self.failed(&name, action, SqsError::invalid_parameter(e)),
-                }
-            }
+            actors::Command::SetKeyState { key, state } => self.set_key_state(&name, &key, state),
             actors::Command::Receive {
                 queue_url,
                 max_number_of_messages,
@@ -180,20 +169,7 @@ impl Simulation {
                 message_id,
                 body,
                 effect,
-            } => {
-                self.count_work(1);
-                let body = queuelab_engine::echo(&body).into_owned();
-                // The event about to be logged gets this number or a later one.
-                let seq = self.next_event_seq();
-                let performed = (self.ledger).perform(&message_id, &body, &effect, &name, seq);
-                self.emit(SimEvent::SideEffectPerformed {
-                    consumer: name,
-                    message_id,
-                    effect,
-                    count: performed.count,
-                });
-                Outcome::Done
-            }
+            } => self.perform_for(name, message_id, &body, effect),
             actors::Command::DoneWith { message_id } => {
                 if self.ledger.is_gone_while_held(&message_id) && !self.is_held(&message_id) {
                     self.gone(&message_id);
@@ -205,6 +181,48 @@ impl Simulation {
                 Outcome::Logged
             }
         }
+    }
+
+    /// KMS DisableKey or EnableKey, for actor `name` (not an SQS call).
+    fn set_key_state(
+        &mut self,
+        name: &Arc<str>,
+        key: &str,
+        state: queuelab_engine::KeyState,
+    ) -> Outcome {
+        self.count_work(1);
+        let action = match state {
+            queuelab_engine::KeyState::Enabled => "EnableKey",
+            queuelab_engine::KeyState::Disabled => "DisableKey",
+            queuelab_engine::KeyState::PendingDeletion => "ScheduleKeyDeletion",
+        };
+        match self.engine.set_key_state(key, state) {
+            Ok(()) => Outcome::Done,
+            Err(e) => self.failed(name, action, SqsError::invalid_parameter(e)),
+        }
+    }
+
+    /// An actor's side effect on a message (a Lambda function's handler),
+    /// counted in the ledger under its name.
+    fn perform_for(
+        &mut self,
+        name: Arc<str>,
+        message_id: String,
+        body: &str,
+        effect: String,
+    ) -> Outcome {
+        self.count_work(1);
+        let body = queuelab_engine::echo(body).into_owned();
+        // The event about to be logged gets this number or a later one.
+        let seq = self.next_event_seq();
+        let performed = (self.ledger).perform(&message_id, &body, &effect, &name, seq);
+        self.emit(SimEvent::SideEffectPerformed {
+            consumer: name,
+            message_id,
+            effect,
+            count: performed.count,
+        });
+        Outcome::Done
     }
 
     /// An actor's SendMessage, made as `by` (named for the actor).

@@ -5,9 +5,9 @@
 // them at the same steps; the chart only draws them.
 
 import { h } from "../../ui/dom.js";
+import { svg, niceTop } from "../../ui/svg.js";
 import { secs } from "../../text/format.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const W = 640;
 const H = 230;
 const M = { l: 34, r: 44, t: 12, b: 24 };
@@ -22,39 +22,26 @@ export const SERIES = [
 /** Each line's word in glossary.js, which explains it on hover. */
 const TERM = { visible: "visible", inFlight: "in-flight", delayed: "delayed", dlq: "dlq", age: "age" };
 
-function s(tag, attrs) {
-  const el = document.createElementNS(NS, tag);
-  for (const k in attrs) el.setAttribute(k, attrs[k]);
-  return el;
-}
-
-function nice(v) {
-  if (v <= 1) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
-  return 10 * p;
-}
-
 export class Chart {
   constructor(host) {
-    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-desc" });
-    const title = s("title", { id: "chart-desc" });
+    this.svg = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "chart-desc" });
+    const title = svg("title", { id: "chart-desc" });
     title.textContent = "Queue metrics over virtual time; the current values are listed below the chart.";
     this.svg.append(title);
-    this.grid = s("g", { class: "grid" });
+    this.grid = svg("g", { class: "grid" });
     this.svg.append(this.grid);
     this.lines = {};
     for (const [key] of SERIES) {
-      this.lines[key] = s("polyline", { class: `ln ln-${key}`, fill: "none", points: "" });
+      this.lines[key] = svg("polyline", { class: `ln ln-${key}`, fill: "none", points: "" });
       this.svg.append(this.lines[key]);
     }
-    this.now = s("line", { class: "now", y1: M.t, y2: H - M.b, x1: M.l, x2: M.l });
+    this.now = svg("line", { class: "now", y1: M.t, y2: H - M.b, x1: M.l, x2: M.l });
     this.svg.append(this.now);
     this.values = {};
     const legend = h("ul", { class: "legend" });
     for (const [key, label] of SERIES) {
-      const sw = s("svg", { viewBox: "0 0 28 8", class: "sw", "aria-hidden": "true" });
-      sw.append(s("line", { x1: 1, y1: 4, x2: 27, y2: 4, class: `ln ln-${key}` }));
+      const sw = svg("svg", { viewBox: "0 0 28 8", class: "sw", "aria-hidden": "true" });
+      sw.append(svg("line", { x1: 1, y1: 4, x2: 27, y2: 4, class: `ln ln-${key}` }));
       this.values[key] = h("b", { text: "0" });
       legend.append(h("li", { "data-term": TERM[key] }, sw, ` ${label}: `, this.values[key]));
     }
@@ -80,8 +67,8 @@ export class Chart {
       maxC = Math.max(maxC, m.visible, m.inFlight, m.delayed, m.dlq);
       maxA = Math.max(maxA, m.age);
     }
-    maxC = nice(maxC);
-    maxA = nice(maxA);
+    maxC = niceTop(maxC);
+    maxA = niceTop(maxA);
     const key = `${maxC}|${maxA}|${this.duration}`;
     if (key !== this.scaleKey) {
       this.scaleKey = key;
@@ -126,13 +113,13 @@ export class Chart {
   axes(maxC, maxA, x) {
     this.grid.replaceChildren();
     const text = (x1, y1, str, anchor) => {
-      const t = s("text", { x: x1, y: y1, "text-anchor": anchor });
+      const t = svg("text", { x: x1, y: y1, "text-anchor": anchor });
       t.textContent = str;
       this.grid.append(t);
     };
     for (const f of [0, 0.5, 1]) {
       const y = H - M.b - f * (H - M.t - M.b);
-      this.grid.append(s("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
+      this.grid.append(svg("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
       text(M.l - 6, y + 4, String(+(maxC * f).toFixed(1)), "end");
       text(W - M.r + 6, y + 4, `${+(maxA * f).toFixed(1)} s`, "start");
     }

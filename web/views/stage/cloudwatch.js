@@ -8,26 +8,13 @@
 // CloudWatch decides: every value and state here is the engine's.
 
 import { h } from "../../ui/dom.js";
+import { svg, niceTop } from "../../ui/svg.js";
 import { secs } from "../../text/format.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const W = 640;
 const H = 200;
 const M = { l: 44, r: 12, t: 12, b: 24 };
 const STATE_CLASS = { OK: "ok", ALARM: "alarm", INSUFFICIENT_DATA: "insufficient" };
-
-function s(tag, attrs = {}) {
-  const el = document.createElementNS(NS, tag);
-  for (const k in attrs) el.setAttribute(k, attrs[k]);
-  return el;
-}
-
-function nice(v) {
-  if (v <= 1) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
-  return 10 * p;
-}
 
 /** A metric's key: namespace, name and dimensions, as one string. */
 const keyOf = (m) => `${m.namespace}|${m.metricName}|${Object.entries(m.dimensions).map(([k, v]) => `${k}=${v}`).join(",")}`;
@@ -49,13 +36,13 @@ export class CloudWatchChart {
       this.chosen = this.pick.value;
       this.draw();
     });
-    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart cw-chart", role: "img", "aria-labelledby": "cw-desc" });
-    this.desc = s("title", { id: "cw-desc" });
-    this.grid = s("g", { class: "grid" });
-    this.threshold = s("line", { class: "cw-threshold" });
-    this.line = s("path", { class: "ln cw-line", fill: "none" });
-    this.marks = s("g", { class: "cw-marks" });
-    this.now = s("line", { class: "now", y1: M.t, y2: H - M.b });
+    this.svg = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart cw-chart", role: "img", "aria-labelledby": "cw-desc" });
+    this.desc = svg("title", { id: "cw-desc" });
+    this.grid = svg("g", { class: "grid" });
+    this.threshold = svg("line", { class: "cw-threshold" });
+    this.line = svg("path", { class: "ln cw-line", fill: "none" });
+    this.marks = svg("g", { class: "cw-marks" });
+    this.now = svg("line", { class: "now", y1: M.t, y2: H - M.b });
     this.svg.append(this.desc, this.grid, this.threshold, this.line, this.marks, this.now);
     this.state = h("p", { class: "cw-state", "aria-live": "off" });
     host.replaceChildren(
@@ -141,7 +128,7 @@ export class CloudWatchChart {
     let top = alarm ? Math.abs(alarm.threshold) : 0;
     for (const [, v] of points) if (v != null) top = Math.max(top, v);
     // Headroom above the threshold, so its line is never the frame's edge.
-    top = nice(top * 1.2);
+    top = niceTop(top * 1.2);
     const y = (v) => H - M.b - (v / top) * (H - M.t - M.b);
     this.axes(top, duration, x, unit);
     // Each datapoint holds for its step or period: a step line, broken
@@ -176,8 +163,8 @@ export class CloudWatchChart {
     for (const [k, v] of Object.entries({ x1: M.l, x2: W - M.r, y1: ty, y2: ty })) this.threshold.setAttribute(k, v);
     this.threshold.removeAttribute("visibility");
     for (const change of alarm.history) {
-      const mark = s("circle", { cx: x(change.atMs).toFixed(1), cy: M.t + 4, r: 5, class: `cw-mark ${STATE_CLASS[change.to]}`, "data-at": change.atMs, "data-to": change.to });
-      const title = s("title");
+      const mark = svg("circle", { cx: x(change.atMs).toFixed(1), cy: M.t + 4, r: 5, class: `cw-mark ${STATE_CLASS[change.to]}`, "data-at": change.atMs, "data-to": change.to });
+      const title = svg("title");
       title.textContent = `t=${secs(change.atMs)} s: ${change.from} → ${change.to}: ${change.reason}`;
       mark.append(title);
       this.marks.append(mark);
@@ -195,13 +182,13 @@ export class CloudWatchChart {
     this.axesKey = key;
     this.grid.replaceChildren();
     const text = (x1, y1, str, anchor) => {
-      const t = s("text", { x: x1, y: y1, "text-anchor": anchor });
+      const t = svg("text", { x: x1, y: y1, "text-anchor": anchor });
       t.textContent = str;
       this.grid.append(t);
     };
     for (const f of [0, 0.5, 1]) {
       const y = H - M.b - f * (H - M.t - M.b);
-      this.grid.append(s("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
+      this.grid.append(svg("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
       text(M.l - 6, y + 4, number(top * f), "end");
     }
     for (const f of [0, 0.5, 1]) text(x(duration * f), H - 6, `${secs(Math.round(duration * f))} s`, f === 0 ? "start" : f === 1 ? "end" : "middle");

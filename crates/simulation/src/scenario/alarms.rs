@@ -5,7 +5,7 @@
 //! scenario does not have (a queue, a topic, a metric SQS does not
 //! publish), and placed at its field.
 
-use super::fields::{at_most, quoted, FieldError};
+use super::fields::{at_most, quoted, refuse, FieldError};
 use crate::cloudwatch::{LAMBDA_METRICS, SQS_METRICS};
 use crate::document::{Alarm, Scenario, MAX_ALARMS};
 
@@ -14,14 +14,6 @@ pub const RESOLUTIONS: [u64; 5] = [1, 5, 10, 30, 60];
 
 /// CloudWatch's longest evaluation: periods times their length, a day.
 const MAX_EVALUATION_SECONDS: u64 = 86_400;
-
-fn refuse(path: String, rule: impl Into<String>, got: impl Into<String>) -> FieldError {
-    FieldError {
-        path,
-        rule: rule.into(),
-        got: got.into(),
-    }
-}
 
 impl Scenario {
     pub(super) fn validate_cloudwatch(&self) -> Result<(), FieldError> {

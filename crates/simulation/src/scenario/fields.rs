@@ -26,6 +26,15 @@ pub struct FieldError {
     pub got: String,
 }
 
+/// A refusal of the field at `path`: what it must be, and what it was.
+pub(crate) fn refuse(path: String, rule: impl Into<String>, got: impl Into<String>) -> FieldError {
+    FieldError {
+        path,
+        rule: rule.into(),
+        got: got.into(),
+    }
+}
+
 impl std::fmt::Display for FieldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} must be {}, got {}", self.path, self.rule, self.got)

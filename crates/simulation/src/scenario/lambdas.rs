@@ -12,9 +12,9 @@
 
 use super::fields::{at_most, quoted, short_name, within, FieldError};
 use crate::document::{
-    Lambda, Processing, Scenario, ACCOUNT_CONCURRENCY, MAX_BATCHING_WINDOW, MAX_BATCH_SIZE,
-    MAX_CONCURRENCY, MAX_FAIL_EVERY_NTH, MAX_FIFO_BATCH_SIZE, MAX_LAMBDAS, MAX_PATTERNS,
-    MAX_TIMEOUT_SECONDS,
+    Lambda, LambdaHandler, Processing, Scenario, ACCOUNT_CONCURRENCY, MAX_BATCHING_WINDOW,
+    MAX_BATCH_SIZE, MAX_CONCURRENCY, MAX_FAIL_EVERY_NTH, MAX_FIFO_BATCH_SIZE, MAX_LAMBDAS,
+    MAX_PATTERNS, MAX_TIMEOUT_SECONDS,
 };
 
 /// The one value FunctionResponseTypes takes for Amazon SQS.
@@ -158,8 +158,20 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         None,
         " of seconds (900 is 15 minutes), the range of a function's timeout",
     )?;
-    let h = &l.handler;
-    let ms = |field: &str, v: u64| within(path(&format!("handler.processing.{field}")), v.into());
+    validate_handler(&path("handler"), &l.handler)
+}
+
+/// Lambda's function names: 1 to 64 letters, digits, hyphens or underscores.
+fn is_function_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// A function's described handler: its processing time, failures and side effect.
+fn validate_handler(at: &str, h: &LambdaHandler) -> Result<(), FieldError> {
+    let ms = |field: &str, v: u64| within(format!("{at}.processing.{field}"), v.into());
     match h.processing {
         Processing::FixedMs(v) => ms("fixedMs", v)?,
         Processing::UniformMs { min, max } => {
@@ -169,31 +181,18 @@ fn validate_lambda(at: &str, l: &Lambda, fifo: bool) -> Result<(), FieldError> {
         Processing::ExponentialMs { mean } => ms("exponentialMs.mean", mean)?,
     }
     ranged(
-        path("handler.failEveryNth"),
+        format!("{at}.failEveryNth"),
         h.fail_every_nth,
         None,
         " (0: never)",
     )?;
-    short_name(path("handler.sideEffect"), &h.side_effect)?;
+    short_name(format!("{at}.sideEffect"), &h.side_effect)?;
     for (field, patterns) in [("failsOn", &h.fails_on), ("timesOutOn", &h.times_out_on)] {
         let n = patterns.len() as u64;
-        at_most(
-            &path(&format!("handler.{field}")),
-            n,
-            MAX_PATTERNS as u64,
-            "patterns",
-        )?;
+        at_most(&format!("{at}.{field}"), n, MAX_PATTERNS as u64, "patterns")?;
         for (j, p) in patterns.iter().enumerate() {
-            short_name(path(&format!("handler.{field}[{j}]")), p)?;
+            short_name(format!("{at}.{field}[{j}]"), p)?;
         }
     }
     Ok(())
-}
-
-/// Lambda's function names: 1 to 64 letters, digits, hyphens or underscores.
-fn is_function_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

@@ -4,7 +4,7 @@
 //! filter policy's "Filter policy is too complex", a FIFO queue on a
 //! standard topic) and placed at its field.
 
-use super::fields::{at_most, quoted, short_name, within, FieldError};
+use super::fields::{at_most, quoted, refuse, short_name, within, FieldError};
 use crate::document::{Publish, Scenario, Topic, MAX_PUBLISHES, MAX_SUBSCRIPTIONS, MAX_TOPICS};
 use crate::sns::filter::FilterPolicy;
 
@@ -14,14 +14,6 @@ pub const MAX_MESSAGE_BYTES: usize = 262_144;
 pub const MAX_SUBJECT_CHARS: usize = 100;
 /// SNS's most message attributes on a publish.
 pub const MAX_MESSAGE_ATTRIBUTES: usize = 10;
-
-fn refuse(path: String, rule: impl Into<String>, got: impl Into<String>) -> FieldError {
-    FieldError {
-        path,
-        rule: rule.into(),
-        got: got.into(),
-    }
-}
 
 impl Scenario {
     pub(super) fn validate_topics(&self) -> Result<(), FieldError> {

@@ -1,0 +1,19 @@
+// What the charts share: an SVG element made with its attributes, and a
+// round axis top above a value.
+
+const NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element `tag` with `attrs`. */
+export function svg(tag, attrs = {}) {
+  const el = document.createElementNS(NS, tag);
+  for (const k in attrs) el.setAttribute(k, String(attrs[k]));
+  return el;
+}
+
+/** The smallest of 1, 2, 2.5, 5 times a power of ten at or above `v` (1 at least): an axis's top. */
+export function niceTop(v) {
+  if (v <= 1) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
+  return 10 * p;
+}
