@@ -56,8 +56,12 @@ import { gzipSync } from "node:zlib";
 // out for a text area, encryption, the data key reuse period) and their refusals); 762,009 with
 // issue 29's SNS and S3 APIs (+55 KB: Simulation::sns and ::s3 over the topic and bucket actors,
 // the query protocol's form reader and XML writer, the JSON wires, their members read by hand
-// (serde's derived readers for the same calls were 16 KB more), bucket content kept and listed).
-const BUDGET = 763_000;
+// (serde's derived readers for the same calls were 16 KB more), bucket content kept and listed);
+// 828,929 with Lambda and CloudWatch (+67 KB: the event source mapping actor with its
+// validation in Lambda's words, the event JSON and the partial batch response read, scaling and
+// throttling; the CloudWatch observer with its store, alarm evaluation, alarm notifications
+// written with serde_json, the gauges' index and Playground.metrics).
+const BUDGET = 830_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
