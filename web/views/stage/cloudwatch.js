@@ -60,6 +60,7 @@ export class CloudWatchChart {
     this.lastNow = 0;
     this.options = "";
     this.alarms = null;
+    this.readStep = -1;
   }
 
   /** Reads the steps closed since the last read. */
@@ -86,7 +87,12 @@ export class CloudWatchChart {
     this.lastNow = d.now;
     this.d = d;
     if (d.changed) this.alarms = d.snap.simulation.alarms;
-    if (d.now >= this.from + this.resolution || this.series.size === 0) this.read();
+    // A step closes at most once per resolution: read once per step.
+    const step = Math.floor(d.now / this.resolution);
+    if (step !== this.readStep) {
+      this.readStep = step;
+      this.read();
+    }
     this.choices(this.alarms ?? []);
     this.draw();
   }
