@@ -17,3 +17,10 @@ export function niceTop(v) {
   for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
   return 10 * p;
 }
+
+/** A text label at (x, y), anchored at `anchor`, appended to `parent`. */
+export function svgText(parent, x, y, words, anchor) {
+  const t = svg("text", { x, y, "text-anchor": anchor });
+  t.textContent = words;
+  parent.append(t);
+}

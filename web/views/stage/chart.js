@@ -5,7 +5,7 @@
 // them at the same steps; the chart only draws them.
 
 import { h } from "../../ui/dom.js";
-import { svg, niceTop } from "../../ui/svg.js";
+import { svg, svgText, niceTop } from "../../ui/svg.js";
 import { secs } from "../../text/format.js";
 
 const W = 640;
@@ -112,11 +112,7 @@ export class Chart {
 
   axes(maxC, maxA, x) {
     this.grid.replaceChildren();
-    const text = (x1, y1, str, anchor) => {
-      const t = svg("text", { x: x1, y: y1, "text-anchor": anchor });
-      t.textContent = str;
-      this.grid.append(t);
-    };
+    const text = (x1, y1, str, anchor) => svgText(this.grid, x1, y1, str, anchor);
     for (const f of [0, 0.5, 1]) {
       const y = H - M.b - f * (H - M.t - M.b);
       this.grid.append(svg("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));

@@ -8,7 +8,7 @@
 // CloudWatch decides: every value and state here is the engine's.
 
 import { h } from "../../ui/dom.js";
-import { svg, niceTop } from "../../ui/svg.js";
+import { svg, svgText, niceTop } from "../../ui/svg.js";
 import { secs } from "../../text/format.js";
 
 const W = 640;
@@ -187,11 +187,7 @@ export class CloudWatchChart {
     if (key === this.axesKey) return;
     this.axesKey = key;
     this.grid.replaceChildren();
-    const text = (x1, y1, str, anchor) => {
-      const t = svg("text", { x: x1, y: y1, "text-anchor": anchor });
-      t.textContent = str;
-      this.grid.append(t);
-    };
+    const text = (x1, y1, str, anchor) => svgText(this.grid, x1, y1, str, anchor);
     for (const f of [0, 0.5, 1]) {
       const y = H - M.b - f * (H - M.t - M.b);
       this.grid.append(svg("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, class: f ? "gl" : "axis" }));
