@@ -508,19 +508,23 @@ impl Simulation {
     fn tell(&mut self) {
         self.read_engine_events();
         let now = self.now();
-        let ledger = &self.ledger;
-        let moment = observer::Moment {
-            now,
-            ended: now >= self.scenario.duration_ms,
-            meter: self.engine.meter(),
-            engine: &self.engine,
-            each_exactly: &|n: u64| ledger.each_exactly(n),
-        };
-        for o in &mut self.observers {
-            o.reach(&moment);
-        }
+        // Each observer reaches the moment and tells what it has, in
+        // registry order; the later ones see what it told (the story
+        // hears CloudWatch's alarm changes at the moment they happen).
         for i in 0..self.observers.len() {
+            let ledger = &self.ledger;
+            let moment = observer::Moment {
+                now,
+                ended: now >= self.scenario.duration_ms,
+                meter: self.engine.meter(),
+                engine: &self.engine,
+                each_exactly: &|n: u64| ledger.each_exactly(n),
+            };
+            self.observers[i].reach(&moment);
             for event in self.observers[i].take_events(now) {
+                for later in &mut self.observers[i + 1..] {
+                    later.observe(now, observer::Seen::Sim(&event));
+                }
                 match &event {
                     SimEvent::Narration { text } => {
                         self.work_done = self.work_done.saturating_add(1);

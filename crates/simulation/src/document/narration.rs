@@ -201,6 +201,12 @@ pub struct Trigger {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub code: Option<String>,
+    /// `lambdaReturned`: the invocation's result (`success`, `error`,
+    /// `timeout`, `partial`, `invalidResponse`); `alarmChanged`: the state
+    /// the alarm went to (`ALARM`, `OK`, `INSUFFICIENT_DATA`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub result: Option<String>,
 }
 
 /// A count a trigger or claim compares with: a number, or a
@@ -372,6 +378,19 @@ pub enum TriggerEvent {
     // SSE-KMS: SQS called KMS for a call on the queue (`count`: the
     // queue's KMS requests in the run so far, this one included).
     KmsRequested,
+    // A Lambda function's invocation ended (the consumer filter names the
+    // function, `result` its result, `count` how many of its records
+    // return to the queue).
+    LambdaReturned,
+    // Lambda throttled a batch: no concurrency was free (`count`: the
+    // batch's records).
+    LambdaThrottled,
+    // A function's event source mapping changed its pollers (`count`: how
+    // many batches may now run at once).
+    LambdaScaled,
+    // A CloudWatch alarm changed state (the consumer filter names the
+    // alarm, the queue filter its queue, `result` the new state).
+    AlarmChanged,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

@@ -18,6 +18,8 @@ const QUEUE_PROPERTIES: &str =
     "visibilityTimeout, delay, retention, receiveWaitTime, maxReceiveCount, deadLetterQueue";
 const CONSUMER_PROPERTIES: &str =
     "processing, waitTime, pollInterval, batchSize, heartbeatEvery, heartbeatVisibility, failsUntil";
+const FUNCTION_PROPERTIES: &str =
+    "batchSize, batchingWindow, maximumConcurrency, reservedConcurrency, timeout, processing";
 
 /// `text` with every `{name.property}` replaced by its value in `scenario`;
 /// `Err` says which placeholder is wrong and why, in words. `{{` and `}}` write
@@ -53,7 +55,7 @@ pub(crate) fn fill(text: &str, scenario: &Scenario) -> Result<String, String> {
 
 /// The properties whose value is a count, which a trigger's or claim's
 /// count may name.
-const COUNT_PROPERTIES: [&str; 2] = ["maxReceiveCount", "batchSize"];
+const COUNT_PROPERTIES: [&str; 3] = ["maxReceiveCount", "batchSize", "maximumConcurrency"];
 
 /// A count written as a setting (`"{orders.maxReceiveCount}"`) is one
 /// placeholder naming a count property of the scenario's queues or
@@ -128,6 +130,15 @@ pub(crate) fn counted_claims(claims: &[Claim], scenario: &Scenario) -> Vec<Claim
         .collect()
 }
 
+/// A processing time in words ("3.5 s", "1 s to 2 s", "1.2 s on average").
+fn processing(p: &Processing) -> String {
+    match *p {
+        Processing::FixedMs(ms) => secs(ms),
+        Processing::UniformMs { min, max } => format!("{} to {}", secs(min), secs(max)),
+        Processing::ExponentialMs { mean } => format!("{} on average", secs(mean)),
+    }
+}
+
 /// The value of one placeholder (its text between the braces).
 fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
     // A refusal repeats the placeholder cut short: a file may hold a megabyte of it.
@@ -171,11 +182,7 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
     }
     if let Some(c) = scenario.consumers.iter().find(|c| c.name == owner) {
         return Ok(match property {
-            "processing" => match c.processing {
-                Processing::FixedMs(ms) => secs(ms),
-                Processing::UniformMs { min, max } => format!("{} to {}", secs(min), secs(max)),
-                Processing::ExponentialMs { mean } => format!("{} on average", secs(mean)),
-            },
+            "processing" => processing(&c.processing),
             "waitTime" => secs(c.wait_time_seconds.max(0) as u64 * 1000),
             "pollInterval" => secs(c.poll_interval_ms),
             "batchSize" => c.batch_size.to_string(),
@@ -199,6 +206,28 @@ fn value(name: &str, scenario: &Scenario) -> Result<String, String> {
             _ => {
                 return unknown(format!(
                     "a consumer has no property \"{}\" (it has {CONSUMER_PROPERTIES})",
+                    echo(property)
+                ))
+            }
+        });
+    }
+    if let Some(f) = scenario.lambdas.iter().find(|f| f.name == owner) {
+        return Ok(match property {
+            "batchSize" => f.batch_size.to_string(),
+            "batchingWindow" => secs(f.maximum_batching_window_in_seconds.max(0) as u64 * 1000),
+            // Lambda's own bound when the mapping gives none: the words
+            // say so, and as a count it matches nothing.
+            "maximumConcurrency" => f
+                .maximum_concurrency
+                .map_or_else(|| "no maximum".into(), |n| n.to_string()),
+            "reservedConcurrency" => f
+                .reserved_concurrency
+                .map_or_else(|| "no reserved concurrency".into(), |n| n.to_string()),
+            "timeout" => secs(f.timeout_seconds.max(0) as u64 * 1000),
+            "processing" => processing(&f.handler.processing),
+            _ => {
+                return unknown(format!(
+                    "a function has no property \"{}\" (it has {FUNCTION_PROPERTIES})",
                     echo(property)
                 ))
             }

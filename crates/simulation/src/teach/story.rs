@@ -27,6 +27,7 @@ use crate::{Retained, Simulation, SimulationSnapshot};
 mod checkpoints;
 mod claims;
 mod events;
+mod lambda_and_alarms;
 mod returned;
 
 /// What the run did, counted from its events: the end-of-run recap.
@@ -71,6 +72,8 @@ struct Happening<'a> {
     cause: Option<UnlockCause>,
     /// `callFailed`: the error code SQS answered.
     code: Option<&'a str>,
+    /// `lambdaReturned`: the invocation's result; `alarmChanged`: the new state.
+    result: Option<&'a str>,
 }
 
 impl Trigger {
@@ -94,6 +97,7 @@ impl Trigger {
             && self.message.as_ref().is_none_or(body)
             && same(self.cause.as_ref(), h.cause.as_ref())
             && same(self.code.as_deref(), h.code)
+            && same(self.result.as_deref(), h.result)
     }
 }
 
@@ -603,7 +607,11 @@ impl Story {
 /// The story watches the run's log: every event once, in log order.
 impl Observer for Story {
     fn observe(&mut self, now: Millis, event: Seen<'_>) {
-        self.claims.anything(now);
+        // An alarm's change is CloudWatch's, not something SQS or a worker
+        // did: a `quiet` span stays quiet through it.
+        if !matches!(event, Seen::Sim(SimEvent::AlarmChanged { .. })) {
+            self.claims.anything(now);
+        }
         match event {
             Seen::Sqs(kind) => self.observe_sqs(now, kind),
             Seen::Sim(event) => self.observe_sim(now, event),

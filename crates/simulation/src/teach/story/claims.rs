@@ -344,6 +344,7 @@ fn said(t: &Trigger) -> String {
         t.cause
             .map(|c| format!("cause {}", camel(&format!("{c:?}")))),
         t.code.as_ref().map(|c| format!("code {c}")),
+        t.result.as_ref().map(|r| format!("result {r}")),
     ]
     .into_iter()
     .flatten()

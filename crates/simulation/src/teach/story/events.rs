@@ -615,6 +615,10 @@ impl Story {
                 };
                 self.happened(now, T::BucketObjectChanged, h);
             }
+            SimEvent::LambdaReturned { .. }
+            | SimEvent::LambdaThrottled { .. }
+            | SimEvent::LambdaScaled { .. }
+            | SimEvent::AlarmChanged { .. } => self.on_lambda_or_alarm(now, event),
             SimEvent::BucketNotified {
                 bucket, queue, key, ..
             } => {
