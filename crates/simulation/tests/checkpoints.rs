@@ -484,6 +484,64 @@ const PINNED: &[Pinned] = &[
         "disabled-sends",
         "It is stored as usual",
     ),
+    (
+        "21-lambda-partial-batch.json",
+        &[],
+        "plain-retry",
+        "Yes: the whole batch comes back, A-1 with it",
+    ),
+    // charge-plain reports batch item failures too: only A-3 comes back.
+    (
+        "21-lambda-partial-batch.json",
+        &[("/lambdas/0/functionResponseTypes", r#"["ReportBatchItemFailures"]"#)],
+        "plain-retry",
+        "No: Lambda retries only A-3",
+    ),
+    (
+        "22-lambda-scaling.json",
+        &[],
+        "how-high",
+        "20: the mapping's MaximumConcurrency",
+    ),
+    (
+        "22-lambda-scaling.json",
+        &[("/lambdas/0/maximumConcurrency", "100")],
+        "how-high",
+        "100: the mapping's MaximumConcurrency",
+    ),
+    // No MaximumConcurrency: Lambda adds 300 pollers after a minute.
+    (
+        "22-lambda-scaling.json",
+        &[("/lambdas/0/maximumConcurrency", "null")],
+        "how-high",
+        "305: five, plus 300 after a minute",
+    ),
+    (
+        "23-lambda-fifo.json",
+        &[],
+        "other-group",
+        "At once: customer-B's group is not held",
+    ),
+    // B-3 sent in customer-A's group: it waits behind A-2.
+    (
+        "23-lambda-fifo.json",
+        &[("/producers/0/sends/5/groupId", r#""customer-A""#)],
+        "other-group",
+        "Only after A-2 comes back: the whole queue waits",
+    ),
+    (
+        "24-cloudwatch-alarms.json",
+        &[],
+        "age-before-fix",
+        "Yes: some order will have waited more than an hour",
+    ),
+    // The fix comes at 50 minutes, before any order has waited an hour.
+    (
+        "24-cloudwatch-alarms.json",
+        &[("/consumers/1/startMs", "3000000")],
+        "age-before-fix",
+        "No: the fix comes first",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 20, "{files:?}");
+    assert_eq!(files.len(), 24, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -517,4 +517,183 @@ fn another_accounts_sends_are_refused_until_add_permission_grants_send_message()
             .any(|t| t.starts_with("ops's AddPermission added a statement")),
         "{shown:?}"
     );
+}
+
+/// Each message's body (its label) by id, from the run's sends.
+fn bodies(sim: &Simulation) -> std::collections::BTreeMap<String, String> {
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Sqs(EventKind::Sent {
+                message_id, label, ..
+            }) => Some((message_id.to_string(), label)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many times `function` charged the message whose body starts with `prefix`.
+fn charged_by(sim: &Simulation, function: &str, prefix: &str) -> usize {
+    sim.side_effects()
+        .iter()
+        .filter(|s| s.body.starts_with(prefix))
+        .map(|s| s.by.iter().filter(|b| *b == function).count())
+        .sum()
+}
+
+/// The bodies of the messages stored in `queue` now, sorted.
+fn stored_in(sim: &Simulation, queue: &str) -> Vec<String> {
+    let snapshot = sim.engine().snapshot();
+    let q = snapshot.queues.iter().find(|q| q.name == queue).unwrap();
+    let mut out: Vec<String> = q.messages.iter().map(|m| m.body.clone()).collect();
+    out.sort();
+    out
+}
+
+/// Each `lambdaReturned` of `function`: its result and the bodies that return.
+fn returned(sim: &Simulation, function: &str) -> Vec<(&'static str, Vec<String>)> {
+    let bodies = bodies(sim);
+    events(sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::LambdaReturned {
+                function: f,
+                result,
+                failed,
+                ..
+            }) if &*f == function => {
+                let failed = failed.iter().map(|id| bodies[id][..9].to_string());
+                Some((result, failed.collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn without_report_batch_item_failures_the_whole_batch_returns_and_its_successes_are_charged_twice()
+{
+    let sim = run("21-lambda-partial-batch.json");
+    let all = ["order A-1", "order A-2", "order A-3", "order A-4"].map(String::from);
+    // Without it: the error returns all four, twice; the good orders are
+    // charged twice and dead-lettered with the bad one.
+    assert_eq!(
+        returned(&sim, "charge-plain"),
+        [("error", all.to_vec()), ("error", all.to_vec())]
+    );
+    for good in ["order A-1", "order A-2", "order A-4"] {
+        assert_eq!(charged_by(&sim, "charge-plain", good), 2, "{good}");
+        assert_eq!(charged_by(&sim, "charge-rbif", good), 1, "{good}");
+    }
+    assert_eq!(charged_by(&sim, "charge-plain", "order A-3"), 0);
+    assert_eq!(stored_in(&sim, "plain-dlq").len(), 4);
+    // With it: only A-3 returns, and only A-3 is dead-lettered.
+    let a3 = vec!["order A-3".to_string()];
+    assert_eq!(
+        returned(&sim, "charge-rbif"),
+        [("partial", a3.clone()), ("partial", a3)]
+    );
+    let rbif_dlq = stored_in(&sim, "rbif-dlq");
+    assert_eq!(rbif_dlq.len(), 1);
+    assert!(rbif_dlq[0].starts_with("order A-3"));
+    let shown = narration(&sim);
+    assert!(
+        shown.iter().any(|t| t.starts_with("The batch is back")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn lambda_pollers_start_at_five_and_rise_to_maximum_concurrency_while_a_backlog_lasts() {
+    let sim = run("22-lambda-scaling.json");
+    let mut scaled = vec![];
+    // Invocations running at once: +1 when handed over, -1 when returned.
+    let mut running: i64 = 0;
+    let mut most_before_scaling = 0;
+    let mut most = 0;
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Simulation(SimEvent::LambdaScaled { pollers, .. }) => {
+                scaled.push((e.time_ms, pollers))
+            }
+            Kind::Simulation(SimEvent::LambdaInvoked { .. }) => running += 1,
+            Kind::Simulation(SimEvent::LambdaReturned { .. }) => running -= 1,
+            _ => {}
+        }
+        most = most.max(running);
+        if scaled.is_empty() {
+            most_before_scaling = most;
+        }
+    }
+    // A minute of backlog scales to MaximumConcurrency; an empty queue
+    // (every order in flight or done) back to five.
+    assert_eq!(scaled, [(60_000, 20), (120_000, 5)]);
+    assert_eq!(most_before_scaling, 5);
+    assert_eq!(most, 20);
+    assert_eq!(charged(&sim, "order "), 1500);
+    assert_eq!(stored(&sim), 0);
+}
+
+#[test]
+fn a_failed_record_holds_its_fifo_group_and_the_groups_later_records_return_with_it() {
+    let sim = run("23-lambda-fifo.json");
+    let back = returned(&sim, "ledger");
+    // A-2 failed, and A-3 (never run) returns with it, twice; customer-B's
+    // records are never returned.
+    let group_a = vec!["A-2: cust".to_string(), "A-3: cust".to_string()];
+    assert_eq!(back[0], ("partial", group_a.clone()));
+    assert_eq!(back.last().unwrap(), &("partial", group_a));
+    assert!(back.iter().all(|(_, f)| f.iter().all(|b| b.starts_with('A'))));
+    // customer-B goes on while customer-A waits: B-3 is booked before
+    // A-2's visibility timeout (6 s) ends.
+    let bodies = bodies(&sim);
+    let booked: Vec<(u64, String)> = events(&sim)
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::SideEffectPerformed { message_id, .. }) => {
+                Some((e.time_ms, bodies[&message_id][..3].to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let order: Vec<&str> = booked.iter().map(|(_, b)| b.as_str()).collect();
+    assert_eq!(order, ["A-1", "B-1", "B-2", "B-3", "B-4"]);
+    assert!(booked[3].0 < 6000, "{booked:?}");
+    let dlq = stored_in(&sim, "orders-dlq.fifo");
+    assert_eq!(dlq.len(), 2);
+    assert!(dlq[0].starts_with("A-2") && dlq[1].starts_with("A-3"));
+}
+
+#[test]
+fn the_guides_three_alarms_go_to_alarm_and_back_to_ok() {
+    let sim = run("24-cloudwatch-alarms.json");
+    let mut changes: std::collections::BTreeMap<String, Vec<(u64, &str)>> = Default::default();
+    let mut fix = None;
+    for e in events(&sim) {
+        match e.kind {
+            Kind::Simulation(SimEvent::AlarmChanged { alarm, to, .. }) => changes
+                .entry(alarm.to_string())
+                .or_default()
+                .push((e.time_ms, to.word())),
+            Kind::Sqs(EventKind::Received { by: Some(by), .. }) if &*by == "worker-v2" => {
+                fix.get_or_insert(e.time_ms);
+            }
+            _ => {}
+        }
+    }
+    let fix = fix.expect("worker-v2 receives");
+    for (alarm, states) in &changes {
+        let words: Vec<&str> = states.iter().map(|(_, s)| *s).collect();
+        assert_eq!(words, ["OK", "ALARM", "OK"], "{alarm}");
+    }
+    assert_eq!(changes.len(), 3);
+    let at = |alarm: &str, i: usize| changes[alarm][i].0;
+    // The DLQ alarm fires within a minute of the poison order's move.
+    assert!(at("dlq-not-empty", 1) <= 4 * 60_000);
+    // Backlog: three 5-minute periods above 1,000 (reached at ~22 min).
+    assert_eq!(at("backlog", 1), 35 * 60_000);
+    // The oldest order passes an hour before the fix; both recover after it.
+    assert!(at("old-messages", 1) > 65 * 60_000 && at("old-messages", 1) < fix);
+    assert!(at("backlog", 2) > fix && at("old-messages", 2) > fix);
+    assert!(at("dlq-not-empty", 2) > fix);
 }
