@@ -430,3 +430,115 @@ fn access_triggers_fire_on_the_gates_decisions_for_another_account() {
         ]
     );
 }
+
+/// One queue with three orders sent at 0 (the second malformed) and the
+/// function `charge` polling it, with `lambda`'s fields over a plain one's.
+fn with_function(lambda: serde_json::Value, narration: serde_json::Value) -> Scenario {
+    let mut function = json!({
+        "name": "charge", "queue": "orders", "timeoutSeconds": 1,
+        "handler": { "processing": { "fixedMs": 100 }, "failsOn": ["malformed"] },
+    });
+    for (k, v) in lambda.as_object().unwrap() {
+        function[k] = v.clone();
+    }
+    let sends: Vec<_> = ["A-1", "A-2 malformed", "A-3"]
+        .iter()
+        .map(|b| json!({ "atMs": 0, "body": b }))
+        .collect();
+    scenario(json!({
+        "title": "t", "durationMs": 10_000,
+        "queues": [{ "name": "orders", "visibilityTimeoutSeconds": 6 }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": sends }],
+        "lambdas": [function],
+        "narration": narration,
+    }))
+}
+
+#[test]
+fn a_lambda_returned_line_waits_for_the_result_and_the_count_of_records_it_names() {
+    let lines = json!([
+        { "when": { "event": "lambdaReturned", "consumer": "charge", "result": "success" }, "text": "success" },
+        { "when": { "event": "lambdaReturned", "consumer": "charge", "result": "error", "count": 1 }, "text": "one back" },
+        { "when": { "event": "lambdaReturned", "consumer": "charge", "result": "error", "count": 3 }, "text": "all back" },
+    ]);
+    // One receive is one batch of three: the error returns all three.
+    let plain = story(with_function(json!({}), lines.clone()));
+    assert_eq!(plain, [(300, "all back".to_string())]);
+    let lines = json!([
+        { "when": { "event": "lambdaReturned", "result": "partial", "count": 1 }, "text": "only A-2 back" },
+        { "when": { "event": "lambdaReturned", "result": "error" }, "text": "error" },
+    ]);
+    let rbif = json!({ "functionResponseTypes": ["ReportBatchItemFailures"] });
+    assert_eq!(
+        story(with_function(rbif, lines)),
+        [(300, "only A-2 back".to_string())]
+    );
+}
+
+#[test]
+fn a_lambda_throttled_line_names_the_function_and_its_batchs_records() {
+    let lines = json!([
+        { "when": { "event": "lambdaThrottled", "consumer": "other" }, "text": "other" },
+        { "when": { "event": "lambdaThrottled", "consumer": "charge", "count": 3 }, "text": "throttled" },
+    ]);
+    let told = story(with_function(json!({ "reservedConcurrency": 0 }), lines));
+    assert_eq!(told, [(0, "throttled".to_string())]);
+}
+
+#[test]
+fn a_lambda_scaled_line_waits_for_the_pollers_it_names_as_a_number_or_a_setting() {
+    let mut s = load("22-lambda-scaling.json");
+    s.narration = serde_json::from_value(json!([
+        { "when": { "event": "lambdaScaled", "count": 305 }, "text": "305" },
+        { "when": { "event": "lambdaScaled", "count": "{process-orders.maximumConcurrency}" }, "text": "up to the maximum" },
+        { "when": { "event": "lambdaScaled", "consumer": "process-orders", "count": 5 }, "text": "back to five" },
+    ]))
+    .unwrap();
+    s.checkpoints.clear();
+    assert_eq!(
+        story(s),
+        [
+            (60_000, "up to the maximum".to_string()),
+            (120_000, "back to five".to_string())
+        ]
+    );
+}
+
+#[test]
+fn an_alarm_changed_line_is_shown_at_the_moment_the_alarm_reaches_the_state_it_names() {
+    let s = scenario(json!({
+        "title": "t", "durationMs": 5_000,
+        "queues": [{ "name": "orders" }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [
+            { "atMs": 0, "body": "A-1" }, { "atMs": 1500, "body": "A-2" }
+        ] }],
+        "metrics": { "resolutionSeconds": 1 },
+        "alarms": [{ "name": "two-waiting", "queue": "orders", "threshold": 2 }],
+        "narration": [
+            { "when": { "event": "alarmChanged", "consumer": "two-waiting", "result": "ALARM" }, "text": "in ALARM" },
+            { "when": { "event": "alarmChanged", "queue": "orders", "result": "OK" }, "text": "OK first" },
+            { "when": { "event": "alarmChanged", "consumer": "another" }, "text": "another" },
+        ],
+    }));
+    // One waits in the first period (OK at its end, 1 s); two from 1.5 s
+    // (ALARM at the end of the second period, 2 s).
+    assert_eq!(
+        story(s),
+        [(1000, "OK first".to_string()), (2000, "in ALARM".to_string())]
+    );
+}
+
+#[test]
+fn an_alarm_change_does_not_break_a_quiet_span() {
+    let s = scenario(json!({
+        "title": "t", "durationMs": 5_000,
+        "queues": [{ "name": "orders" }],
+        "producers": [{ "name": "shop", "queue": "orders", "sends": [{ "atMs": 0, "body": "A-1" }] }],
+        "metrics": { "resolutionSeconds": 1 },
+        "alarms": [{ "name": "one-waiting", "queue": "orders", "threshold": 1 }],
+        "narration": [
+            { "atMs": 3000, "claims": [{ "quiet": { "fromMs": 500, "toMs": 2500 } }], "text": "quiet", "otherwise": "not quiet" },
+        ],
+    }));
+    assert_eq!(story(s), [(3000, "quiet".to_string())]);
+}

@@ -287,4 +287,64 @@ mod tests {
         assert!(fill("a } b", &s).unwrap_err().contains("no \"{\""));
         assert!(fill("{nodot}", &s).unwrap_err().contains("no property"));
     }
+
+    fn with_functions() -> Scenario {
+        serde_json::from_str(
+            r#"{"title": "t", "durationMs": 1000,
+                "queues": [{"name": "orders", "visibilityTimeoutSeconds": 60}],
+                "lambdas": [
+                    {"name": "charge", "queue": "orders", "batchSize": 100,
+                     "maximumBatchingWindowInSeconds": 2, "maximumConcurrency": 20,
+                     "reservedConcurrency": 50, "timeoutSeconds": 10,
+                     "handler": {"processing": {"fixedMs": 250}}},
+                    {"name": "plain", "queue": "orders",
+                     "handler": {"processing": {"uniformMs": {"min": 100, "max": 200}}}}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_functions_placeholders_quote_its_mapping_and_its_handler() {
+        let s = with_functions();
+        let text = "{charge.batchSize} in {charge.batchingWindow}, {charge.maximumConcurrency} \
+                    at once, {charge.reservedConcurrency} reserved, {charge.timeout}, \
+                    {charge.processing} a record";
+        assert_eq!(
+            fill(text, &s).unwrap(),
+            "100 in 2 s, 20 at once, 50 reserved, 10 s, 0.25 s a record"
+        );
+        let text = "{plain.batchSize}, {plain.maximumConcurrency}, {plain.reservedConcurrency}, \
+                    {plain.timeout}, {plain.processing}";
+        assert_eq!(
+            fill(text, &s).unwrap(),
+            "10, no maximum, no reserved concurrency, 3 s, 0.1 s to 0.2 s"
+        );
+    }
+
+    #[test]
+    fn a_functions_unknown_property_is_refused_naming_the_ones_it_has() {
+        let e = fill("{charge.memory}", &with_functions()).unwrap_err();
+        assert_eq!(
+            e,
+            "{charge.memory}: a function has no property \"memory\" (it has batchSize, \
+             batchingWindow, maximumConcurrency, reservedConcurrency, timeout, processing)"
+        );
+    }
+
+    #[test]
+    fn a_functions_maximum_concurrency_is_a_count_and_without_one_matches_nothing() {
+        let s = with_functions();
+        let count = |c: &str| Count::Setting(c.into());
+        assert_eq!(check_count(&count("{charge.maximumConcurrency}"), &s), Ok(()));
+        assert_eq!(
+            counted_value(&count("{charge.maximumConcurrency}"), &s),
+            Count::Number(20)
+        );
+        // Lambda's own bound, unnamed: the setting stays, and matches nothing.
+        let none = count("{plain.maximumConcurrency}");
+        assert_eq!(counted_value(&none, &s), none);
+        assert!(check_count(&count("{charge.timeout}"), &s)
+            .unwrap_err()
+            .contains("is not a count"));
+    }
 }
