@@ -25,9 +25,16 @@ pub fn count(c: &Count, s: &Scenario) -> Option<u64> {
                         .as_ref()
                         .and_then(|r| u64::try_from(r.max_receive_count).ok())
                 }
-                "batchSize" => {
-                    let c = s.consumers.iter().find(|c| c.name == owner)?;
-                    u64::try_from(c.batch_size).ok()
+                "batchSize" => match s.consumers.iter().find(|c| c.name == owner) {
+                    Some(c) => u64::try_from(c.batch_size).ok(),
+                    None => {
+                        let f = s.lambdas.iter().find(|f| f.name == owner)?;
+                        u64::try_from(f.batch_size).ok()
+                    }
+                },
+                "maximumConcurrency" => {
+                    let f = s.lambdas.iter().find(|f| f.name == owner)?;
+                    u64::try_from(f.maximum_concurrency?).ok()
                 }
                 _ => None,
             }
@@ -56,6 +63,7 @@ pub fn matches(t: &Trigger, h: &Happening, s: &Scenario) -> bool {
         && named(t.message.as_ref())
         && same(t.cause.as_ref(), h.cause.as_ref())
         && same(t.code.as_ref(), h.code.as_ref())
+        && same(t.result.as_ref(), h.result.as_ref())
 }
 
 /// The run so far: the log up to and including event `upto`.
@@ -192,6 +200,7 @@ impl SoFar<'_> {
 /// The story's own words in the log (a line, a withheld line, a
 /// checkpoint): not something that happened in the run.
 fn told(kind: &Kind) -> bool {
+    // An alarm's change is CloudWatch's, not something SQS or a worker did.
     matches!(
         kind,
         Kind::Simulation(
@@ -199,6 +208,7 @@ fn told(kind: &Kind) -> bool {
                 | SimEvent::NarrationWithheld { .. }
                 | SimEvent::CheckpointAsked { .. }
                 | SimEvent::CheckpointAnswered { .. }
+                | SimEvent::AlarmChanged { .. }
         )
     )
 }

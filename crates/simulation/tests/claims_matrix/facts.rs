@@ -26,6 +26,9 @@ pub struct Happening {
     pub cause: Option<UnlockCause>,
     /// `callFailed`: the error code SQS answered.
     pub code: Option<String>,
+    /// `lambdaReturned`: the invocation's result; `alarmChanged`: the
+    /// state the alarm went to.
+    pub result: Option<String>,
 }
 
 /// One receive of a message.
@@ -624,6 +627,7 @@ impl Happening {
             message: None,
             cause: None,
             code: None,
+            result: None,
         }
     }
 
@@ -693,6 +697,45 @@ fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
                 queue: Some(queue.to_string()),
                 message: Some(key.clone()),
                 ..by(bucket)
+            },
+        ),
+        // A Lambda mapping's and a CloudWatch alarm's: the function or
+        // the alarm is the `consumer`.
+        SimEvent::LambdaReturned {
+            function,
+            result,
+            failed,
+            ..
+        } => (
+            T::LambdaReturned,
+            Happening {
+                count: Some(failed.len() as u64),
+                result: Some(result.to_string()),
+                ..by(function)
+            },
+        ),
+        SimEvent::LambdaThrottled { function, messages } => (
+            T::LambdaThrottled,
+            Happening {
+                count: Some(messages.len() as u64),
+                ..by(function)
+            },
+        ),
+        SimEvent::LambdaScaled { function, pollers } => (
+            T::LambdaScaled,
+            Happening {
+                count: Some(*pollers),
+                ..by(function)
+            },
+        ),
+        SimEvent::AlarmChanged {
+            alarm, queue, to, ..
+        } => (
+            T::AlarmChanged,
+            Happening {
+                queue: queue.as_ref().map(|q| q.to_string()),
+                result: Some(to.word().to_string()),
+                ..by(alarm)
             },
         ),
         _ => return None,

@@ -196,6 +196,10 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
         "13-attributes-and-size",
         "14-purge",
         "17-s3-notifications",
+        "21-lambda-partial-batch",
+        "22-lambda-scaling",
+        "23-lambda-fifo",
+        "24-cloudwatch-alarms",
     ] {
         operator_lines_are_checked(file);
     }
@@ -230,6 +234,10 @@ fn operator_lines_are_checked(file: &str) {
         T::TopicFilteredOut,
         T::BucketObjectChanged,
         T::BucketNotified,
+        T::LambdaReturned,
+        T::LambdaThrottled,
+        T::LambdaScaled,
+        T::AlarmChanged,
     ];
     let mut checked = 0;
     for (i, line) in scenario.narration.iter().enumerate() {
