@@ -1557,14 +1557,20 @@ cause?: UnlockCause,
  * `callFailed` only: the error code SQS answered, as the log gives
  * it (`"KMS.DisabledException"`, `"AccessDenied"`).
  */
-code?: string, };
+code?: string, 
+/**
+ * `lambdaReturned`: the invocation's result (`success`, `error`,
+ * `timeout`, `partial`, `invalidResponse`); `alarmChanged`: the state
+ * the alarm went to (`ALARM`, `OK`, `INSUFFICIENT_DATA`).
+ */
+result?: string, };
 
 /**
  * The kinds of event a narration line (or a checkpoint) can wait for;
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested" | "lambdaReturned" | "lambdaThrottled" | "lambdaScaled" | "alarmChanged";
 
 /**
  * A count a trigger or claim compares with: a number, or a
