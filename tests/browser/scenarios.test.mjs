@@ -246,12 +246,88 @@ const STORIES = {
     },
     end: (c) => assert.deepEqual(c.drawn.tray.map((t) => t.state).sort(), ["deleted", "deleted", "deleted", "expired"]),
   },
+
+  "21-lambda-partial-batch": {
+    moments: {
+      1400: (c) => {
+        const returned = (fn) => c.events.filter((e) => e.type === "lambdaReturned" && e.function === fn).map((e) => `${e.result} ${e.failed.length}`);
+        assert.deepEqual(returned("charge-plain"), ["error 4"], "without ReportBatchItemFailures the whole batch returns");
+        assert.deepEqual(returned("charge-rbif"), ["partial 1"], "with it only A-3 returns");
+        assert.equal(count(c, "deleted", (e) => e.queue === "orders-rbif"), 3, "Lambda deleted A-1, A-2 and A-4 from orders-rbif");
+        assert.equal(count(c, "deleted", (e) => e.queue === "orders-plain"), 0, "and nothing from orders-plain");
+        assert.equal(at(token(c, "order A-1")), "orders-plain||in-flight rc1", "orders-plain's A-1 waits out its visibility timeout");
+      },
+      7400: (c) => {
+        const twice = c.events.filter((e) => e.type === "sideEffectPerformed" && e.count === 2).map((e) => e.consumer);
+        assert.deepEqual(twice, ["charge-plain", "charge-plain", "charge-plain"], "A-1, A-2 and A-4 charged a second time, by charge-plain only");
+        assert.match(c.drawn.narration.text, /^The batch is back, and charge-plain charges A-1 a second time/);
+      },
+    },
+    end: (c) => {
+      const inQueue = (q) => c.drawn.tokens.filter((t) => t.where.startsWith(`${q}|`)).length;
+      assert.equal(inQueue("plain-dlq"), 4, "the good orders were dead-lettered with the bad one");
+      assert.equal(inQueue("rbif-dlq"), 1, "only A-3");
+      assert.match(c.drawn.narration.text, /^On orders-rbif only A-3 reaches rbif-dlq/);
+    },
+  },
+
+  "22-lambda-scaling": {
+    moments: {
+      59999: (c) => assert.equal(count(c, "lambdaScaled"), 0, "five pollers for the first minute"),
+      60000: (c) => {
+        assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [20], "a minute of backlog: up to MaximumConcurrency");
+        assert.match(c.drawn.narration.text, /^A minute of backlog/);
+      },
+    },
+    end: (c) => {
+      assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [20, 5], "back to five once no backlog is left");
+      assert.equal(c.drawn.tokens.length, 0, "every order processed and deleted");
+    },
+  },
+
+  "23-lambda-fifo": {
+    moments: {
+      400: (c) => {
+        const [first] = c.events.filter((e) => e.type === "lambdaReturned");
+        assert.deepEqual(first.failed, [idOf(c, "A-2"), idOf(c, "A-3")], "A-3 returns with A-2, though it never ran");
+        assert.equal(at(token(c, "A-3")), "orders.fifo|customer-A|in-flight rc1");
+      },
+      3200: (c) => {
+        assert.equal(left(c, "B-4")?.state, "deleted", "customer-B goes on while customer-A is held");
+        assert.equal(at(token(c, "A-2")), "orders.fifo|customer-A|in-flight rc1", "A-2 still waits out its visibility timeout");
+      },
+    },
+    end: (c) => {
+      const dlq = c.drawn.tokens.filter((t) => t.where.startsWith("orders-dlq.fifo|"));
+      assert.deepEqual(dlq.map((t) => t.id).sort(), [idOf(c, "A-2"), idOf(c, "A-3")].sort(), "A-2 and A-3 dead-lettered together");
+      assert.match(c.drawn.narration.text, /^A-3 moves to orders-dlq\.fifo with A-2, though it never failed/);
+    },
+  },
+
+  "24-cloudwatch-alarms": {
+    moments: {
+      2100000: (c) => {
+        const changed = c.events.filter((e) => e.type === "alarmChanged" && e.to === "ALARM").map((e) => e.alarm);
+        assert.deepEqual(changed, ["dlq-not-empty", "backlog"], "the DLQ alarm, then three 5-minute periods above 1,000");
+        assert.match(c.drawn.narration.text, /^backlog goes to ALARM/);
+      },
+      4200000: (c) => assert.ok(c.events.some((e) => e.type === "alarmChanged" && e.alarm === "old-messages" && e.to === "ALARM"), "the oldest order has waited over an hour"),
+    },
+    end: (c) => {
+      const last = {};
+      for (const e of c.events.filter((e) => e.type === "alarmChanged")) last[e.alarm] = e.to;
+      assert.deepEqual(last, { "dlq-not-empty": "OK", backlog: "OK", "old-messages": "OK" }, "the fix and the redrive bring each alarm back to OK");
+      assert.equal(c.drawn.tokens.length, 0, "orders and orders-dlq drained");
+    },
+  },
 };
 
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
-  // The lessons after them (11–20) are played by basics.test.mjs.
-  assert.equal(scenarios.length, 20);
-  assert.deepEqual(Object.keys(STORIES), scenarios.slice(0, 10));
+  // The lessons after them (11–24) are played by basics.test.mjs; Lambda's
+  // and CloudWatch's (21–24) have their moments here too.
+  assert.equal(scenarios.length, 24);
+  assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
+  assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });
 
 for (const stem of Object.keys(STORIES)) {
