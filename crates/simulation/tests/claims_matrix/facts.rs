@@ -103,6 +103,18 @@ pub fn message_of(kind: &Kind) -> Option<String> {
     }
 }
 
+/// The messages a Lambda function gave back in one event (each such
+/// message's history holds it).
+pub fn batch_of(kind: &Kind) -> &[String] {
+    match kind {
+        Kind::Simulation(
+            SimEvent::LambdaReturned { failed: ids, .. }
+            | SimEvent::LambdaThrottled { messages: ids, .. },
+        ) => ids,
+        _ => &[],
+    }
+}
+
 /// A worker's work on a message ended (done, skipped, failed or crashed).
 pub fn work_ended(kind: &Kind, consumer: &str) -> bool {
     match kind {
@@ -127,7 +139,8 @@ impl Facts {
         let mut waiting = Waiting::new();
         let mut unworked = Unworked::new();
         for e in events {
-            if let Some(id) = message_of(&e.kind) {
+            let ids = message_of(&e.kind).into_iter();
+            for id in ids.chain(batch_of(&e.kind).iter().cloned()) {
                 let m = f.messages.entry(id).or_default();
                 m.history.push((e.seq, e.time_ms, e.kind.clone()));
             }

@@ -104,7 +104,7 @@ impl Report {
 
 /// Plays each (cell, seed, realism) that `pick` keeps and weighs its
 /// sentences, on as many threads as the machine offers (at most 4).
-pub fn run_matrix(pick: impl Fn(usize, u64, bool) -> bool + Sync) -> Report {
+pub fn run_matrix(pick: impl Fn(&Cell, usize, u64, bool) -> bool + Sync) -> Report {
     let started = Instant::now();
     let (cells, refused) = matrix::cells();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
@@ -122,7 +122,7 @@ pub fn run_matrix(pick: impl Fn(usize, u64, bool) -> bool + Sync) -> Report {
                     for (i, cell) in cells.iter().enumerate().filter(|(i, _)| i % threads == t) {
                         for seed in SEEDS {
                             for realism in [false, true] {
-                                if pick(i, seed, realism) {
+                                if pick(cell, i, seed, realism) {
                                     run_one(cell, seed, realism, &mut part);
                                 }
                             }

@@ -266,6 +266,17 @@ fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
                 "its handler failed",
                 Kind::Simulation(SimEvent::ProcessingFailed { consumer, .. }),
             ) => &**consumer == holder,
+            // A function's record gave back (it is in the event's batch).
+            (
+                _,
+                Kind::Simulation(SimEvent::LambdaReturned {
+                    function, result, ..
+                }),
+            ) => &**function == holder && lambda_words(result) == Some(what),
+            (
+                "was throttled (no concurrency was free to run the batch)",
+                Kind::Simulation(SimEvent::LambdaThrottled { function, .. }),
+            ) => &**function == holder,
             _ => false,
         };
         let did = m
@@ -289,6 +300,19 @@ fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
         }
         timeout_ended(m, t, seq, at)
     }))
+}
+
+/// What a function that gave a record back with `result` did to it.
+fn lambda_words(result: &str) -> Option<&'static str> {
+    Some(match result {
+        "error" => "its invocation threw an error, so the whole batch went back",
+        "timeout" => "its invocation timed out, so the whole batch went back",
+        "partial" => "reported it as a failed item (batchItemFailures)",
+        "invalidResponse" => {
+            "returned a response Lambda could not read, so the whole batch went back"
+        }
+        _ => return None,
+    })
 }
 
 /// "{label} is visible again: {holder} deleted it, but the delete reached

@@ -3,9 +3,11 @@
 //! records are the queue's messages: their receives, deletes and side
 //! effects are told by the events those already log.)
 
+use std::sync::Arc;
+
 use queuelab_engine::Millis;
 
-use super::{Happening, Story};
+use super::{returned, Happening, Story};
 use crate::document::TriggerEvent;
 use crate::log::SimEvent;
 
@@ -20,6 +22,7 @@ impl Story {
                 failed,
                 ..
             } => {
+                self.given_back(function, failed, returned::by_invocation(result));
                 let h = Happening {
                     consumer: Some(function),
                     count: Some(failed.len() as u64),
@@ -29,6 +32,7 @@ impl Story {
                 (T::LambdaReturned, h)
             }
             SimEvent::LambdaThrottled { function, messages } => {
+                self.given_back(function, messages, returned::THROTTLED);
                 let h = Happening {
                     consumer: Some(function),
                     count: Some(messages.len() as u64),
@@ -58,5 +62,19 @@ impl Story {
             _ => return,
         };
         self.happened(now, what, h);
+    }
+
+    /// The function gave `ids` back to the queue without deleting them
+    /// (`what`: how): when one comes back, the story says so, never that
+    /// the function was still working on it. Only the ids it still holds
+    /// (a stale copy's return is not about a later receive).
+    fn given_back(&mut self, function: &Arc<str>, ids: &[String], what: &str) {
+        for id in ids {
+            let held = (self.receipts.get(id)).is_some_and(|r| r.by.as_ref() == Some(function));
+            if held {
+                let entry = (function.clone(), what.to_string());
+                self.abandoned.insert(id.clone(), entry);
+            }
+        }
     }
 }

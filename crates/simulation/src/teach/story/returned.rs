@@ -21,6 +21,22 @@ pub(super) const MISSED_COPY: &str = "deleted it, but the delete missed a copy";
 pub(super) const BATCH_FAILED: &str =
     "its Lambda batch failed (one record failed, so the whole batch went back)";
 
+/// What a Lambda function did with a record it gave back, by the
+/// invocation's result (`lambdaReturned`'s `result`).
+pub(super) fn by_invocation(result: &str) -> &'static str {
+    match result {
+        "timeout" => "its invocation timed out, so the whole batch went back",
+        "partial" => "reported it as a failed item (batchItemFailures)",
+        "invalidResponse" => {
+            "returned a response Lambda could not read, so the whole batch went back"
+        }
+        _ => "its invocation threw an error, so the whole batch went back",
+    }
+}
+
+/// What a Lambda function did with the records of a throttled batch.
+pub(super) const THROTTLED: &str = "was throttled (no concurrency was free to run the batch)";
+
 pub(super) struct Returned {
     /// Workers that run Lambda batches without reporting item failures.
     whole_batches: BTreeSet<String>,
