@@ -21,6 +21,7 @@ use queuelab_engine::billing::Meter;
 use queuelab_engine::{EventKind, MessageId, Millis};
 use serde::Serialize;
 
+use super::alarm_goal::AlarmWatch;
 use super::security::{judge_encryption, judge_privilege, SecurityWatch};
 use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
@@ -133,6 +134,8 @@ pub(crate) struct GoalWatch {
     groups: BTreeMap<String, u64>,
     /// Who may call, and what encryption costs (security.rs).
     security: SecurityWatch,
+    /// The alarms' changes of state (alarm_goal.rs).
+    alarms: AlarmWatch,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -208,6 +211,7 @@ impl GoalWatch {
             .collect();
         GoalWatch {
             security: SecurityWatch::new(goal, actors),
+            alarms: AlarmWatch::default(),
             goal: goal.clone(),
             duration_ms: s.duration_ms,
             effect: effect_word(s),
@@ -494,6 +498,7 @@ impl GoalWatch {
         if let Some((condition, text)) = self.security.observe_sim(now, event) {
             self.breach(condition, now, None, text);
         }
+        self.alarms.observe_sim(now, event, &self.goal);
         match event {
             SimEvent::ProcessingStarted {
                 consumer,
@@ -681,6 +686,9 @@ impl GoalWatch {
             if let Some(text) = judge_encryption(&queue, moment.engine, now) {
                 self.breach("encryptedWithKms", now, None, text);
             }
+        }
+        for (condition, at_ms, text) in self.alarms.judge(&self.goal) {
+            self.breach(condition, at_ms, None, text);
         }
         // Messages still in `oldestAge`'s queue wait until the end.
         if let Some(queue) = self.goal.oldest_age.as_ref().map(|a| a.queue.clone()) {
@@ -1005,11 +1013,12 @@ fn receives(n: u32) -> String {
     count(u64::from(n), "receive", "receives")
 }
 
-/// The consumers' side effect ("charged"), the first consumer's.
+/// The consumers' side effect ("charged"), the first consumer's, else
+/// the first Lambda function's.
 fn effect_word(s: &Scenario) -> String {
-    s.consumers
-        .first()
-        .map_or_else(|| "processed".to_string(), |c| c.side_effect.clone())
+    (s.consumers.first().map(|c| c.side_effect.clone()))
+        .or_else(|| s.lambdas.first().map(|l| l.handler.side_effect.clone()))
+        .unwrap_or_else(|| "processed".to_string())
 }
 
 impl Goal {
@@ -1041,6 +1050,14 @@ impl Goal {
                     },
                     grants.join("; ")
                 )
+            }
+            "alarmFires" => {
+                let f = self.alarm_fires.as_ref().expect("given");
+                format!("{} goes into ALARM by {}", f.alarm, at(f.by_ms))
+            }
+            "alarmNotifies" => {
+                let n = self.alarm_notifies.as_ref().expect("given");
+                format!("An alarm notifies {} by {}", n.topic, at(n.by_ms))
             }
             "kmsRequestsAtMost" => format!(
                 "At most {} to KMS",
