@@ -118,6 +118,11 @@ pub struct Goal {
 pub struct AlarmBy {
     pub alarm: String,
     pub by_ms: u64,
+    /// Not before this moment either: a change into ALARM earlier is a
+    /// false alarm (before the trouble it is meant to catch began).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub not_before_ms: Option<u64>,
 }
 
 /// `alarmNotifies`: the SNS topic, by its name, and the moment.

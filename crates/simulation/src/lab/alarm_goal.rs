@@ -27,6 +27,9 @@ pub(super) struct AlarmWatch {
     fired: BTreeMap<String, Millis>,
     /// The first moment an alarm's action notified each topic, and which alarm.
     notified: BTreeMap<String, (Millis, String)>,
+    /// The first moment each alarm went into ALARM (`fired` keeps the
+    /// first one from `notBeforeMs` on).
+    early: BTreeMap<String, Millis>,
     /// Each alarm's changes up to the goal's moment: the latest kept.
     last: BTreeMap<String, Change>,
 }
@@ -56,7 +59,11 @@ impl AlarmWatch {
         if *to != AlarmState::ALARM {
             return;
         }
-        self.fired.entry(name.clone()).or_insert(now);
+        self.early.entry(name.clone()).or_insert(now);
+        let from = goal.alarm_fires.as_ref().and_then(|f| f.not_before_ms);
+        if from.is_none_or(|t| now >= t) {
+            self.fired.entry(name.clone()).or_insert(now);
+        }
         for topic in actions {
             self.notified
                 .entry(topic.clone())
@@ -64,11 +71,29 @@ impl AlarmWatch {
         }
     }
 
+    /// When the goal's alarm fired and its topic was notified, the later
+    /// (0 when neither is asked or happened).
+    pub(super) fn fired_at(&self, goal: &Goal) -> Millis {
+        let fired = (goal.alarm_fires.as_ref()).and_then(|f| self.fired.get(&f.alarm).copied());
+        let told = (goal.alarm_notifies.as_ref()).and_then(|n| self.notified.get(&n.topic));
+        fired.unwrap_or(0).max(told.map_or(0, |(t, _)| *t))
+    }
+
     /// The conditions broken, judged at the end: (id, moment, words).
     pub(super) fn judge(&self, goal: &Goal) -> Vec<(&'static str, Millis, String)> {
         let mut out = Vec::new();
         if let Some(f) = &goal.alarm_fires {
-            if self.fired.get(&f.alarm).is_none_or(|t| *t > f.by_ms) {
+            let early = f.not_before_ms.and_then(|t| self.early.get(&f.alarm).filter(|at| **at < t).map(|at| (*at, t)));
+            if let Some((at_ms, t)) = early {
+                let text = format!(
+                    "{} went into ALARM at t = {}, before t = {}: a false alarm, before the \
+                     trouble it watches for began",
+                    f.alarm,
+                    secs(at_ms),
+                    secs(t)
+                );
+                out.push(("alarmFires", at_ms, text));
+            } else if self.fired.get(&f.alarm).is_none_or(|t| *t > f.by_ms) {
                 let text = format!(
                     "{} was not in ALARM by t = {}: {}",
                     f.alarm,

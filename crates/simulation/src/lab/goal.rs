@@ -64,6 +64,9 @@ pub struct Measures {
     pub most_side_effects: u64,
     /// The KMS requests SQS made for the scenario's queues.
     pub kms_requests: u64,
+    /// When `alarmFires`' alarm went into ALARM, or else when an alarm
+    /// first notified `alarmNotifies`' topic (the later of the two).
+    pub alarm_at_ms: Millis,
 }
 
 /// A message the scenario's producers stored.
@@ -687,6 +690,7 @@ impl GoalWatch {
                 self.breach("encryptedWithKms", now, None, text);
             }
         }
+        self.measures.alarm_at_ms = self.alarms.fired_at(&self.goal);
         for (condition, at_ms, text) in self.alarms.judge(&self.goal) {
             self.breach(condition, at_ms, None, text);
         }
@@ -1015,7 +1019,7 @@ fn receives(n: u32) -> String {
 
 /// The consumers' side effect ("charged"), the first consumer's, else
 /// the first Lambda function's.
-fn effect_word(s: &Scenario) -> String {
+pub(crate) fn effect_word(s: &Scenario) -> String {
     (s.consumers.first().map(|c| c.side_effect.clone()))
         .or_else(|| s.lambdas.first().map(|l| l.handler.side_effect.clone()))
         .unwrap_or_else(|| "processed".to_string())
@@ -1053,7 +1057,15 @@ impl Goal {
             }
             "alarmFires" => {
                 let f = self.alarm_fires.as_ref().expect("given");
-                format!("{} goes into ALARM by {}", f.alarm, at(f.by_ms))
+                match f.not_before_ms {
+                    Some(t) => format!(
+                        "{} goes into ALARM by {}, and not before {}",
+                        f.alarm,
+                        at(f.by_ms),
+                        at(t)
+                    ),
+                    None => format!("{} goes into ALARM by {}", f.alarm, at(f.by_ms)),
+                }
             }
             "alarmNotifies" => {
                 let n = self.alarm_notifies.as_ref().expect("given");
