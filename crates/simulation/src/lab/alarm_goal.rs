@@ -83,7 +83,12 @@ impl AlarmWatch {
     pub(super) fn judge(&self, goal: &Goal) -> Vec<(&'static str, Millis, String)> {
         let mut out = Vec::new();
         if let Some(f) = &goal.alarm_fires {
-            let early = f.not_before_ms.and_then(|t| self.early.get(&f.alarm).filter(|at| **at < t).map(|at| (*at, t)));
+            let early = f.not_before_ms.and_then(|t| {
+                self.early
+                    .get(&f.alarm)
+                    .filter(|at| **at < t)
+                    .map(|at| (*at, t))
+            });
             if let Some((at_ms, t)) = early {
                 let text = format!(
                     "{} went into ALARM at t = {}, before t = {}: a false alarm, before the \
@@ -104,7 +109,11 @@ impl AlarmWatch {
             }
         }
         if let Some(n) = &goal.alarm_notifies {
-            if self.notified.get(&n.topic).is_none_or(|(t, _)| *t > n.by_ms) {
+            if self
+                .notified
+                .get(&n.topic)
+                .is_none_or(|(t, _)| *t > n.by_ms)
+            {
                 let text = format!(
                     "no alarm notified {} by t = {}: {}",
                     n.topic,
@@ -143,7 +152,11 @@ impl AlarmWatch {
             false => format!(
                 "{} went into ALARM, but {} no action on {topic}",
                 fired.join(", "),
-                if fired.len() == 1 { "it has" } else { "they have" }
+                if fired.len() == 1 {
+                    "it has"
+                } else {
+                    "they have"
+                }
             ),
         }
     }

@@ -25,9 +25,9 @@ mod validate;
 pub(crate) mod view;
 
 pub use crate::document::{
-    AlarmBy, Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
-    Settings, Target, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES, MAX_GRANTS, MAX_HINTS,
-    MAX_NON_FIXES, QUEUE_TYPES, TopicBy,
+    AlarmBy, Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off,
+    OldestAge, Settings, Target, TopicBy, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES,
+    MAX_GRANTS, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
 };
 pub use rename::rename_queue;
 pub(crate) use target::Kind;

@@ -6,8 +6,8 @@
 use super::policy_text::pretty;
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
-    Alarm, Consumer, Encryption, Lambda, EncryptionName, KmsEncryption, KnobValue, Operation, QueueSpec, Redrive,
-    RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
+    Alarm, Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Lambda, Operation,
+    QueueSpec, Redrive, RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
 };
 use crate::scenario::field_range;
 
@@ -962,10 +962,16 @@ impl Target {
                 }
             }
             (Access::Lambda(_, set), Selector::Lambda(name)) => {
-                s.lambdas.iter_mut().filter(|l| l.name == name).for_each(|l| set(l, value));
+                s.lambdas
+                    .iter_mut()
+                    .filter(|l| l.name == name)
+                    .for_each(|l| set(l, value));
             }
             (Access::Alarm(_, set), Selector::Alarm(name)) => {
-                s.alarms.iter_mut().filter(|a| a.name == name).for_each(|a| set(a, value));
+                s.alarms
+                    .iter_mut()
+                    .filter(|a| a.name == name)
+                    .for_each(|a| set(a, value));
             }
             _ => {}
         }

@@ -139,9 +139,7 @@ impl Goal {
             false => Ok(()),
         };
         if let Some(fires) = &self.alarm_fires {
-            let added = |k: &crate::document::Knob| {
-                matches!(&k.target, Target::AddAlarm { alarm } if alarm.name == fires.alarm)
-            };
+            let added = |k: &crate::document::Knob| matches!(&k.target, Target::AddAlarm { alarm } if alarm.name == fires.alarm);
             if !s.alarms.iter().any(|a| a.name == fires.alarm) && !s.knobs.iter().any(added) {
                 let rule = "the name of one of the scenario's alarms (or of an addAlarm knob's)";
                 return refuse("goal.alarmFires.alarm", rule, quoted(&fires.alarm));
