@@ -79,7 +79,7 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "deadLetterQueue",
-                "the nine good invoices with it, moves to the dead-letter queue",
+                "the good invoices in it with the corrupt one, moves to the dead-letter queue",
             ),
             ("sideEffectsAtMost", "they are emailed again"),
         ],

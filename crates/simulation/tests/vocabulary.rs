@@ -197,9 +197,8 @@ fn sample(f: &FieldWords) -> Value {
 }
 
 /// Behaviour fields that only mean something beside another one.
-const NEEDS: [(&str, &str); 3] = [
+const NEEDS: [(&str, &str); 2] = [
     ("restartMs", "crashesBeforeSideEffectOn"),
-    ("reportBatchItemFailures", "lambdaBatch"),
     ("heartbeatVisibilitySeconds", "heartbeatEveryMs"),
 ];
 

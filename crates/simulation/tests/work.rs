@@ -204,10 +204,6 @@ fn generated_behaviour(g: &mut Gen) -> Value {
     if g.chance(10) {
         b.insert("deletesBeforeProcessing".into(), json!(true));
     }
-    if g.chance(10) {
-        b.insert("lambdaBatch".into(), json!(true));
-        b.insert("reportBatchItemFailures".into(), json!(g.chance(50)));
-    }
     match g.range(0, 9) {
         0 => {
             b.insert("retryImmediately".into(), json!(true));

@@ -239,8 +239,6 @@ pub enum Target {
     HeartbeatVisibilitySeconds { consumer: String },
     /// `consumers[i].behaviour.idempotent`, a toggle.
     Idempotent { consumer: String },
-    /// `consumers[i].behaviour.reportBatchItemFailures`, a toggle.
-    ReportBatchItemFailures { consumer: String },
     /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
     DeletesBeforeProcessing { consumer: String },
     /// `consumers[i].behaviour.retryImmediately`, a toggle.

@@ -242,7 +242,6 @@ const HEARTBEAT_VISIBILITY: Row = row(
     ),
 );
 const IDEMPOTENT: Row = toggle!("idempotent", idempotent);
-const REPORT_FAILURES: Row = toggle!("reportBatchItemFailures", report_batch_item_failures);
 const DELETES_FIRST: Row = toggle!("deletesBeforeProcessing", deletes_before_processing);
 const RETRY_IMMEDIATELY: Row = toggle!("retryImmediately", retry_immediately);
 const RETRY_BACKOFF: Row = row(
@@ -763,7 +762,6 @@ impl Target {
             Target::HeartbeatEveryMs { consumer } => (&HEARTBEAT_EVERY, C(consumer)),
             Target::HeartbeatVisibilitySeconds { consumer } => (&HEARTBEAT_VISIBILITY, C(consumer)),
             Target::Idempotent { consumer } => (&IDEMPOTENT, C(consumer)),
-            Target::ReportBatchItemFailures { consumer } => (&REPORT_FAILURES, C(consumer)),
             Target::DeletesBeforeProcessing { consumer } => (&DELETES_FIRST, C(consumer)),
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),

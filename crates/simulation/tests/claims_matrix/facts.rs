@@ -131,6 +131,13 @@ impl Facts {
                 let m = f.messages.entry(id).or_default();
                 m.history.push((e.seq, e.time_ms, e.kind.clone()));
             }
+            // An invocation's result is in the history of each record it returned.
+            if let Kind::Simulation(SimEvent::LambdaReturned { failed, .. }) = &e.kind {
+                for id in failed {
+                    let m = f.messages.entry(id.clone()).or_default();
+                    m.history.push((e.seq, e.time_ms, e.kind.clone()));
+                }
+            }
             f.read_one(e, &mut waiting, &mut unworked);
         }
         // A message still waiting at the end has waited since then; one
