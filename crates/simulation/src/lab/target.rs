@@ -1013,3 +1013,48 @@ pub(super) fn consumer_indexes(s: &Scenario, name: &str) -> Vec<usize> {
         .filter(|i| name == "*" || s.consumers[*i].name == name)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_alarm_offers_no_alarm_then_every_metric_sqs_publishes_in_its_order() {
+        assert_eq!(ALARM_METRICS[0], "none");
+        assert_eq!(ALARM_METRICS[1..], crate::cloudwatch::SQS_METRICS);
+    }
+
+    #[test]
+    fn each_alarm_choice_reads_back_as_the_files_own_name() {
+        let mut alarm: Alarm = serde_json::from_str(r#"{"name":"a","threshold":1}"#).unwrap();
+        let Access::Alarm(get, set) = &ALARM_STATISTIC.access else {
+            panic!("the statistic is an alarm's field");
+        };
+        for name in STATISTICS {
+            set(&mut alarm, &KnobValue::Text(name.into()));
+            assert_eq!(get(&alarm), KnobValue::Text(name.into()));
+        }
+        for name in COMPARISONS {
+            alarm.comparison_operator = parse(&KnobValue::Text(name.into()));
+            assert_eq!(
+                named(&alarm.comparison_operator()),
+                KnobValue::Text(name.into())
+            );
+        }
+        for name in MISSING_DATA {
+            alarm.treat_missing_data = parse(&KnobValue::Text(name.into()));
+            assert_eq!(
+                named(&alarm.treat_missing_data()),
+                KnobValue::Text(name.into())
+            );
+        }
+    }
+
+    #[test]
+    fn each_batch_response_choice_is_a_response_the_handler_knows() {
+        for name in BATCH_RESPONSES {
+            let read: Option<crate::document::BatchResponse> = parse(&KnobValue::Text(name.into()));
+            assert!(read.is_some(), "{name}");
+        }
+    }
+}
