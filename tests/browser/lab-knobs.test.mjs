@@ -79,3 +79,33 @@ test("a lab's choice knobs, picked from their lists, restart the run with a FIFO
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("a Lambda mapping's toggle and an alarm's choices restart the run with the function's and the alarm's fields set", async () => {
+  const { page, problems, close } = await open("?lab=lost-batches&checkpoints=off");
+  await moveOn(page);
+  await page.locator("#knob-reportBatchItemFailures").check();
+  let run = await restarted(page);
+  assert.deepEqual([run.clock, run.engine], [0, 0], "the run starts again");
+  assert.deepEqual(run.scenario.lambdas[0].functionResponseTypes, ["ReportBatchItemFailures"]);
+  await moveOn(page);
+  await page.locator("#knob-response").selectOption("empty");
+  run = await restarted(page);
+  assert.equal(run.scenario.lambdas[0].handler.response, "empty");
+  assert.deepEqual(problems, []);
+  await close();
+
+  const dlq = await open("?lab=unwatched-dlq&checkpoints=off");
+  assert.deepEqual(await dlq.page.locator("#knob-dlqAlarm option").allTextContents(), [
+    "No alarm",
+    ...["NumberOfMessagesSent", "NumberOfMessagesReceived", "NumberOfMessagesDeleted", "NumberOfEmptyReceives", "NumberOfDeduplicatedSentMessages", "SentMessageSize", "ApproximateNumberOfMessagesVisible", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed", "ApproximateAgeOfOldestMessage"].map((m) => `On orders-dlq's ${m}`),
+  ]);
+  await moveOn(dlq.page);
+  await dlq.page.locator("#knob-dlqAlarm").selectOption("ApproximateNumberOfMessagesVisible");
+  run = await restarted(dlq.page);
+  const added = run.scenario.alarms.find((a) => a.name === "dlq-not-empty");
+  assert.equal(added.metricName, "ApproximateNumberOfMessagesVisible");
+  assert.deepEqual(added.alarmActions, ["ops-pager"]);
+  assert.ok(await dlq.page.evaluate(() => document.getElementById("lab").playground.snapshot({ messagesPerQueue: 0 }).simulation.alarms.some((a) => a.name === "dlq-not-empty")), "the engine evaluates the added alarm");
+  assert.deepEqual(dlq.problems, []);
+  await dlq.close();
+});

@@ -23,7 +23,7 @@ test("a lab is solved through its form: the verdict, the conditions held, the pr
   assert.equal(await goal.getAttribute("data-lab"), "duplicate-orders");
   assert.equal(await goal.getAttribute("data-goal-state"), "unmet");
   assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is charged at most once", "No message is lost", "Every message is charged by t = 50 s"]);
-  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 12");
+  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 15");
   // The lab's own (broken) settings fill the form.
   assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
   assert.equal(await page.locator("#knob-heartbeat-on").isChecked(), false);
@@ -453,6 +453,102 @@ test("the KMS bill: SSE-SQS is no fix (the queue must stay on its KMS key), a da
   v = await verdict(page);
   assert.equal(v.state, "met", v.text);
   assert.match(v.text, /at most 3 requests to KMS/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the batch that runs twice: a real event source mapping; an empty batchItemFailures loses the corrupt invoice, ReportBatchItemFailures with the failed ids passes", async () => {
+  const { page, problems, close } = await open("?lab=lost-batches&checkpoints=off");
+  assert.equal(await page.locator("#goal").getAttribute("data-lab"), "lost-batches");
+  let v = await verdict(page);
+  assert.ok(v.failed.includes("sideEffectsAtMost"), `${v.state}: ${v.text}`);
+  assert.match(v.text, /was emailed twice at t = [\d.]+ s \(each time by send-invoices\)/);
+
+  await page.locator("#knob-reportBatchItemFailures").check();
+  await page.locator("#knob-response").selectOption("empty");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.response === "empty");
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["deadLetterQueue"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /an empty batchItemFailures tells Lambda every record succeeded/);
+
+  await page.locator("#knob-response").selectOption("valid");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.response === "valid");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.match(v.text, /no message emailed more than once/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the timeout trap: a second more of visibility timeout still duplicates, six times the function timeout passes", async () => {
+  const { page, problems, close } = await open("?lab=timeout-trap&checkpoints=off");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is sent at most once", "Every message is sent by t = 25 s"]);
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["sideEffectsAtMost"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /report #\d+ was sent twice at t = [\d.]+ s \(each time by render-reports\)/);
+
+  await page.locator("#knob-visibility").fill("7");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.visibility === 7);
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["sideEffectsAtMost"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /A second more of visibility timeout only moves the problem\./);
+
+  await page.locator("#knob-visibility").fill("30");
+  await page.locator("#knob-visibility").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.visibility === 30);
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the alarm that never fires: its own settings never leave INSUFFICIENT_DATA, SampleCount never counts messages, Maximum over 10 s fires", async () => {
+  const { page, problems, close } = await open("?lab=silent-alarm&checkpoints=off");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["orders-backlog goes into ALARM by t = 60 s, and not before t = 20 s"]);
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["alarmFires"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /orders-backlog was not in ALARM by t = 60 s: it never changed state \(INSUFFICIENT_DATA from the start/);
+
+  await page.locator("#knob-period").fill("10");
+  await page.locator("#knob-period").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.period === 10);
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["alarmFires"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /its last change was to OK at t = 10 s \(the latest datapoint \(10\) is not at or above 30\)/);
+  assert.match(v.text, /SampleCount over 10 s periods only moves the problem\./);
+
+  await page.locator("#knob-statistic").selectOption("Maximum");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.statistic === "Maximum");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.match(v.text, /the alarm fired by t = \d+ s at the latest/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test("the DLQ nobody watched: NumberOfMessagesSent never counts a redriven message, the DLQ's visible messages page on-call", async () => {
+  const { page, problems, close } = await open("?lab=unwatched-dlq&checkpoints=off");
+  assert.equal(await page.locator("#knob-dlqAlarm").inputValue(), "none");
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["alarmNotifies"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /no alarm notified ops-pager by t = 30 s: no alarm went into ALARM/);
+
+  await page.locator("#knob-dlqAlarm").selectOption("NumberOfMessagesSent");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.dlqAlarm === "NumberOfMessagesSent");
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["alarmNotifies"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /NumberOfMessagesSent counts the messages sent to a queue with SendMessage, not those the redrive policy moves into it/);
+
+  await page.locator("#knob-dlqAlarm").selectOption("ApproximateNumberOfMessagesVisible");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.dlqAlarm === "ApproximateNumberOfMessagesVisible");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  // The page came to the end of the run on screen: the alarm is in ALARM, on-call holds the notification.
+  await page.evaluate(() => document.getElementById("lab").playground.advance(40_000));
+  const snap = await page.evaluate(() => document.getElementById("lab").playground.snapshot());
+  assert.equal(snap.simulation.alarms.find((a) => a.name === "dlq-not-empty").state, "ALARM");
+  assert.equal(snap.queues.find((q) => q.name === "on-call").visible, 1);
   assert.deepEqual(problems, []);
   await close();
 });

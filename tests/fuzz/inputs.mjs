@@ -336,7 +336,7 @@ function randomScenario(rng) {
       batchSize: extreme(rng, 1, 10),
       pollIntervalMs: extreme(rng, 1, 1000),
       processing: { fixedMs: rng.pick([0, 1, 300, 5000]) },
-      behaviour: rng.pick([{}, { failsOn: ["m1"] }, { idempotent: true }, { heartbeatEveryMs: extreme(rng, 1, 1000) }, { failsEveryNth: extreme(rng, 1, 3) }, { lambdaBatch: true }, { deletesBeforeProcessing: true }]),
+      behaviour: rng.pick([{}, { failsOn: ["m1"] }, { idempotent: true }, { heartbeatEveryMs: extreme(rng, 1, 1000) }, { failsEveryNth: extreme(rng, 1, 3) }, { retryImmediately: true }, { deletesBeforeProcessing: true }]),
     })),
     alarms: [{ name: "a", queue: "dlq", threshold: 1 }],
     narration: [{ atMs: 0, text: "n" }],

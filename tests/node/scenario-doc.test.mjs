@@ -68,7 +68,7 @@ test("the walker reaches every level of the schema", () => {
   // One from each kind of nesting: top level, a definition, array items
   // inside a definition, an object inside an object, oneOf branches and the
   // objects inside them, inline items of a top-level array, and an enum.
-  for (const name of ["durationMs", "visibilityTimeoutSeconds", "atMs", "maxReceiveCount", "fixedMs", "uniformMs", "min", "mean", "threshold", "reportBatchItemFailures", "messageGroup"]) {
+  for (const name of ["durationMs", "visibilityTimeoutSeconds", "atMs", "maxReceiveCount", "fixedMs", "uniformMs", "min", "mean", "threshold", "alarmStatistic", "messageGroup"]) {
     assert.ok(names.has(name), `walk() did not find "${name}" in the schema`);
   }
 });

@@ -50,8 +50,8 @@ pub use lab::check::{
 pub use lab::goal::{name_of, Breach, ConditionText, Measures};
 pub use lab::view::{KnobChoice, KnobKind, KnobView, LabView};
 pub use lab::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
-    Settings, Target, MAX_FIXES, MAX_NON_FIXES,
+    AlarmBy, Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off,
+    OldestAge, Settings, Target, TopicBy, MAX_FIXES, MAX_NON_FIXES,
 };
 pub use ledger::{MAX_SIDE_EFFECT_DETAILS, MAX_SIDE_EFFECT_NAMES};
 pub use log::{Kind, LogEvent, SimEvent};

@@ -82,10 +82,10 @@ fn fail_rate(worker: &Worker) -> f64 {
 }
 
 /// Whether a worker's handler fails now and then whatever the body
-/// (every Nth message, an outage window, a Lambda batch failing whole).
+/// (every Nth message, an outage window).
 fn flaky(worker: &Worker) -> bool {
     let b = &worker.spec.behaviour;
-    b.fails_every_nth.is_some() || b.fails_during_ms.is_some() || b.lambda_batch
+    b.fails_every_nth.is_some() || b.fails_during_ms.is_some()
 }
 
 /// The body patterns a worker fails or crashes on.

@@ -410,7 +410,7 @@ impl Worker {
             self.begin(batch, current + 1, now, rng, out);
             return;
         }
-        let done = self.observe(&Observation::BatchDone { batch: &batch });
+        let done = self.observe(&Observation::BatchDone);
         apply(&batch, current, &done, out);
         out.push(Effect::Become(State::Idle { until: now }));
     }

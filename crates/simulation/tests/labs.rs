@@ -51,7 +51,7 @@ fn the_labs_index_lists_every_lab_file_once() {
 #[test]
 fn the_shipped_labs_are_valid_labs() {
     let labs = labs();
-    assert_eq!(labs.len(), 12, "the labs shipped so far");
+    assert_eq!(labs.len(), 15, "the labs shipped so far");
     for (name, lab) in &labs {
         lab.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
@@ -79,10 +79,22 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "deadLetterQueue",
-                "the nine good invoices with it, moves to the dead-letter queue",
+                "the good invoices in it with the corrupt one, moves to the dead-letter queue",
             ),
             ("sideEffectsAtMost", "they are emailed again"),
         ],
+    ),
+    (
+        "13-timeout-trap.json",
+        &[("sideEffectsAtMost", "the report is sent twice")],
+    ),
+    (
+        "14-silent-alarm.json",
+        &[("alarmFires", "stays in INSUFFICIENT_DATA")],
+    ),
+    (
+        "15-unwatched-dlq.json",
+        &[("alarmNotifies", "The dead-letter queue has no alarm")],
     ),
     (
         "04-empty-receive-bill.json",

@@ -204,9 +204,10 @@ fn generated_behaviour(g: &mut Gen) -> Value {
     if g.chance(10) {
         b.insert("deletesBeforeProcessing".into(), json!(true));
     }
+    // Where a Lambda-style worker once was (a function is a `lambdas` entry
+    // now): its draws are kept, so the generated scenarios stay the same.
     if g.chance(10) {
-        b.insert("lambdaBatch".into(), json!(true));
-        b.insert("reportBatchItemFailures".into(), json!(g.chance(50)));
+        let _ = g.chance(50);
     }
     match g.range(0, 9) {
         0 => {
@@ -464,14 +465,16 @@ fn work_estimate_is_within_its_factor_of_the_work_done_on_shipped_scenarios_and_
     let mut all = shipped();
     all.extend(shipped_in("../../web/scenarios/labs"));
     assert!(all.len() >= 18, "{}", all.len());
+    // Every file is tried, and every one outside the factor named.
+    let mut outside = Vec::new();
     for (name, scenario) in all {
         let (estimate, done) = estimate_and_work(scenario).expect("loads");
         eprintln!("{name}: estimated {estimate}, did {done}");
-        assert!(
-            done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK,
-            "{name}: estimated {estimate}, did {done}"
-        );
+        if !(done <= estimate && estimate <= ESTIMATE_FACTOR * done + ESTIMATE_SLACK) {
+            outside.push(format!("{name}: estimated {estimate}, did {done}"));
+        }
     }
+    assert!(outside.is_empty(), "{}", outside.join("; "));
 }
 
 /// A message every handler fails comes back when its visibility timeout

@@ -120,81 +120,23 @@ fn worker_state(sim: &Simulation) -> &'static str {
     sim.snapshot().workers[0].state
 }
 
-/// A batch of three, the middle one poison, handled by a Lambda-style worker.
-fn lambda_batch(report_batch_item_failures: bool) -> Simulation {
-    simulation(
-        sends_at_zero(&["a", "poison", "c"]),
-        // A long poll, so the batch is received again the moment it is visible.
-        json!({ "batchSize": 10, "waitTimeSeconds": 20, "behaviour": {
-            "lambdaBatch": true, "failsOn": ["poison"],
-            "reportBatchItemFailures": report_batch_item_failures } }),
-    )
-}
-
 #[test]
-fn lambda_batch_deletes_nothing_until_the_batch_is_done_and_one_failure_returns_the_whole_batch() {
-    let mut sim = lambda_batch(false);
-    // The three are handled in turn: a at 100 ms, poison at 200, c at 300.
-    run_until(&mut sim, 250);
-    assert_eq!(side_effects(&sim, "a"), 1);
-    assert_eq!(
-        deleted(&sim),
-        Vec::<String>::new(),
-        "deletes wait for the end"
-    );
-    run_until(&mut sim, 4_999);
-    assert_eq!(side_effects(&sim, "c"), 1);
-    assert_eq!(
-        deleted(&sim),
-        Vec::<String>::new(),
-        "one failure: none deleted"
-    );
-    assert_eq!(stored(&sim), ["a", "c", "poison"]);
-    // The whole batch comes back when the 5 s timeout ends, and the good
-    // records have their side effect again.
-    run_until(&mut sim, 5_300);
-    let again: Vec<_> = received(&sim).into_iter().filter(|r| r.2 == 2).collect();
-    assert_eq!(
-        again,
-        [
-            (5_000, "a".into(), 2),
-            (5_000, "poison".into(), 2),
-            (5_000, "c".into(), 2)
-        ]
-    );
-    assert_eq!((side_effects(&sim, "a"), side_effects(&sim, "c")), (2, 2));
-    assert_eq!(side_effects(&sim, "poison"), 0);
-}
-
-#[test]
-fn lambda_batch_without_failures_deletes_the_whole_batch_when_it_is_done() {
-    let mut sim = simulation(
-        sends_at_zero(&["a", "b"]),
-        json!({ "batchSize": 10, "behaviour": { "lambdaBatch": true } }),
-    );
-    run_until(&mut sim, 199);
-    assert_eq!(deleted(&sim), Vec::<String>::new());
-    run_until(&mut sim, 200);
-    assert_eq!(deleted(&sim), ["a", "b"]);
-    assert_eq!(stored(&sim), Vec::<String>::new());
-}
-
-#[test]
-fn report_batch_item_failures_deletes_the_good_records_and_returns_only_the_failed_one() {
-    let mut sim = lambda_batch(true);
-    run_until(&mut sim, 250);
-    assert_eq!(
-        deleted(&sim),
-        Vec::<String>::new(),
-        "deletes wait for the end"
-    );
-    run_until(&mut sim, 300);
-    assert_eq!(deleted(&sim), ["a", "c"]);
-    assert_eq!(stored(&sim), ["poison"]);
-    run_until(&mut sim, 5_300);
-    let again: Vec<_> = received(&sim).into_iter().filter(|r| r.2 == 2).collect();
-    assert_eq!(again, [(5_000, "poison".into(), 2)]);
-    assert_eq!((side_effects(&sim, "a"), side_effects(&sim, "c")), (1, 1));
+fn a_consumer_playing_a_lambda_function_is_refused_with_the_way_to_the_lambdas_section() {
+    for field in ["lambdaBatch", "reportBatchItemFailures"] {
+        let consumer = json!({ "name": "worker", "queue": "jobs", "processing": { "fixedMs": 100 },
+            "behaviour": { field: true } });
+        let scenario: Scenario = serde_json::from_value(json!({
+            "title": "t", "durationMs": 1000,
+            "queues": [{ "name": "jobs" }],
+            "consumers": [consumer],
+        }))
+        .expect("read, to be refused with words");
+        let e = scenario.validate().unwrap_err();
+        assert_eq!(e.path, format!("consumers[0].behaviour.{field}"));
+        assert!(e.rule.contains("`lambdas` section"), "{}", e.rule);
+        assert!(e.rule.contains("functionResponseTypes"), "{}", e.rule);
+        assert_eq!(e.got, "true");
+    }
 }
 
 #[test]

@@ -1355,16 +1355,6 @@ heartbeatEveryMs: number | null,
  */
 heartbeatVisibilitySeconds: number | null, 
 /**
- * Lambda-style: the batch is handled as one invocation; with
- * `reportBatchItemFailures` only failed records return to the queue,
- * without it one failure returns the whole batch.
- */
-lambdaBatch: boolean, 
-/**
- * With `lambdaBatch`: only failed records return to the queue.
- */
-reportBatchItemFailures: boolean, 
-/**
  * Fails every message whose processing ends within this window of the
  * run, whatever the body: a dependency that is down for a while.
  */
@@ -1780,7 +1770,16 @@ kmsRequestsAtMost?: number,
  * At the end this queue is encrypted with SSE-KMS (a KMS key of its
  * own), not SSE-SQS or unencrypted.
  */
-encryptedWithKms?: string, };
+encryptedWithKms?: string, 
+/**
+ * This alarm went into ALARM at some moment by `byMs`.
+ */
+alarmFires?: AlarmBy, 
+/**
+ * An alarm's action notified this SNS topic (a change into ALARM
+ * published to it) by `byMs`.
+ */
+alarmNotifies?: TopicBy, };
 
 export type OldestAge = { queue: string, atMostSeconds: number, };
 
@@ -1792,6 +1791,21 @@ export type LeastPrivilege = { queue: string,
  * Who needs what (1 to 8 grants). Anyone else may call nothing.
  */
 grants: Array<Need>, };
+
+/**
+ * `alarmFires`: the alarm, by its name, and the moment.
+ */
+export type AlarmBy = { alarm: string, byMs: number, 
+/**
+ * Not before this moment either: a change into ALARM earlier is a
+ * false alarm (before the trouble it is meant to catch began).
+ */
+notBeforeMs?: number, };
+
+/**
+ * `alarmNotifies`: the SNS topic, by its name, and the moment.
+ */
+export type TopicBy = { topic: string, byMs: number, };
 
 /**
  * One principal and the SQS actions it needs.
@@ -1832,7 +1846,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "reportBatchItemFailures": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

@@ -41,6 +41,11 @@ use queuelab_simulation::{
     RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
+    AlarmBy, CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal,
+    Knob, KnobChoice, KnobKind, KnobValue, KnobView, LabView, LeastPrivilege, MovedProblem, Need,
+    NonFix, Off, OldestAge, Target, TopicBy,
+};
+use queuelab_simulation::{
     AlarmSnapshot, FailureSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect,
     SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
@@ -49,11 +54,6 @@ use queuelab_simulation::{
 };
 use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
-};
-use queuelab_simulation::{
-    CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal, Knob,
-    KnobChoice, KnobKind, KnobValue, KnobView, LabView, LeastPrivilege, MovedProblem, Need, NonFix,
-    Off, OldestAge, Target,
 };
 use queuelab_simulation::{ComparisonOperator, Metrics, Statistic, TreatMissingData};
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
@@ -235,6 +235,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Goal,
         OldestAge,
         LeastPrivilege,
+        AlarmBy,
+        TopicBy,
         Need,
         Knob,
         Target,

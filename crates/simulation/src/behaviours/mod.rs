@@ -17,7 +17,6 @@ mod delete_first;
 mod fail_every_nth;
 mod heartbeat;
 mod idempotent;
-mod lambda_batch;
 mod naive;
 mod outage;
 mod poison;
@@ -57,7 +56,7 @@ pub enum Observation<'a> {
     /// The side effect on `batch[current]` happened (or was skipped).
     SideEffectDone { message: &'a Held, current: usize },
     /// Every message of the batch has been handled.
-    BatchDone { batch: &'a [Held] },
+    BatchDone,
 }
 
 /// What a behaviour asks its worker to do.
@@ -115,7 +114,6 @@ pub const REGISTRY: &[(&str, Constructor, Words)] = &[
         crash_after_side_effect::words,
     ),
     ("deleteFirst", delete_first::new, delete_first::words),
-    ("lambdaBatch", lambda_batch::new, lambda_batch::words),
     ("failsDuring", outage::new, outage::words),
     ("retryAfterFailure", retry::new, retry::words),
 ];

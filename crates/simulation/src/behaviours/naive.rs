@@ -1,13 +1,14 @@
 //! The plain loop: delete each message once its side effect is done (a
-//! Lambda batch deletes at the end of the batch instead, see lambda_batch.rs;
-//! a message deleted on receipt, see delete_first.rs, is not deleted again).
+//! message deleted on receipt, see delete_first.rs, is not deleted again).
+//! A Lambda function's batches are its event source mapping's
+//! (`actors/lambda/`), not a worker's.
 
 use super::{Command, Observation, Spec, WorkerBehaviour};
 
 struct Naive;
 
-pub(super) fn new(spec: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, String> {
-    Ok((!spec.lambda_batch).then(|| Box::new(Naive) as Box<dyn WorkerBehaviour>))
+pub(super) fn new(_: &Spec) -> Result<Option<Box<dyn WorkerBehaviour>>, String> {
+    Ok(Some(Box::new(Naive)))
 }
 
 /// The plain loop has no words of its own on the card.

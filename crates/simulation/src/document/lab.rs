@@ -100,6 +100,38 @@ pub struct Goal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub encrypted_with_kms: Option<String>,
+    /// This alarm went into ALARM at some moment by `byMs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub alarm_fires: Option<AlarmBy>,
+    /// An alarm's action notified this SNS topic (a change into ALARM
+    /// published to it) by `byMs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub alarm_notifies: Option<TopicBy>,
+}
+
+/// `alarmFires`: the alarm, by its name, and the moment.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AlarmBy {
+    pub alarm: String,
+    pub by_ms: u64,
+    /// Not before this moment either: a change into ALARM earlier is a
+    /// false alarm (before the trouble it is meant to catch began).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub not_before_ms: Option<u64>,
+}
+
+/// `alarmNotifies`: the SNS topic, by its name, and the moment.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TopicBy {
+    pub topic: String,
+    pub by_ms: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -207,8 +239,6 @@ pub enum Target {
     HeartbeatVisibilitySeconds { consumer: String },
     /// `consumers[i].behaviour.idempotent`, a toggle.
     Idempotent { consumer: String },
-    /// `consumers[i].behaviour.reportBatchItemFailures`, a toggle.
-    ReportBatchItemFailures { consumer: String },
     /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
     DeletesBeforeProcessing { consumer: String },
     /// `consumers[i].behaviour.retryImmediately`, a toggle.
@@ -230,6 +260,42 @@ pub enum Target {
     /// queue `source`, in ms of the run (its first
     /// `startMessageMoveTask` call from there); off: it never does.
     MoveTaskAt { operator: String, source: String },
+    /// `lambdas[i].functionResponseTypes`, a toggle: on is
+    /// `["ReportBatchItemFailures"]`, off is none.
+    FunctionResponseTypes { lambda: String },
+    /// `lambdas[i].batchSize`, the event source mapping's BatchSize.
+    LambdaBatchSize { lambda: String },
+    /// `lambdas[i].maximumBatchingWindowInSeconds`, seconds.
+    MaximumBatchingWindowInSeconds { lambda: String },
+    /// `lambdas[i].timeoutSeconds`, the function's timeout in seconds.
+    FunctionTimeoutSeconds { lambda: String },
+    /// `lambdas[i].handler.response`, a choice: what the function returns
+    /// for failed records with ReportBatchItemFailures ("valid",
+    /// "unknownId", "null", "malformed", "empty").
+    BatchResponse { lambda: String },
+    /// `alarms[i].statistic`, a choice ("Sum", "Average", "Minimum",
+    /// "Maximum", "SampleCount").
+    AlarmStatistic { alarm: String },
+    /// `alarms[i].metricName`, a choice among the metrics SQS publishes.
+    AlarmMetricName { alarm: String },
+    /// `alarms[i].periodSeconds`, seconds.
+    AlarmPeriodSeconds { alarm: String },
+    /// `alarms[i].evaluationPeriods` (N).
+    AlarmEvaluationPeriods { alarm: String },
+    /// `alarms[i].datapointsToAlarm` (M of N).
+    AlarmDatapointsToAlarm { alarm: String },
+    /// `alarms[i].threshold`, a whole number.
+    AlarmThreshold { alarm: String },
+    /// `alarms[i].comparisonOperator`, a choice.
+    AlarmComparisonOperator { alarm: String },
+    /// `alarms[i].treatMissingData`, a choice ("missing", "notBreaching",
+    /// "breaching", "ignore").
+    AlarmTreatMissingData { alarm: String },
+    /// Whether the scenario has this alarm, and on which metric: a choice
+    /// of "none" (no such alarm) or one of the metrics SQS publishes (the
+    /// alarm as given here, on that metric). The alarm is given whole, as
+    /// in `alarms`; "none" removes an alarm of its name.
+    AddAlarm { alarm: Box<super::Alarm> },
 }
 
 /// The choices of a choice knob, fixed by the target (not by the file).
@@ -333,7 +399,7 @@ pub const MAX_FIXES: usize = 8;
 pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
-pub const CONDITION_IDS: [&str; 16] = [
+pub const CONDITION_IDS: [&str; 18] = [
     "deadLetterQueue",
     "sideEffectsAtMost",
     "sideEffectsExactly",
@@ -350,6 +416,8 @@ pub const CONDITION_IDS: [&str; 16] = [
     "leastPrivilege",
     "kmsRequestsAtMost",
     "encryptedWithKms",
+    "alarmFires",
+    "alarmNotifies",
 ];
 
 impl Goal {
@@ -372,6 +440,8 @@ impl Goal {
             self.least_privilege.is_some(),
             self.kms_requests_at_most.is_some(),
             self.encrypted_with_kms.is_some(),
+            self.alarm_fires.is_some(),
+            self.alarm_notifies.is_some(),
         ];
         CONDITION_IDS
             .iter()

@@ -625,14 +625,16 @@ pub struct Behaviour {
     #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(range(min = VISIBILITY.0, max = VISIBILITY.1)))]
     pub heartbeat_visibility_seconds: Option<i64>,
-    /// Lambda-style: the batch is handled as one invocation; with
-    /// `reportBatchItemFailures` only failed records return to the queue,
-    /// without it one failure returns the whole batch.
-    #[serde(default)]
-    pub lambda_batch: bool,
-    /// With `lambdaBatch`: only failed records return to the queue.
-    #[serde(default)]
-    pub report_batch_item_failures: bool,
+    /// Retired: a Lambda function is a `lambdas` entry (its SQS event
+    /// source mapping). Read only to refuse it with a pointer there.
+    #[serde(default, skip_serializing)]
+    #[cfg_attr(feature = "contract", ts(skip), schemars(skip))]
+    pub lambda_batch: Option<serde_json::Value>,
+    /// Retired with `lambdaBatch`: `functionResponseTypes` of a `lambdas`
+    /// entry. Read only to refuse it.
+    #[serde(default, skip_serializing)]
+    #[cfg_attr(feature = "contract", ts(skip), schemars(skip))]
+    pub report_batch_item_failures: Option<serde_json::Value>,
     /// Fails every message whose processing ends within this window of the
     /// run, whatever the body: a dependency that is down for a while.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -692,8 +694,8 @@ impl Default for Behaviour {
             restart_ms: restart(),
             heartbeat_every_ms: None,
             heartbeat_visibility_seconds: None,
-            lambda_batch: false,
-            report_batch_item_failures: false,
+            lambda_batch: None,
+            report_batch_item_failures: None,
             fails_during_ms: None,
             retry_immediately: false,
             retry_backoff: None,

@@ -227,6 +227,7 @@ impl LabCheck {
         worst.longest_wait_ms = worst.longest_wait_ms.max(measures.longest_wait_ms);
         worst.most_side_effects = worst.most_side_effects.max(measures.most_side_effects);
         worst.kms_requests = worst.kms_requests.max(measures.kms_requests);
+        worst.alarm_at_ms = worst.alarm_at_ms.max(measures.alarm_at_ms);
         self.failures.extend(breach);
         self.next += 1;
         if self.next == CHECK_SEEDS.len() {
@@ -321,10 +322,7 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
     let goal = s.goal.as_ref().expect("checked");
     let mut parts = Vec::new();
     if goal.side_effects_at_most.is_some() || goal.side_effects_exactly.is_some() {
-        let effect = s
-            .consumers
-            .first()
-            .map_or("processed", |c| c.side_effect.as_str());
+        let effect = super::goal::effect_word(s);
         parts.push(format!(
             "no message {effect} more than {}",
             match worst.most_side_effects {
@@ -357,6 +355,12 @@ fn met_summary(s: &Scenario, worst: &Measures) -> String {
         parts.push(format!(
             "at most {} to KMS",
             count(worst.kms_requests, "request", "requests")
+        ));
+    }
+    if goal.alarm_fires.is_some() || goal.alarm_notifies.is_some() {
+        parts.push(format!(
+            "the alarm fired by t = {} at the latest",
+            crate::teach::explain::secs(worst.alarm_at_ms)
         ));
     }
     let seeds = CHECK_SEEDS.len();

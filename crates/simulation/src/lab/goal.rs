@@ -21,6 +21,7 @@ use queuelab_engine::billing::Meter;
 use queuelab_engine::{EventKind, MessageId, Millis};
 use serde::Serialize;
 
+use super::alarm_goal::AlarmWatch;
 use super::security::{judge_encryption, judge_privilege, SecurityWatch};
 use crate::document::{Goal, CONDITION_IDS};
 use crate::log::SimEvent;
@@ -63,6 +64,9 @@ pub struct Measures {
     pub most_side_effects: u64,
     /// The KMS requests SQS made for the scenario's queues.
     pub kms_requests: u64,
+    /// When `alarmFires`' alarm went into ALARM, or else when an alarm
+    /// first notified `alarmNotifies`' topic (the later of the two).
+    pub alarm_at_ms: Millis,
 }
 
 /// A message the scenario's producers stored.
@@ -133,6 +137,8 @@ pub(crate) struct GoalWatch {
     groups: BTreeMap<String, u64>,
     /// Who may call, and what encryption costs (security.rs).
     security: SecurityWatch,
+    /// The alarms' changes of state (alarm_goal.rs).
+    alarms: AlarmWatch,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -208,6 +214,7 @@ impl GoalWatch {
             .collect();
         GoalWatch {
             security: SecurityWatch::new(goal, actors),
+            alarms: AlarmWatch::default(),
             goal: goal.clone(),
             duration_ms: s.duration_ms,
             effect: effect_word(s),
@@ -494,6 +501,7 @@ impl GoalWatch {
         if let Some((condition, text)) = self.security.observe_sim(now, event) {
             self.breach(condition, now, None, text);
         }
+        self.alarms.observe_sim(now, event, &self.goal);
         match event {
             SimEvent::ProcessingStarted {
                 consumer,
@@ -681,6 +689,10 @@ impl GoalWatch {
             if let Some(text) = judge_encryption(&queue, moment.engine, now) {
                 self.breach("encryptedWithKms", now, None, text);
             }
+        }
+        self.measures.alarm_at_ms = self.alarms.fired_at(&self.goal);
+        for (condition, at_ms, text) in self.alarms.judge(&self.goal) {
+            self.breach(condition, at_ms, None, text);
         }
         // Messages still in `oldestAge`'s queue wait until the end.
         if let Some(queue) = self.goal.oldest_age.as_ref().map(|a| a.queue.clone()) {
@@ -1005,11 +1017,12 @@ fn receives(n: u32) -> String {
     count(u64::from(n), "receive", "receives")
 }
 
-/// The consumers' side effect ("charged"), the first consumer's.
-fn effect_word(s: &Scenario) -> String {
-    s.consumers
-        .first()
-        .map_or_else(|| "processed".to_string(), |c| c.side_effect.clone())
+/// The consumers' side effect ("charged"), the first consumer's, else
+/// the first Lambda function's.
+pub(crate) fn effect_word(s: &Scenario) -> String {
+    (s.consumers.first().map(|c| c.side_effect.clone()))
+        .or_else(|| s.lambdas.first().map(|l| l.handler.side_effect.clone()))
+        .unwrap_or_else(|| "processed".to_string())
 }
 
 impl Goal {
@@ -1041,6 +1054,22 @@ impl Goal {
                     },
                     grants.join("; ")
                 )
+            }
+            "alarmFires" => {
+                let f = self.alarm_fires.as_ref().expect("given");
+                match f.not_before_ms {
+                    Some(t) => format!(
+                        "{} goes into ALARM by {}, and not before {}",
+                        f.alarm,
+                        at(f.by_ms),
+                        at(t)
+                    ),
+                    None => format!("{} goes into ALARM by {}", f.alarm, at(f.by_ms)),
+                }
+            }
+            "alarmNotifies" => {
+                let n = self.alarm_notifies.as_ref().expect("given");
+                format!("An alarm notifies {} by {}", n.topic, at(n.by_ms))
             }
             "kmsRequestsAtMost" => format!(
                 "At most {} to KMS",

@@ -13,6 +13,7 @@
 //! conditions on who may call and on encryption in `security.rs`), Check my fix
 //! (`check.rs`) and the lab as a page shows it (`view.rs`).
 
+mod alarm_goal;
 pub(crate) mod check;
 pub(crate) mod goal;
 mod knobs;
@@ -24,9 +25,9 @@ mod validate;
 pub(crate) mod view;
 
 pub use crate::document::{
-    Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off, OldestAge,
-    Settings, Target, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES, MAX_GRANTS, MAX_HINTS,
-    MAX_NON_FIXES, QUEUE_TYPES,
+    AlarmBy, Doc, Explain, Fix, Goal, Knob, KnobValue, LeastPrivilege, Need, NonFix, Off,
+    OldestAge, Settings, Target, TopicBy, CONDITION_IDS, ENCRYPTIONS, GROUP_IDS, MAX_FIXES,
+    MAX_GRANTS, MAX_HINTS, MAX_NON_FIXES, QUEUE_TYPES,
 };
 pub use rename::rename_queue;
 pub(crate) use target::Kind;

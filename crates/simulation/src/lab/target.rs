@@ -6,8 +6,8 @@
 use super::policy_text::pretty;
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
-    Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Operation, QueueSpec, Redrive,
-    RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
+    Alarm, Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Lambda, Operation,
+    QueueSpec, Redrive, RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
 };
 use crate::scenario::field_range;
 
@@ -39,6 +39,10 @@ enum Access {
         fn(&Consumer) -> KnobValue,
         fn(&mut Consumer, &KnobValue, &Target),
     ),
+    /// A field of the Lambda function the target names.
+    Lambda(fn(&Lambda) -> KnobValue, fn(&mut Lambda, &KnobValue)),
+    /// A field of the alarm the target names.
+    Alarm(fn(&Alarm) -> KnobValue, fn(&mut Alarm, &KnobValue)),
     /// A setting that spans the scenario (renames, every send of a producer).
     Whole(
         fn(&Target, &Scenario) -> Option<KnobValue>,
@@ -73,6 +77,8 @@ pub(crate) enum Selector<'a> {
     Consumer(&'a str),
     Producer(&'a str),
     Operator(&'a str),
+    Lambda(&'a str),
+    Alarm(&'a str),
 }
 
 fn int(v: &KnobValue) -> Option<i64> {
@@ -236,7 +242,6 @@ const HEARTBEAT_VISIBILITY: Row = row(
     ),
 );
 const IDEMPOTENT: Row = toggle!("idempotent", idempotent);
-const REPORT_FAILURES: Row = toggle!("reportBatchItemFailures", report_batch_item_failures);
 const DELETES_FIRST: Row = toggle!("deletesBeforeProcessing", deletes_before_processing);
 const RETRY_IMMEDIATELY: Row = toggle!("retryImmediately", retry_immediately);
 const RETRY_BACKOFF: Row = row(
@@ -330,6 +335,260 @@ const KMS_REUSE: Row = Row {
         ),
     )
 };
+
+/// A value of a serde enum as its name in the file ("Sum", "notBreaching").
+fn named<T: serde::Serialize>(value: &T) -> KnobValue {
+    let text = serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    KnobValue::Text(text)
+}
+
+/// A choice read back into its serde enum (None: not one of its names).
+fn parse<T: serde::de::DeserializeOwned>(value: &KnobValue) -> Option<T> {
+    match value {
+        KnobValue::Text(t) => serde_json::from_value(serde_json::Value::String(t.clone())).ok(),
+        _ => None,
+    }
+}
+
+/// A whole number as an alarm's count (1 or more).
+fn periods(v: &KnobValue) -> Option<u32> {
+    count(v).and_then(|v| u32::try_from(v).ok())
+}
+
+/// The choices of the Lambda and alarm choice knobs, as the file names them.
+pub(crate) const BATCH_RESPONSES: [&str; 5] = ["valid", "unknownId", "null", "malformed", "empty"];
+pub(crate) const STATISTICS: [&str; 5] = ["Sum", "Average", "Minimum", "Maximum", "SampleCount"];
+pub(crate) const COMPARISONS: [&str; 4] = [
+    "GreaterThanOrEqualToThreshold",
+    "GreaterThanThreshold",
+    "LessThanThreshold",
+    "LessThanOrEqualToThreshold",
+];
+pub(crate) const MISSING_DATA: [&str; 4] = ["missing", "notBreaching", "breaching", "ignore"];
+/// `addAlarm`'s choices: no alarm, or the alarm on one of SQS's metrics
+/// (`crate::cloudwatch::SQS_METRICS`, in its order).
+pub(crate) const ALARM_METRICS: [&str; 11] = [
+    "none",
+    "NumberOfMessagesSent",
+    "NumberOfMessagesReceived",
+    "NumberOfMessagesDeleted",
+    "NumberOfEmptyReceives",
+    "NumberOfDeduplicatedSentMessages",
+    "SentMessageSize",
+    "ApproximateNumberOfMessagesVisible",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+    "ApproximateAgeOfOldestMessage",
+];
+
+/// A row whose value is one of fixed `choices`.
+const fn choice(row: Row, choices: &'static [&'static str]) -> Row {
+    Row {
+        choices: Some(choices),
+        ..row
+    }
+}
+
+const REPORT_ITEM_FAILURES: Row = row(
+    "functionResponseTypes",
+    "functionResponseTypes",
+    "functionResponseTypes",
+    false,
+    Access::Lambda(
+        |l| KnobValue::Bool(!l.function_response_types.is_empty()),
+        |l, v| {
+            l.function_response_types = match on(v) {
+                true => vec![crate::scenario::REPORT_BATCH_ITEM_FAILURES.to_owned()],
+                false => Vec::new(),
+            }
+        },
+    ),
+);
+const LAMBDA_BATCH_SIZE: Row = row(
+    "lambdaBatchSize",
+    "batchSize",
+    "batchSize",
+    false,
+    Access::Lambda(
+        |l| KnobValue::Int(l.batch_size),
+        |l, v| l.batch_size = int(v).unwrap_or(l.batch_size),
+    ),
+);
+const BATCHING_WINDOW: Row = row(
+    "maximumBatchingWindowInSeconds",
+    "maximumBatchingWindowInSeconds",
+    "maximumBatchingWindowInSeconds",
+    false,
+    Access::Lambda(
+        |l| KnobValue::Int(l.maximum_batching_window_in_seconds),
+        |l, v| {
+            l.maximum_batching_window_in_seconds =
+                int(v).unwrap_or(l.maximum_batching_window_in_seconds)
+        },
+    ),
+);
+const FUNCTION_TIMEOUT: Row = row(
+    "functionTimeoutSeconds",
+    "timeoutSeconds",
+    "timeoutSeconds",
+    false,
+    Access::Lambda(
+        |l| KnobValue::Int(l.timeout_seconds),
+        |l, v| l.timeout_seconds = int(v).unwrap_or(l.timeout_seconds),
+    ),
+);
+const BATCH_RESPONSE: Row = choice(
+    row(
+        "batchResponse",
+        "response",
+        "handler.response",
+        false,
+        Access::Lambda(
+            |l| named(&l.handler.response),
+            |l, v| l.handler.response = parse(v).unwrap_or(l.handler.response),
+        ),
+    ),
+    &BATCH_RESPONSES,
+);
+const ALARM_STATISTIC: Row = choice(
+    row(
+        "alarmStatistic",
+        "statistic",
+        "statistic",
+        false,
+        Access::Alarm(|a| named(&a.statistic()), |a, v| a.statistic = parse(v)),
+    ),
+    &STATISTICS,
+);
+const ALARM_METRIC: Row = choice(
+    row(
+        "alarmMetricName",
+        "metricName",
+        "metricName",
+        false,
+        Access::Alarm(
+            |a| KnobValue::Text(a.metric_name().to_owned()),
+            |a, v| {
+                if let KnobValue::Text(t) = v {
+                    a.metric_name = Some(t.clone());
+                }
+            },
+        ),
+    ),
+    &crate::cloudwatch::SQS_METRICS,
+);
+const ALARM_PERIOD: Row = row(
+    "alarmPeriodSeconds",
+    "periodSeconds",
+    "periodSeconds",
+    false,
+    Access::Alarm(
+        |a| or_off(a.period_seconds.and_then(|p| i64::try_from(p).ok())),
+        |a, v| a.period_seconds = count(v),
+    ),
+);
+const ALARM_EVALUATION_PERIODS: Row = row(
+    "alarmEvaluationPeriods",
+    "evaluationPeriods",
+    "evaluationPeriods",
+    false,
+    Access::Alarm(
+        |a| KnobValue::Int(a.evaluation_periods().into()),
+        |a, v| a.evaluation_periods = periods(v),
+    ),
+);
+const ALARM_DATAPOINTS: Row = row(
+    "alarmDatapointsToAlarm",
+    "datapointsToAlarm",
+    "datapointsToAlarm",
+    false,
+    Access::Alarm(
+        |a| KnobValue::Int(a.datapoints_to_alarm().into()),
+        |a, v| a.datapoints_to_alarm = periods(v),
+    ),
+);
+const ALARM_THRESHOLD: Row = row(
+    "alarmThreshold",
+    "threshold",
+    "threshold",
+    false,
+    Access::Alarm(
+        // A whole-number knob: a fractional threshold reads rounded down.
+        |a| KnobValue::Int(a.threshold.floor() as i64),
+        |a, v| a.threshold = int(v).map_or(a.threshold, |t| t as f64),
+    ),
+);
+const ALARM_COMPARISON: Row = choice(
+    row(
+        "alarmComparisonOperator",
+        "comparisonOperator",
+        "comparisonOperator",
+        false,
+        Access::Alarm(
+            |a| named(&a.comparison_operator()),
+            |a, v| a.comparison_operator = parse(v),
+        ),
+    ),
+    &COMPARISONS,
+);
+const ALARM_MISSING: Row = choice(
+    row(
+        "alarmTreatMissingData",
+        "treatMissingData",
+        "treatMissingData",
+        false,
+        Access::Alarm(
+            |a| named(&a.treat_missing_data()),
+            |a, v| a.treat_missing_data = parse(v),
+        ),
+    ),
+    &MISSING_DATA,
+);
+const ADD_ALARM: Row = choice(
+    row(
+        "addAlarm",
+        "addAlarm",
+        "alarms",
+        false,
+        Access::Whole(read_add_alarm, write_add_alarm),
+    ),
+    &ALARM_METRICS,
+);
+
+/// "none" when the scenario has no alarm of the target's name, else the
+/// metric it watches.
+fn read_add_alarm(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    let Target::AddAlarm { alarm } = target else {
+        return None;
+    };
+    let found = s.alarms.iter().find(|a| a.name == alarm.name);
+    Some(KnobValue::Text(
+        found.map_or("none", |a| a.metric_name()).to_owned(),
+    ))
+}
+
+/// Takes the alarm of the target's name away, and for a metric puts the
+/// target's alarm back on that metric (where the old one was, or last).
+fn write_add_alarm(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    let Target::AddAlarm { alarm } = target else {
+        return;
+    };
+    let at = s.alarms.iter().position(|a| a.name == alarm.name);
+    if let Some(i) = at {
+        s.alarms.remove(i);
+    }
+    match value {
+        KnobValue::Text(metric) if metric != "none" => {
+            let mut added = (**alarm).clone();
+            added.metric_name = Some(metric.clone());
+            s.alarms.insert(at.unwrap_or(s.alarms.len()), added);
+        }
+        _ => {}
+    }
+}
 
 fn read_encryption(q: &QueueSpec) -> KnobValue {
     let choice = match &q.encryption {
@@ -487,7 +746,7 @@ fn write_group_id(target: &Target, s: &mut Scenario, value: &KnobValue) {
 impl Target {
     /// This target's row of the table, and whom it names.
     fn row(&self) -> (&'static Row, Selector<'_>) {
-        use Selector::{Consumer as C, Producer as P, Queue as Q};
+        use Selector::{Alarm as A, Consumer as C, Lambda as L, Producer as P, Queue as Q};
         match self {
             Target::VisibilityTimeoutSeconds { queue } => (&VISIBILITY_TIMEOUT, Q(queue)),
             Target::QueuePolicy { queue } => (&QUEUE_POLICY, Q(queue)),
@@ -503,12 +762,25 @@ impl Target {
             Target::HeartbeatEveryMs { consumer } => (&HEARTBEAT_EVERY, C(consumer)),
             Target::HeartbeatVisibilitySeconds { consumer } => (&HEARTBEAT_VISIBILITY, C(consumer)),
             Target::Idempotent { consumer } => (&IDEMPOTENT, C(consumer)),
-            Target::ReportBatchItemFailures { consumer } => (&REPORT_FAILURES, C(consumer)),
             Target::DeletesBeforeProcessing { consumer } => (&DELETES_FIRST, C(consumer)),
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
             Target::MoveTaskAt { operator, .. } => (&MOVE_TASK_AT, Selector::Operator(operator)),
+            Target::FunctionResponseTypes { lambda } => (&REPORT_ITEM_FAILURES, L(lambda)),
+            Target::LambdaBatchSize { lambda } => (&LAMBDA_BATCH_SIZE, L(lambda)),
+            Target::MaximumBatchingWindowInSeconds { lambda } => (&BATCHING_WINDOW, L(lambda)),
+            Target::FunctionTimeoutSeconds { lambda } => (&FUNCTION_TIMEOUT, L(lambda)),
+            Target::BatchResponse { lambda } => (&BATCH_RESPONSE, L(lambda)),
+            Target::AlarmStatistic { alarm } => (&ALARM_STATISTIC, A(alarm)),
+            Target::AlarmMetricName { alarm } => (&ALARM_METRIC, A(alarm)),
+            Target::AlarmPeriodSeconds { alarm } => (&ALARM_PERIOD, A(alarm)),
+            Target::AlarmEvaluationPeriods { alarm } => (&ALARM_EVALUATION_PERIODS, A(alarm)),
+            Target::AlarmDatapointsToAlarm { alarm } => (&ALARM_DATAPOINTS, A(alarm)),
+            Target::AlarmThreshold { alarm } => (&ALARM_THRESHOLD, A(alarm)),
+            Target::AlarmComparisonOperator { alarm } => (&ALARM_COMPARISON, A(alarm)),
+            Target::AlarmTreatMissingData { alarm } => (&ALARM_MISSING, A(alarm)),
+            Target::AddAlarm { alarm } => (&ADD_ALARM, A(&alarm.name)),
         }
     }
 
@@ -536,13 +808,53 @@ impl Target {
         if row.text {
             return Kind::Text;
         }
-        match field_range(row.field) {
+        match self.range() {
             Some((lo, hi, _)) => Kind::Int {
                 lo: i64::try_from(lo).unwrap_or(i64::MAX),
                 hi: i64::try_from(hi).unwrap_or(i64::MAX),
                 optional: row.optional,
             },
             None => Kind::Bool,
+        }
+    }
+
+    /// The range of the field the knob sets: a Lambda function's
+    /// (`lambda_range`), an alarm's (`alarm_range`), or the others'
+    /// (`field_range`); None for a toggle.
+    pub(super) fn range(&self) -> Option<(u64, u64, &'static str)> {
+        let (row, selector) = self.row();
+        match selector {
+            Selector::Lambda(_) => crate::scenario::lambda_range(row.field),
+            Selector::Alarm(_) => alarm_range(row.field),
+            _ => field_range(row.field),
+        }
+    }
+
+    /// The field's rule in words ("a whole number of seconds from 1 to 900").
+    pub(super) fn rule(&self) -> String {
+        let field = self.field();
+        match self.row().1 {
+            Selector::Lambda(_) | Selector::Alarm(_) => self
+                .range()
+                .map(|(lo, hi, unit)| format!("a whole number{unit} from {lo} to {hi}"))
+                .unwrap_or_default(),
+            _ => crate::scenario::rule_for(field).unwrap_or_default(),
+        }
+    }
+
+    /// The alarm the target names (`addAlarm`: its alarm's name).
+    pub(super) fn alarm(&self) -> Option<&str> {
+        match self.row().1 {
+            Selector::Alarm(alarm) => Some(alarm),
+            _ => None,
+        }
+    }
+
+    /// The Lambda function the target names.
+    pub(super) fn lambda(&self) -> Option<&str> {
+        match self.row().1 {
+            Selector::Lambda(lambda) => Some(lambda),
+            _ => None,
         }
     }
 
@@ -570,6 +882,8 @@ impl Target {
             Selector::Operator(_) => "operators",
             Selector::Queue(_) => "queues",
             Selector::Consumer(_) => "consumers",
+            Selector::Lambda(_) => "lambdas",
+            Selector::Alarm(_) => "alarms",
         };
         let known = |path: String| crate::scenario::field_words(&path).map(|_| path);
         known(format!("{owner}[].{}.{}", row.path, row.field))
@@ -597,6 +911,15 @@ impl Target {
                 .into_iter()
                 .map(|i| format!("consumers[{i}].{field}"))
                 .collect(),
+            Selector::Lambda(lambda) => (0..s.lambdas.len())
+                .filter(|i| s.lambdas[*i].name == lambda)
+                .map(|i| format!("lambdas[{i}].{field}"))
+                .collect(),
+            Selector::Alarm(alarm) => match s.alarms.iter().position(|a| a.name == alarm) {
+                Some(i) if row.name != "addAlarm" => vec![format!("alarms[{i}].{field}")],
+                Some(i) => vec![format!("alarms[{i}]")],
+                None => vec!["alarms".to_owned()],
+            },
         }
     }
 
@@ -610,6 +933,12 @@ impl Target {
             }
             (Access::Consumer(get, _), Selector::Consumer(consumer)) => {
                 Some(get(&s.consumers[*consumer_indexes(s, consumer).first()?]))
+            }
+            (Access::Lambda(get, _), Selector::Lambda(name)) => {
+                Some(get(s.lambdas.iter().find(|l| l.name == name)?))
+            }
+            (Access::Alarm(get, _), Selector::Alarm(name)) => {
+                Some(get(s.alarms.iter().find(|a| a.name == name)?))
             }
             _ => None,
         }
@@ -629,6 +958,18 @@ impl Target {
                 for i in consumer_indexes(s, consumer) {
                     set(&mut s.consumers[i], value, self);
                 }
+            }
+            (Access::Lambda(_, set), Selector::Lambda(name)) => {
+                s.lambdas
+                    .iter_mut()
+                    .filter(|l| l.name == name)
+                    .for_each(|l| set(l, value));
+            }
+            (Access::Alarm(_, set), Selector::Alarm(name)) => {
+                s.alarms
+                    .iter_mut()
+                    .filter(|a| a.name == name)
+                    .for_each(|a| set(a, value));
             }
             _ => {}
         }
@@ -653,9 +994,67 @@ impl Target {
     }
 }
 
+/// The range of an alarm's counted field, by its name: its period (at
+/// most a day, CloudWatch's longest), N and M (at most a day of 1 s
+/// periods), and a threshold knob's (Queuelab's choice: the counts and
+/// seconds of a lab's queues, at most a million).
+pub(crate) fn alarm_range(field: &str) -> Option<(u64, u64, &'static str)> {
+    Some(match field {
+        "periodSeconds" => (1, 86_400, " of seconds"),
+        "evaluationPeriods" | "datapointsToAlarm" => (1, 86_400, ""),
+        "threshold" => (0, 1_000_000, ""),
+        _ => return None,
+    })
+}
+
 /// The consumers a selector names: `*` is every one.
 pub(super) fn consumer_indexes(s: &Scenario, name: &str) -> Vec<usize> {
     (0..s.consumers.len())
         .filter(|i| name == "*" || s.consumers[*i].name == name)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_alarm_offers_no_alarm_then_every_metric_sqs_publishes_in_its_order() {
+        assert_eq!(ALARM_METRICS[0], "none");
+        assert_eq!(ALARM_METRICS[1..], crate::cloudwatch::SQS_METRICS);
+    }
+
+    #[test]
+    fn each_alarm_choice_reads_back_as_the_files_own_name() {
+        let mut alarm: Alarm = serde_json::from_str(r#"{"name":"a","threshold":1}"#).unwrap();
+        let Access::Alarm(get, set) = &ALARM_STATISTIC.access else {
+            panic!("the statistic is an alarm's field");
+        };
+        for name in STATISTICS {
+            set(&mut alarm, &KnobValue::Text(name.into()));
+            assert_eq!(get(&alarm), KnobValue::Text(name.into()));
+        }
+        for name in COMPARISONS {
+            alarm.comparison_operator = parse(&KnobValue::Text(name.into()));
+            assert_eq!(
+                named(&alarm.comparison_operator()),
+                KnobValue::Text(name.into())
+            );
+        }
+        for name in MISSING_DATA {
+            alarm.treat_missing_data = parse(&KnobValue::Text(name.into()));
+            assert_eq!(
+                named(&alarm.treat_missing_data()),
+                KnobValue::Text(name.into())
+            );
+        }
+    }
+
+    #[test]
+    fn each_batch_response_choice_is_a_response_the_handler_knows() {
+        for name in BATCH_RESPONSES {
+            let read: Option<crate::document::BatchResponse> = parse(&KnobValue::Text(name.into()));
+            assert!(read.is_some(), "{name}");
+        }
+    }
 }

@@ -13,7 +13,7 @@ use crate::document::{
     Explain, Goal, Knob, KnobValue, LeastPrivilege, Scenario, Target, MAX_FIXES, MAX_GRANTS,
     MAX_HINTS, MAX_NON_FIXES,
 };
-use crate::scenario::{at_most, field_range, quoted, rule_for, FieldError};
+use crate::scenario::{at_most, quoted, FieldError};
 
 pub(super) fn refuse<T>(
     path: impl Into<String>,
@@ -92,6 +92,7 @@ impl Goal {
                 t.to_string(),
             );
         }
+        self.validate_alarm_conditions(s)?;
         if let Some(attribute) = &self.order_kept_per {
             for (i, p) in s.producers.iter().enumerate() {
                 if p.rate.is_some() {
@@ -117,6 +118,40 @@ impl Goal {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+}
+
+impl Goal {
+    /// `alarmFires` names an alarm of the scenario (or one an `addAlarm`
+    /// knob adds), `alarmNotifies` a topic; each moment is within the run.
+    fn validate_alarm_conditions(&self, s: &Scenario) -> Result<(), FieldError> {
+        let within = |field: &str, t: u64| match t > s.duration_ms {
+            true => refuse(
+                format!("goal.{field}.byMs"),
+                format!(
+                    "a moment within the run (0 to durationMs = {})",
+                    s.duration_ms
+                ),
+                t.to_string(),
+            ),
+            false => Ok(()),
+        };
+        if let Some(fires) = &self.alarm_fires {
+            let added = |k: &crate::document::Knob| matches!(&k.target, Target::AddAlarm { alarm } if alarm.name == fires.alarm);
+            if !s.alarms.iter().any(|a| a.name == fires.alarm) && !s.knobs.iter().any(added) {
+                let rule = "the name of one of the scenario's alarms (or of an addAlarm knob's)";
+                return refuse("goal.alarmFires.alarm", rule, quoted(&fires.alarm));
+            }
+            within("alarmFires", fires.by_ms)?;
+        }
+        if let Some(notifies) = &self.alarm_notifies {
+            if !s.topics.iter().any(|t| t.name == notifies.topic) {
+                let rule = "the name of one of the scenario's SNS topics";
+                return refuse("goal.alarmNotifies.topic", rule, quoted(&notifies.topic));
+            }
+            within("alarmNotifies", notifies.by_ms)?;
         }
         Ok(())
     }
@@ -253,10 +288,41 @@ impl Knob {
             }
         }
         self.validate_queue_target(&target, s)?;
+        self.validate_function_or_alarm(&target, s)?;
         if let Some(consumer) = self.target.consumer() {
             if consumer_indexes(s, consumer).is_empty() {
                 let rule = "\"*\" or the name of one of the scenario's consumers";
                 return refuse(format!("{target}.consumer"), rule, quoted(consumer));
+            }
+        }
+        Ok(())
+    }
+
+    /// A Lambda function's or an alarm's: it is in the scenario (an alarm
+    /// `addAlarm` adds is checked as the scenario would check it).
+    fn validate_function_or_alarm(&self, target: &str, s: &Scenario) -> Result<(), FieldError> {
+        if let Some(lambda) = self.target.lambda() {
+            if !s.lambdas.iter().any(|l| l.name == lambda) {
+                let rule = "the name of one of the scenario's functions (lambdas)";
+                return refuse(format!("{target}.lambda"), rule, quoted(lambda));
+            }
+        }
+        if let Target::AddAlarm { alarm } = &self.target {
+            let mut with = s.clone();
+            with.alarms.retain(|a| a.name != alarm.name);
+            with.alarms.push((**alarm).clone());
+            let i = with.alarms.len() - 1;
+            return with.validate_cloudwatch().map_err(|mut e| {
+                e.path = e
+                    .path
+                    .replacen(&format!("alarms[{i}]"), &format!("{target}.alarm"), 1);
+                e
+            });
+        }
+        if let Some(alarm) = self.target.alarm() {
+            if !s.alarms.iter().any(|a| a.name == alarm) {
+                let rule = "the name of one of the scenario's alarms";
+                return refuse(format!("{target}.alarm"), rule, quoted(alarm));
             }
         }
         Ok(())
@@ -312,7 +378,7 @@ impl Knob {
                 }
             }
             Kind::Int { lo, hi, optional } => {
-                let field_rule = rule_for(self.target.field()).unwrap_or_default();
+                let field_rule = self.target.rule();
                 let (Some(min), Some(max)) = (self.min, self.max) else {
                     let rule = format!("given: a number knob gives min and max, each {field_rule}");
                     let which = if self.min.is_none() { "min" } else { "max" };
@@ -374,7 +440,7 @@ impl Knob {
             }
             (Kind::Int { .. }, KnobValue::Off(_)) if self.off || self.target.lapses() => Ok(()),
             (Kind::Int { .. }, _) => {
-                let unit = field_range(self.target.field()).map_or("", |(.., unit)| unit);
+                let unit = self.target.range().map_or("", |(.., unit)| unit);
                 let (min, max) = (self.min.unwrap_or(0), self.max.unwrap_or(0));
                 let off = if self.off { ", or \"off\"" } else { "" };
                 refuse(

@@ -138,6 +138,18 @@ fn choice_label(target: &Target, value: &str) -> String {
         (Target::Encryption { kms_key, .. }, "kms") => format!("SSE-KMS ({kms_key})"),
         (Target::Encryption { .. }, "sqs") => "SSE-SQS (keys SQS owns)".into(),
         (Target::Encryption { .. }, "none") => "None (unencrypted)".into(),
+        (Target::AddAlarm { .. }, "none") => "No alarm".into(),
+        (Target::AddAlarm { alarm }, metric) => match &alarm.queue {
+            Some(queue) => format!("On {queue}'s {metric}"),
+            None => format!("On {metric}"),
+        },
+        (Target::BatchResponse { .. }, "valid") => "The failed records' ids".into(),
+        (Target::BatchResponse { .. }, "unknownId") => "An id of no record in the batch".into(),
+        (Target::BatchResponse { .. }, "null") => "itemIdentifier: null".into(),
+        (Target::BatchResponse { .. }, "malformed") => {
+            "messageId where Lambda reads itemIdentifier".into()
+        }
+        (Target::BatchResponse { .. }, "empty") => "An empty list".into(),
         _ => value.into(),
     }
 }

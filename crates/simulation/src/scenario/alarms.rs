@@ -16,7 +16,7 @@ pub const RESOLUTIONS: [u64; 5] = [1, 5, 10, 30, 60];
 const MAX_EVALUATION_SECONDS: u64 = 86_400;
 
 impl Scenario {
-    pub(super) fn validate_cloudwatch(&self) -> Result<(), FieldError> {
+    pub(crate) fn validate_cloudwatch(&self) -> Result<(), FieldError> {
         let resolution = self.metrics.clone().unwrap_or_default().resolution_seconds;
         if !RESOLUTIONS.contains(&resolution) {
             let rule = "1, 5, 10, 30 or 60 (seconds per datapoint)";

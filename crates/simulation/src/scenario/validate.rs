@@ -374,6 +374,7 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
         Processing::ExponentialMs { mean } => at(path("processing.exponentialMs.mean"), mean)?,
     }
     let b = &c.behaviour;
+    retired_lambda_batch(&path, b)?;
     at(path("behaviour.restartMs"), b.restart_ms)?;
     if let Some(every) = b.heartbeat_every_ms {
         at(path("behaviour.heartbeatEveryMs"), every)?;
@@ -402,6 +403,31 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
         }
     }
     Ok(())
+}
+
+/// `lambdaBatch` and `reportBatchItemFailures` were a worker that acted
+/// like a Lambda function; a function is now a `lambdas` entry, its SQS
+/// event source mapping run as Lambda runs it. A file that still has them
+/// is refused with the way there.
+fn retired_lambda_batch(
+    path: &dyn Fn(&str) -> String,
+    b: &crate::document::Behaviour,
+) -> Result<(), FieldError> {
+    let (field, got) = match (&b.lambda_batch, &b.report_batch_item_failures) {
+        (Some(v), _) => ("lambdaBatch", v),
+        (None, Some(v)) => ("reportBatchItemFailures", v),
+        (None, None) => return Ok(()),
+    };
+    Err(FieldError {
+        path: path(&format!("behaviour.{field}")),
+        rule: "left out: a consumer no longer plays a Lambda function. Describe the function in \
+               the scenario's `lambdas` section (its SQS event source mapping: queue, batchSize, \
+               maximumBatchingWindowInSeconds, and functionResponseTypes \
+               [\"ReportBatchItemFailures\"] for partial batch responses; what it does in \
+               handler)"
+            .into(),
+        got: queuelab_engine::echo(&got.to_string()).into_owned(),
+    })
 }
 
 impl QueueSpec {

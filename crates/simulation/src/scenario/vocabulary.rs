@@ -182,8 +182,6 @@ const ROWS: &[Row] = &[
     ("consumers[].behaviour.restartMs", "Restart after a crash", Some("restart time"), Number, "", false, true),
     ("consumers[].behaviour.heartbeatEveryMs", "Heartbeat every", Some("heartbeat"), Number, "extends visibility while working", true, true),
     ("consumers[].behaviour.heartbeatVisibilitySeconds", "Heartbeat's visibility", None, Number, "empty = the queue's", true, true),
-    ("consumers[].behaviour.lambdaBatch", "Lambda batch", Some("Lambda batch"), Toggle, "the batch is one invocation", true, true),
-    ("consumers[].behaviour.reportBatchItemFailures", "Reports batch item failures", None, Toggle, "with Lambda batch", true, true),
     ("consumers[].behaviour.failsDuringMs", "Outage", Some("outage"), Group, "fails every message in this window", true, true),
     ("consumers[].behaviour.failsDuringMs.startMs", "Outage from", Some("outage start"), Number, "", false, true),
     ("consumers[].behaviour.failsDuringMs.endMs", "Outage until", Some("outage end"), Number, "", false, true),

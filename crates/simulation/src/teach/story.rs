@@ -197,8 +197,6 @@ pub(crate) struct Story {
     /// (Each by the worker that did it: a stale copy's crash is not the
     /// holder's.)
     abandoned: BTreeMap<String, (Arc<str>, String)>,
-    /// Messages given back by a whole Lambda batch's failure or a missed delete.
-    returned: returned::Returned,
     /// The latest explanation, with its moment.
     explanation: Option<(Millis, String)>,
     /// When an authored line was last shown.
@@ -274,7 +272,6 @@ impl Story {
             last_release: String::new(),
             redrives: Story::redrives(scenario),
             abandoned: BTreeMap::new(),
-            returned: returned::Returned::new(scenario),
             explanation: None,
             last_line_at: None,
             lines,
@@ -599,7 +596,6 @@ impl Story {
             + self.purged_held.len()
             + self.learners.len()
             + self.abandoned.len()
-            + self.returned.len()
             + self.groups.len()
     }
 }

@@ -184,7 +184,6 @@ impl SoFar<'_> {
             "crashBeforeSideEffect" => !b.crashes_before_side_effect_on.is_empty(),
             "crashAfterSideEffect" => !b.crashes_after_side_effect_on.is_empty(),
             "deleteFirst" => b.deletes_before_processing,
-            "lambdaBatch" => b.lambda_batch,
             "failsDuring" => b.fails_during_ms.is_some(),
             "retryAfterFailure" => b.retry_immediately || b.retry_backoff.is_some(),
             _ => false,

@@ -233,20 +233,13 @@ fn visibility_expired(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option
     }))
 }
 
-fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
+fn came_back(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option<Check> {
     let (all, rest) = named(f, text)?;
     let rest = rest.strip_prefix(" is visible again: ")?;
     let (holder, rest) = rest.split_once(" received it, then ")?;
     let (what, rest) = rest.split_once(" without deleting it, and ")?;
     let (t, _) = rest.split_once(" ended. A message not deleted")?;
     let t = timeout_said(t)?;
-    // A whole Lambda batch goes back when one of its records fails.
-    let whole_batch = s.consumers.iter().any(|c| {
-        let b = &c.behaviour;
-        (c.name == holder || holder.starts_with(&format!("{}-", c.name)))
-            && b.lambda_batch
-            && !b.report_batch_item_failures
-    });
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)
@@ -283,17 +276,7 @@ fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
             .history
             .iter()
             .any(|(s, _, k)| *s > r.seq && *s < seq && by_holder(k));
-        // Its batch failed: a record of the holder's failed since this one's receive.
-        let batch_failed = what
-            == "its Lambda batch failed (one record failed, so the whole batch went back)"
-            && whole_batch
-            && f.happenings.iter().any(|h| {
-                h.seq > r.seq
-                    && h.seq < seq
-                    && h.event == queuelab_simulation::TriggerEvent::ProcessingFailed
-                    && h.consumer.as_deref() == Some(holder)
-            });
-        if !did && !batch_failed {
+        if !did {
             return Err(format!(
                 "[other-holder] {holder} did not do this ({what}) after receiving it"
             ));
@@ -305,11 +288,11 @@ fn came_back(at: Millis, text: &str, f: &Facts, s: &Scenario) -> Option<Check> {
 /// What a function that gave a record back with `result` did to it.
 fn lambda_words(result: &str) -> Option<&'static str> {
     Some(match result {
-        "error" => "its invocation threw an error, so the whole batch went back",
-        "timeout" => "its invocation timed out, so the whole batch went back",
+        "error" => "its invocation failed (the function threw), so Lambda returned the whole batch",
+        "timeout" => "its invocation timed out, so Lambda returned the whole batch",
         "partial" => "reported it as a failed item (batchItemFailures)",
         "invalidResponse" => {
-            "returned a response Lambda could not read, so the whole batch went back"
+            "the function's batchItemFailures was not valid, so Lambda returned the whole batch"
         }
         _ => return None,
     })

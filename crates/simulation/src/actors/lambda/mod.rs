@@ -794,7 +794,19 @@ impl Actor for Mapping {
         arriving: &dyn Fn(&str) -> (u64, u64),
     ) -> Option<u64> {
         let arriving = arriving(&self.url);
-        Some(work::estimate(&self.spec, self.cap, now, until, arriving))
+        // Pollers past the first five poll only after a look at the
+        // backlog, a minute after messages came: none before then.
+        let scales_by = match self.target > START_POLLERS.min(self.cap) {
+            true => now,
+            false => now.saturating_add(SCALE_EVERY_MS),
+        };
+        Some(work::estimate(
+            &self.spec,
+            self.cap,
+            (now, scales_by),
+            until,
+            arriving,
+        ))
     }
 }
 
@@ -805,7 +817,7 @@ mod work {
 
     use queuelab_engine::Millis;
 
-    use super::{START_POLLERS, WAIT_TIME_SECONDS};
+    use super::{SCALE_EVERY_MS, START_POLLERS, WAIT_TIME_SECONDS};
     use crate::document::Lambda;
 
     /// An empty long poll: the wake, the action, the call, its time-out.
@@ -814,10 +826,12 @@ mod work {
     /// invocation's wake and its share of a delete, a visibility timer.
     const PER_MESSAGE: u64 = 8;
 
+    /// `scales_by`: the first moment pollers past the first five may poll
+    /// (now, if the mapping has scaled already).
     pub(super) fn estimate(
         spec: &Lambda,
         cap: u64,
-        now: Millis,
+        (now, scales_by): (Millis, Millis),
         until: Millis,
         (sends, units): (u64, u64),
     ) -> u64 {
@@ -845,7 +859,10 @@ mod work {
             .saturating_mul(rounds);
         // Pollers past the first five poll while a backlog lasts, and for
         // up to a minute after it: at most a minute per message sent.
-        let minutes = (span / 60_000 + 1).min(sends);
+        let minutes = match until.checked_sub(scales_by) {
+            Some(scaling) => (scaling / SCALE_EVERY_MS + 1).min(sends),
+            None => 0,
+        };
         let scaled = (cap - base)
             .saturating_mul(60_000 / poll_ms)
             .saturating_mul(PER_POLL)

@@ -273,7 +273,6 @@ impl Story {
         let id = message_id.to_string();
         self.stop_waiting(&id, Some(now));
         if let Some(by) = by {
-            self.returned.received(now, by, &id);
             self.unprocessed.insert((by.clone(), id.clone()));
         }
         self.last_received = self.label(&id);
@@ -499,7 +498,6 @@ impl Story {
     fn deleted(&mut self, now: Millis, queue: &str, id: String, by: Option<&Arc<str>>) {
         use TriggerEvent as T;
         self.stop_waiting(&id, None);
-        self.returned.deleted(by, &id);
         let receipt = self.receipts.get(&id);
         let rc = receipt.map(|r| r.receive_count);
         let stale = by.is_some() && receipt.is_some_and(|r| r.by.as_ref() != by);
@@ -742,16 +740,6 @@ impl Story {
         }
         let what = "its handler failed".to_string();
         (self.abandoned).insert(message_id.clone(), (consumer.clone(), what));
-        for id in self.returned.failed(consumer) {
-            let held = self
-                .receipts
-                .get(&id)
-                .is_some_and(|r| r.by.as_ref() == Some(consumer));
-            if held && id != *message_id {
-                let what = returned::BATCH_FAILED.to_string();
-                self.abandoned.insert(id, (consumer.clone(), what));
-            }
-        }
         let h = Happening {
             learners: self.learners.contains(message_id.as_str()),
             message: body.as_deref(),

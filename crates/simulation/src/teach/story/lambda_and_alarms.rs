@@ -1,7 +1,8 @@
 //! What a Lambda event source mapping's events and a CloudWatch alarm's
-//! changes of state tell the story: the triggers they fire. (Lambda's
-//! records are the queue's messages: their receives, deletes and side
-//! effects are told by the events those already log.)
+//! changes of state tell the story: the triggers they fire, and why a
+//! record an invocation did not have deleted comes back. (Lambda's records
+//! are the queue's messages: their receives, deletes and side effects are
+//! told by the events those already log.)
 
 use std::sync::Arc;
 
