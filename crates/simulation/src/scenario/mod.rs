@@ -6,7 +6,7 @@
 //! words (`vocabulary.rs`: every field's label, unit and range; `card.rs`:
 //! a worker's card line).
 
-mod alarms;
+pub(crate) mod alarms;
 mod buckets;
 mod card;
 mod fields;
