@@ -493,7 +493,10 @@ const PINNED: &[Pinned] = &[
     // charge-plain reports batch item failures too: only A-3 comes back.
     (
         "21-lambda-partial-batch.json",
-        &[("/lambdas/0/functionResponseTypes", r#"["ReportBatchItemFailures"]"#)],
+        &[(
+            "/lambdas/0/functionResponseTypes",
+            r#"["ReportBatchItemFailures"]"#,
+        )],
         "plain-retry",
         "No: Lambda retries only A-3",
     ),

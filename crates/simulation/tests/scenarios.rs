@@ -643,7 +643,9 @@ fn a_failed_record_holds_its_fifo_group_and_the_groups_later_records_return_with
     let group_a = vec!["A-2: cust".to_string(), "A-3: cust".to_string()];
     assert_eq!(back[0], ("partial", group_a.clone()));
     assert_eq!(back.last().unwrap(), &("partial", group_a));
-    assert!(back.iter().all(|(_, f)| f.iter().all(|b| b.starts_with('A'))));
+    assert!(back
+        .iter()
+        .all(|(_, f)| f.iter().all(|b| b.starts_with('A'))));
     // customer-B goes on while customer-A waits: B-3 is booked before
     // A-2's visibility timeout (6 s) ends.
     let bodies = bodies(&sim);

@@ -524,7 +524,10 @@ fn an_alarm_changed_line_is_shown_at_the_moment_the_alarm_reaches_the_state_it_n
     // (ALARM at the end of the second period, 2 s).
     assert_eq!(
         story(s),
-        [(1000, "OK first".to_string()), (2000, "in ALARM".to_string())]
+        [
+            (1000, "OK first".to_string()),
+            (2000, "in ALARM".to_string())
+        ]
     );
 }
 

@@ -53,15 +53,13 @@ impl Simulation {
 
     /// The run's CloudWatch (always registered).
     pub(crate) fn watch_mut(&mut self) -> Result<&mut CloudWatch, CwError> {
-        crate::observer::find_mut::<CloudWatch>(&mut self.observers).ok_or_else(|| {
-            CwError::new("InternalServiceError", 500, "The run has no CloudWatch")
-        })
+        crate::observer::find_mut::<CloudWatch>(&mut self.observers)
+            .ok_or_else(|| CwError::new("InternalServiceError", 500, "The run has no CloudWatch"))
     }
 
     pub(crate) fn watch(&self) -> Result<&CloudWatch, CwError> {
-        crate::observer::find::<CloudWatch>(&self.observers).ok_or_else(|| {
-            CwError::new("InternalServiceError", 500, "The run has no CloudWatch")
-        })
+        crate::observer::find::<CloudWatch>(&self.observers)
+            .ok_or_else(|| CwError::new("InternalServiceError", 500, "The run has no CloudWatch"))
     }
 
     /// An epoch time in seconds as the JSON protocol carries it.
@@ -181,9 +179,7 @@ impl Simulation {
                 dimensions: dimensions_out(&id.dimensions),
             })
             .collect();
-        let next_token = found
-            .next()
-            .map(|_| (skip + LIST_METRICS_PAGE).to_string());
+        let next_token = found.next().map(|_| (skip + LIST_METRICS_PAGE).to_string());
         Ok(CwAnswer::Metrics(ListedMetrics {
             metrics,
             next_token,
@@ -223,7 +219,10 @@ fn check_namespace(namespace: &str) -> Result<(), CwError> {
     if namespace.starts_with(':') {
         return bad("a namespace does not begin with \":\"");
     }
-    if !namespace.chars().all(|c| c.is_ascii() && !c.is_ascii_control()) {
+    if !namespace
+        .chars()
+        .all(|c| c.is_ascii() && !c.is_ascii_control())
+    {
         return bad("a namespace is ASCII characters, without control characters");
     }
     Ok(())

@@ -61,7 +61,12 @@ impl Simulation {
             alarm_actions: self.topics_of(&c.alarm_actions, "AlarmActions")?,
             ok_actions: self.topics_of(&c.ok_actions, "OKActions")?,
         };
-        let resolution = self.scenario.metrics.clone().unwrap_or_default().resolution_seconds;
+        let resolution = self
+            .scenario
+            .metrics
+            .clone()
+            .unwrap_or_default()
+            .resolution_seconds;
         let at = |field: &str| api_member(field).to_string();
         crate::scenario::alarms::validate_periods(&at, &alarm, resolution)
             .map_err(|e| CwError::invalid(e.to_string()))?;
@@ -73,13 +78,15 @@ impl Simulation {
             unit: unit(c.unit.as_deref(), "Unit")?.map(str::to_string),
         };
         let now = self.now();
-        self.watch_mut()?.put_alarm(alarm, extra, now).map_err(|_| {
-            CwError::limit(format!(
-                "A run holds at most {} alarms (Queuelab's bound, MAX_RUN_ALARMS), the \
+        self.watch_mut()?
+            .put_alarm(alarm, extra, now)
+            .map_err(|_| {
+                CwError::limit(format!(
+                    "A run holds at most {} alarms (Queuelab's bound, MAX_RUN_ALARMS), the \
                  scenario's among them: delete one first",
-                super::api::MAX_RUN_ALARMS
-            ))
-        })?;
+                    super::api::MAX_RUN_ALARMS
+                ))
+            })?;
         Ok(CwAnswer::Empty {})
     }
 

@@ -471,7 +471,9 @@ impl CloudWatch {
     /// DeleteAlarms: removes the alarms named, or none when one of them
     /// is not an alarm of the run (its name is the error).
     pub(crate) fn delete_alarms(&mut self, names: &[String]) -> Result<(), String> {
-        if let Some(missing) = (names.iter()).find(|n| !self.alarms.iter().any(|w| &w.alarm.name == *n)) {
+        if let Some(missing) =
+            (names.iter()).find(|n| !self.alarms.iter().any(|w| &w.alarm.name == *n))
+        {
             return Err(missing.clone());
         }
         self.alarms.retain(|w| !names.contains(&w.alarm.name));

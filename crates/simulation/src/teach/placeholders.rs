@@ -335,7 +335,10 @@ mod tests {
     fn a_functions_maximum_concurrency_is_a_count_and_without_one_matches_nothing() {
         let s = with_functions();
         let count = |c: &str| Count::Setting(c.into());
-        assert_eq!(check_count(&count("{charge.maximumConcurrency}"), &s), Ok(()));
+        assert_eq!(
+            check_count(&count("{charge.maximumConcurrency}"), &s),
+            Ok(())
+        );
         assert_eq!(
             counted_value(&count("{charge.maximumConcurrency}"), &s),
             Count::Number(20)
