@@ -824,3 +824,64 @@ fn list_metrics_lists_custom_and_queue_metrics_by_namespace_name_and_dimension()
     );
     assert_eq!(sqs, ["NumberOfMessagesSent"]);
 }
+
+fn publishing(extra: Value) -> Simulation {
+    let mut doc = json!({
+        "title": "publishes", "durationMs": 10_000,
+        "metrics": { "resolutionSeconds": 1 },
+        "queues": [{ "name": "orders" }],
+        "producers": [{ "name": "shop", "queue": "orders",
+            "sends": [{ "atMs": 100, "body": "order 1" }, { "atMs": 200, "body": "bad order 2" }] }],
+        "consumers": [{ "name": "worker", "queue": "orders", "processing": { "fixedMs": 300 },
+            "pollIntervalMs": 100, "behaviour": { "failsOn": ["bad"] },
+            "publishMetrics": { "namespace": "OrderProcessing" } }],
+    });
+    for (k, v) in extra.as_object().expect("an object") {
+        doc[k] = v.clone();
+    }
+    let scenario: Scenario = serde_json::from_value(doc).expect("a scenario");
+    Simulation::new(scenario, Config::default()).expect("loads")
+}
+
+#[test]
+fn a_consumer_with_publish_metrics_puts_processing_time_and_success_after_each_message() {
+    let mut sim = publishing(json!({}));
+    sim.advance(1000);
+    assert_eq!(
+        steps(&sim, "OrderProcessing", "ProcessingTime"),
+        [(0, 600.0, 2.0)]
+    );
+    assert_eq!(
+        steps(&sim, "OrderProcessing", "ProcessingSuccess"),
+        [(0, 1.0, 2.0)]
+    );
+    let metrics = sim.metrics(0);
+    let units: Vec<&str> = (metrics.series.iter())
+        .filter(|s| s.metric.namespace == "OrderProcessing")
+        .map(|s| s.unit.as_str())
+        .collect();
+    assert_eq!(units, ["Count", "Milliseconds"]);
+}
+
+#[test]
+fn a_scenario_alarm_watches_a_consumers_published_metric() {
+    let alarm = json!([{ "name": "failures", "namespace": "OrderProcessing",
+        "metricName": "ProcessingSuccess", "statistic": "Minimum", "threshold": 1,
+        "comparisonOperator": "LessThanThreshold" }]);
+    let mut sim = publishing(json!({ "alarms": alarm }));
+    sim.advance(2000);
+    assert_eq!(
+        alarm_changes(&sim, "failures"),
+        [(1000, AlarmState::InsufficientData, AlarmState::ALARM)]
+    );
+}
+
+#[test]
+fn a_publish_metrics_namespace_beginning_with_aws_is_refused_at_its_field() {
+    let mut doc = serde_json::to_value(publishing(json!({})).scenario()).expect("JSON");
+    doc["consumers"][0]["publishMetrics"]["namespace"] = json!("AWS/SQS");
+    let scenario: Scenario = serde_json::from_value(doc).expect("a scenario");
+    let e = scenario.validate().expect_err("refused");
+    assert_eq!(e.path, "consumers[0].publishMetrics.namespace");
+    assert!(e.rule.contains("reserved"), "{}", e.rule);
+}

@@ -17,6 +17,7 @@ pub mod store;
 mod watch;
 
 pub use evaluate::AlarmState;
+pub(crate) use service::namespace_rule;
 pub use store::{MetricId, StatSet};
 pub(crate) use watch::CloudWatch;
 pub use watch::{AlarmSnapshot, AlarmTransition, MetricsSnapshot, SeriesSnapshot};

@@ -205,27 +205,37 @@ pub(crate) fn page_start(token: Option<&str>) -> Result<usize, CwError> {
 /// characters, not beginning with ":" or with "AWS/" (kept for AWS's own).
 fn check_namespace(namespace: &str) -> Result<(), CwError> {
     check_length("Namespace", namespace, 255)?;
-    let bad = |why: &str| {
-        Err(CwError::invalid(format!(
-            "The value {namespace} for parameter Namespace is invalid: {why}"
-        )))
-    };
+    match namespace_rule(namespace) {
+        None => Ok(()),
+        Some(rule) => Err(CwError::invalid(format!(
+            "The value {namespace} for parameter Namespace is invalid: it must be {rule}"
+        ))),
+    }
+}
+
+/// The rule a custom namespace breaks, in words, if any (a consumer's
+/// `publishMetrics.namespace` is held to it too).
+pub(crate) fn namespace_rule(namespace: &str) -> Option<&'static str> {
+    let n = namespace.chars().count();
+    if n == 0 || n > 255 {
+        return Some("1 to 255 characters");
+    }
     if namespace.starts_with("AWS/") {
-        return bad(
-            "namespaces beginning with \"AWS/\" are reserved for AWS services' own metrics \
-             (SQS publishes AWS/SQS itself); publish yours under a namespace of your own",
+        return Some(
+            "a namespace of your own: namespaces beginning with \"AWS/\" are reserved for AWS \
+             services' own metrics (SQS publishes AWS/SQS itself)",
         );
     }
     if namespace.starts_with(':') {
-        return bad("a namespace does not begin with \":\"");
+        return Some("a namespace not beginning with \":\"");
     }
     if !namespace
         .chars()
         .all(|c| c.is_ascii() && !c.is_ascii_control())
     {
-        return bad("a namespace is ASCII characters, without control characters");
+        return Some("ASCII characters, without control characters");
     }
-    Ok(())
+    None
 }
 
 /// A text member's length, 1 to `most` characters.
