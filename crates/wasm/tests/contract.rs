@@ -37,8 +37,9 @@ use queuelab_simulation::cloudwatch::{
 };
 use queuelab_simulation::{
     Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Outcome, Processing, Producer, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
+    Operation, Operator, OperatorCall, Outcome, Processing, Producer, PublishMetrics, QueueSpec,
+    Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent,
+    UnlockCause, Window,
 };
 use queuelab_simulation::{
     AlarmSnapshot, FailureSnapshot, HeldSnapshot, Kind, LogEvent, ProducerSnapshot, SideEffect,
@@ -219,6 +220,7 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Consumer,
         Processing,
         Behaviour,
+        PublishMetrics,
         Window,
         RetryBackoff,
         Narration,
