@@ -885,3 +885,38 @@ fn a_publish_metrics_namespace_beginning_with_aws_is_refused_at_its_field() {
     assert_eq!(e.path, "consumers[0].publishMetrics.namespace");
     assert!(e.rule.contains("reserved"), "{}", e.rule);
 }
+
+#[test]
+fn a_put_alarms_action_publishes_cloudwatchs_notification_to_the_runs_topic() {
+    let policy = json!({ "Version": "2012-10-17", "Statement": [{ "Effect": "Allow",
+        "Principal": { "Service": "sns.amazonaws.com" }, "Action": "sqs:SendMessage",
+        "Resource": "arn:aws:sqs:us-east-1:000000000000:ops-inbox" }] });
+    let doc = json!({
+        "title": "actions", "durationMs": 5000, "metrics": { "resolutionSeconds": 1 },
+        "queues": [{ "name": "ops-inbox", "policy": policy }],
+        "topics": [{ "name": "ops", "subscriptions": [{ "queue": "ops-inbox", "rawMessageDelivery": true }] }],
+    });
+    let mut sim = Simulation::new(serde_json::from_value(doc).expect("a scenario"), Config::default())
+        .expect("loads");
+    let a = PutMetricAlarm {
+        alarm_actions: vec!["arn:aws:sns:us-east-1:000000000000:ops".into()],
+        ..alarm("slow", 100.0)
+    };
+    call(&mut sim, CwCall::PutMetricAlarm(a)).expect("made");
+    call(&mut sim, put("OrderProcessing", vec![datum("ProcessingTime", 250.0)])).expect("put");
+    sim.advance(1000);
+    let published: Vec<String> = sim
+        .events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::TopicPublished { topic, .. }) => Some(topic.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(published, ["ops"], "the alarm's change into ALARM published to the topic");
+    let snapshot = sim.engine().snapshot();
+    let inbox = (snapshot.queues.iter()).find(|q| q.name == "ops-inbox").expect("the queue");
+    assert_eq!(inbox.messages.len(), 1);
+    let body = &inbox.messages[0].body;
+    assert!(body.contains(r#""AlarmName":"slow""#), "{body}");
+    assert!(body.contains(r#""NewStateValue":"ALARM""#), "{body}");
+}
