@@ -579,7 +579,8 @@ fn delete_alarms_removes_them_and_an_unknown_name_deletes_none() {
 
 #[test]
 fn each_member_put_metric_alarm_requires_is_missing_parameter_naming_it() {
-    let cases: [(&str, fn(&mut PutMetricAlarm)); 8] = [
+    type Drop = fn(&mut PutMetricAlarm);
+    let cases: [(&str, Drop); 8] = [
         ("AlarmName", |a| a.alarm_name = None),
         ("Namespace", |a| a.namespace = None),
         ("MetricName", |a| a.metric_name = None),
@@ -896,14 +897,21 @@ fn a_put_alarms_action_publishes_cloudwatchs_notification_to_the_runs_topic() {
         "queues": [{ "name": "ops-inbox", "policy": policy }],
         "topics": [{ "name": "ops", "subscriptions": [{ "queue": "ops-inbox", "rawMessageDelivery": true }] }],
     });
-    let mut sim = Simulation::new(serde_json::from_value(doc).expect("a scenario"), Config::default())
-        .expect("loads");
+    let mut sim = Simulation::new(
+        serde_json::from_value(doc).expect("a scenario"),
+        Config::default(),
+    )
+    .expect("loads");
     let a = PutMetricAlarm {
         alarm_actions: vec!["arn:aws:sns:us-east-1:000000000000:ops".into()],
         ..alarm("slow", 100.0)
     };
     call(&mut sim, CwCall::PutMetricAlarm(a)).expect("made");
-    call(&mut sim, put("OrderProcessing", vec![datum("ProcessingTime", 250.0)])).expect("put");
+    call(
+        &mut sim,
+        put("OrderProcessing", vec![datum("ProcessingTime", 250.0)]),
+    )
+    .expect("put");
     sim.advance(1000);
     let published: Vec<String> = sim
         .events(0)
@@ -912,9 +920,15 @@ fn a_put_alarms_action_publishes_cloudwatchs_notification_to_the_runs_topic() {
             _ => None,
         })
         .collect();
-    assert_eq!(published, ["ops"], "the alarm's change into ALARM published to the topic");
+    assert_eq!(
+        published,
+        ["ops"],
+        "the alarm's change into ALARM published to the topic"
+    );
     let snapshot = sim.engine().snapshot();
-    let inbox = (snapshot.queues.iter()).find(|q| q.name == "ops-inbox").expect("the queue");
+    let inbox = (snapshot.queues.iter())
+        .find(|q| q.name == "ops-inbox")
+        .expect("the queue");
     assert_eq!(inbox.messages.len(), 1);
     let body = &inbox.messages[0].body;
     assert!(body.contains(r#""AlarmName":"slow""#), "{body}");
