@@ -934,3 +934,29 @@ fn a_put_alarms_action_publishes_cloudwatchs_notification_to_the_runs_topic() {
     assert!(body.contains(r#""AlarmName":"slow""#), "{body}");
     assert!(body.contains(r#""NewStateValue":"ALARM""#), "{body}");
 }
+
+#[test]
+fn a_next_token_past_every_alarm_or_metric_answers_an_empty_page() {
+    let mut sim = sim();
+    let huge = usize::MAX.to_string();
+    let d = describe(
+        &mut sim,
+        DescribeAlarms {
+            next_token: Some(huge.clone()),
+            ..DescribeAlarms::default()
+        },
+    );
+    assert_eq!((names(&d).len(), d.get("NextToken")), (0, None));
+    let listed = call(
+        &mut sim,
+        CwCall::ListMetrics(ListMetrics {
+            next_token: Some(huge),
+            ..ListMetrics::default()
+        }),
+    )
+    .expect("listed");
+    assert_eq!(
+        serde_json::to_value(listed).expect("JSON"),
+        json!({ "Metrics": [] })
+    );
+}

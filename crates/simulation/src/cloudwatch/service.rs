@@ -179,7 +179,9 @@ impl Simulation {
                 dimensions: dimensions_out(&id.dimensions),
             })
             .collect();
-        let next_token = found.next().map(|_| (skip + LIST_METRICS_PAGE).to_string());
+        let next_token = found
+            .next()
+            .map(|_| skip.saturating_add(LIST_METRICS_PAGE).to_string());
         Ok(CwAnswer::Metrics(ListedMetrics {
             metrics,
             next_token,

@@ -156,7 +156,8 @@ impl Simulation {
             })
             .collect();
         let max = max as usize;
-        let next_token = (all.len() > skip + max).then(|| (skip + max).to_string());
+        let end = skip.saturating_add(max);
+        let next_token = (all.len() > end).then(|| end.to_string());
         Ok(CwAnswer::Alarms(DescribedAlarms {
             metric_alarms: all.into_iter().skip(skip).take(max).collect(),
             composite_alarms: Vec::new(),
