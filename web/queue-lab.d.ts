@@ -6,6 +6,7 @@ import type { CheckFailure, ConditionText, KnobValue, KnobView, Playground, Queu
 import type { SqsClient, SqsClientOptions } from "./client/sqs-client.js";
 import type { SnsClient, SnsClientOptions } from "./client/sns-client.js";
 import type { S3Client, S3ClientOptions } from "./client/s3-client.js";
+import type { CloudWatchClient, CloudWatchClientOptions } from "./client/cloudwatch-client.js";
 
 /** One engine event as the page's log shows it: { seq, timeMs, type, ... } (generated from the Rust types). */
 export type EngineEvent = QueuelabEvent;
@@ -107,6 +108,10 @@ export declare class QueueLabElement extends HTMLElement {
   readonly s3: S3Client;
   /** A client like `s3` with its own options (`caller`; `principal`: the buckets take their own account's calls only). */
   s3Client(options?: S3ClientOptions): S3Client;
+  /** A CloudWatch client on the run's metrics and alarms (PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics); recorded like `sqs`'s requests. */
+  readonly cloudwatch: CloudWatchClient;
+  /** A client like `cloudwatch` with its own options (`caller`; `principal`: the run's CloudWatch takes its own account's calls only). */
+  cloudwatchClient(options?: CloudWatchClientOptions): CloudWatchClient;
   /** The playback controls; null before the element starts. */
   readonly controls: LabControls | null;
   /** A lab's goal, knobs and Check my fix; null before the element starts or when its scenario has no goal. */

@@ -18,6 +18,7 @@ import { styleText } from "./engine/files.js";
 import { SqsClient } from "./client/sqs-client.js";
 import { SnsClient } from "./client/sns-client.js";
 import { S3Client } from "./client/s3-client.js";
+import { CloudWatchClient } from "./client/cloudwatch-client.js";
 import { CodeCell } from "./views/panels/code-cell.js";
 import { h } from "./ui/dom.js";
 
@@ -59,6 +60,7 @@ export class QueueLabElement extends HTMLElement {
   #sqs = null;
   #sns = null;
   #s3 = null;
+  #cloudwatch = null;
   #observer = null;
   #generation = 0; // bumps on every (re)build and removal; stale async work checks it
   #shown = false;
@@ -117,6 +119,20 @@ export class QueueLabElement extends HTMLElement {
    */
   s3Client(options = {}) {
     return new S3Client(this.#endpoint(), this.#who(options));
+  }
+
+  /** A small CloudWatch client (custom metrics, alarms) on the run's CloudWatch: `await el.cloudwatch.putMetricData({ Namespace, MetricData })`. */
+  get cloudwatch() {
+    this.#cloudwatch ??= this.cloudwatchClient();
+    return this.#cloudwatch;
+  }
+
+  /**
+   * A client like `el.cloudwatch` with options of its own (`caller`, `principal`).
+   * @param {import("./client/cloudwatch-client.js").CloudWatchClientOptions} [options]
+   */
+  cloudwatchClient(options = {}) {
+    return new CloudWatchClient(this.#endpoint(), this.#who(options));
   }
 
   /** What the clients dispatch to: this element's lab, once it has started. Their requests are recorded like any action. */

@@ -60,8 +60,12 @@ import { gzipSync } from "node:zlib";
 // 828,929 with Lambda and CloudWatch (+67 KB: the event source mapping actor with its
 // validation in Lambda's words, the event JSON and the partial batch response read, scaling and
 // throttling; the CloudWatch observer with its store, alarm evaluation, alarm notifications
-// written with serde_json, the gauges' index and Playground.metrics).
-const BUDGET = 830_000;
+// written with serde_json, the gauges' index and Playground.metrics); 854,892 with CloudWatch's
+// API (+26 KB: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms and ListMetrics over
+// the run's store and alarms with CloudWatch's checks and words, their JSON 1.0 wire read by hand
+// with the new number, list-of-numbers and boolean readers, DescribeAlarms' MetricAlarm
+// serialiser, and a consumer's publishMetrics; not yet measured with twiggy).
+const BUDGET = 856_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

@@ -505,13 +505,15 @@ export class Run {
 
 /**
  * The target and body text of a journal's call, as it was dispatched: an
- * SQS operation's name is its target's end (`SendMessage`); an SNS or S3
- * call's `op` is its whole target (`AmazonSNS.Publish`, `AmazonS3.PutObject`,
- * or `AmazonSNS` with the query protocol's form body, kept as the text it was).
+ * SQS operation's name is its target's end (`SendMessage`); an SNS, S3 or
+ * CloudWatch call's `op` is its whole target (`AmazonSNS.Publish`,
+ * `AmazonS3.PutObject`, `GraniteServiceVersion20100801.PutMetricData`, or
+ * `AmazonSNS` with the query protocol's form body, kept as the text it was).
  */
 function request({ op, body }) {
   if (op === "AmazonSNS") return [op, String(body)];
-  return [/^Amazon(SNS|S3)\./.test(op) ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
+  const neighbour = /^(AmazonSNS|AmazonS3|GraniteServiceVersion20100801)\./.test(op);
+  return [neighbour ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
 }
 
 /**

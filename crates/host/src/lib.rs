@@ -24,7 +24,7 @@ mod snapshot;
 
 use queuelab_engine::{PollId, Principal};
 use queuelab_protocol::{
-    dispatch_as, oversized, poll_response, s3, sns, too_large, Dispatched, Response,
+    cloudwatch, dispatch_as, oversized, poll_response, s3, sns, too_large, Dispatched, Response,
 };
 use queuelab_simulation::{Scenario, Simulation};
 
@@ -124,7 +124,9 @@ impl Host {
     /// (`DispatchOptions::principal` reads a caller's words); or an SNS
     /// request (`AmazonSNS` with a query-protocol form, `AmazonSNS.Publish`
     /// with JSON: `queuelab_protocol::sns`), or an S3 one (`AmazonS3.PutObject`
-    /// with JSON: `queuelab_protocol::s3`). Recorded in the journal first,
+    /// with JSON: `queuelab_protocol::s3`), or a CloudWatch one
+    /// (`GraniteServiceVersion20100801.PutMetricData`, CloudWatch's JSON
+    /// protocol: `queuelab_protocol::cloudwatch`). Recorded in the journal first,
     /// principal and all, so a replay makes the same call.
     pub fn dispatch(&mut self, target: &str, body: &str, by: &Principal) -> Dispatched {
         // What the protocol will not read is not kept either.
@@ -137,6 +139,8 @@ impl Host {
             Dispatched::Done(sns::dispatch(&mut self.sim, target, body, by))
         } else if s3::is_s3(target) {
             Dispatched::Done(s3::dispatch(&mut self.sim, target, body, by))
+        } else if cloudwatch::is_cloudwatch(target) {
+            Dispatched::Done(cloudwatch::dispatch(&mut self.sim, target, body, by))
         } else {
             dispatch_as(self.sim.engine_mut(), target, body, by)
         };

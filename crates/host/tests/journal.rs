@@ -230,3 +230,30 @@ fn a_journal_records_at_most_its_number_of_calls() {
         (MAX_JOURNAL_CALLS, 1)
     );
 }
+
+#[test]
+fn a_cloudwatch_call_is_recorded_by_its_whole_target_and_a_replay_makes_it_again() {
+    let mut host = Host::from_scenario(&scenario(), PlaygroundOptions::default()).unwrap();
+    host.advance(1500).unwrap();
+    let target = "GraniteServiceVersion20100801.PutMetricData";
+    let body = json!({ "Namespace": "OrderProcessing",
+        "MetricData": [{ "MetricName": "ProcessingTime", "Value": 250.5, "Unit": "Milliseconds" }] });
+    let by = Principal::caller(Some("your code"));
+    assert_eq!(status(host.dispatch(target, &body.to_string(), &by)), 200);
+    let calls = &as_json(host.journal())["calls"];
+    assert_eq!(calls[0]["op"], target);
+    assert_eq!(calls[0]["body"], body);
+    let custom = |h: &Host| {
+        let metrics = h.simulation().metrics(0);
+        (metrics.series.into_iter())
+            .find(|s| s.metric.namespace == "OrderProcessing")
+            .map(|s| s.points)
+    };
+    let replayed = Host::replay(host.journal()).expect("replays");
+    assert!(custom(&host).is_some());
+    assert_eq!(
+        custom(&replayed),
+        custom(&host),
+        "the replay put the same datapoint at the same moment"
+    );
+}

@@ -13,16 +13,17 @@
 //! (ranges, names, states, FIFO) is the engine's.
 
 mod attributes;
+pub mod cloudwatch;
 mod json;
 mod members;
 mod neighbour;
 pub mod s3;
 pub mod sns;
 
-/// Whether a request is for a neighbour service of the run (SNS, S3)
-/// rather than SQS: the host hands it to the simulation.
+/// Whether a request is for a neighbour service of the run (SNS, S3,
+/// CloudWatch) rather than SQS: the host hands it to the simulation.
 pub fn is_neighbour(target: &str) -> bool {
-    sns::is_sns(target) || s3::is_s3(target)
+    sns::is_sns(target) || s3::is_s3(target) || cloudwatch::is_cloudwatch(target)
 }
 
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};

@@ -59,6 +59,37 @@ impl<'a> Members<'a> {
         }
     }
 
+    /// A number (a double), from a number or its text.
+    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, Wrong> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => number_of(v)
+                .map(Some)
+                .ok_or(self.wrong(name, "must be a number")),
+        }
+    }
+
+    /// A list of numbers (`Values`).
+    pub(crate) fn numbers(&self, name: &str) -> Result<Vec<f64>, Wrong> {
+        match self.get(name) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => (items.iter())
+                .map(|v| number_of(v).ok_or(self.wrong(name, "must be a list of numbers")))
+                .collect(),
+            Some(_) => Err(self.wrong(name, "must be a list of numbers")),
+        }
+    }
+
+    /// A boolean, from `true`/`false` or their text.
+    pub(crate) fn boolean(&self, name: &str) -> Result<Option<bool>, Wrong> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
+            Some(_) => Err(self.wrong(name, "must be true or false")),
+        }
+    }
+
     /// A map of text to text (`Attributes`).
     pub(crate) fn text_map(&self, name: &str) -> Result<BTreeMap<String, String>, Wrong> {
         let mut out = BTreeMap::new();
@@ -141,5 +172,14 @@ impl<'a> Members<'a> {
             Some(_) => true,
             None => false,
         }
+    }
+}
+
+/// A JSON number, or a number's text, as a double.
+fn number_of(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
     }
 }

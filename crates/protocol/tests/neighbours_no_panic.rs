@@ -1,11 +1,11 @@
-//! No SNS or S3 request, however malformed, may panic: random members of
+//! No SNS, S3 or CloudWatch request, however malformed, may panic: random members of
 //! the right names and wrong shapes for every operation, as JSON and as a
 //! query-protocol form, and random forms, must answer 200 or an error
 //! status, on a run with a topic, a subscribed queue and a bucket.
 
 use proptest::prelude::*;
 use queuelab_engine::{Config, Principal};
-use queuelab_protocol::{s3, sns};
+use queuelab_protocol::{cloudwatch, s3, sns};
 use queuelab_simulation::Simulation;
 use serde_json::{json, Value};
 
@@ -37,6 +37,24 @@ fn member() -> impl Strategy<Value = String> {
         Just("ContinuationToken"),
         Just("DataType"),
         Just("StringValue"),
+        Just("Namespace"),
+        Just("MetricData"),
+        Just("MetricName"),
+        Just("Value"),
+        Just("Values"),
+        Just("Counts"),
+        Just("Timestamp"),
+        Just("Dimensions"),
+        Just("StatisticValues"),
+        Just("AlarmName"),
+        Just("AlarmNames"),
+        Just("Period"),
+        Just("EvaluationPeriods"),
+        Just("Threshold"),
+        Just("Statistic"),
+        Just("ComparisonOperator"),
+        Just("MaxRecords"),
+        Just("NextToken"),
     ]
     .prop_map(str::to_string)
 }
@@ -46,6 +64,9 @@ fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        Just(Value::from("OrderProcessing")),
+        Just(Value::from("GreaterThanThreshold")),
         ".{0,12}".prop_map(Value::from),
         Just(Value::from("arn:aws:sns:us-east-1:000000000000:orders")),
         Just(Value::from("arn:aws:sqs:us-east-1:000000000000:q")),
@@ -118,8 +139,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn sns_and_s3_requests_never_panic(
-        op in 0usize..18,
+    fn sns_s3_and_cloudwatch_requests_never_panic(
+        op in 0usize..23,
         members in proptest::collection::btree_map(member(), json_value(), 0..6),
         garbage in ".{0,40}",
     ) {
@@ -136,6 +157,13 @@ proptest! {
                 sns::dispatch(&mut sim, &format!("AmazonSNS.{action}"), &body.to_string(), &by),
                 sns::dispatch(&mut sim, "AmazonSNS", &pairs.join("&"), &by),
                 sns::dispatch(&mut sim, "AmazonSNS", &garbage, &by),
+            ]
+        } else if op >= sns_ops.len() + s3_ops.len() {
+            let action = queuelab_simulation::cloudwatch::api::OPERATIONS[op - sns_ops.len() - s3_ops.len()];
+            let target = format!("{}{action}", cloudwatch::PREFIX);
+            vec![
+                cloudwatch::dispatch(&mut sim, &target, &body.to_string(), &by),
+                cloudwatch::dispatch(&mut sim, &target, &garbage, &by),
             ]
         } else {
             let action = s3_ops[op - sns_ops.len()];

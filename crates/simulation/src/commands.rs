@@ -447,6 +447,10 @@ impl Simulation {
                     once,
                 } => self.side_effect(index, &message_id, &body, once),
                 Effect::DoneWith { message_id } => self.done_with(index, &message_id),
+                Effect::PublishMetrics {
+                    processing_ms,
+                    success,
+                } => self.publish_metrics(index, processing_ms, success),
                 Effect::Become(state) => self.workers[index].state = state,
             }
         }
@@ -478,6 +482,45 @@ impl Simulation {
         error: SqsError,
     ) {
         self.emit(SimEvent::action_failed(actor, action, error));
+    }
+
+    /// A worker's PutMetricData after a message, as AWS's guide to SQS
+    /// consumers publishes: `ProcessingTime` (Milliseconds) and
+    /// `ProcessingSuccess` (Count) to its `publishMetrics` namespace. A
+    /// refusal is logged as any refused call of the worker is.
+    fn publish_metrics(&mut self, index: usize, processing_ms: Millis, success: bool) {
+        use crate::cloudwatch::api::{CwCall, MetricDatum, PutMetricData};
+        let worker = &self.workers[index];
+        let Some(publish) = &worker.spec.publish_metrics else {
+            return;
+        };
+        let (consumer, by) = (worker.name.clone(), worker.principal.clone());
+        let datum = |name: &str, value: f64, unit: &str| MetricDatum {
+            metric_name: Some(name.into()),
+            value: Some(value),
+            unit: Some(unit.into()),
+            ..MetricDatum::default()
+        };
+        let call = CwCall::PutMetricData(PutMetricData {
+            namespace: Some(publish.namespace.clone()),
+            metric_data: vec![
+                datum("ProcessingTime", processing_ms as f64, "Milliseconds"),
+                datum(
+                    "ProcessingSuccess",
+                    if success { 1.0 } else { 0.0 },
+                    "Count",
+                ),
+            ],
+        });
+        self.count_work(1);
+        if let Err(e) = self.cloudwatch(call, &by) {
+            self.emit(SimEvent::ActionFailed {
+                actor: consumer,
+                action: "PutMetricData",
+                code: e.code,
+                error: e.message,
+            });
+        }
     }
 
     /// Performs the side effect, or skips it when `once` and an idempotent

@@ -98,3 +98,11 @@ pub(crate) fn find<T: Observer>(observers: &[Box<dyn Observer>]) -> Option<&T> {
         .iter()
         .find_map(|o| (&**o as &dyn Any).downcast_ref::<T>())
 }
+
+/// The registered observer of type `T`, if any, to change: a call of a
+/// service the observer keeps (CloudWatch's API over its metrics).
+pub(crate) fn find_mut<T: Observer>(observers: &mut [Box<dyn Observer>]) -> Option<&mut T> {
+    observers
+        .iter_mut()
+        .find_map(|o| (&mut **o as &mut dyn Any).downcast_mut::<T>())
+}

@@ -166,7 +166,14 @@ impl WorkerPlan {
             Some(_) => self.handled * 2.0,
             None => 0.0,
         };
-        polls + PER_SHORT_POLL as f64 + self.handled * PER_HANDLED as f64 + heartbeats + crashes
+        // A consumer's publishMetrics: one PutMetricData a message.
+        let published = spec.publish_metrics.is_some() as u64 as f64 * self.handled;
+        polls
+            + PER_SHORT_POLL as f64
+            + self.handled * PER_HANDLED as f64
+            + heartbeats
+            + crashes
+            + published
     }
 }
 

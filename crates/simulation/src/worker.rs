@@ -72,6 +72,12 @@ pub(crate) enum Effect {
     },
     /// It is done with a message (the ledger may forget it).
     DoneWith { message_id: String },
+    /// PutMetricData of its `publishMetrics`: how long the message took,
+    /// and whether it was handled.
+    PublishMetrics {
+        processing_ms: Millis,
+        success: bool,
+    },
     /// Its state from here on. Placed among the effects where the loop it
     /// models changes state, so everything the run does between sees the
     /// worker as that loop would be (who holds a message, when a message
@@ -361,7 +367,10 @@ impl Worker {
     /// deleted when).
     fn finish_current(&mut self, now: Millis, rng: &mut SimRng, out: &mut Vec<Effect>) {
         let State::Working {
-            mut batch, current, ..
+            mut batch,
+            current,
+            started_at,
+            ..
         } = self.state_now()
         else {
             return;
@@ -402,6 +411,12 @@ impl Worker {
                 return;
             }
             apply(&batch, current, &done, out);
+        }
+        if self.spec.publish_metrics.is_some() {
+            out.push(Effect::PublishMetrics {
+                processing_ms: now.saturating_sub(started_at),
+                success: !batch[current].failed,
+            });
         }
         out.push(Effect::DoneWith {
             message_id: held.message_id.clone(),

@@ -563,3 +563,25 @@ fn a_buckets_object_operations_and_notifications_count_in_the_work_estimate() {
         "estimated {estimate}, did {done}"
     );
 }
+
+#[test]
+fn work_estimate_counts_a_consumers_published_metrics() {
+    let with = |publish: bool| {
+        let mut doc = json!({
+            "title": "busy", "durationMs": 60_000,
+            "queues": [{ "name": "q" }],
+            "producers": [{ "name": "p", "queue": "q", "rate": { "count": 10, "everyMs": 1000, "body": "m{n}" } }],
+            "consumers": [{ "name": "c", "queue": "q", "processing": { "fixedMs": 10 } }],
+        });
+        if publish {
+            doc["consumers"][0]["publishMetrics"] = json!({ "namespace": "OrderProcessing" });
+        }
+        Simulation::new(scenario(doc), Config::default())
+            .expect("loads")
+            .work_estimate(60_000)
+    };
+    assert!(
+        with(true) > with(false),
+        "one PutMetricData a message is work"
+    );
+}

@@ -1301,7 +1301,16 @@ replicas?: number,
  * received: a cost paid once per receive (a connection, a commit), so
  * bigger batches spread it. Default 0.
  */
-batchOverheadMs?: number, behaviour: Behaviour, };
+batchOverheadMs?: number, behaviour: Behaviour, 
+/**
+ * Publishes custom metrics to CloudWatch after each message it
+ * handles, as AWS's guide to SQS consumers shows: one PutMetricData
+ * to `namespace` with `ProcessingTime` (Milliseconds: how long the
+ * message took) and `ProcessingSuccess` (Count: 1 handled, 0 failed).
+ * They are the run's metrics like the queue's: drawn, listed, and
+ * watched by alarms of that namespace.
+ */
+publishMetrics?: PublishMetrics, };
 
 /**
  * Processing time: fixed, or drawn from the seeded PRNG.
@@ -1370,6 +1379,16 @@ retryImmediately?: boolean,
  * retry waits longer than the last. Not with `retryImmediately`.
  */
 retryBackoff?: RetryBackoff, };
+
+/**
+ * Where a consumer publishes its custom metrics.
+ */
+export type PublishMetrics = { 
+/**
+ * The metrics' namespace ("OrderProcessing"): 1 to 255 ASCII
+ * characters, not beginning with "AWS/" (kept for AWS's own).
+ */
+namespace: string, };
 
 /**
  * A window of the run, from `startMs` up to (not including) `endMs`.

@@ -37,8 +37,9 @@ use queuelab_simulation::cloudwatch::{
 };
 use queuelab_simulation::{
     Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Outcome, Processing, Producer, QueueSpec, Rate, Redrive,
-    RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
+    Operation, Operator, OperatorCall, Outcome, Processing, Producer, PublishMetrics, QueueSpec,
+    Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent,
+    UnlockCause, Window,
 };
 use queuelab_simulation::{
     AlarmBy, CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal,
@@ -219,6 +220,7 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Consumer,
         Processing,
         Behaviour,
+        PublishMetrics,
         Window,
         RetryBackoff,
         Narration,
@@ -431,6 +433,20 @@ fn s3_service() -> Service {
     }
 }
 
+fn cloudwatch_service() -> Service {
+    let mut names = queuelab_simulation::cloudwatch::api::OPERATIONS.to_vec();
+    names.sort_unstable();
+    Service {
+        word: "CloudWatch",
+        source: "the simulation's CloudWatch operations (cloudwatch/api.rs)",
+        sdk: "@aws-sdk/client-cloudwatch",
+        shapes: "./cloudwatch-client.js",
+        methods: "CloudWatchClientMethods",
+        example: "PutMetricData",
+        names,
+    }
+}
+
 /// The client's commands: one class per operation, in alphabetical order,
 /// named as in the service's SDK package (named imports need them written out).
 fn commands_js(service: &Service) -> String {
@@ -530,7 +546,16 @@ fn commands_dts(service: &Service) -> String {
 #[test]
 fn client_commands_are_fresh() {
     let (sqs, sns, s3) = (sqs_service(), sns_service(), s3_service());
+    let cloudwatch = cloudwatch_service();
     check_all(&[
+        (
+            "web/client/cloudwatch-commands.js",
+            &commands_js(&cloudwatch),
+        ),
+        (
+            "web/client/cloudwatch-commands.d.ts",
+            &commands_dts(&cloudwatch),
+        ),
         ("web/client/s3-commands.js", &commands_js(&s3)),
         ("web/client/s3-commands.d.ts", &commands_dts(&s3)),
         ("web/client/sqs-commands.js", &commands_js(&sqs)),

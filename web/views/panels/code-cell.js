@@ -15,6 +15,7 @@ import { secs } from "../../text/format.js";
 import { SqsClient, commands } from "../../client/sqs-client.js";
 import { SnsClient, commands as snsCommands } from "../../client/sns-client.js";
 import { S3Client, commands as s3Commands } from "../../client/s3-client.js";
+import { CloudWatchClient, commands as cloudwatchCommands } from "../../client/cloudwatch-client.js";
 import { accountOfAccessKey } from "../../client/sdk.js";
 import { deadLetterSources } from "../../run/derive.js";
 
@@ -22,7 +23,7 @@ const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unk
 // The lines a learner copies from an AWS example; the names they import
 // are already in scope here, so the line becomes a comment (keeping line
 // numbers in error messages).
-const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-(sqs|sns|s3)["'];?/gm;
+const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-(sqs|sns|s3|cloudwatch)["'];?/gm;
 
 /** Starter code for a scenario's first queue. */
 export function starterCode(queueName = "my-queue") {
@@ -88,7 +89,7 @@ export class CodeCell {
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
-      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient, SNSClient and S3Client with every …Command of @aws-sdk/client-sqs, client-sns and client-s3 (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2; an object's Body is text), sqs, sns and s3 (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient, SNSClient, S3Client and CloudWatchClient with every …Command of @aws-sdk/client-sqs, client-sns, client-s3 and client-cloudwatch that the run answers (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2, an object's Body is text; CloudWatch: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics), sqs, sns, s3 and cloudwatch (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…}), cloudwatch.putMetricData({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
@@ -198,15 +199,17 @@ export class CodeCell {
         }
         destroy() {}
       };
-    const allCommands = [commands, snsCommands, s3Commands].flatMap((c) => Object.entries(c));
+    const allCommands = [commands, snsCommands, s3Commands, cloudwatchCommands].flatMap((c) => Object.entries(c));
     const scope = {
       SQSClient: sdkStyle(SqsClient),
       SNSClient: sdkStyle(SnsClient),
       S3Client: sdkStyle(S3Client),
+      CloudWatchClient: sdkStyle(CloudWatchClient),
       ...Object.fromEntries(allCommands.map(([op, C]) => [`${op}Command`, C])),
       sqs,
       sns: new SnsClient(target, { caller }),
       s3: new S3Client(target, { caller }),
+      cloudwatch: new CloudWatchClient(target, { caller }),
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
     };

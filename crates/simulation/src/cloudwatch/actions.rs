@@ -26,13 +26,11 @@ impl Simulation {
         else {
             return;
         };
-        let Some(spec) = self
-            .scenario
-            .alarms
-            .iter()
-            .find(|a| *a.name == **alarm)
-            .cloned()
-        else {
+        // The scenario's alarm or PutMetricAlarm's: the run's CloudWatch has both.
+        let spec = crate::observer::find::<super::CloudWatch>(&self.observers)
+            .and_then(|c| c.alarm(alarm))
+            .cloned();
+        let Some(spec) = spec else {
             return;
         };
         let config = self.engine.config();

@@ -4,14 +4,20 @@
 //! the run's log (`watch.rs`): it counts what the events say happened
 //! (messages sent, received, deleted, empty receives), reads the engine's
 //! gauges at the end of each resolution step, and judges each alarm at
-//! the end of each of its periods, logging every change of state.
+//! the end of each of its periods, logging every change of state. Its API
+//! (`api.rs`; `service.rs` and `service_alarms.rs` answer it) puts custom
+//! metrics into the same store and alarms into the same judging.
 
 mod actions;
+pub mod api;
 pub mod evaluate;
+mod service;
+mod service_alarms;
 pub mod store;
 mod watch;
 
 pub use evaluate::AlarmState;
+pub(crate) use service::namespace_rule;
 pub use store::{MetricId, StatSet};
 pub(crate) use watch::CloudWatch;
 pub use watch::{AlarmSnapshot, AlarmTransition, MetricsSnapshot, SeriesSnapshot};

@@ -167,6 +167,20 @@ impl Store {
             .flat_map(move |s| s.steps.range(from..).map(|(t, v)| (*t, v)))
     }
 
+    /// Whether the store keeps this metric.
+    pub fn has(&self, id: &MetricId) -> bool {
+        self.series.contains_key(id)
+    }
+
+    /// How many metrics it keeps, and how many of them are custom (a
+    /// namespace other than `AWS/…`).
+    pub fn counts(&self) -> (usize, usize) {
+        let custom = (self.series.keys())
+            .filter(|id| !id.namespace.starts_with("AWS/"))
+            .count();
+        (self.series.len(), custom)
+    }
+
     /// Steps held, over every metric (what the store costs).
     pub fn held(&self) -> usize {
         self.series.values().map(|s| s.steps.len()).sum()

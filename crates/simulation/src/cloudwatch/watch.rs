@@ -108,15 +108,86 @@ struct Invocations {
 }
 
 /// An alarm and where it stands.
-struct Watched {
-    alarm: Alarm,
-    metric: MetricId,
-    period_ms: Millis,
+pub(crate) struct Watched {
+    pub(crate) alarm: Alarm,
+    /// What PutMetricAlarm sets besides the scenario's fields.
+    pub(crate) extra: AlarmExtra,
+    pub(crate) metric: MetricId,
+    pub(crate) period_ms: Millis,
     rule: Rule,
-    state: AlarmState,
-    reason: String,
+    pub(crate) state: AlarmState,
+    pub(crate) reason: String,
     history: Vec<AlarmTransition>,
     datapoints: std::collections::VecDeque<(Millis, Option<f64>)>,
+    /// When its configuration was last put (0: the scenario's).
+    pub(crate) configured_ms: Millis,
+    /// When its state last changed (or it was made).
+    pub(crate) state_updated_ms: Millis,
+}
+
+/// An alarm's members that a scenario's alarm does not have: a
+/// scenario's alarm has the defaults (actions enabled, none on
+/// INSUFFICIENT_DATA).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AlarmExtra {
+    pub(crate) description: Option<String>,
+    pub(crate) actions_enabled: bool,
+    /// SNS topics (by name) published to when it goes into INSUFFICIENT_DATA.
+    pub(crate) insufficient_data_actions: Vec<String>,
+    pub(crate) unit: Option<String>,
+}
+
+impl Default for AlarmExtra {
+    fn default() -> Self {
+        AlarmExtra {
+            description: None,
+            actions_enabled: true,
+            insufficient_data_actions: Vec::new(),
+            unit: None,
+        }
+    }
+}
+
+/// A PutMetricAlarm past [`super::api::MAX_RUN_ALARMS`].
+#[derive(Debug, PartialEq)]
+pub(crate) struct TooManyAlarms;
+
+impl Watched {
+    /// An alarm starting to be watched at `now`, in INSUFFICIENT_DATA.
+    fn new(alarm: Alarm, extra: AlarmExtra, resolution_ms: Millis, now: Millis) -> Self {
+        Watched {
+            metric: MetricId {
+                namespace: alarm.namespace().into(),
+                metric_name: alarm.metric_name().into(),
+                dimensions: alarm.all_dimensions(),
+            },
+            period_ms: alarm
+                .period_seconds
+                .map_or(resolution_ms, |s| s.saturating_mul(1000)),
+            rule: Rule {
+                threshold: alarm.threshold,
+                comparison: alarm.comparison_operator(),
+                evaluation_periods: alarm.evaluation_periods(),
+                datapoints_to_alarm: alarm.datapoints_to_alarm(),
+                treat_missing: alarm.treat_missing_data(),
+            },
+            state: AlarmState::InsufficientData,
+            reason: "Not evaluated yet: an alarm starts with insufficient data.".into(),
+            history: Vec::new(),
+            datapoints: Default::default(),
+            configured_ms: now,
+            state_updated_ms: now,
+            alarm,
+            extra,
+        }
+    }
+
+    /// The queue of an AWS/SQS metric (its QueueName dimension).
+    fn queue(&self) -> Option<String> {
+        (self.metric.namespace == SQS)
+            .then(|| self.metric.dimensions.get("QueueName").cloned())
+            .flatten()
+    }
 }
 
 pub(crate) struct CloudWatch {
@@ -144,31 +215,8 @@ impl CloudWatch {
             .unwrap_or_default()
             .resolution_seconds
             * 1000;
-        let alarms = scenario
-            .alarms
-            .iter()
-            .map(|alarm| Watched {
-                metric: MetricId {
-                    namespace: alarm.namespace().into(),
-                    metric_name: alarm.metric_name().into(),
-                    dimensions: alarm.all_dimensions(),
-                },
-                period_ms: alarm
-                    .period_seconds
-                    .map_or(resolution_ms, |s| s.saturating_mul(1000)),
-                rule: Rule {
-                    threshold: alarm.threshold,
-                    comparison: alarm.comparison_operator(),
-                    evaluation_periods: alarm.evaluation_periods(),
-                    datapoints_to_alarm: alarm.datapoints_to_alarm(),
-                    treat_missing: alarm.treat_missing_data(),
-                },
-                state: AlarmState::InsufficientData,
-                reason: "Not evaluated yet: an alarm starts with insufficient data.".into(),
-                history: Vec::new(),
-                datapoints: Default::default(),
-                alarm: alarm.clone(),
-            })
+        let alarms = (scenario.alarms.iter())
+            .map(|alarm| Watched::new(alarm.clone(), AlarmExtra::default(), resolution_ms, 0))
             .collect();
         CloudWatch {
             store: Store::new(resolution_ms),
@@ -333,6 +381,7 @@ impl CloudWatch {
                 continue;
             }
             let from = std::mem::replace(&mut watched.state, verdict.state);
+            watched.state_updated_ms = end;
             if watched.history.len() >= MAX_ALARM_HISTORY {
                 watched.history.remove(0);
             }
@@ -343,13 +392,14 @@ impl CloudWatch {
                 reason: verdict.reason.clone(),
             });
             let actions = match verdict.state {
+                _ if !watched.extra.actions_enabled => Vec::new(),
                 AlarmState::ALARM => watched.alarm.alarm_actions.clone(),
                 AlarmState::OK => watched.alarm.ok_actions.clone(),
-                AlarmState::InsufficientData => Vec::new(),
+                AlarmState::InsufficientData => watched.extra.insufficient_data_actions.clone(),
             };
             self.events.push(SimEvent::AlarmChanged {
                 alarm: watched.alarm.name.as_str().into(),
-                queue: watched.alarm.queue.as_deref().map(Into::into),
+                queue: watched.queue().map(Into::into),
                 metric: watched.metric.metric_name.clone(),
                 from,
                 to: verdict.state,
@@ -362,7 +412,7 @@ impl CloudWatch {
     fn snapshot_alarm(&self, w: &Watched) -> AlarmSnapshot {
         AlarmSnapshot {
             name: w.alarm.name.clone(),
-            queue: w.alarm.queue.clone(),
+            queue: w.queue(),
             metric: w.metric.clone(),
             statistic: w.alarm.statistic(),
             period_seconds: w.period_ms / 1000,
@@ -377,6 +427,73 @@ impl CloudWatch {
             history: w.history.clone(),
             datapoints: w.datapoints.iter().copied().collect(),
         }
+    }
+
+    /// The run's alarms, in the order they were made.
+    pub(crate) fn watched(&self) -> &[Watched] {
+        &self.alarms
+    }
+
+    /// The alarm named `name`.
+    pub(crate) fn alarm(&self, name: &str) -> Option<&Alarm> {
+        (self.alarms.iter().find(|w| w.alarm.name == name)).map(|w| &w.alarm)
+    }
+
+    /// PutMetricAlarm: a new alarm, judged from its next period's end on,
+    /// or a new configuration of the alarm of that name, which keeps its
+    /// state (as CloudWatch keeps it), its history and, on the same
+    /// metric, its datapoints.
+    pub(crate) fn put_alarm(
+        &mut self,
+        alarm: Alarm,
+        extra: AlarmExtra,
+        now: Millis,
+    ) -> Result<(), TooManyAlarms> {
+        let mut fresh = Watched::new(alarm, extra, self.store.resolution_ms, now);
+        let Some(old) = (self.alarms.iter_mut()).find(|w| w.alarm.name == fresh.alarm.name) else {
+            if self.alarms.len() >= super::api::MAX_RUN_ALARMS {
+                return Err(TooManyAlarms);
+            }
+            self.alarms.push(fresh);
+            return Ok(());
+        };
+        fresh.state = old.state;
+        fresh.reason = std::mem::take(&mut old.reason);
+        fresh.state_updated_ms = old.state_updated_ms;
+        fresh.history = std::mem::take(&mut old.history);
+        if fresh.metric == old.metric && fresh.period_ms == old.period_ms {
+            fresh.datapoints = std::mem::take(&mut old.datapoints);
+        }
+        *old = fresh;
+        Ok(())
+    }
+
+    /// DeleteAlarms: removes the alarms named, or none when one of them
+    /// is not an alarm of the run (its name is the error).
+    pub(crate) fn delete_alarms(&mut self, names: &[String]) -> Result<(), String> {
+        if let Some(missing) =
+            (names.iter()).find(|n| !self.alarms.iter().any(|w| &w.alarm.name == *n))
+        {
+            return Err(missing.clone());
+        }
+        self.alarms.retain(|w| !names.contains(&w.alarm.name));
+        Ok(())
+    }
+
+    /// The store of the run's metrics.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// PutMetricData: `values` added to the metric's step holding `at`.
+    pub(crate) fn put_datum(
+        &mut self,
+        id: &MetricId,
+        unit: &'static str,
+        at: Millis,
+        values: StatSet,
+    ) -> Result<(), super::store::TooManyMetrics> {
+        self.store.put(id, unit, at, values)
     }
 
     /// Every metric and its steps from `from` on.

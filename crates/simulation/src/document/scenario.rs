@@ -536,6 +536,26 @@ pub struct Consumer {
     pub batch_overhead_ms: u64,
     #[serde(default)]
     pub behaviour: Behaviour,
+    /// Publishes custom metrics to CloudWatch after each message it
+    /// handles, as AWS's guide to SQS consumers shows: one PutMetricData
+    /// to `namespace` with `ProcessingTime` (Milliseconds: how long the
+    /// message took) and `ProcessingSuccess` (Count: 1 handled, 0 failed).
+    /// They are the run's metrics like the queue's: drawn, listed, and
+    /// watched by alarms of that namespace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub publish_metrics: Option<PublishMetrics>,
+}
+
+/// Where a consumer publishes its custom metrics.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PublishMetrics {
+    /// The metrics' namespace ("OrderProcessing"): 1 to 255 ASCII
+    /// characters, not beginning with "AWS/" (kept for AWS's own).
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = 255)))]
+    pub namespace: String,
 }
 
 fn one() -> i64 {

@@ -121,8 +121,9 @@ impl Scenario {
     }
 }
 
-/// The period, N and M, as PutMetricAlarm takes them.
-fn validate_periods(
+/// The period, N and M, as PutMetricAlarm takes them (CloudWatch's API
+/// checks an alarm it is given with these too).
+pub(crate) fn validate_periods(
     at: &dyn Fn(&str) -> String,
     alarm: &Alarm,
     resolution: u64,

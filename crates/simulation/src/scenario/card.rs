@@ -29,6 +29,9 @@ impl Consumer {
             out.push(format!("+{} per receive", span(self.batch_overhead_ms)));
         }
         out.extend(behaviours::words(&self.behaviour));
+        if let Some(publish) = &self.publish_metrics {
+            out.push(format!("publishes metrics to {}", publish.namespace));
+        }
         if self.start_ms > 0 {
             out.push(format!("starts at t = {}", secs(self.start_ms)));
         }

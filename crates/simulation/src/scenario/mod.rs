@@ -6,7 +6,7 @@
 //! words (`vocabulary.rs`: every field's label, unit and range; `card.rs`:
 //! a worker's card line).
 
-mod alarms;
+pub(crate) mod alarms;
 mod buckets;
 mod card;
 mod fields;
@@ -31,9 +31,9 @@ pub use crate::document::{
 pub use crate::document::{
     Checkpoint, Choice, Claim, Consumer, Count, Encryption, EncryptionName, EndCondition,
     FilterPolicyScope, KeySpec, KmsEncryption, Narration, Operation, Operator, OperatorCall,
-    Processing, Producer, Publish, QueueSpec, Rate, Redrive, RetryBackoff, Scenario, Schedule,
-    ScheduledSend, Subscription, Topic, Trigger, TriggerEvent, UnlockCause, Window,
-    MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_KEYS, MAX_NARRATION_LINES, MAX_PRODUCERS,
+    Processing, Producer, Publish, PublishMetrics, QueueSpec, Rate, Redrive, RetryBackoff,
+    Scenario, Schedule, ScheduledSend, Subscription, Topic, Trigger, TriggerEvent, UnlockCause,
+    Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_KEYS, MAX_NARRATION_LINES, MAX_PRODUCERS,
     MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS,
     MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };

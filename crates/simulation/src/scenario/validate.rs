@@ -363,6 +363,15 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
     within(path("batchSize"), i128::from(c.batch_size))?;
     at(path("replicas"), c.replicas)?;
     at(path("batchOverheadMs"), c.batch_overhead_ms)?;
+    if let Some(publish) = &c.publish_metrics {
+        if let Some(rule) = crate::cloudwatch::namespace_rule(&publish.namespace) {
+            return Err(FieldError {
+                path: path("publishMetrics.namespace"),
+                rule: rule.into(),
+                got: quoted(&publish.namespace),
+            });
+        }
+    }
     within(path("waitTimeSeconds"), i128::from(c.wait_time_seconds))?;
     at(path("pollIntervalMs"), c.poll_interval_ms)?;
     match c.processing {

@@ -173,6 +173,8 @@ const ROWS: &[Row] = &[
     ("consumers[].sideEffect", "Side effect", None, Text, "", true, false),
     ("consumers[].replicas", "Replicas", Some("number of replicas"), Number, "", true, false),
     ("consumers[].batchOverheadMs", "Batch overhead", None, Number, "once per receive", true, false),
+    ("consumers[].publishMetrics", "Publishes metrics", None, Group, "PutMetricData after each message", true, false),
+    ("consumers[].publishMetrics.namespace", "Metrics namespace", Some("metrics namespace"), Text, "ProcessingTime and ProcessingSuccess go here", false, false),
     ("consumers[].behaviour.idempotent", "Idempotent", Some("idempotent handler"), Toggle, "skips ids already processed", true, true),
     ("consumers[].behaviour.failsOn", "Fails on bodies containing", Some("fails on"), List, "comma-separated", true, true),
     ("consumers[].behaviour.failsEveryNth", "Fails every Nth receive", Some("fails every nth receive"), Number, "empty = never", true, true),
