@@ -19,6 +19,7 @@ pub mod cloudwatch;
 mod commands;
 mod document;
 pub mod lab;
+pub mod lambda_runtime;
 mod ledger;
 pub mod log;
 mod numbers;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use actors::{InvocationSnapshot, LambdaSnapshot};
+pub use actors::{InvocationSnapshot, LambdaSnapshot, PendingInvocation};
 pub use behaviours::behaviour_names;
 pub use bill::Bill;
 pub use cloudwatch::{AlarmSnapshot, AlarmState, AlarmTransition, MetricsSnapshot};

@@ -32,6 +32,9 @@ pub(crate) enum Returned {
     Response(String),
     /// The function threw (its error's words).
     Error(String),
+    /// The learner's code threw, or Lambda failed its invocation for it
+    /// (a response past 6 MB): the words go into the log's `why`.
+    Thrown(String),
     /// The function was still running at its timeout.
     TimedOut,
 }
@@ -40,6 +43,21 @@ pub(crate) enum Returned {
 /// within `timeout_ms`.
 pub(crate) trait Handler {
     fn invoke(&mut self, event: &str, timeout_ms: Millis) -> Ran;
+    /// How long the scenario says the function works on `event`, whoever
+    /// answers it: the learner's code answers at once in the page's time,
+    /// and its invocation still lasts the scenario's virtual duration.
+    fn duration(&mut self, event: &str) -> Millis;
+}
+
+/// The records of Lambda's event JSON (none if it is not one).
+fn records(event: &str) -> Vec<Value> {
+    match serde_json::from_str::<Value>(event) {
+        Ok(Value::Object(mut event)) => match event.remove("Records") {
+            Some(Value::Array(records)) => records,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
 }
 
 /// The scenario's described handler: a processing time per record summed
@@ -89,14 +107,15 @@ impl Described {
 }
 
 impl Handler for Described {
+    fn duration(&mut self, event: &str) -> Millis {
+        let records = records(event);
+        (records.iter()).fold(0, |ms: Millis, _| {
+            ms.saturating_add(processing_ms(&self.spec.processing, self.rng.unit()))
+        })
+    }
+
     fn invoke(&mut self, event: &str, timeout_ms: Millis) -> Ran {
-        let records = match serde_json::from_str::<Value>(event) {
-            Ok(Value::Object(mut event)) => match event.remove("Records") {
-                Some(Value::Array(records)) => records,
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
+        let records = records(event);
         let mut ms: Millis = 0;
         let mut failed = Vec::new();
         let mut performed = Vec::new();
