@@ -24,7 +24,7 @@ mod snapshot;
 
 use queuelab_engine::{PollId, Principal};
 use queuelab_protocol::{
-    dispatch_as, oversized, poll_response, s3, sns, too_large, Dispatched, Response,
+    dispatch_as, lambda, oversized, poll_response, s3, sns, too_large, Dispatched, Response,
 };
 use queuelab_simulation::{Scenario, Simulation};
 
@@ -123,8 +123,10 @@ impl Host {
     /// (`AmazonSQS.SendMessage`), `body` its JSON text, `by` who makes it
     /// (`DispatchOptions::principal` reads a caller's words); or an SNS
     /// request (`AmazonSNS` with a query-protocol form, `AmazonSNS.Publish`
-    /// with JSON: `queuelab_protocol::sns`), or an S3 one (`AmazonS3.PutObject`
-    /// with JSON: `queuelab_protocol::s3`). Recorded in the journal first,
+    /// with JSON: `queuelab_protocol::sns`), an S3 one (`AmazonS3.PutObject`
+    /// with JSON: `queuelab_protocol::s3`), or your code's answer to a
+    /// Lambda invocation (`Lambda.InvocationResponse`:
+    /// `queuelab_protocol::lambda`). Recorded in the journal first,
     /// principal and all, so a replay makes the same call.
     pub fn dispatch(&mut self, target: &str, body: &str, by: &Principal) -> Dispatched {
         // What the protocol will not read is not kept either.
@@ -137,6 +139,8 @@ impl Host {
             Dispatched::Done(sns::dispatch(&mut self.sim, target, body, by))
         } else if s3::is_s3(target) {
             Dispatched::Done(s3::dispatch(&mut self.sim, target, body, by))
+        } else if lambda::is_lambda(target) {
+            Dispatched::Done(lambda::dispatch(&mut self.sim, target, body, by))
         } else {
             dispatch_as(self.sim.engine_mut(), target, body, by)
         };

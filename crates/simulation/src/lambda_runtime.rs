@@ -13,6 +13,8 @@
 //! answers for Lambda's runtime API (an invocation's response, or its
 //! error).
 
+use queuelab_engine::{Identity, Principal};
+
 use crate::actors::{Answer, PendingInvocation};
 use crate::Simulation;
 
@@ -83,8 +85,29 @@ impl RuntimeError {
 const MAX_ERROR_CHARS: usize = 1_000;
 
 impl Simulation {
-    /// One call of your code's runtime at this moment.
-    pub fn lambda_runtime(&mut self, call: RuntimeCall) -> Result<(), RuntimeError> {
+    /// One call of your code's runtime at this moment, made as `by`: only
+    /// the functions' own account deploys their code and answers for it.
+    pub fn lambda_runtime(
+        &mut self,
+        call: RuntimeCall,
+        by: &Principal,
+    ) -> Result<(), RuntimeError> {
+        let own = &self.engine.config().account_id;
+        let owner = match by.identity() {
+            Identity::Owner => true,
+            Identity::Account { account_id, .. } => account_id == own,
+            Identity::Service { .. } => false,
+        };
+        if !owner {
+            return Err(RuntimeError {
+                code: "AccessDeniedException",
+                status: 403,
+                message: format!(
+                    "Queuelab's functions take their code and answers from their own account, \
+                     {own}, only"
+                ),
+            });
+        }
         let name = call
             .function_name
             .as_deref()

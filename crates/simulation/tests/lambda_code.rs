@@ -6,8 +6,10 @@
 //! means for the batch is read as Lambda reads it (a partial batch
 //! response, an invalid one failing the whole batch, an error).
 
-use queuelab_engine::{Config, Millis};
-use queuelab_simulation::lambda_runtime::{RuntimeAction, RuntimeCall, MAX_PENDING_LISTED};
+use queuelab_engine::{Config, Millis, Principal};
+use queuelab_simulation::lambda_runtime::{
+    RuntimeAction, RuntimeCall, RuntimeError, MAX_PENDING_LISTED,
+};
 use queuelab_simulation::{Kind, Scenario, SimEvent, Simulation};
 use serde_json::{json, Value};
 
@@ -46,18 +48,24 @@ fn call(action: RuntimeAction) -> RuntimeCall {
 /// all, and with no batching window the batch goes at once).
 fn attached(bodies: &[&str]) -> Simulation {
     let mut sim = Simulation::new(scenario(bodies), Config::default()).expect("starts");
-    sim.lambda_runtime(call(RuntimeAction::Attach))
-        .expect("attached");
+    ask(&mut sim, call(RuntimeAction::Attach)).expect("attached");
     sim.advance(1_000);
     sim
 }
 
+fn ask(sim: &mut Simulation, call: RuntimeCall) -> Result<(), RuntimeError> {
+    sim.lambda_runtime(call, &Principal::owner())
+}
+
 fn respond(sim: &mut Simulation, invocation: u64, response: Value) -> Result<(), String> {
-    sim.lambda_runtime(call(RuntimeAction::Respond {
-        invocation: Some(invocation),
-        response: Some(response.to_string()),
-        response_bytes: None,
-    }))
+    ask(
+        sim,
+        call(RuntimeAction::Respond {
+            invocation: Some(invocation),
+            response: Some(response.to_string()),
+            response_bytes: None,
+        }),
+    )
     .map_err(|e| format!("{} {}: {}", e.status, e.code, e.message))
 }
 
@@ -178,7 +186,7 @@ fn an_answer_whose_work_would_pass_the_timeout_is_a_timeout() {
     text["lambdas"][0]["handler"]["processing"] = json!({ "fixedMs": 1_000 });
     let scenario: Scenario = serde_json::from_value(text).unwrap();
     let mut sim = Simulation::new(scenario, Config::default()).unwrap();
-    sim.lambda_runtime(call(RuntimeAction::Attach)).unwrap();
+    ask(&mut sim, call(RuntimeAction::Attach)).unwrap();
     sim.advance(1_000);
     let (invocation, _) = pending(&sim);
     respond(&mut sim, invocation, Value::Null).unwrap();
@@ -203,11 +211,14 @@ fn an_invalid_response_from_your_code_fails_the_whole_batch() {
 fn your_code_throwing_fails_the_batch_with_its_words() {
     let mut sim = attached(&["a", "b", "c"]);
     let (invocation, ids) = pending(&sim);
-    sim.lambda_runtime(call(RuntimeAction::Fail {
-        invocation: Some(invocation),
-        error_type: Some("TypeError".into()),
-        error_message: Some("record.body.toUpperCase is not a function".into()),
-    }))
+    ask(
+        &mut sim,
+        call(RuntimeAction::Fail {
+            invocation: Some(invocation),
+            error_type: Some("TypeError".into()),
+            error_message: Some("record.body.toUpperCase is not a function".into()),
+        }),
+    )
     .unwrap();
     sim.advance(1_000);
     let (_, result, failed, why) = returned(&sim).remove(0);
@@ -222,11 +233,14 @@ fn your_code_throwing_fails_the_batch_with_its_words() {
 fn a_response_past_lambdas_6_mb_fails_the_invocation() {
     let mut sim = attached(&["a"]);
     let (invocation, ids) = pending(&sim);
-    sim.lambda_runtime(call(RuntimeAction::Respond {
-        invocation: Some(invocation),
-        response: None,
-        response_bytes: Some(7_000_000),
-    }))
+    ask(
+        &mut sim,
+        call(RuntimeAction::Respond {
+            invocation: Some(invocation),
+            response: None,
+            response_bytes: Some(7_000_000),
+        }),
+    )
     .unwrap();
     sim.advance(1_000);
     let (_, result, failed, why) = returned(&sim).remove(0);
@@ -248,33 +262,37 @@ fn an_invocation_takes_one_answer() {
 #[test]
 fn an_unknown_function_is_refused_naming_the_functions_there_are() {
     let mut sim = Simulation::new(scenario(&["a"]), Config::default()).unwrap();
-    let e = sim
-        .lambda_runtime(RuntimeCall {
+    let e = ask(
+        &mut sim,
+        RuntimeCall {
             function_name: Some("invoice-mailr".into()),
             action: RuntimeAction::Attach,
-        })
-        .unwrap_err();
+        },
+    )
+    .unwrap_err();
     assert_eq!((e.code, e.status), ("ResourceNotFoundException", 404));
     assert_eq!(
         e.message,
         "Function not found: \"invoice-mailr\" (this scenario's functions: invoice-mailer)"
     );
-    let e = sim.lambda_runtime(RuntimeCall::default()).unwrap_err();
+    let e = ask(&mut sim, RuntimeCall::default()).unwrap_err();
     assert_eq!(e.message, "FunctionName is required");
-    let e = sim
-        .lambda_runtime(call(RuntimeAction::Respond {
+    let e = ask(
+        &mut sim,
+        call(RuntimeAction::Respond {
             invocation: None,
             response: None,
             response_bytes: None,
-        }))
-        .unwrap_err();
+        }),
+    )
+    .unwrap_err();
     assert_eq!(e.message, "Invocation is required");
 }
 
 #[test]
 fn a_detached_function_runs_the_scenarios_handler_again() {
     let mut sim = attached(&["a", "b", "c"]);
-    sim.lambda_runtime(call(RuntimeAction::Detach)).unwrap();
+    ask(&mut sim, call(RuntimeAction::Detach)).unwrap();
     // The invocation running keeps waiting for your code; it times out.
     sim.advance(60_000);
     let ends = returned(&sim);
@@ -294,7 +312,7 @@ fn pending_invocations_are_listed_oldest_first_and_bounded() {
     text["lambdas"][0]["batchSize"] = json!(1);
     let scenario: Scenario = serde_json::from_value(text).unwrap();
     let mut sim = Simulation::new(scenario, Config::default()).unwrap();
-    sim.lambda_runtime(call(RuntimeAction::Attach)).unwrap();
+    ask(&mut sim, call(RuntimeAction::Attach)).unwrap();
     sim.advance(1_000);
     let all = sim.pending_invocations();
     assert!(all.len() <= MAX_PENDING_LISTED);
@@ -317,4 +335,14 @@ fn the_same_answers_at_the_same_moments_make_the_same_run() {
         serde_json::to_string(&sim.events(0).collect::<Vec<_>>()).unwrap()
     };
     assert_eq!(run(), run());
+}
+
+#[test]
+fn another_account_may_not_answer_for_the_functions() {
+    let mut sim = attached(&["a"]);
+    let stranger = Principal::account("111111111111").unwrap();
+    let e = sim
+        .lambda_runtime(call(RuntimeAction::Detach), &stranger)
+        .unwrap_err();
+    assert_eq!((e.code, e.status), ("AccessDeniedException", 403));
 }

@@ -546,6 +546,18 @@ impl Playground {
         Ok(to_js(&self.host.simulation().metrics(from))?)
     }
 
+    /// The invocations of functions your code is attached to
+    /// (`Lambda.AttachHandler`) that wait for its answer, oldest first,
+    /// each with Lambda's event JSON as text: at most 10, and past the first
+    /// at most 6 MB of events (answer them, then ask again). Answer one with
+    /// `dispatch("Lambda.InvocationResponse", {FunctionName, Invocation,
+    /// Response})` or `"Lambda.InvocationError"`: the answer is recorded
+    /// like any request, so replays give it again without your code.
+    #[wasm_bindgen(js_name = pendingInvocations, unchecked_return_type = "PendingInvocation[]")]
+    pub fn pending_invocations(&self) -> Result<JsValue, JsError> {
+        to_js(&self.host.simulation().pending_invocations())
+    }
+
     /// Counts by state of every queue, without messages: for the frames of
     /// a busy run, where a full snapshot would copy every message.
     #[wasm_bindgen(unchecked_return_type = "Counts")]
