@@ -507,11 +507,12 @@ export class Run {
  * The target and body text of a journal's call, as it was dispatched: an
  * SQS operation's name is its target's end (`SendMessage`); an SNS or S3
  * call's `op` is its whole target (`AmazonSNS.Publish`, `AmazonS3.PutObject`,
+ * your code's answer to a Lambda invocation `Lambda.InvocationResponse`,
  * or `AmazonSNS` with the query protocol's form body, kept as the text it was).
  */
 function request({ op, body }) {
   if (op === "AmazonSNS") return [op, String(body)];
-  return [/^Amazon(SNS|S3)\./.test(op) ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
+  return [/^(Amazon(SNS|S3)|Lambda)\./.test(op) ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
 }
 
 /**
