@@ -602,9 +602,10 @@ impl Mapping {
             failed: failed.clone(),
             why,
         }));
+        let failing: BTreeSet<&String> = failed.iter().collect();
         let done: Vec<&Held> = batch
             .iter()
-            .filter(|h| !failed.contains(&h.message.message_id))
+            .filter(|h| !failing.contains(&h.message.message_id))
             .collect();
         for chunk in done.chunks(DELETE_ENTRIES) {
             let entries = chunk

@@ -23,6 +23,8 @@
 //! the batch (a partial batch response read, an invalid one failing the
 //! whole batch) is the mapping's, as for the described handler.
 
+use std::collections::BTreeSet;
+
 use queuelab_engine::{Millis, ReceivedMessage};
 use serde::Serialize;
 
@@ -154,7 +156,10 @@ impl Mapping {
         let performed = match &returned {
             Returned::Response(_) if !report_failures => ids.clone(),
             Returned::Response(text) => match read_response(text, &ids) {
-                Ok(failed) => ids.into_iter().filter(|id| !failed.contains(id)).collect(),
+                Ok(failed) => {
+                    let failed: BTreeSet<String> = failed.into_iter().collect();
+                    ids.into_iter().filter(|id| !failed.contains(id)).collect()
+                }
                 Err(_) => Vec::new(),
             },
             _ => Vec::new(),
