@@ -188,6 +188,11 @@ impl Host {
         self.sim.pause_at_checkpoints(on);
     }
 
+    /// See `Simulation::pause_at_invocations`.
+    pub fn pause_at_invocations(&mut self, on: bool) {
+        self.sim.pause_at_invocations(on);
+    }
+
     /// The run, to read (its events, counts, messages, estimates).
     pub fn simulation(&self) -> &Simulation {
         &self.sim

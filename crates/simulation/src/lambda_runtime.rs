@@ -191,6 +191,18 @@ impl Simulation {
         out
     }
 
+    /// Whether an invocation was handed out to your code since the last
+    /// time asked (the flags are taken, whether or not `advance` pauses).
+    pub(crate) fn handed_out(&mut self) -> bool {
+        let mut any = false;
+        for actor in &mut self.actors {
+            if let Some(m) = actor.mapping() {
+                any |= m.take_handed_out();
+            }
+        }
+        any
+    }
+
     /// The actor index of the function `name`, or Lambda's not-found error
     /// naming the functions there are.
     fn function_index(&mut self, name: &str) -> Result<usize, RuntimeError> {

@@ -346,3 +346,26 @@ fn another_account_may_not_answer_for_the_functions() {
         .unwrap_err();
     assert_eq!((e.code, e.status), ("AccessDeniedException", 403));
 }
+
+#[test]
+fn advance_can_pause_where_an_invocation_is_handed_out_and_the_run_is_the_same() {
+    let run = |pause: bool| {
+        let mut sim = Simulation::new(scenario(&["a", "b", "c"]), Config::default()).unwrap();
+        sim.pause_at_invocations(pause);
+        ask(&mut sim, call(RuntimeAction::Attach)).unwrap();
+        // Where each advance stopped, asking for 60 s each time.
+        let mut stops = Vec::new();
+        while sim.now() < 60_000 {
+            stops.push(sim.advance(60_000 - sim.now()));
+        }
+        let events = serde_json::to_string(&sim.events(0).collect::<Vec<_>>()).unwrap();
+        (stops, events)
+    };
+    let (stops, paused) = run(true);
+    // Handed out at 1 s; unanswered, it times out, and the batch comes
+    // back at 31 s (its visibility timeout) and is handed out again.
+    assert_eq!(stops, [1_000, 31_000, 60_000]);
+    let (stops, straight) = run(false);
+    assert_eq!(stops, [60_000]);
+    assert_eq!(paused, straight);
+}

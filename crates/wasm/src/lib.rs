@@ -447,6 +447,20 @@ impl Playground {
         Ok(())
     }
 
+    /// With `on`, `advance` stops at the end of a moment an invocation was
+    /// handed out to your code in (see `pendingInvocations`), so the page
+    /// can call the handler before virtual time moves on; calling
+    /// `advance` again goes on. The run is the same either way.
+    #[wasm_bindgen(js_name = pauseAtInvocations)]
+    pub fn pause_at_invocations(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] on: JsValue,
+    ) -> Result<(), JsValue> {
+        let on = args::bool_arg("pauseAtInvocations", "on", &on)?;
+        self.host.pause_at_invocations(on);
+        Ok(())
+    }
+
     /// The narration lines and checkpoints whose moments are known before
     /// the run (they wait only for time), words filled in, in time order:
     /// a timeline's landmarks when playing a copy to its end is too much work.

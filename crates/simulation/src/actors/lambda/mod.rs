@@ -221,6 +221,8 @@ pub(crate) struct Mapping {
     /// The learner's code answers the invocations that start from now on
     /// (`runtime.rs`); otherwise the scenario's described handler does.
     yours: bool,
+    /// An invocation was handed out to your code since the run last asked.
+    handed_out: bool,
     created: Created,
     arn: String,
     region: String,
@@ -276,6 +278,7 @@ pub(crate) fn build(
             report_failures,
             handler: Box::new(handler),
             yours: false,
+            handed_out: false,
             created: Created::Not,
             arn: String::new(),
             region: config.region.clone(),
@@ -484,7 +487,10 @@ impl Mapping {
         // The learner's code answers later (its answer is an input of the
         // run, `runtime.rs`); the described handler's run is known now.
         let (duration_ms, ran) = match self.yours {
-            true => (self.handler.duration(&event), None),
+            true => {
+                self.handed_out = true;
+                (self.handler.duration(&event), None)
+            }
             false => {
                 let ran = self.handler.invoke(&event, timeout_ms);
                 (ran.duration_ms, Some(ran))

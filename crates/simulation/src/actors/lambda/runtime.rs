@@ -75,6 +75,11 @@ impl Mapping {
         self.yours = yours;
     }
 
+    /// Whether it handed an invocation out since the last time asked.
+    pub(crate) fn take_handed_out(&mut self) -> bool {
+        std::mem::take(&mut self.handed_out)
+    }
+
     /// The invocations waiting for an answer, oldest first, onto `out`
     /// until it holds `most`.
     pub(crate) fn pending(&self, out: &mut Vec<PendingInvocation>, most: usize) {
