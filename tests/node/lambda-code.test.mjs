@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Playground } from "./load.mjs";
 import { LambdaRuntime } from "../../web/client/lambda-runtime.js";
+import { Run } from "../../web/run/run.js";
 import { SqsClient } from "../../web/client/sqs-client.js";
 
 // AWS Lambda developer guide, "Handling errors for an SQS event source in
@@ -182,4 +183,28 @@ test("the binding refuses bad runtime requests in words, never trapping", async 
     assert.ok(JSON.parse(res.body).message, res.body);
   }
   assert.deepEqual(pg.pendingInvocations(), []);
+});
+
+test("playing, the page's run stops where an invocation is handed out; a replay of the answers goes straight through", async () => {
+  const run = new Run();
+  run.start(SCENARIO);
+  const runtime = new LambdaRuntime({ dispatch: (t, b, o) => run.dispatch(t, b, o) }, { pending: () => run.pg.pendingInvocations(), now: () => run.now });
+  await runtime.attach(FUNCTION, handler);
+  // One long advance, as the fastest speed asks: it yields at 1 s, where the invocation is handed out.
+  assert.equal(run.advanceTo(60_000), 1_000);
+  assert.equal(run.yielded, true);
+  const stops = [run.now];
+  while (run.now < 60_000) {
+    runtime.poll();
+    await settle();
+    stops.push(run.advanceTo(60_000));
+  }
+  // The invoice that is not JSON comes back after its visibility timeout (31 s) and fails again.
+  assert.deepEqual(stops, [1_000, 31_000, 60_000]);
+  const live = JSON.stringify(run.pg.events(0));
+  assert.deepEqual(run.journal.map((a) => [a.t, a.op]), [[0, "Lambda.AttachHandler"], [1_000, "Lambda.InvocationResponse"], [31_000, "Lambda.InvocationResponse"]]);
+  // Back to 0 and forward again: the recorded answer, in one go.
+  run.replayTo(60_000);
+  assert.equal(run.now, 60_000);
+  assert.equal(JSON.stringify(run.pg.events(0)), live);
 });
