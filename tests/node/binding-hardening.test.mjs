@@ -406,6 +406,7 @@ test("a revoked Proxy handed to any export, 10,000 times, throws a JavaScript er
     (r) => pg.dispatchSync(SEND, sent, r),
     (r) => pg.advance(r),
     (r) => pg.pauseAtCheckpoints(r),
+    (r) => pg.pauseAtInvocations(r),
     (r) => pg.events(r),
     (r) => pg.snapshot(r),
     (r) => pg.queueMessages(r),

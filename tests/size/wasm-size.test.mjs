@@ -64,8 +64,10 @@ import { gzipSync } from "node:zlib";
 // API (+26 KB: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms and ListMetrics over
 // the run's store and alarms with CloudWatch's checks and words, their JSON 1.0 wire read by hand
 // with the new number, list-of-numbers and boolean readers, DescribeAlarms' MetricAlarm
-// serialiser, and a consumer's publishMetrics; not yet measured with twiggy).
-const BUDGET = 856_000;
+// serialiser, and a consumer's publishMetrics; not yet measured with twiggy); then your code as a Lambda function's runtime
+// (+10.3 KB: the Lambda wire and its errors, the runtime calls, an invocation that waits for its
+// answer, pendingInvocations with the event JSON, pauseAtInvocations, the response read with sets).
+const BUDGET = 866_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));

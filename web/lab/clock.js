@@ -55,6 +55,7 @@ export class Clock {
     if (!max) this.skipQuiet();
     if (!max) this.vt = Math.min(run.duration, this.vt + dt * Number(this.speed));
     const target = max ? run.duration : Math.floor(this.vt);
+    run.yielded = false; // a pause for your code's handler lasts until this frame
     try {
       if (target > run.now) this.lab.slicer.slice(run.now, target, WORK_MS);
     } catch (e) {

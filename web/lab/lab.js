@@ -67,7 +67,7 @@ class Lab {
     this.refusal = null; // why the last run asked for could not start
     this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: this.asks ? (e) => this.checkpoints.haltsAt(e) : null });
     // All simulation work goes through one slicer, in chunks that fit a frame.
-    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.workEstimate(to), halted: () => this.run.halted != null, pending: () => this.run.pending });
+    this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.workEstimate(to), halted: () => this.run.halted != null || this.run.yielded, pending: () => this.run.pending });
     // Its parts: each reaches the others through the lab, when called.
     this.clock = new Clock(this);
     this.replay = new Replay(this);

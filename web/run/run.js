@@ -96,6 +96,10 @@ export class Run {
     this.onEvent = onEvent;
     this.haltsAt = haltsAt;
     this.halted = null; // the checkpoint event the run waits at, if any
+    // The engine paused where it handed an invocation to your code (the code
+    // cell's lambda.attach): the work of this frame ends there, so the
+    // handler is called before virtual time moves on.
+    this.yielded = false;
     this.fileText = ""; // the scenario as loaded (its settings are the reset point)
     this.text = ""; // the scenario running now (file + settings + seed)
     this.scenario = null;
@@ -191,6 +195,7 @@ export class Run {
   open(text) {
     const pg = Playground.fromScenario(text, undefined);
     if (this.haltsAt) pg.pauseAtCheckpoints(true);
+    pg.pauseAtInvocations(true);
     return pg;
   }
 
@@ -318,7 +323,8 @@ export class Run {
 
   /** Advances to `target` in one go (see advanceChunk), making every action due there. */
   advanceTo(target) {
-    while ((this.now < target || this.pending > 0) && !this.halted) this.advanceChunk(target);
+    this.yielded = false;
+    while ((this.now < target || this.pending > 0) && !this.halted && !this.yielded) this.advanceChunk(target);
     return this.now;
   }
 
@@ -352,10 +358,14 @@ export class Run {
     const pg = this.pg;
     let left = ACTIONS_PER_CHUNK;
     left -= this.makeDue(left);
-    while (pg.now() < to && !this.halted && this.pending === 0) {
+    while (pg.now() < to && !this.halted && !this.yielded && this.pending === 0) {
       const now = pg.now();
-      pg.advance(Math.min(to, this.nextUnknownStep(now, to), this.journal[this.made]?.t ?? Infinity) - now);
+      const until = Math.min(to, this.nextUnknownStep(now, to), this.journal[this.made]?.t ?? Infinity);
+      pg.advance(until - now);
       if (pg.now() <= now) throw new Error(`The simulation's clock cannot move past ${now} ms.`);
+      // Short of `until` and not at a checkpoint: the engine paused where it handed an
+      // invocation to your code. Playing (not replaying), this frame's work ends here.
+      if (pg.now() < until && !this.replaying) this.yielded = true;
       this.collect();
       this.sampleStepsPassed(now);
       left -= this.makeDue(left);
@@ -507,12 +517,13 @@ export class Run {
  * The target and body text of a journal's call, as it was dispatched: an
  * SQS operation's name is its target's end (`SendMessage`); an SNS, S3 or
  * CloudWatch call's `op` is its whole target (`AmazonSNS.Publish`,
- * `AmazonS3.PutObject`, `GraniteServiceVersion20100801.PutMetricData`, or
+ * `AmazonS3.PutObject`, `GraniteServiceVersion20100801.PutMetricData`, your
+ * code's answer to a Lambda invocation `Lambda.InvocationResponse`, or
  * `AmazonSNS` with the query protocol's form body, kept as the text it was).
  */
 function request({ op, body }) {
   if (op === "AmazonSNS") return [op, String(body)];
-  const neighbour = /^(AmazonSNS|AmazonS3|GraniteServiceVersion20100801)\./.test(op);
+  const neighbour = /^(AmazonSNS|AmazonS3|GraniteServiceVersion20100801|Lambda)\./.test(op);
   return [neighbour ? op : `AmazonSQS.${op}`, JSON.stringify(body)];
 }
 

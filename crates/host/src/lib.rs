@@ -24,7 +24,8 @@ mod snapshot;
 
 use queuelab_engine::{PollId, Principal};
 use queuelab_protocol::{
-    cloudwatch, dispatch_as, oversized, poll_response, s3, sns, too_large, Dispatched, Response,
+    cloudwatch, dispatch_as, lambda, oversized, poll_response, s3, sns, too_large, Dispatched,
+    Response,
 };
 use queuelab_simulation::{Scenario, Simulation};
 
@@ -126,7 +127,9 @@ impl Host {
     /// with JSON: `queuelab_protocol::sns`), or an S3 one (`AmazonS3.PutObject`
     /// with JSON: `queuelab_protocol::s3`), or a CloudWatch one
     /// (`GraniteServiceVersion20100801.PutMetricData`, CloudWatch's JSON
-    /// protocol: `queuelab_protocol::cloudwatch`). Recorded in the journal first,
+    /// protocol: `queuelab_protocol::cloudwatch`), or your code's answer to
+    /// a Lambda invocation (`Lambda.InvocationResponse`:
+    /// `queuelab_protocol::lambda`). Recorded in the journal first,
     /// principal and all, so a replay makes the same call.
     pub fn dispatch(&mut self, target: &str, body: &str, by: &Principal) -> Dispatched {
         // What the protocol will not read is not kept either.
@@ -141,6 +144,8 @@ impl Host {
             Dispatched::Done(s3::dispatch(&mut self.sim, target, body, by))
         } else if cloudwatch::is_cloudwatch(target) {
             Dispatched::Done(cloudwatch::dispatch(&mut self.sim, target, body, by))
+        } else if lambda::is_lambda(target) {
+            Dispatched::Done(lambda::dispatch(&mut self.sim, target, body, by))
         } else {
             dispatch_as(self.sim.engine_mut(), target, body, by)
         };
@@ -186,6 +191,11 @@ impl Host {
     /// See `Simulation::pause_at_checkpoints`.
     pub fn pause_at_checkpoints(&mut self, on: bool) {
         self.sim.pause_at_checkpoints(on);
+    }
+
+    /// See `Simulation::pause_at_invocations`.
+    pub fn pause_at_invocations(&mut self, on: bool) {
+        self.sim.pause_at_invocations(on);
     }
 
     /// The run, to read (its events, counts, messages, estimates).

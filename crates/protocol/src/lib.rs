@@ -15,15 +15,19 @@
 mod attributes;
 pub mod cloudwatch;
 mod json;
+pub mod lambda;
 mod members;
 mod neighbour;
 pub mod s3;
 pub mod sns;
 
 /// Whether a request is for a neighbour service of the run (SNS, S3,
-/// CloudWatch) rather than SQS: the host hands it to the simulation.
+/// CloudWatch, the functions' runtime) rather than SQS: the host hands it to the simulation.
 pub fn is_neighbour(target: &str) -> bool {
-    sns::is_sns(target) || s3::is_s3(target) || cloudwatch::is_cloudwatch(target)
+    sns::is_sns(target)
+        || s3::is_s3(target)
+        || cloudwatch::is_cloudwatch(target)
+        || lambda::is_lambda(target)
 }
 
 use queuelab_engine::{Engine, ErrorCode, PollId, Principal, ReceivedMessage, SqsError, SqsResult};

@@ -19,6 +19,7 @@ pub mod cloudwatch;
 mod commands;
 mod document;
 pub mod lab;
+pub mod lambda_runtime;
 mod ledger;
 pub mod log;
 mod numbers;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use actors::{InvocationSnapshot, LambdaSnapshot};
+pub use actors::{InvocationSnapshot, LambdaSnapshot, PendingInvocation};
 pub use behaviours::behaviour_names;
 pub use bill::Bill;
 pub use cloudwatch::{AlarmSnapshot, AlarmState, AlarmTransition, MetricsSnapshot};
@@ -272,6 +273,9 @@ pub struct Simulation {
     /// answered (a page pausing for the learner's prediction, then for the
     /// run's answer).
     pause_at_checkpoints: bool,
+    /// Whether `advance` stops at the end of a moment an invocation was
+    /// handed out to your code in (`lambda_runtime.rs`).
+    pause_at_invocations: bool,
     /// A checkpoint was asked or answered since `advance` began.
     checkpointed: bool,
     narration: Option<String>,
@@ -389,6 +393,7 @@ impl Simulation {
             observers: observers::registered(&scenario),
             observed_to: 1,
             pause_at_checkpoints: false,
+            pause_at_invocations: false,
             checkpointed: false,
             rng: rng::SimRng::new(engine.config().seed),
             log: log::Log::new(&engine),
@@ -430,7 +435,8 @@ impl Simulation {
         while let Some(t) = self.next_event_time().filter(|t| *t <= target) {
             self.advance_engine(t);
             self.act();
-            if self.checkpointed && self.pause_at_checkpoints {
+            let handed_out = self.handed_out() && self.pause_at_invocations;
+            if (self.checkpointed && self.pause_at_checkpoints) || handed_out {
                 self.log.sync(&self.engine);
                 return self.now();
             }
@@ -450,6 +456,15 @@ impl Simulation {
     /// the run is the same either way.
     pub fn pause_at_checkpoints(&mut self, on: bool) {
         self.pause_at_checkpoints = on;
+    }
+
+    /// Makes [`Self::advance`] stop at the end of a moment an invocation
+    /// was handed out to your code in, so a page can call the handler
+    /// before virtual time moves on (a long advance could otherwise pass
+    /// the invocation's timeout before the handler saw it); advancing
+    /// again goes on. Off by default: the run is the same either way.
+    pub fn pause_at_invocations(&mut self, on: bool) {
+        self.pause_at_invocations = on;
     }
 
     /// [`Simulation::advance`], refused when it would pass the last moment

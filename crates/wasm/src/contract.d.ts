@@ -325,7 +325,38 @@ messages: Array<string>,
 /**
  * How many messages the batch holds.
  */
-size: number, startedAt: number, endsAt: number, };
+size: number, startedAt: number, 
+/**
+ * When it ends; while it waits for your code's answer (`awaiting`),
+ * its timeout: the latest it can end.
+ */
+endsAt: number, 
+/**
+ * It waits for the answer of your code (the code cell's
+ * `lambda.attach`), not yet given.
+ */
+awaiting: boolean, };
+
+/**
+ * One invocation waiting for the learner's code.
+ */
+export type PendingInvocation = { 
+/**
+ * The function's name.
+ */
+function: string, 
+/**
+ * The invocation's number (the log's `invocation`): what the answer names.
+ */
+invocation: number, startedAt: number, 
+/**
+ * Its timeout: with no answer by then, it times out.
+ */
+deadline: number, 
+/**
+ * The event JSON Lambda builds for the batch (`Records`), as text.
+ */
+event: string, };
 
 /**
  * A Lambda function and its event source mapping on one of the

@@ -447,6 +447,20 @@ impl Playground {
         Ok(())
     }
 
+    /// With `on`, `advance` stops at the end of a moment an invocation was
+    /// handed out to your code in (see `pendingInvocations`), so the page
+    /// can call the handler before virtual time moves on; calling
+    /// `advance` again goes on. The run is the same either way.
+    #[wasm_bindgen(js_name = pauseAtInvocations)]
+    pub fn pause_at_invocations(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] on: JsValue,
+    ) -> Result<(), JsValue> {
+        let on = args::bool_arg("pauseAtInvocations", "on", &on)?;
+        self.host.pause_at_invocations(on);
+        Ok(())
+    }
+
     /// The narration lines and checkpoints whose moments are known before
     /// the run (they wait only for time), words filled in, in time order:
     /// a timeline's landmarks when playing a copy to its end is too much work.
@@ -544,6 +558,18 @@ impl Playground {
         let from = from_ms.map_or(JsValue::UNDEFINED, JsValue::from);
         let from = whole_number_arg("metrics", "fromMs", &from, 0, u64::MAX)?;
         Ok(to_js(&self.host.simulation().metrics(from))?)
+    }
+
+    /// The invocations of functions your code is attached to
+    /// (`Lambda.AttachHandler`) that wait for its answer, oldest first,
+    /// each with Lambda's event JSON as text: at most 10, and past the first
+    /// at most 6 MB of events (answer them, then ask again). Answer one with
+    /// `dispatch("Lambda.InvocationResponse", {FunctionName, Invocation,
+    /// Response})` or `"Lambda.InvocationError"`: the answer is recorded
+    /// like any request, so replays give it again without your code.
+    #[wasm_bindgen(js_name = pendingInvocations, unchecked_return_type = "PendingInvocation[]")]
+    pub fn pending_invocations(&self) -> Result<JsValue, JsError> {
+        to_js(&self.host.simulation().pending_invocations())
     }
 
     /// Counts by state of every queue, without messages: for the frames of

@@ -51,7 +51,7 @@ use queuelab_simulation::{
     SimEvent, SimulationSnapshot, SubscriptionSnapshot, TopicSnapshot, WorkerSnapshot,
 };
 use queuelab_simulation::{
-    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot,
+    BatchResponse, InvocationSnapshot, Lambda, LambdaHandler, LambdaSnapshot, PendingInvocation,
 };
 use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
@@ -138,6 +138,7 @@ fn declare_pattern_types(
         // Lambda functions and their event source mappings.
         LambdaSnapshot,
         InvocationSnapshot,
+        PendingInvocation,
         Lambda,
         LambdaHandler,
         BatchResponse,

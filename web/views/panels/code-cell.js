@@ -5,6 +5,12 @@
 // (or as another account, by its SQSClient's access key or principal),
 // and its requests are recorded like any action so replays repeat them.
 //
+// `lambda.attach(name, handler)` makes a handler the code of one of the
+// scenario's Lambda functions: the cell keeps answering that function's
+// invocations after the code's last line (client/lambda-runtime.js) until
+// Stop, which detaches it. Its answers are recorded like its requests, so
+// replays and share links give them again without running the handler.
+//
 // Code only ever runs on a click of Run. Code that arrives in a link or
 // an attribute is put in the editor and shown, never executed. Code from
 // a share link also says where it came from, and its first run needs a
@@ -17,6 +23,7 @@ import { SnsClient, commands as snsCommands } from "../../client/sns-client.js";
 import { S3Client, commands as s3Commands } from "../../client/s3-client.js";
 import { CloudWatchClient, commands as cloudwatchCommands } from "../../client/cloudwatch-client.js";
 import { accountOfAccessKey } from "../../client/sdk.js";
+import { LambdaRuntime } from "../../client/lambda-runtime.js";
 import { deadLetterSources } from "../../run/derive.js";
 
 const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>} */ ((async () => {}).constructor);
@@ -89,7 +96,7 @@ export class CodeCell {
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
-      h("p", { id: "code-note", class: "muted code-note", text: "In scope: SQSClient, SNSClient, S3Client and CloudWatchClient with every …Command of @aws-sdk/client-sqs, client-sns, client-s3 and client-cloudwatch that the run answers (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2, an object's Body is text; CloudWatch: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics), sqs, sns, s3 and cloudwatch (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…}), cloudwatch.putMetricData({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: lambda.attach(\"function-name\", handler) (your handler answers that Lambda function's invocations until Stop), SQSClient, SNSClient, S3Client and CloudWatchClient with every …Command of @aws-sdk/client-sqs, client-sns, client-s3 and client-cloudwatch that the run answers (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2, an object's Body is text; CloudWatch: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics), sqs, sns, s3 and cloudwatch (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…}), cloudwatch.putMetricData({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
@@ -188,6 +195,7 @@ export class CodeCell {
     };
     const caller = this.caller;
     const sqs = new SqsClient(target, { caller });
+    const runtime = this.lambdaRuntime(lab);
     // The SDK's client classes, as the cell has them. Of the SDK's config
     // only the credentials mean something here: an access key naming an
     // account acts as that account (sdk.js's convention), as does a
@@ -212,6 +220,10 @@ export class CodeCell {
       cloudwatch: new CloudWatchClient(target, { caller }),
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
+      lambda: {
+        attach: (name, handler) => (stopped ? Promise.reject(stopped) : runtime.attach(name, handler)),
+        detach: (name) => runtime.detach(name),
+      },
     };
 
     let fn;
@@ -228,9 +240,22 @@ export class CodeCell {
     this.runBtn.disabled = true;
     this.stopBtn.disabled = false;
     this.status.textContent = "Running…";
+    // Each frame, the invocations of the functions attached go to their
+    // handlers; across replays too (a new engine makes the recorded attach again).
+    let serving = true;
+    const serve = () => {
+      if (!serving) return;
+      runtime.poll();
+      requestAnimationFrame(serve);
+    };
+    requestAnimationFrame(serve);
     try {
       await Promise.race([fn(...Object.values(scope)), stopping]);
       this.status.textContent = `Finished: ${secs(lab.playground.now() - began)} s of virtual time.`;
+      if (runtime.attached) {
+        this.status.textContent = `Your code answers ${[...runtime.handlers.keys()].join(", ")}: press Stop to detach it.`;
+        await stopping;
+      }
     } catch (e) {
       if (e === stopped) this.status.textContent = "Stopped.";
       else {
@@ -238,10 +263,32 @@ export class CodeCell {
         this.line("error", describe(e));
       }
     } finally {
+      serving = false;
+      // The scenario's handler answers again (recorded, like the attach).
+      await runtime.detachAll();
       this.running = null;
       this.runBtn.disabled = false;
       this.stopBtn.disabled = true;
     }
+  }
+
+  /**
+   * The runtime that hands a function's invocations to your handler: its
+   * answers go through the lab's dispatch (recorded), and an invocation
+   * whose answer the run already holds (a replay will give it) is not
+   * handed over again.
+   */
+  lambdaRuntime(lab) {
+    return new LambdaRuntime(lab, {
+      caller: this.caller,
+      pending: () => lab.playground?.pendingInvocations() ?? [],
+      now: () => lab.playground?.now() ?? 0,
+      answered: (fn, n) => lab.state().journal.some((a) => /^Lambda\.Invocation/.test(a.op) && a.body?.FunctionName === fn && a.body?.Invocation === n),
+      onAnswer: ({ function: fn, invocation, error, refused }) => {
+        if (error !== undefined) this.line("error", `${fn}, invocation ${invocation}: your handler threw ${describe(error)}`);
+        if (refused) this.line("error", `${fn}, invocation ${invocation}: ${refused}`);
+      },
+    });
   }
 
   /** A console whose output goes under the cell. */

@@ -20,7 +20,8 @@ mod schedule;
 mod topic;
 
 pub(crate) use bucket::{created as created_bucket, BucketActor};
-pub use lambda::{InvocationSnapshot, LambdaSnapshot};
+pub(crate) use lambda::{Answer, Mapping};
+pub use lambda::{InvocationSnapshot, LambdaSnapshot, PendingInvocation};
 pub(crate) use topic::Topic;
 
 use std::collections::BTreeMap;
@@ -281,6 +282,15 @@ pub(crate) trait Actor<Seen: ?Sized = Reads, C = Command> {
     }
     /// An S3 bucket, for the S3 API to reach (`s3/service.rs`).
     fn bucket(&mut self) -> Option<&mut BucketActor> {
+        None
+    }
+    /// A Lambda function's mapping, for your code to answer its
+    /// invocations (`lambda_runtime.rs`).
+    fn mapping(&mut self) -> Option<&mut Mapping> {
+        None
+    }
+    /// The same, to read.
+    fn as_mapping(&self) -> Option<&Mapping> {
         None
     }
 }

@@ -32,6 +32,9 @@ pub(crate) enum Returned {
     Response(String),
     /// The function threw (its error's words).
     Error(String),
+    /// The learner's code threw, or Lambda failed its invocation for it
+    /// (a response past 6 MB): the words go into the log's `why`.
+    Thrown(String),
     /// The function was still running at its timeout.
     TimedOut,
 }
@@ -40,6 +43,21 @@ pub(crate) enum Returned {
 /// within `timeout_ms`.
 pub(crate) trait Handler {
     fn invoke(&mut self, event: &str, timeout_ms: Millis) -> Ran;
+    /// How long the scenario says the function works on `event`, whoever
+    /// answers it: the learner's code answers at once in the page's time,
+    /// and its invocation still lasts the scenario's virtual duration.
+    fn duration(&mut self, event: &str) -> Millis;
+}
+
+/// The records of Lambda's event JSON (none if it is not one).
+fn records(event: &str) -> Vec<Value> {
+    match serde_json::from_str::<Value>(event) {
+        Ok(Value::Object(mut event)) => match event.remove("Records") {
+            Some(Value::Array(records)) => records,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
 }
 
 /// The scenario's described handler: a processing time per record summed
@@ -89,14 +107,15 @@ impl Described {
 }
 
 impl Handler for Described {
+    fn duration(&mut self, event: &str) -> Millis {
+        let records = records(event);
+        (records.iter()).fold(0, |ms: Millis, _| {
+            ms.saturating_add(processing_ms(&self.spec.processing, self.rng.unit()))
+        })
+    }
+
     fn invoke(&mut self, event: &str, timeout_ms: Millis) -> Ran {
-        let records = match serde_json::from_str::<Value>(event) {
-            Ok(Value::Object(mut event)) => match event.remove("Records") {
-                Some(Value::Array(records)) => records,
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
+        let records = records(event);
         let mut ms: Millis = 0;
         let mut failed = Vec::new();
         let mut performed = Vec::new();
@@ -172,6 +191,10 @@ pub(crate) fn read_response(text: &str, batch: &[String]) -> Result<Vec<String>,
         },
         _ => return Err("the function's response is not a JSON object".into()),
     };
+    // Sets, not scans: a learner's response may list a batch's 10,000 ids
+    // many times over (up to a request's 4 MiB).
+    let in_batch: BTreeSet<&str> = batch.iter().map(String::as_str).collect();
+    let mut seen = BTreeSet::new();
     let mut ids = Vec::new();
     for item in items {
         let id = match item.get("itemIdentifier") {
@@ -186,13 +209,13 @@ pub(crate) fn read_response(text: &str, batch: &[String]) -> Result<Vec<String>,
                     .into(),
             ),
         };
-        if !batch.iter().any(|m| m == id) {
+        if !in_batch.contains(id.as_str()) {
             return Err(format!(
                 "itemIdentifier \"{}\" is not the messageId of a message in the batch",
                 queuelab_engine::echo(id)
             ));
         }
-        if !ids.contains(id) {
+        if seen.insert(id.as_str()) {
             ids.push(id.clone());
         }
     }
@@ -211,6 +234,18 @@ mod tests {
     fn a_partial_batch_response_lists_the_failed_ids() {
         let text = r#"{"batchItemFailures":[{"itemIdentifier":"b"}]}"#;
         assert_eq!(read_response(text, &batch()), Ok(vec!["b".into()]));
+    }
+
+    #[test]
+    fn a_response_that_repeats_an_id_lists_it_once_and_reads_quickly() {
+        let batch: Vec<String> = (0..10_000).map(|i| format!("m{i}")).collect();
+        let items: Vec<String> = (0..50_000)
+            .map(|i| format!(r#"{{"itemIdentifier":"m{}"}}"#, i % 10_000))
+            .collect();
+        let text = format!(r#"{{"batchItemFailures":[{}]}}"#, items.join(","));
+        let ids = read_response(&text, &batch).unwrap();
+        assert_eq!(ids.len(), 10_000);
+        assert_eq!(ids[1], "m1");
     }
 
     #[test]

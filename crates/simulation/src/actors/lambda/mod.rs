@@ -24,6 +24,7 @@
 
 mod event;
 mod handler;
+mod runtime;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -38,6 +39,8 @@ use crate::rng::SimRng;
 use crate::scenario::Scenario;
 use event::{event_json, record_bytes, Source, EMPTY_EVENT_BYTES};
 use handler::{read_response, Described, Handler, Ran, Returned};
+pub(crate) use runtime::Answer;
+pub use runtime::PendingInvocation;
 
 /// Each receive's WaitTimeSeconds (long polling) and MaxNumberOfMessages.
 pub(crate) const WAIT_TIME_SECONDS: i64 = 20;
@@ -110,7 +113,12 @@ pub struct InvocationSnapshot {
     /// How many messages the batch holds.
     pub size: u64,
     pub started_at: Millis,
+    /// When it ends; while it waits for your code's answer (`awaiting`),
+    /// its timeout: the latest it can end.
     pub ends_at: Millis,
+    /// It waits for the answer of your code (the code cell's
+    /// `lambda.attach`), not yet given.
+    pub awaiting: bool,
 }
 
 /// A message a poller holds, with its share of the event's bytes.
@@ -129,12 +137,17 @@ enum Stage {
     /// Its batch's window is open and nothing is waiting: it hands the
     /// batch over at `until`.
     Gathering { until: Millis },
-    /// Its batch is with the function until `ends_at`.
+    /// Its batch is with the function until `ends_at`. `ran` is what the
+    /// invocation came to, or None while it waits for the learner's code
+    /// to answer (`runtime.rs`): then it ends at the answer, never before
+    /// `ends_at` (the scenario's duration), and at `deadline` (its
+    /// timeout) if no answer came by then.
     Running {
         invocation: u64,
         started_at: Millis,
         ends_at: Millis,
-        ran: Ran,
+        deadline: Millis,
+        ran: Option<Ran>,
     },
     /// Its batch was throttled: it tries again at `retry_at`, then waits
     /// twice `wait`.
@@ -171,7 +184,15 @@ impl Poller {
         match self.stage {
             Stage::Ready { at } => Some(at),
             Stage::Gathering { until } => Some(until),
-            Stage::Running { ends_at, .. } => Some(ends_at),
+            Stage::Running {
+                ends_at,
+                deadline,
+                ref ran,
+                ..
+            } => match ran {
+                Some(_) => Some(ends_at.min(deadline)),
+                None => Some(deadline),
+            },
             Stage::Throttled { retry_at, .. } => Some(retry_at),
             Stage::Polling { .. } | Stage::Retired => None,
         }
@@ -197,6 +218,11 @@ pub(crate) struct Mapping {
     spec: Lambda,
     report_failures: bool,
     handler: Box<dyn Handler>,
+    /// The learner's code answers the invocations that start from now on
+    /// (`runtime.rs`); otherwise the scenario's described handler does.
+    yours: bool,
+    /// An invocation was handed out to your code since the run last asked.
+    handed_out: bool,
     created: Created,
     arn: String,
     region: String,
@@ -251,6 +277,8 @@ pub(crate) fn build(
             spec: l.clone(),
             report_failures,
             handler: Box::new(handler),
+            yours: false,
+            handed_out: false,
             created: Created::Not,
             arn: String::new(),
             region: config.region.clone(),
@@ -455,12 +483,24 @@ impl Mapping {
             .collect();
         let event = event_json(&messages, &source);
         let timeout_ms = self.timeout_ms();
-        let ran = self.handler.invoke(&event, timeout_ms);
-        let ends_at = now.saturating_add(ran.duration_ms.max(SHORTEST_INVOCATION_MS));
+        let deadline = now.saturating_add(timeout_ms);
+        // The learner's code answers later (its answer is an input of the
+        // run, `runtime.rs`); the described handler's run is known now.
+        let (duration_ms, ran) = match self.yours {
+            true => {
+                self.handed_out = true;
+                (self.handler.duration(&event), None)
+            }
+            false => {
+                let ran = self.handler.invoke(&event, timeout_ms);
+                (ran.duration_ms, Some(ran))
+            }
+        };
         self.pollers[p].stage = Stage::Running {
             invocation,
             started_at: now,
-            ends_at,
+            ends_at: now.saturating_add(duration_ms.max(SHORTEST_INVOCATION_MS)),
+            deadline,
             ran,
         };
         vec![Self::log(SimEvent::LambdaInvoked {
@@ -513,11 +553,22 @@ impl Mapping {
         let Stage::Running {
             invocation,
             started_at,
+            ends_at,
+            deadline,
             ran,
-            ..
         } = std::mem::replace(&mut poller.stage, Stage::Ready { at: now })
         else {
             return Vec::new();
+        };
+        // No answer by the timeout, or one that came too late to end the
+        // work in time: Lambda stops the invocation at its timeout.
+        let ran = match ran {
+            Some(ran) if ends_at <= deadline => ran,
+            _ => Ran {
+                duration_ms: deadline.saturating_sub(started_at),
+                returned: Returned::TimedOut,
+                performed: Vec::new(),
+            },
         };
         let batch = std::mem::take(&mut poller.batch);
         let ids: Vec<String> = batch.iter().map(|h| h.message.message_id.clone()).collect();
@@ -538,6 +589,7 @@ impl Mapping {
         let (result, failed, why) = match ran.returned {
             Returned::TimedOut => ("timeout", ids.clone(), None),
             Returned::Error(_) => ("error", ids.clone(), None),
+            Returned::Thrown(words) => ("error", ids.clone(), Some(words)),
             Returned::Response(_) if !self.report_failures => ("success", Vec::new(), None),
             Returned::Response(text) => match read_response(&text, &ids) {
                 Ok(failed) if failed.is_empty() => ("success", failed, None),
@@ -556,9 +608,10 @@ impl Mapping {
             failed: failed.clone(),
             why,
         }));
+        let failing: BTreeSet<&String> = failed.iter().collect();
         let done: Vec<&Held> = batch
             .iter()
-            .filter(|h| !failed.contains(&h.message.message_id))
+            .filter(|h| !failing.contains(&h.message.message_id))
             .collect();
         for chunk in done.chunks(DELETE_ENTRIES) {
             let entries = chunk
@@ -710,6 +763,14 @@ impl Actor for Mapping {
         self.held.contains_key(message_id)
     }
 
+    fn mapping(&mut self) -> Option<&mut Mapping> {
+        Some(self)
+    }
+
+    fn as_mapping(&self) -> Option<&Mapping> {
+        Some(self)
+    }
+
     fn owns_poll(&self, poll: PollId) -> bool {
         (self.pollers.iter()).any(|p| matches!(p.stage, Stage::Polling { poll: q } if q == poll))
     }
@@ -752,7 +813,8 @@ impl Actor for Mapping {
                     invocation,
                     started_at,
                     ends_at,
-                    ..
+                    deadline,
+                    ran,
                 } => Some(InvocationSnapshot {
                     invocation: *invocation,
                     messages: (p.batch.iter().take(MAX_SNAPSHOT_IDS))
@@ -760,7 +822,11 @@ impl Actor for Mapping {
                         .collect(),
                     size: p.batch.len() as u64,
                     started_at: *started_at,
-                    ends_at: *ends_at,
+                    ends_at: match ran {
+                        Some(_) => *ends_at.min(deadline),
+                        None => *deadline,
+                    },
+                    awaiting: ran.is_none(),
                 }),
                 _ => None,
             })
