@@ -703,3 +703,36 @@ fn the_guides_three_alarms_go_to_alarm_and_back_to_ok() {
     assert_eq!(stored(&sim), 0);
     assert_eq!(charged(&sim, "order X-1"), 1);
 }
+
+#[test]
+fn custom_metrics_alarms_catch_a_failed_order_and_slow_processing_that_sqs_metrics_cannot() {
+    let sim = run("25-custom-metrics.json");
+    let mut changes: Vec<(u64, String, &str)> = Vec::new();
+    for e in events(&sim) {
+        if let Kind::Simulation(SimEvent::AlarmChanged { alarm, to, .. }) = e.kind {
+            changes.push((e.time_ms, alarm.to_string(), to.word()));
+        }
+    }
+    let of = |name: &str| -> Vec<(u64, &str)> {
+        (changes.iter())
+            .filter(|(_, a, _)| a == name)
+            .map(|(t, _, s)| (*t, *s))
+            .collect()
+    };
+    // Order X fails at ~10 s: its period's Minimum ProcessingSuccess is 0.
+    assert_eq!(
+        of("processing-failures"),
+        [(10_000, "OK"), (20_000, "ALARM"), (30_000, "OK")]
+    );
+    // worker-slow from 40 s: two periods of 1.5 s orders.
+    assert_eq!(
+        of("slow-processing"),
+        [(10_000, "OK"), (60_000, "ALARM")]
+    );
+    assert_eq!(stored_in(&sim, "orders-dlq").len(), 1);
+    let shown = narration(&sim);
+    assert!(
+        shown.iter().any(|t| t.starts_with("slow-processing goes to ALARM")),
+        "{shown:?}"
+    );
+}
