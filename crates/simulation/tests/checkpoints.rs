@@ -504,7 +504,7 @@ const PINNED: &[Pinned] = &[
         "22-lambda-scaling.json",
         &[],
         "how-high",
-        "20: the mapping's MaximumConcurrency",
+        "10: the mapping's MaximumConcurrency",
     ),
     (
         "22-lambda-scaling.json",
@@ -544,6 +544,19 @@ const PINNED: &[Pinned] = &[
         &[("/consumers/1/startMs", "3000000")],
         "age-before-fix",
         "No: the fix comes first",
+    ),
+    (
+        "25-custom-metrics.json",
+        &[],
+        "slow-alarm",
+        "Yes, after two 10 s periods of slow orders",
+    ),
+    // worker-slow at 500 ms an order: no period averages over a second.
+    (
+        "25-custom-metrics.json",
+        &[("/consumers/1/processing", r#"{"fixedMs": 500}"#)],
+        "slow-alarm",
+        "No: the average over the whole run stays under a second",
     ),
 ];
 

@@ -725,14 +725,13 @@ fn custom_metrics_alarms_catch_a_failed_order_and_slow_processing_that_sqs_metri
         [(10_000, "OK"), (20_000, "ALARM"), (30_000, "OK")]
     );
     // worker-slow from 40 s: two periods of 1.5 s orders.
-    assert_eq!(
-        of("slow-processing"),
-        [(10_000, "OK"), (60_000, "ALARM")]
-    );
+    assert_eq!(of("slow-processing"), [(10_000, "OK"), (60_000, "ALARM")]);
     assert_eq!(stored_in(&sim, "orders-dlq").len(), 1);
     let shown = narration(&sim);
     assert!(
-        shown.iter().any(|t| t.starts_with("slow-processing goes to ALARM")),
+        shown
+            .iter()
+            .any(|t| t.starts_with("slow-processing goes to ALARM")),
         "{shown:?}"
     );
 }
