@@ -1,6 +1,6 @@
 // The basic lessons (scenarios 11–15), the neighbours that send (16–17),
 // the access and encryption ones (18–20) and Lambda's poller and CloudWatch's
-// alarms (21–24) as a learner plays them: each pauses
+// alarms (21–25) as a learner plays them: each pauses
 // at its checkpoint, takes the prediction the run makes true, plays to its
 // end, and its recap says what the run cost in the meter's own requests.
 import { test } from "node:test";
@@ -23,6 +23,7 @@ const LESSONS = {
   "22-lambda-scaling": { checkpoint: "how-high", right: /^20: the mapping's MaximumConcurrency/, log: /process-orders\s*now has 20 pollers: up to 20 batches handed over at once/ },
   "23-lambda-fifo": { checkpoint: "other-group", right: /^At once: customer-B's group is not held/, log: /ledger\s*finished invocation 1 after 0\.4 s, reporting failed items; Lambda deletes the others: 2 messages return to the queue/ },
   "24-cloudwatch-alarms": { checkpoint: "age-before-fix", right: /^Yes: some order will have waited more than an hour/, log: /alarm “old-messages”\s*OK → ALARM: the latest datapoint \(\d+\) is above 3600/ },
+  "25-custom-metrics": { checkpoint: "slow-alarm", right: /^Yes, after two 10 s periods of slow orders/, log: /alarm “slow-processing”\s*OK → ALARM/ },
 };
 
 // "42 requests ≈ $0.0000168 at $0.40 per million." (or both queue types, each at its price)

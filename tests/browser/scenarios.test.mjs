@@ -252,8 +252,8 @@ const STORIES = {
       1400: (c) => {
         const returned = (fn) => c.events.filter((e) => e.type === "lambdaReturned" && e.function === fn).map((e) => `${e.result} ${e.failed.length}`);
         assert.deepEqual(returned("charge-plain"), ["error 4"], "without ReportBatchItemFailures the whole batch returns");
-        assert.deepEqual(returned("charge-rbif"), ["partial 1"], "with it only A-3 returns");
-        assert.equal(count(c, "deleted", (e) => e.queue === "orders-rbif"), 3, "Lambda deleted A-1, A-2 and A-4 from orders-rbif");
+        assert.deepEqual(returned("charge-rbif"), ["partial 1"], "with it only B-3 returns");
+        assert.equal(count(c, "deleted", (e) => e.queue === "orders-rbif"), 3, "Lambda deleted B-1, B-2 and B-4 from orders-rbif");
         assert.equal(count(c, "deleted", (e) => e.queue === "orders-plain"), 0, "and nothing from orders-plain");
         assert.equal(at(token(c, "order A-1")), "orders-plain||in-flight rc1", "orders-plain's A-1 waits out its visibility timeout");
       },
@@ -266,8 +266,8 @@ const STORIES = {
     end: (c) => {
       const inQueue = (q) => c.drawn.tokens.filter((t) => t.where.startsWith(`${q}|`)).length;
       assert.equal(inQueue("plain-dlq"), 4, "the good orders were dead-lettered with the bad one");
-      assert.equal(inQueue("rbif-dlq"), 1, "only A-3");
-      assert.match(c.drawn.narration.text, /^On orders-rbif only A-3 reaches rbif-dlq/);
+      assert.equal(inQueue("rbif-dlq"), 1, "only B-3");
+      assert.match(c.drawn.narration.text, /^On orders-rbif only B-3 reaches rbif-dlq/);
     },
   },
 
@@ -275,12 +275,12 @@ const STORIES = {
     moments: {
       59999: (c) => assert.equal(count(c, "lambdaScaled"), 0, "five pollers for the first minute"),
       60000: (c) => {
-        assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [20], "a minute of backlog: up to MaximumConcurrency");
+        assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [10], "a minute of backlog: up to MaximumConcurrency");
         assert.match(c.drawn.narration.text, /^A minute of backlog/);
       },
     },
     end: (c) => {
-      assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [20, 5], "back to five once no backlog is left");
+      assert.deepEqual(c.events.filter((e) => e.type === "lambdaScaled").map((e) => e.pollers), [10, 5], "back to five once no backlog is left");
       assert.equal(c.drawn.tokens.length, 0, "every order processed and deleted");
     },
   },
@@ -320,12 +320,31 @@ const STORIES = {
       assert.equal(c.drawn.tokens.length, 0, "orders and orders-dlq drained");
     },
   },
+  "25-custom-metrics": {
+    moments: {
+      20000: (c) => {
+        const changed = c.events.filter((e) => e.type === "alarmChanged" && e.to === "ALARM").map((e) => e.alarm);
+        assert.deepEqual(changed, ["processing-failures"], "order X's ProcessingSuccess of 0, in the 10-20 s period");
+        assert.match(c.drawn.narration.text, /^processing-failures goes to ALARM/);
+      },
+      60000: (c) => {
+        assert.ok(c.events.some((e) => e.type === "alarmChanged" && e.alarm === "slow-processing" && e.to === "ALARM"), "two periods of 1.5 s orders");
+        assert.match(c.drawn.narration.text, /^slow-processing goes to ALARM/);
+      },
+    },
+    end: (c) => {
+      const last = {};
+      for (const e of c.events.filter((e) => e.type === "alarmChanged")) last[e.alarm] = e.to;
+      assert.deepEqual(last, { "processing-failures": "OK", "slow-processing": "ALARM" });
+      assert.equal(c.drawn.tokens.filter((t) => t.where.startsWith("orders-dlq|")).length, 1, "order X dead-lettered");
+    },
+  },
 };
 
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
-  // The lessons after them (11–24) are played by basics.test.mjs; Lambda's
-  // and CloudWatch's (21–24) have their moments here too.
-  assert.equal(scenarios.length, 24);
+  // The lessons after them (11–25) are played by basics.test.mjs; Lambda's
+  // and CloudWatch's (21–25) have their moments here too.
+  assert.equal(scenarios.length, 25);
   assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
   assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });
