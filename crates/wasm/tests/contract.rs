@@ -167,6 +167,48 @@ fn declare_pattern_types(
     );
 }
 
+/// Declares a lab's types (its goal, knobs, explanations, check and view).
+fn declare_lab_types(
+    cfg: &Config,
+    out: &mut String,
+    declared: &mut BTreeSet<String>,
+    used: &mut BTreeSet<String>,
+) {
+    macro_rules! all {
+        ($($t:ty),* $(,)?) => {
+            $(
+                declare::<$t>(cfg, out, declared);
+                referenced::<$t>(cfg, used);
+            )*
+        };
+    }
+    all!(
+        Goal,
+        OldestAge,
+        LeastPrivilege,
+        AlarmBy,
+        TopicBy,
+        Need,
+        Knob,
+        Target,
+        KnobValue,
+        Off,
+        Explain,
+        Doc,
+        Fix,
+        NonFix,
+        CheckReport,
+        CheckFailure,
+        MovedProblem,
+        CheckProgress,
+        LabView,
+        ConditionText,
+        KnobView,
+        KnobKind,
+        KnobChoice,
+    );
+}
+
 /// Declares every type the binding hands over, in order, into `out`: the
 /// names declared, and the names their declarations refer to.
 fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
@@ -234,30 +276,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Claim,
         EndCondition,
         Alarm,
-        // A lab's parts.
-        Goal,
-        OldestAge,
-        LeastPrivilege,
-        AlarmBy,
-        TopicBy,
-        Need,
-        Knob,
-        Target,
-        KnobValue,
-        Off,
-        Explain,
-        Doc,
-        Fix,
-        NonFix,
-        CheckReport,
-        CheckFailure,
-        MovedProblem,
-        CheckProgress,
-        LabView,
-        ConditionText,
-        KnobView,
-        KnobKind,
-        KnobChoice,
+    );
+    declare_lab_types(cfg, out, &mut declared, &mut used);
+    all!(
         // The scenario format in words.
         Vocabulary,
         FieldWords,
