@@ -66,8 +66,10 @@ import { gzipSync } from "node:zlib";
 // with the new number, list-of-numbers and boolean readers, DescribeAlarms' MetricAlarm
 // serialiser, and a consumer's publishMetrics; not yet measured with twiggy); then your code as a Lambda function's runtime
 // (+10.3 KB: the Lambda wire and its errors, the runtime calls, an invocation that waits for its
-// answer, pendingInvocations with the event JSON, pauseAtInvocations, the response read with sets).
-const BUDGET = 866_000;
+// answer, pendingInvocations with the event JSON, pauseAtInvocations, the response read with sets); 873,747 with the four Lambda and alarm labs
+// (+8 KB: knob targets over a mapping's and an alarm's fields, addAlarm, the alarmFires and
+// alarmNotifies goals) and scenario 25.
+const BUDGET = 875_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
