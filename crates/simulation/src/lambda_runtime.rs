@@ -13,7 +13,7 @@
 //! answers for Lambda's runtime API (an invocation's response, or its
 //! error).
 
-use queuelab_engine::{Identity, Principal};
+use queuelab_engine::Principal;
 
 use crate::actors::{Answer, PendingInvocation};
 use crate::Simulation;
@@ -93,12 +93,7 @@ impl Simulation {
         by: &Principal,
     ) -> Result<(), RuntimeError> {
         let own = &self.engine.config().account_id;
-        let owner = match by.identity() {
-            Identity::Owner => true,
-            Identity::Account { account_id, .. } => account_id == own,
-            Identity::Service { .. } => false,
-        };
-        if !owner {
+        if !self.is_own_account(by) {
             return Err(RuntimeError {
                 code: "AccessDeniedException",
                 status: 403,

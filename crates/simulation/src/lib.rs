@@ -297,6 +297,18 @@ fn invalid(what: &str, error: impl std::fmt::Display) -> SqsError {
 }
 
 impl Simulation {
+    /// Whether `by` calls as the run's own account (the owner, or a caller
+    /// of its account): the neighbours' APIs take no other (IAM is not
+    /// modelled).
+    pub(crate) fn is_own_account(&self, by: &queuelab_engine::Principal) -> bool {
+        use queuelab_engine::Identity;
+        match by.identity() {
+            Identity::Owner => true,
+            Identity::Account { account_id, .. } => *account_id == self.engine.config().account_id,
+            Identity::Service { .. } => false,
+        }
+    }
+
     /// An engine with no scenario: an SQS endpoint and nothing else.
     pub fn empty(config: Config) -> Self {
         let scenario = Scenario {

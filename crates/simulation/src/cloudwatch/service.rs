@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use queuelab_engine::{Identity, Millis, Principal};
+use queuelab_engine::{Millis, Principal};
 
 use super::api::{
     required, CwAnswer, CwCall, CwError, Dimension, DimensionOut, ListMetrics, ListedMetrics,
@@ -30,12 +30,7 @@ impl Simulation {
     /// One call of the CloudWatch API as `by`.
     pub fn cloudwatch(&mut self, call: CwCall, by: &Principal) -> Result<CwAnswer, CwError> {
         let own = &self.engine.config().account_id;
-        let owner = match by.identity() {
-            Identity::Owner => true,
-            Identity::Account { account_id, .. } => account_id == own,
-            Identity::Service { .. } => false,
-        };
-        if !owner {
+        if !self.is_own_account(by) {
             return Err(CwError::new(
                 "AccessDenied",
                 403,

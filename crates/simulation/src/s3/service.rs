@@ -4,7 +4,7 @@
 //! out at once, as the scenario's own are. Only the buckets' own account
 //! calls it: bucket policies are not modelled (docs/fidelity.md).
 
-use queuelab_engine::{Identity, Principal};
+use queuelab_engine::Principal;
 
 use super::api::{
     required, ListObjects, Listed, Listing, Object, PutNotification, PutObject, S3Answer, S3Call,
@@ -26,12 +26,7 @@ impl Simulation {
     /// One call of the S3 API as `by`.
     pub fn s3(&mut self, call: S3Call, by: &Principal) -> Result<S3Answer, S3Error> {
         let own = &self.engine.config().account_id;
-        let owner = match by.identity() {
-            Identity::Owner => true,
-            Identity::Account { account_id, .. } => account_id == own,
-            Identity::Service { .. } => false,
-        };
-        if !owner {
+        if !self.is_own_account(by) {
             return Err(S3Error::new(
                 "AccessDenied",
                 403,
