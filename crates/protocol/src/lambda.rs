@@ -11,8 +11,8 @@ use queuelab_simulation::lambda_runtime::{RuntimeAction, RuntimeCall, RuntimeErr
 use queuelab_simulation::Simulation;
 
 use crate::members::{Members, Wrong};
-use crate::neighbour::{json_error, json_object, respond, Failure};
-use crate::{Response, CONTENT_TYPE};
+use crate::neighbour::{json_error, json_object, json_response, Failure};
+use crate::Response;
 
 /// The prefix of a request's target (`Lambda.InvocationResponse`).
 pub const PREFIX: &str = "Lambda.";
@@ -27,15 +27,18 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
     let action = target.strip_prefix(PREFIX).unwrap_or("");
     let result = read(action, body).and_then(|call| sim.lambda_runtime(call, by));
     let request_id = sim.engine_mut().next_request_id();
-    let result = match result {
-        Ok(()) => Ok("{}".to_owned()),
-        Err(e) => Err(Failure {
-            code: e.code,
-            status: e.status,
-            body: json_error("com.amazonaws.lambda", e.code, &e.message),
-        }),
+    let failure = |e: &RuntimeError| Failure {
+        code: e.code,
+        status: e.status,
+        body: json_error("com.amazonaws.lambda", e.code, &e.message),
     };
-    respond(request_id, CONTENT_TYPE, result)
+    json_response(
+        request_id,
+        result
+            .as_ref()
+            .map(|()| serde_json::Map::new())
+            .map_err(failure),
+    )
 }
 
 fn read(action: &str, body: &str) -> Result<RuntimeCall, RuntimeError> {

@@ -2,9 +2,10 @@
 //! members, and the response with its request id, content type and, for
 //! an error, the `x-amzn-query-error` header SQS's JSON protocol uses too.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{Response, HEADER_NAMES};
+use crate::{Response, CONTENT_TYPE, HEADER_NAMES};
 
 /// A JSON request body's members; an empty body has none. `None`: the
 /// body is not a JSON object.
@@ -28,6 +29,20 @@ pub(crate) struct Failure<'a> {
 /// The JSON wire's error body, in `namespace` (`com.amazonaws.sns`).
 pub(crate) fn json_error(namespace: &str, code: &str, message: &str) -> String {
     serde_json::json!({ "__type": format!("{namespace}#{code}"), "message": message }).to_string()
+}
+
+/// A JSON wire's response: the call's answer written with serde, or its
+/// failure.
+pub(crate) fn json_response<T: Serialize>(
+    request_id: String,
+    result: Result<T, Failure>,
+) -> Response {
+    let body = result.map(|answer| {
+        (serde_json::to_value(answer))
+            .unwrap_or(Value::Null)
+            .to_string()
+    });
+    respond(request_id, CONTENT_TYPE, body)
 }
 
 /// The response to a call: 200 with its body, or the failure's.

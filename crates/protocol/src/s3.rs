@@ -11,11 +11,10 @@ use queuelab_simulation::s3::api::{
     ObjectKey, PutNotification, PutObject, QueueConfigurationInput, S3Call, S3Error, OPERATIONS,
 };
 use queuelab_simulation::Simulation;
-use serde_json::Value;
 
 use crate::members::{Members, Wrong};
-use crate::neighbour::{json_error, json_object, respond, Failure};
-use crate::{Response, CONTENT_TYPE};
+use crate::neighbour::{json_error, json_object, json_response, Failure};
+use crate::Response;
 
 /// The prefix of an S3 request's target (`AmazonS3.PutObject`).
 pub const PREFIX: &str = "AmazonS3.";
@@ -30,17 +29,12 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
     let action = target.strip_prefix(PREFIX).unwrap_or("");
     let result = read(action, body).and_then(|call| sim.s3(call, by));
     let request_id = sim.engine_mut().next_request_id();
-    let result = match &result {
-        Ok(answer) => Ok(serde_json::to_value(answer)
-            .unwrap_or(Value::Null)
-            .to_string()),
-        Err(e) => Err(Failure {
-            code: e.code,
-            status: e.status,
-            body: json_error("com.amazonaws.s3", e.code, &e.message),
-        }),
+    let failure = |e: &S3Error| Failure {
+        code: e.code,
+        status: e.status,
+        body: json_error("com.amazonaws.s3", e.code, &e.message),
     };
-    respond(request_id, CONTENT_TYPE, result)
+    json_response(request_id, result.as_ref().map_err(failure))
 }
 
 fn read(action: &str, body: &str) -> Result<S3Call, S3Error> {
