@@ -139,3 +139,15 @@ test("the code cell's SNS and S3 clients make a topic and a bucket the stage dra
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("sleep(ms) in the code cell wakes at exactly ms of virtual time later, even at full speed", async () => {
+  const code = [`await sleep(1500);`, `console.log("woke");`, `await sleep(4000);`, `console.log("woke again");`].join("\n");
+  const { page, problems, close } = await open("index.html?scenario=process-then-delete&speed=max");
+  await page.locator("#code-text").fill(code);
+  await scrubTo(page, 2000);
+  await pressRun(page);
+  const lines = await page.locator("#code-out li").evaluateAll((ls) => ls.map((l) => l.textContent));
+  assert.deepEqual(lines.filter((l) => l.includes("woke")), ["3.5 swoke", "7.5 swoke again"]);
+  assert.deepEqual(problems, []);
+  await close();
+});

@@ -82,3 +82,23 @@ test("attaching to a function the scenario does not have says which it has", asy
   assert.match(out, /ResourceNotFoundException: Function not found: "invoice-maler" \(this scenario's functions: invoice-mailer\)/);
   await close();
 });
+
+test("while your handler has not answered, its invocation says it waits for your code", async () => {
+  // A timeout long enough that the answer comes well before it, however loaded the machine.
+  const patient = { ...SCENARIO, durationMs: 40_000, lambdas: [{ ...SCENARIO.lambdas[0], timeoutSeconds: 30 }] };
+  const { page, problems, close } = await open("?scenario=process-then-delete&speed=1", {
+    routes: { "scenarios/01-process-then-delete.json": JSON.stringify(patient) },
+  });
+  // The handler answers only when the test lets it.
+  await page.locator("#code-text").fill(`await lambda.attach("invoice-mailer", () => new Promise((answer) => { globalThis.answer = () => answer({ batchItemFailures: [] }); }));`);
+  await page.locator("#code-run").click();
+  await page.waitForFunction(() => typeof globalThis.answer === "function");
+  const box = page.locator('#lambda-cards .l-inv[data-awaiting="true"]');
+  await box.waitFor();
+  assert.match(await box.locator(".l-inv-head").textContent(), /^⌛ invocation 1 · 3 in batch · [\d.]+ s · waiting for your code's answer \(it times out at 30\.0 s\)$/);
+  await page.evaluate(() => globalThis.answer());
+  await page.waitForSelector('#lambda-cards .l-inv.ended[data-result="success"]');
+  assert.equal(await box.count(), 0, "no invocation waits once the code answered");
+  assert.deepEqual(problems, []);
+  await close();
+});

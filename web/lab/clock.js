@@ -21,7 +21,26 @@ export class Clock {
     this.lab = lab;
     Object.assign(this, { playing: false, speed: "1", vt: 0, lastTs: 0, raf: 0, scrubTo: null });
     this.quiet = null; // the quiet stretches skipped since the last replay, for their note (d.quiet)
+    this.holds = new Set(); // moments play may not pass yet (hold())
     this.frame = this.frame.bind(this);
+  }
+
+  /**
+   * Play does not pass virtual moment `t` until the returned release is
+   * called: the code cell's sleep(ms) wakes at its moment, not wherever a
+   * frame at full speed happened to stop. A scrub or replay is not held.
+   */
+  hold(t) {
+    const h = { t };
+    this.holds.add(h);
+    return () => this.holds.delete(h);
+  }
+
+  /** The earliest moment held, or Infinity. */
+  heldAt() {
+    let t = Infinity;
+    for (const h of this.holds) t = Math.min(t, h.t);
+    return t;
   }
 
   frame(ts) {
@@ -53,8 +72,9 @@ export class Clock {
     const run = this.lab.run;
     const max = this.speed === "max";
     if (!max) this.skipQuiet();
-    if (!max) this.vt = Math.min(run.duration, this.vt + dt * Number(this.speed));
-    const target = max ? run.duration : Math.floor(this.vt);
+    const held = Math.max(run.now, this.heldAt());
+    if (!max) this.vt = Math.min(run.duration, held, this.vt + dt * Number(this.speed));
+    const target = Math.min(held, max ? run.duration : Math.floor(this.vt));
     run.yielded = false; // a pause for your code's handler lasts until this frame
     try {
       if (target > run.now) this.lab.slicer.slice(run.now, target, WORK_MS);

@@ -66,6 +66,8 @@ export function hostApi(lab) {
     pause() {
       if (lab.clock.playing) lab.clock.togglePlay();
     },
+    /** Play does not pass virtual moment `t` until the returned function is called (the code cell's sleep). @param {number} t @returns {() => void} */
+    holdAt: (t) => lab.clock.hold(t),
     showError: (m) => lab.showError(m),
     clearError: () => lab.clearError(),
     /** Stops the loop and frees the engine; the lab is unusable afterwards. */

@@ -177,7 +177,7 @@ export function lambdasOf(snap, scenario, facts) {
       invocations: l.invocations,
       errors: l.errors,
       throttles: l.throttles,
-      running: l.running.map((r) => ({ invocation: r.invocation, size: r.size, startedAt: r.startedAt, endsAt: r.endsAt, messages: r.messages.map(message) })),
+      running: l.running.map((r) => ({ invocation: r.invocation, size: r.size, startedAt: r.startedAt, endsAt: r.endsAt, awaiting: r.awaiting, messages: r.messages.map(message) })),
       /** Invocations running past the snapshot's list (it lists the first 100). */
       runningNotListed: Math.max(0, l.concurrency - l.running.length),
       ended: (facts.lambdaEnds.get(l.name) ?? []).map((e) => {

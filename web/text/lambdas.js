@@ -45,11 +45,19 @@ export function lambdaConcurrency(l) {
 /** The function's counts so far. */
 export const lambdaCounts = (l) => `${counted(l.invocations, "invocation", "invocations")} · ${counted(l.errors, "error or timeout", "errors or timeouts")} · ${counted(l.throttles, "throttle", "throttles")}`;
 
-/** A running invocation's time: elapsed of its duration, and the bar's fill (0 to 1). */
+/**
+ * A running invocation's time: elapsed of its duration, and the bar's fill
+ * (0 to 1). While it waits for the learner's code (the code cell's
+ * `lambda.attach`), its end is only the function's timeout, the latest it
+ * can end: said so.
+ */
 export function invocationTime(r, now) {
   const total = Math.max(0, r.endsAt - r.startedAt);
   const elapsed = Math.max(0, Math.min(total, now - r.startedAt));
-  return { text: `${(elapsed / 1000).toFixed(1)} s of ${secs(total)} s`, fill: total > 0 ? elapsed / total : 1 };
+  const text = r.awaiting
+    ? `${(elapsed / 1000).toFixed(1)} s · waiting for your code's answer (it times out at ${secs(total)} s)`
+    : `${(elapsed / 1000).toFixed(1)} s of ${secs(total)} s`;
+  return { text, fill: total > 0 ? elapsed / total : 1 };
 }
 
 /**

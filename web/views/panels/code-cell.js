@@ -303,11 +303,16 @@ export class CodeCell {
     this.out.scrollTop = this.out.scrollHeight;
   }
 
-  /** Waits `ms` of virtual time (the clock runs while the lab plays). */
+  /**
+   * Waits `ms` of virtual time (the clock runs while the lab plays). Play
+   * holds at the moment it ends until the code has woken, so the code goes
+   * on at that moment at any speed.
+   */
   sleep(ms, stopped) {
     const lab = this.lab;
     const from = lab.playground;
     const until = from.now() + Math.max(0, Number(ms) || 0);
+    const release = lab.holdAt(until);
     return new Promise((resolve, reject) => {
       const check = () => {
         if (stopped()) return reject(stopped());
@@ -317,7 +322,7 @@ export class CodeCell {
         requestAnimationFrame(check);
       };
       check();
-    });
+    }).finally(release);
   }
 }
 

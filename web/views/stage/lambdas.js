@@ -48,8 +48,8 @@ function runningBox(r, ticks) {
   ticks.push({ r, time, fill, last: "" });
   return h(
     "li",
-    { class: "l-inv", "data-invocation": r.invocation, "data-size": r.size },
-    h("p", { class: "l-inv-head" }, h("span", { class: "l-ic", "aria-hidden": "true", text: "⚙" }), ` invocation ${r.invocation} · ${r.size} in batch · `, time),
+    { class: `l-inv${r.awaiting ? " awaiting" : ""}`, "data-invocation": r.invocation, "data-size": r.size, "data-awaiting": r.awaiting ? "true" : null },
+    h("p", { class: "l-inv-head" }, h("span", { class: "l-ic", "aria-hidden": "true", text: r.awaiting ? "⌛" : "⚙" }), ` invocation ${r.invocation} · ${r.size} in batch · `, time),
     h("span", { class: "l-prog", "aria-hidden": "true" }, fill),
     batch(r.messages, r.size),
   );
