@@ -1,13 +1,14 @@
 // The fuzz target of the test command: random requests, random valid
 // sessions and random (mutated) scenarios through the wasm contract, with
 // the invariants of tests/fuzz/run.mjs checked after every step. A fixed
-// seed and a fixed count (about a minute on the project's 2-core machine);
+// seed and a fixed count (about a minute on the project's 2-core machine, a worker per core);
 // the checked-in corpus of past failures (tests/fuzz/corpus/*.json) runs
 // first. scripts/fuzz.sh runs the same fuzzing for as long as asked.
 //
 // A failure prints its input as a corpus file's text: save it as
 // tests/fuzz/corpus/<what-it-is>.json, and it is replayed from then on.
 import { test } from "node:test";
+import { availableParallelism } from "node:os";
 import assert from "node:assert/strict";
 import { fuzz, readCorpus } from "../fuzz/pool.mjs";
 import { checkGolden } from "./golden.mjs";
@@ -43,10 +44,12 @@ test("every input of the corpus of past failures now runs without a trap, a hang
 // (the same bytes in every process and build). QUEUELAB_BLESS=1 node --test
 // tests/node/fuzz.test.mjs rewrites that file (and fails).
 test(`${COUNT} random requests, sessions and scenarios (seed ${SEED}): no trap, no hang, every invariant holds, and replays give the bytes of their golden file`, async () => {
-  const figures = await fuzz({ seed: SEED, count: COUNT, hangMs: HANG_MS, sampleEvery: 25, keepDigests: true });
+  // A worker per core (two at most): each takes its own range of input numbers.
+  const workers = Math.max(1, Math.min(2, availableParallelism()));
+  const figures = await fuzz({ seed: SEED, count: COUNT, workers, hangMs: HANG_MS, sampleEvery: 25, keepDigests: true });
   assert.equal(figures.tried, COUNT);
   assert.equal(figures.failures.length, 0, report(figures.failures));
   assert.equal(figures.digests.length, COUNT / 25);
-  const lines = figures.digests.map((d) => `${d.index} ${d.digest}\n`).join("");
+  const lines = [...figures.digests].sort((a, b) => a.index - b.index).map((d) => `${d.index} ${d.digest}\n`).join("");
   checkGolden(new URL("../fixtures/determinism/fuzz-digests.txt", import.meta.url), `# seed ${SEED}: input number, SHA-256 of all it answered (tests/fuzz/run.mjs)\n${lines}`);
 });

@@ -99,3 +99,15 @@ export function messageMark(e, m) {
   if (e.kind === "throttled") return "in flight";
   return m.back ? "↩ back" : "✓ deleted";
 }
+
+/**
+ * The caption of a function's concurrency line: what it plots (Lambda's
+ * ConcurrentExecutions per metrics step of `resolutionMs`), its peak
+ * against MaximumConcurrency, or why there is no datapoint yet.
+ */
+export function concurrencyWords({ points, peak, cap, resolutionMs, duration }) {
+  const step = `${resolutionMs / 1000} s`;
+  if (points > 0) return `Concurrency over time (ConcurrentExecutions, the most running at once in each ${step} step, as CloudWatch keeps it): peak ${peak}${cap != null ? ` of MaximumConcurrency ${cap}` : ""}; no datapoint where nothing ran.`;
+  const short = duration < resolutionMs ? `, and this ${secs(duration)} s run is shorter than a step` : "";
+  return `Concurrency over time (ConcurrentExecutions): no datapoint yet; CloudWatch keeps one for each ${step} step in which the function ran${short}.`;
+}

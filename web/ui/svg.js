@@ -24,3 +24,22 @@ export function svgText(parent, x, y, words, anchor) {
   t.textContent = words;
   parent.append(t);
 }
+
+/**
+ * One line: each datapoint holds for its step or period (`span`), a step
+ * line broken where a datapoint is missing. `data-points` counts the
+ * datapoints drawn.
+ */
+export function stepLine(points, span, x, y, cls) {
+  let path = "";
+  let drawn = 0;
+  let end = null;
+  for (const [t, v] of points) {
+    if (v == null) continue;
+    const [x0, x1, yv] = [x(t - span).toFixed(1), x(t).toFixed(1), y(v).toFixed(1)];
+    path += `${end === t - span ? "L" : "M"}${x0},${yv} L${x1},${yv} `;
+    end = t;
+    drawn++;
+  }
+  return svg("path", { class: cls, fill: "none", d: path.trim(), "data-points": String(drawn) });
+}

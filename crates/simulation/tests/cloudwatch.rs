@@ -303,6 +303,17 @@ fn a_resolution_cloudwatch_does_not_keep_is_refused() {
 }
 
 #[test]
+fn a_plotted_metric_sqs_and_lambda_do_not_publish_is_refused_naming_those_they_do() {
+    let e = refusal(json!({ "metrics": { "plot": "EmptyReceives" } }));
+    assert_eq!(e.path, "metrics.plot");
+    assert!(e.rule.contains("NumberOfEmptyReceives"), "{}", e.rule);
+    assert!(e.rule.contains("ConcurrentExecutions"), "{}", e.rule);
+    scenario(json!({ "metrics": { "plot": "NumberOfEmptyReceives" } }))
+        .validate()
+        .expect("a metric SQS publishes is plotted");
+}
+
+#[test]
 fn a_period_that_is_not_a_multiple_of_the_resolution_is_refused() {
     let e = refusal(json!({ "metrics": { "resolutionSeconds": 60 },
         "alarms": [{ "name": "a", "queue": "orders", "threshold": 1, "periodSeconds": 90 }] }));

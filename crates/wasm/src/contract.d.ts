@@ -519,7 +519,14 @@ export type Metrics = {
  * (the default), or a finer teaching resolution (1, 5, 10 or 30) so
  * that a run of a minute or two shows periods and alarms.
  */
-resolutionSeconds: number, };
+resolutionSeconds: number, 
+/**
+ * The metric the page's CloudWatch panel opens on, every queue's (or
+ * function's) line of it on one picture: a name SQS or Lambda
+ * publishes ("NumberOfEmptyReceives"). Without it the panel opens on
+ * the first alarm, else on the visible messages.
+ */
+plot?: string | null, };
 
 /**
  * How a period's datapoints become one value.

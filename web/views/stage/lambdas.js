@@ -1,7 +1,8 @@
 // The scenario's Lambda functions under the stage's rows: a card per
 // function with the queue its event source mapping polls, the mapping's
 // settings, its pollers and concurrency against MaximumConcurrency (a
-// bar), each running invocation as a box holding its batch (each message
+// bar, and over time the function's ConcurrentExecutions as CloudWatch
+// keeps it), each running invocation as a box holding its batch (each message
 // named as the queue's tokens name it, drawn in the in-flight colours the
 // queue lane gives it meanwhile) with its elapsed time, and the latest
 // ends with their result marks (the messages going back marked). A refused
@@ -10,8 +11,10 @@
 // length check a frame.
 
 import { h, setText } from "../../ui/dom.js";
+import { svg, stepLine } from "../../ui/svg.js";
 import { shortId } from "../../text/format.js";
-import { endMark, invocationTime, lambdaConcurrency, lambdaCounts, lambdaPointer, lambdaSettings, lambdaState, messageMark } from "../../text/lambdas.js";
+import { MetricSeries, average } from "../../run/metric-series.js";
+import { concurrencyWords, endMark, invocationTime, lambdaConcurrency, lambdaCounts, lambdaPointer, lambdaSettings, lambdaState, messageMark } from "../../text/lambdas.js";
 
 /** Messages drawn per batch; the rest are counted ("+ 12 more"): a batch of 10,000 is a count, not a wall. */
 const DRAWN_PER_BATCH = 10;
@@ -67,8 +70,8 @@ function endedBox(e) {
   );
 }
 
-/** One function's card, drawn whole (it changes only with an event); `ticks` collects what time moves. */
-function card(l, ticks) {
+/** One function's card, drawn whole (it changes only with an event); `ticks` collects what time moves; `spark` is its concurrency line. */
+function card(l, ticks, spark) {
   const conc = lambdaConcurrency(l);
   return h(
     "article",
@@ -82,6 +85,7 @@ function card(l, ticks) {
     h("div", { class: "l-conc" },
       h("span", { class: "l-conc-text", text: conc.text }),
       h("span", { class: "l-conc-bar", "aria-hidden": "true" }, fill(h("span", { class: "l-conc-fill" }), conc.fill))),
+    spark,
     h("p", { class: "l-counts", text: lambdaCounts(l) }),
     l.running.length || l.runningNotListed
       ? h("div", { class: "l-part" },
@@ -101,6 +105,39 @@ function card(l, ticks) {
 function fill(el, f) {
   el.style.transform = `scaleX(${f})`;
   return el;
+}
+
+/** The concurrency line's picture, in its own units (CSS stretches it to the card). */
+const SPARK = { W: 240, H: 44, PAD: 3 };
+
+/**
+ * A function's concurrency over time: its ConcurrentExecutions as
+ * CloudWatch keeps it (the most invocations running at once in each
+ * metrics step: run/metric-series.js), a step line over the run, with the
+ * mapping's MaximumConcurrency as a dashed cap. Lambda publishes no
+ * datapoint for a step in which nothing ran: the line breaks there.
+ */
+function concurrencyLine(l, metrics, duration) {
+  const series = metrics.named("AWS/Lambda", "ConcurrentExecutions").find((s) => s.metric.dimensions.FunctionName === l.name);
+  const res = metrics.resolution;
+  const points = (series?.points ?? []).map(([t, v]) => [t + res, average(v)]);
+  const peak = points.reduce((m, [, v]) => Math.max(m, v), 0);
+  const cap = l.maximumConcurrency;
+  const figure = h("figure", { class: "l-spark", "data-points": String(points.length), "data-peak": String(peak) });
+  figure.append(h("figcaption", { text: concurrencyWords({ points: points.length, peak, cap, resolutionMs: res, duration }) }));
+  // Nothing ran yet: the words alone, not an empty picture.
+  if (!points.length) return figure;
+  const { W, H, PAD } = SPARK;
+  const top = Math.max(1, peak, cap ?? 0);
+  const span = Math.max(1, duration);
+  const x = (t) => PAD + (Math.min(t, span) / span) * (W - 2 * PAD);
+  const y = (v) => H - PAD - (v / top) * (H - 2 * PAD);
+  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "l-spark-pic", "aria-hidden": "true", preserveAspectRatio: "none" });
+  pic.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "axis" }));
+  if (cap != null) pic.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(cap).toFixed(1), y2: y(cap).toFixed(1), class: "l-spark-cap" }));
+  pic.append(stepLine(points, res, x, y, "ln cw-line l-spark-line"));
+  figure.prepend(pic);
+  return figure;
 }
 
 /** Running invocations' time moved: their elapsed time and bars. */
@@ -162,8 +199,11 @@ export const lambdas = {
     const cards = root.getElementById("lambda-cards");
     if (!box || !cards) return null;
     const pointers = lab.rows ? new Pointers(lab.rows, cards) : null;
+    const metrics = new MetricSeries(() => lab.playground());
     let drawn = ""; // what the cards show, as JSON: redrawn only when it changed (the snapshot is a new object every frame)
     let ticks = [];
+    let sparks = new Map(); // function → its concurrency line, drawn again when a datapoint comes
+    let version = -1;
     return {
       update(d) {
         const all = d.lambdas;
@@ -177,13 +217,21 @@ export const lambdas = {
           }
           return;
         }
+        metrics.update(d);
+        if (metrics.version !== version || d.rebuild || d.fresh || d.started) {
+          version = metrics.version;
+          const before = sparks;
+          // A refused mapping never runs the function: no line to draw.
+          sparks = new Map(all.filter((l) => !l.refused).map((l) => [l.name, concurrencyLine(l, metrics, d.duration)]));
+          for (const [name, el] of before) before.get(name)?.replaceWith(sparks.get(name) ?? el);
+        }
         if (d.changed || d.rebuild) {
           const key = JSON.stringify(all);
           if (key !== drawn) {
             drawn = key;
             ticks = [];
             box.hidden = false;
-            cards.replaceChildren(...all.map((l) => card(l, ticks)));
+            cards.replaceChildren(...all.map((l) => card(l, ticks, sparks.get(l.name))));
           }
           pointers?.draw(all, d.order);
         }

@@ -46,3 +46,9 @@ pub const LAMBDA_METRICS: [&str; 5] = [
     "ConcurrentExecutions",
     "Duration",
 ];
+
+/// Every metric SQS and Lambda publish, by name (what a scenario's
+/// `metrics.plot` may name).
+pub fn published_metrics() -> Vec<&'static str> {
+    SQS_METRICS.iter().chain(&LAMBDA_METRICS).copied().collect()
+}

@@ -1,14 +1,15 @@
 //! The CloudWatch observer: metrics from the log and the engine's gauges,
 //! alarms judged on them (see `mod.rs`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use queuelab_engine::{Engine, EventKind, Millis};
+use queuelab_engine::{EventKind, Millis, QueueGauges};
 use serde::Serialize;
 
 use super::evaluate::{self, AlarmState, Rule};
 use super::store::{MetricId, StatSet, Store};
+use super::SQS_METRICS;
 use crate::document::{Alarm, ComparisonOperator, Scenario, Statistic, TreatMissingData};
 use crate::log::SimEvent;
 use crate::observer::{Moment, Observer, Seen};
@@ -192,8 +193,11 @@ impl Watched {
 
 pub(crate) struct CloudWatch {
     store: Store,
-    /// The queues publishing metrics now, by name.
-    queues: BTreeSet<Arc<str>>,
+    /// The queues publishing metrics now, in the order of their names,
+    /// each with its metrics' ids (made once: a step's close puts ten
+    /// values without making a name, and a jump of days closes thousands
+    /// of steps). A vector, not a map: no B-tree code of its own in the wasm.
+    queues: Vec<(Arc<str>, Vec<MetricId>)>,
     /// Counts of steps not closed yet, by (step start, queue).
     pending: BTreeMap<(Millis, Arc<str>), Counts>,
     /// Lambda's counts of steps not closed yet, by (step start, function).
@@ -220,7 +224,7 @@ impl CloudWatch {
             .collect();
         CloudWatch {
             store: Store::new(resolution_ms),
-            queues: BTreeSet::new(),
+            queues: Vec::new(),
             pending: BTreeMap::new(),
             invoked: BTreeMap::new(),
             running: BTreeMap::new(),
@@ -289,21 +293,22 @@ impl CloudWatch {
     /// (the run acts at every step's end within its duration, and past it
     /// at every moment anything happens), but time: the oldest message
     /// was younger then.
-    fn close(&mut self, end: Millis, now: Millis, engine: &Engine) {
+    fn close(&mut self, end: Millis, now: Millis, gauges: &[Option<QueueGauges>]) {
         let start = end - self.store.resolution_ms;
-        let queues: Vec<Arc<str>> = self.queues.iter().cloned().collect();
-        for queue in queues {
+        for ((queue, ids), gauges) in self.queues.iter().zip(gauges) {
             let counts = self
                 .pending
                 .remove(&(start, queue.clone()))
                 .unwrap_or_default();
-            let dimension = ("QueueName", &*queue);
+            let store = &mut self.store;
             let mut put = |name: &str, unit: &'static str, values: StatSet| {
+                let at = SQS_METRICS.iter().position(|m| *m == name);
+                let id = at
+                    .and_then(|i| ids.get(i))
+                    .expect("every SQS metric has its id");
                 // Past the bound, a metric is not kept (the bound names
                 // itself in `MAX_SERIES`); the queue's are made first.
-                let _ = self
-                    .store
-                    .put(&MetricId::new(SQS, name, dimension), unit, start, values);
+                let _ = store.put(id, unit, start, values);
             };
             let count = |n: u64| StatSet::one(n as f64);
             put("NumberOfMessagesSent", "Count", count(counts.sent));
@@ -322,7 +327,7 @@ impl CloudWatch {
             if let Some(sizes) = counts.sizes {
                 put("SentMessageSize", "Bytes", sizes);
             }
-            if let Some(g) = engine.queue_gauges(&queue) {
+            if let Some(g) = gauges {
                 put(
                     "ApproximateNumberOfMessagesVisible",
                     "Count",
@@ -562,10 +567,15 @@ impl Observer for CloudWatch {
         };
         match kind {
             EventKind::QueueCreated { queue, .. } => {
-                self.queues.insert(queue.clone());
+                if let Err(at) = self.queues.binary_search_by(|(q, _)| q.cmp(queue)) {
+                    let ids = (SQS_METRICS.iter())
+                        .map(|name| MetricId::new(SQS, name, ("QueueName", queue)))
+                        .collect();
+                    self.queues.insert(at, (queue.clone(), ids));
+                }
             }
             EventKind::QueueDeleted { queue } => {
-                self.queues.remove(queue);
+                self.queues.retain(|(q, _)| q != queue);
             }
             EventKind::Sent { queue, size, .. } => {
                 let counts = self.counts(now, queue);
@@ -594,8 +604,16 @@ impl Observer for CloudWatch {
                 self.next_close = first_kept - first_kept % step + step;
             }
         }
+        if self.next_close > moment.now {
+            return;
+        }
+        // Read once for every step this moment closes: nothing changed the
+        // queues since the first of them (see `close`).
+        let gauges: Vec<Option<QueueGauges>> = (self.queues.iter())
+            .map(|(queue, _)| moment.engine.queue_gauges(queue))
+            .collect();
         while self.next_close <= moment.now {
-            self.close(self.next_close, moment.now, moment.engine);
+            self.close(self.next_close, moment.now, &gauges);
             self.next_close = self.next_close.saturating_add(step);
         }
     }

@@ -21,6 +21,13 @@ pub struct Metrics {
     #[serde(default = "sixty")]
     #[cfg_attr(feature = "contract", schemars(extend("enum" = [1, 5, 10, 30, 60])))]
     pub resolution_seconds: u64,
+    /// The metric the page's CloudWatch panel opens on, every queue's (or
+    /// function's) line of it on one picture: a name SQS or Lambda
+    /// publishes ("NumberOfEmptyReceives"). Without it the panel opens on
+    /// the first alarm, else on the visible messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", schemars(extend("enum" = crate::cloudwatch::published_metrics())))]
+    pub plot: Option<String>,
 }
 
 fn sixty() -> u64 {
@@ -31,6 +38,7 @@ impl Default for Metrics {
     fn default() -> Self {
         Metrics {
             resolution_seconds: sixty(),
+            plot: None,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! publish), and placed at its field.
 
 use super::fields::{at_most, quoted, refuse, FieldError};
-use crate::cloudwatch::{LAMBDA_METRICS, SQS_METRICS};
+use crate::cloudwatch::{published_metrics, LAMBDA_METRICS, SQS_METRICS};
 use crate::document::{Alarm, Scenario, MAX_ALARMS};
 
 /// The resolutions a run keeps metrics at, in seconds.
@@ -17,7 +17,8 @@ const MAX_EVALUATION_SECONDS: u64 = 86_400;
 
 impl Scenario {
     pub(crate) fn validate_cloudwatch(&self) -> Result<(), FieldError> {
-        let resolution = self.metrics.clone().unwrap_or_default().resolution_seconds;
+        let metrics = self.metrics.clone().unwrap_or_default();
+        let resolution = metrics.resolution_seconds;
         if !RESOLUTIONS.contains(&resolution) {
             let rule = "1, 5, 10, 30 or 60 (seconds per datapoint)";
             return Err(refuse(
@@ -25,6 +26,16 @@ impl Scenario {
                 rule,
                 resolution.to_string(),
             ));
+        }
+        if let Some(plot) = &metrics.plot {
+            let published = published_metrics();
+            if !published.contains(&plot.as_str()) {
+                let rule = format!(
+                    "the name of a metric SQS or Lambda publishes: {}",
+                    published.join(", ")
+                );
+                return Err(refuse("metrics.plot".into(), rule, quoted(plot)));
+            }
         }
         at_most(
             "alarms",

@@ -3,6 +3,7 @@
 //! with a run that shows it.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::matrix::{self, Cell, SEEDS};
@@ -113,20 +114,30 @@ pub fn run_matrix(pick: impl Fn(&Cell, usize, u64, bool) -> bool + Sync) -> Repo
         refused,
         ..Report::default()
     };
+    // Each thread takes the next run from one list, the longest runs
+    // first: a static split left one thread with the heavy files while the
+    // other sat idle.
+    let mut runs: Vec<(&Cell, u64, bool)> = (cells.iter().enumerate())
+        .flat_map(|(i, cell)| {
+            SEEDS
+                .into_iter()
+                .flat_map(move |seed| [false, true].map(move |realism| (i, cell, seed, realism)))
+        })
+        .filter(|&(i, cell, seed, realism)| pick(cell, i, seed, realism))
+        .map(|(_, cell, seed, realism)| (cell, seed, realism))
+        .collect();
+    runs.sort_by_key(|(cell, ..)| std::cmp::Reverse(cell.scenario.duration_ms));
+    let next = AtomicUsize::new(0);
     let parts: Vec<Report> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (cells, pick) = (&cells, &pick);
+            .map(|_| {
+                let (runs, next) = (&runs, &next);
                 s.spawn(move || {
                     let mut part = Report::default();
-                    for (i, cell) in cells.iter().enumerate().filter(|(i, _)| i % threads == t) {
-                        for seed in SEEDS {
-                            for realism in [false, true] {
-                                if pick(cell, i, seed, realism) {
-                                    run_one(cell, seed, realism, &mut part);
-                                }
-                            }
-                        }
+                    while let Some(&(cell, seed, realism)) =
+                        runs.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        run_one(cell, seed, realism, &mut part);
                     }
                     part
                 })
