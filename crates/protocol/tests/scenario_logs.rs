@@ -15,6 +15,7 @@
 //! `dispatch`, the way the page's code cell and `el.sqs` make them.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use queuelab_engine::{Config, Realism};
 use queuelab_golden::Golden;
@@ -171,30 +172,50 @@ fn every_scenario_gives_its_golden_event_log() {
 
 #[test]
 fn a_run_advanced_in_random_chunks_with_read_only_calls_gives_the_same_log() {
-    for (index, file) in scenario_files().iter().enumerate() {
-        for (variant, realism) in variants() {
-            let mut sim = start(file, &realism);
-            let end = sim.scenario().duration_ms;
-            let mut chunks = Chunks(0x9E37_79B9_7F4A_7C15 ^ index as u64);
-            // A run of hours goes in longer chunks: its steps stay a few
-            // thousand, each with the read-only calls over every message.
-            let scale = (end / 200_000).max(1);
-            for step in 0.. {
-                if sim.now() >= end {
-                    break;
+    // Each run (a file, plain or with realism) on the next free core: the
+    // hour-long runs alone take most of a minute each.
+    let files = scenario_files();
+    let runs: Vec<(usize, &Path, (&str, Realism))> = (files.iter().enumerate())
+        .flat_map(|(index, file)| variants().map(|variant| (index, file.as_path(), variant)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while let Some((index, file, (variant, realism))) =
+                    runs.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    chunked_run_gives_the_same_log(*index, file, variant, realism);
                 }
-                assert!(step < 100_000, "{file:?}: still at {} ms", sim.now());
-                let step = (chunks.next(&sim) * scale).min(end - sim.now());
-                sim.advance(step);
-                read_only_calls(&mut sim);
-            }
-            let expected = std::fs::read_to_string(golden_path(file, variant)).unwrap();
-            assert!(
-                log(&sim) == expected,
-                "{file:?} ({variant}): advancing in chunks with read-only calls changed the log"
-            );
+            });
         }
+    });
+}
+
+/// One run, advanced in random chunks with the read-only calls after each,
+/// against its golden log.
+fn chunked_run_gives_the_same_log(index: usize, file: &Path, variant: &str, realism: &Realism) {
+    let mut sim = start(file, realism);
+    let end = sim.scenario().duration_ms;
+    let mut chunks = Chunks(0x9E37_79B9_7F4A_7C15 ^ index as u64);
+    // A run of hours goes in longer chunks: its steps stay a few
+    // thousand, each with the read-only calls over every message.
+    let scale = (end / 200_000).max(1);
+    for step in 0.. {
+        if sim.now() >= end {
+            break;
+        }
+        assert!(step < 100_000, "{file:?}: still at {} ms", sim.now());
+        let step = (chunks.next(&sim) * scale).min(end - sim.now());
+        sim.advance(step);
+        read_only_calls(&mut sim);
     }
+    let expected = std::fs::read_to_string(golden_path(file, variant)).unwrap();
+    assert!(
+        log(&sim) == expected,
+        "{file:?} ({variant}): advancing in chunks with read-only calls changed the log"
+    );
 }
 
 #[test]
