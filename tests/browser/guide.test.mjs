@@ -187,7 +187,9 @@ test("on a touch screen a tap on a word opens its tooltip, and a tap elsewhere c
 });
 
 test("at 1280x800 the stage, narration, event log and metrics are all in view while a scenario plays", async () => {
-  const { page, problems, close } = await open(`?scenario=${stems[0]}`);
+  // Without checkpoints: a question asked early (scenario 23's comes at its
+  // first partial batch) would pause the run before a loaded machine looks.
+  const { page, problems, close } = await open(`?scenario=${stems[0]}&checkpoints=off`);
   const missing = [];
   for (const stem of stems) {
     const { title } = JSON.parse(readFileSync(`${root}/web/scenarios/${stem}.json`, "utf8"));
