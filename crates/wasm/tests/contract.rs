@@ -102,6 +102,17 @@ fn typescript() -> String {
     out
 }
 
+/// Declares each type into `out` (its name into `declared`) and notes the
+/// names its declaration refers to in `used`.
+macro_rules! all {
+    ($cfg:expr, $out:expr, $declared:expr, $used:expr; $($t:ty),* $(,)?) => {
+        $(
+            declare::<$t>($cfg, $out, $declared);
+            referenced::<$t>($cfg, $used);
+        )*
+    };
+}
+
 /// Declares the types of the AWS neighbours and who may call: SNS topics,
 /// S3 buckets, encryption and queue policies' decisions (the scenario's,
 /// the snapshot's and the events').
@@ -111,15 +122,7 @@ fn declare_pattern_types(
     declared: &mut BTreeSet<String>,
     used: &mut BTreeSet<String>,
 ) {
-    macro_rules! all {
-        ($($t:ty),* $(,)?) => {
-            $(
-                declare::<$t>(cfg, out, declared);
-                referenced::<$t>(cfg, used);
-            )*
-        };
-    }
-    all!(
+    all!(cfg, out, declared, used;
         // SNS topics.
         TopicSnapshot,
         SubscriptionSnapshot,
@@ -174,15 +177,7 @@ fn declare_lab_types(
     declared: &mut BTreeSet<String>,
     used: &mut BTreeSet<String>,
 ) {
-    macro_rules! all {
-        ($($t:ty),* $(,)?) => {
-            $(
-                declare::<$t>(cfg, out, declared);
-                referenced::<$t>(cfg, used);
-            )*
-        };
-    }
-    all!(
+    all!(cfg, out, declared, used;
         Goal,
         OldestAge,
         LeastPrivilege,
@@ -213,16 +208,9 @@ fn declare_lab_types(
 /// names declared, and the names their declarations refer to.
 fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTreeSet<String>) {
     let (mut declared, mut used) = (BTreeSet::new(), BTreeSet::new());
-    declare_pattern_types(cfg, out, &mut declared, &mut used);
-    macro_rules! all {
-        ($($t:ty),* $(,)?) => {
-            $(
-                declare::<$t>(cfg, out, &mut declared);
-                referenced::<$t>(cfg, &mut used);
-            )*
-        };
-    }
-    all!(
+    let (d, u) = (&mut declared, &mut used);
+    declare_pattern_types(cfg, out, d, u);
+    all!(cfg, out, d, u;
         // The event log.
         Event,
         EventKind,
@@ -277,8 +265,8 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         EndCondition,
         Alarm,
     );
-    declare_lab_types(cfg, out, &mut declared, &mut used);
-    all!(
+    declare_lab_types(cfg, out, d, u);
+    all!(cfg, out, d, u;
         // The scenario format in words.
         Vocabulary,
         FieldWords,
