@@ -83,8 +83,12 @@ export class CloudWatchChart {
    */
   choices(alarms) {
     const series = [...this.metrics.series.values()];
-    const names = new Map();
-    for (const s of series) if (EVERY[s.metric.namespace]) names.set(`${s.metric.namespace}|${s.metric.metricName}`, (names.get(`${s.metric.namespace}|${s.metric.metricName}`) ?? 0) + 1);
+    const names = new Map(); // "namespace|name" → how many queues or functions publish it
+    for (const { metric } of series) {
+      if (!EVERY[metric.namespace]) continue;
+      const key = `${metric.namespace}|${metric.metricName}`;
+      names.set(key, (names.get(key) ?? 0) + 1);
+    }
     const groups = [
       ["Alarms", alarms.map((a) => [`alarm:${a.name}`, `Alarm “${a.name}” (${a.metric.metricName})`])],
       ["Every queue or function", [...names].filter(([, n]) => n > 1).map(([k]) => [`every:${k}`, `${k.split("|")[1]} · ${EVERY[k.split("|")[0]]}`])],
