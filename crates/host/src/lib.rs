@@ -100,24 +100,41 @@ impl Host {
         };
         host.journal.options = journal.options.clone();
         for call in &journal.calls {
-            // Time moves only to a later call: the host that recorded two
-            // calls at one moment did not advance between them.
-            if call.t > host.sim.now() {
-                host.advance(call.t - host.sim.now())
-                    .map_err(Refusal::Message)?;
-            }
             let by = call.options().principal().map_err(Refusal::Message)?;
-            match &call.body.0 {
-                Some(body) => {
-                    host.dispatch(&journal::target_of(&call.op), body, &by);
-                }
-                None => {
-                    host.oversized(&by);
-                }
-            }
+            let target = journal::target_of(&call.op);
+            host.make_again(call.t, &target, call.body.0.as_deref(), &by)
+                .map_err(Refusal::Message)?;
         }
         host.answered.clear();
         Ok(host)
+    }
+
+    /// Makes a recorded call again at its moment `t`: `dispatch` (or
+    /// `oversized` for a call recorded without its body) once time has
+    /// moved to `t`. What `replay` does for each call, for a host whose
+    /// calls are kept elsewhere (a server's database). Err: the limit
+    /// advancing to `t` would pass, in words.
+    pub fn make_again(
+        &mut self,
+        t: u64,
+        target: &str,
+        body: Option<&str>,
+        by: &Principal,
+    ) -> Result<(), String> {
+        // Time moves only to a later call: the host that recorded two
+        // calls at one moment did not advance between them.
+        if t > self.sim.now() {
+            self.advance(t - self.sim.now())?;
+        }
+        match body {
+            Some(body) => {
+                self.dispatch(target, body, by);
+            }
+            None => {
+                self.oversized(by);
+            }
+        }
+        Ok(())
     }
 
     /// One request: `target` is the `X-Amz-Target` header
