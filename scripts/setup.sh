@@ -52,3 +52,32 @@ if $browser && { [[ ! -x /usr/bin/chromium ]] || [[ ! -x /usr/bin/chromedriver ]
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+
+# The server's tests run real clients: boto3, the AWS CLI and maturin (to
+# build the wheel) at the versions tests/server/requirements.txt pins, in
+# a virtual environment of their own.
+pyenv=target/pyenv
+if ! cmp -s tests/server/requirements.txt "$pyenv/requirements.txt"; then
+  say "installing boto3, the AWS CLI and maturin into $pyenv"
+  rm -rf "$pyenv"
+  python3 -m venv "$pyenv"
+  "$pyenv/bin/pip" install --quiet --disable-pip-version-check -r tests/server/requirements.txt
+  cp tests/server/requirements.txt "$pyenv/requirements.txt"
+fi
+# SQS's last query-protocol service model (botocore 1.34.89's): on
+# botocore's data path it makes boto3 and the AWS CLI speak the query
+# protocol, so both of the server's wires are tested with real clients.
+model="$pyenv/query-model/sqs/2012-11-05/service-2.json"
+if [[ ! -f "$model" ]]; then
+  say "fetching SQS's query-protocol model (botocore 1.34.89)"
+  "$pyenv/bin/pip" download --quiet --disable-pip-version-check --no-deps botocore==1.34.89 -d "$pyenv/download"
+  "$pyenv/bin/python" - "$pyenv/download" "$model" <<'PY'
+import gzip, pathlib, sys, zipfile
+wheel = next(pathlib.Path(sys.argv[1]).glob("botocore-1.34.89-*.whl"))
+data = zipfile.ZipFile(wheel).read("botocore/data/sqs/2012-11-05/service-2.json.gz")
+out = pathlib.Path(sys.argv[2])
+out.parent.mkdir(parents=True, exist_ok=True)
+out.write_bytes(gzip.decompress(data))
+PY
+  rm -rf "$pyenv/download"
+fi

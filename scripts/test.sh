@@ -57,6 +57,12 @@ node node_modules/typescript/bin/tsc -p tests/types/web.tsconfig.json
 step "the wasm within its size budget (gzipped; docs/wasm-size.md)"
 node --test tests/size/
 
+step "the server with real clients (boto3, the AWS CLI, both wires; persistence; the wheel)"
+# tests/server/harness.py starts target/debug/queuelab (built by the native
+# tests above) as a user would; the clients are scripts/setup.sh's target/pyenv.
+cargo build --quiet -p queuelab-server
+(cd tests/server && ../../target/pyenv/bin/python -m unittest discover --pattern 'test_*.py' 2>&1)
+
 step "wasm contract in Node"
 node --test tests/node/
 
@@ -69,6 +75,6 @@ CHROMEDRIVER=/usr/bin/chromedriver wasm-pack --log-level warn test --headless --
 # One closing line over every runner: cargo's "test result" lines (native
 # and wasm-bindgen-test) and node's "# pass"/"# fail".
 sum() { grep -oE "$1" "$log" | grep -oE '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
-passed=$(sum '(test result: ok\. [0-9]+ passed|^# pass [0-9]+)')
+passed=$(sum '(test result: ok\. [0-9]+ passed|^# pass [0-9]+|^Ran [0-9]+ tests?)')
 failed=$(sum '(; [0-9]+ failed;|^# fail [0-9]+)')
 printf '\nAll checks passed.\nSummary: %s passed, %s failed\n' "$passed" "$failed"

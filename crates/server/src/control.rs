@@ -51,21 +51,37 @@ pub fn routes() -> Router<App> {
 type Params = Query<HashMap<String, String>>;
 
 /// A whole-number parameter, absent → `default`; `Err` says what is wrong.
-fn number(params: &HashMap<String, String>, name: &str, default: Option<u64>) -> Result<u64, Response> {
+fn number(
+    params: &HashMap<String, String>,
+    name: &str,
+    default: Option<u64>,
+) -> Result<u64, Response> {
     match params.get(name) {
         Some(text) => text.parse().map_err(|_| {
-            refuse(&format!("{name} must be a whole number of milliseconds or items, got \"{text}\""))
+            refuse(&format!(
+                "{name} must be a whole number of milliseconds or items, got \"{text}\""
+            ))
         }),
-        None => default.ok_or_else(|| refuse(&format!("{name} is missing (for example ?{name}=30000)"))),
+        None => {
+            default.ok_or_else(|| refuse(&format!("{name} is missing (for example ?{name}=30000)")))
+        }
     }
 }
 
 fn refuse(words: &str) -> Response {
-    (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": words }))).into_response()
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({ "error": words })),
+    )
+        .into_response()
 }
 
 fn gone() -> Response {
-    (StatusCode::SERVICE_UNAVAILABLE, axum::Json(json!({ "error": "the server is stopping" }))).into_response()
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        axum::Json(json!({ "error": "the server is stopping" })),
+    )
+        .into_response()
 }
 
 /// The run's clock and size, as `status` answers.
@@ -83,7 +99,10 @@ fn status_of(owner: &Owner) -> Value {
     })
 }
 
-async fn ask_json(app: &App, f: impl FnOnce(&mut Owner) -> Result<Value, String> + Send + 'static) -> Response {
+async fn ask_json(
+    app: &App,
+    f: impl FnOnce(&mut Owner) -> Result<Value, String> + Send + 'static,
+) -> Response {
     match app.run.ask(f).await {
         Ok(Ok(value)) => axum::Json(value).into_response(),
         Ok(Err(words)) => refuse(&words),
@@ -102,7 +121,9 @@ async fn advance(State(app): State<App>, Query(params): Params) -> Response {
     };
     ask_json(&app, move |owner| {
         owner.host.advance(ms)?;
-        owner.clock.catch_up(owner.host.simulation().now(), wall_ms());
+        owner
+            .clock
+            .catch_up(owner.host.simulation().now(), wall_ms());
         owner.clock_changed();
         Ok(status_of(owner))
     })
@@ -112,6 +133,8 @@ async fn advance(State(app): State<App>, Query(params): Params) -> Response {
 async fn pause(State(app): State<App>) -> Response {
     ask_json(&app, |owner| {
         owner.clock.pause(wall_ms());
+        // The run stands where the clock stopped.
+        owner.catch_up();
         owner.clock_changed();
         Ok(status_of(owner))
     })
@@ -135,7 +158,10 @@ async fn snapshot(State(app): State<App>, Query(params): Params) -> Response {
         },
         false => None,
     };
-    let answer = app.run.ask(move |owner| owner.host.snapshot_json(window, 0)).await;
+    let answer = app
+        .run
+        .ask(move |owner| owner.host.snapshot_json(window, 0))
+        .await;
     match answer {
         Ok(Ok(json)) => ([("content-type", "application/json")], json).into_response(),
         Ok(Err(too_big)) => refuse(&too_big),
@@ -172,7 +198,8 @@ async fn journal_live(State(app): State<App>, Query(params): Params) -> Response
     };
     stream(app, from as u64, |owner, from| {
         let value = journal_from(owner, from as usize);
-        let next = value["from"].as_u64().unwrap_or(0) + value["calls"].as_array().map_or(0, Vec::len) as u64;
+        let next = value["from"].as_u64().unwrap_or(0)
+            + value["calls"].as_array().map_or(0, Vec::len) as u64;
         (value, next)
     })
 }
@@ -193,11 +220,7 @@ async fn events(State(app): State<App>, Query(params): Params) -> Response {
 /// A Server-Sent Events stream: every tick, `read(owner, cursor)` gives
 /// a message and the next cursor; a message is sent when it differs from
 /// the last one sent.
-fn stream(
-    app: App,
-    cursor: u64,
-    read: fn(&Owner, u64) -> (Value, u64),
-) -> Response {
+fn stream(app: App, cursor: u64, read: fn(&Owner, u64) -> (Value, u64)) -> Response {
     let state = (app, cursor, Value::Null);
     let events = futures_util::stream::unfold(state, move |(app, cursor, last)| async move {
         loop {
@@ -213,5 +236,7 @@ fn stream(
 }
 
 fn sse(events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static) -> Response {
-    Sse::new(events).keep_alive(KeepAlive::default()).into_response()
+    Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }

@@ -109,7 +109,10 @@ impl Owner {
             }
         });
         self.close();
-        tracing::info!("the run stopped at virtual {} ms", self.host.simulation().now());
+        tracing::info!(
+            "the run stopped at virtual {} ms",
+            self.host.simulation().now()
+        );
     }
 
     /// Answers every waiting long poll `Closing`, and every later one.

@@ -13,12 +13,12 @@
 
 use std::time::Duration;
 
+use crate::query_tmp as query;
 use axum::body::{to_bytes, Body};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use queuelab_host::DispatchOptions;
-use crate::query_tmp as query;
 use queuelab_protocol::{Response, CONTENT_TYPE, MAX_REQUEST_BYTES};
 
 use crate::app::App;
@@ -29,23 +29,42 @@ use crate::urls;
 const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Any request that is not the control API's or the page's.
-pub async fn handle(State(app): State<App>, uri: Uri, headers: HeaderMap, body: Body) -> HttpResponse {
+pub async fn handle(
+    State(app): State<App>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> HttpResponse {
     let by = caller(&headers);
     let host = urls::request_host(&headers, app.bound);
     // One byte past the limit tells a body too large from one at it.
-    let body = match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_REQUEST_BYTES + 1)).await {
-        Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, "the request's body did not arrive in 30 s"),
+    let body = match tokio::time::timeout(BODY_TIMEOUT, to_bytes(body, MAX_REQUEST_BYTES + 1)).await
+    {
+        Err(_) => {
+            return plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request's body did not arrive in 30 s",
+            )
+        }
         Ok(Err(_)) => return answer_oversized(&app, &headers, by).await,
         Ok(Ok(bytes)) => bytes,
     };
     let Ok(text) = String::from_utf8(body.to_vec()) else {
-        return plain(StatusCode::BAD_REQUEST, "the request's body is not UTF-8 text");
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "the request's body is not UTF-8 text",
+        );
     };
     if let Some(target) = headers.get("x-amz-target") {
         let Ok(target) = target.to_str() else {
-            return plain(StatusCode::BAD_REQUEST, "the X-Amz-Target header is not text");
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "the X-Amz-Target header is not text",
+            );
         };
-        let response = app.call(target.to_string(), Some(text), by, Wire::Json).await;
+        let response = app
+            .call(target.to_string(), Some(text), by, Wire::Json)
+            .await;
         return http(urls::local(response, &app.aws_prefix, &host));
     }
     // The query protocol: the form may be in the URL, the body, or both.
@@ -58,7 +77,9 @@ pub async fn handle(State(app): State<App>, uri: Uri, headers: HeaderMap, body: 
     match query::read_request(&form, path_queue.as_deref()) {
         Ok(request) => {
             let wire = Wire::Query(request.action.clone());
-            let response = app.call(request.target, Some(request.body), by, wire.clone()).await;
+            let response = app
+                .call(request.target, Some(request.body), by, wire.clone())
+                .await;
             let response = urls::local(response, &app.aws_prefix, &host);
             http(query::answer(&request.action, &response))
         }
@@ -75,7 +96,13 @@ pub enum Wire {
 
 impl App {
     /// One call to the run, its answer in the JSON protocol.
-    async fn call(&self, target: String, body: Option<String>, by: DispatchOptions, wire: Wire) -> Response {
+    async fn call(
+        &self,
+        target: String,
+        body: Option<String>,
+        by: DispatchOptions,
+        wire: Wire,
+    ) -> Response {
         match self.run.call(target, body, by).await {
             Ok(Answer::Now(response)) => response,
             // The server is stopping: a waiting long poll ends empty.

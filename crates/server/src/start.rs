@@ -46,7 +46,9 @@ pub struct ServeArgs {
 }
 
 fn speed(text: &str) -> Result<f64, String> {
-    let speed: f64 = text.parse().map_err(|_| format!("\"{text}\" is not a number"))?;
+    let speed: f64 = text
+        .parse()
+        .map_err(|_| format!("\"{text}\" is not a number"))?;
     match (0.01..=10_000.0).contains(&speed) {
         true => Ok(speed),
         false => Err(format!("{speed} is outside 0.01 to 10000")),
@@ -146,9 +148,10 @@ async fn stop(run: Run) {
 /// The run: again from `--data` if it holds one, else new.
 fn make_run(args: &ServeArgs) -> Result<Owner, String> {
     let scenario = match &args.scenario {
-        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
-            format!("cannot read the scenario {}: {e}", path.display())
-        })?),
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the scenario {}: {e}", path.display()))?,
+        ),
         None => None,
     };
     let mut store = args.data.as_deref().map(Store::open).transpose()?;
@@ -173,7 +176,11 @@ fn make_run(args: &ServeArgs) -> Result<Owner, String> {
     let host = host(scenario.as_deref(), options.clone())?;
     let clock = Clock::new(args.speed, 0, wall_ms());
     if let Some(store) = &mut store {
-        let at = SavedClock { virtual_ms: 0, wall_ms: wall_ms(), paused: false };
+        let at = SavedClock {
+            virtual_ms: 0,
+            wall_ms: wall_ms(),
+            paused: false,
+        };
         store.begin(scenario.as_deref(), &options, at)?;
     }
     Ok(Owner::new(host, clock, store))
@@ -221,8 +228,7 @@ fn find_web() -> Option<PathBuf> {
         .ok()
         .and_then(|exe| Some(exe.parent()?.parent()?.join("share/queuelab/web")));
     let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    [beside, Some(checkout)]
-        .into_iter()
-        .flatten()
-        .find(|root| root.join("index.html").is_file() && root.join("web/pkg/queuelab_bg.wasm").is_file())
+    [beside, Some(checkout)].into_iter().flatten().find(|root| {
+        root.join("index.html").is_file() && root.join("web/pkg/queuelab_bg.wasm").is_file()
+    })
 }

@@ -99,7 +99,8 @@ impl Store {
             e => format!("cannot open {}: {e}", path.display()),
         })?;
         let mut store = Store { db, next: 0 };
-        store.next = store.read(|tx| Ok(tx.open_table(CALLS).map_or(0, |t| t.len().unwrap_or(0))))?;
+        store.next =
+            store.read(|tx| Ok(tx.open_table(CALLS).map_or(0, |t| t.len().unwrap_or(0))))?;
         Ok(store)
     }
 
@@ -176,7 +177,10 @@ impl Store {
         Ok(())
     }
 
-    fn read<T>(&self, f: impl FnOnce(&redb::ReadTransaction) -> Result<T, String>) -> Result<T, String> {
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&redb::ReadTransaction) -> Result<T, String>,
+    ) -> Result<T, String> {
         f(&self.db.begin_read().map_err(db)?)
     }
 

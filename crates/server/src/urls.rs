@@ -92,12 +92,16 @@ mod tests {
     fn every_listed_queue_is_named_at_the_requests_host() {
         let body = r#"{"QueueUrls":["https://sqs.us-east-1.amazonaws.com/000000000000/a","https://sqs.us-east-1.amazonaws.com/000000000000/b"]}"#;
         let out = local(answer(body), AWS, "localhost:1");
-        assert_eq!(out.json()["QueueUrls"][1], "http://localhost:1/000000000000/b");
+        assert_eq!(
+            out.json()["QueueUrls"][1],
+            "http://localhost:1/000000000000/b"
+        );
     }
 
     #[test]
     fn a_message_body_naming_a_queue_url_is_left_as_it_was_sent() {
-        let body = r#"{"Messages":[{"Body":"https://sqs.us-east-1.amazonaws.com/000000000000/a"}]}"#;
+        let body =
+            r#"{"Messages":[{"Body":"https://sqs.us-east-1.amazonaws.com/000000000000/a"}]}"#;
         assert_eq!(local(answer(body), AWS, "localhost:1").body, body);
     }
 
