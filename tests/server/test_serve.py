@@ -117,6 +117,31 @@ class Lifecycle(unittest.TestCase):
             self.assertEqual(urls, [f"{server.url}/000000000000/orders"])
 
 
+class Callers(unittest.TestCase):
+    def test_an_access_key_of_twelve_digits_calls_as_that_account_and_needs_the_queues_permission(self):
+        with Server() as server:
+            owner, partner = server.client(), server.client(caller="111111111111")
+            url = owner.create_queue(QueueName="shared")["QueueUrl"]
+            with self.assertRaises(partner.exceptions.ClientError) as refused:
+                partner.send_message(QueueUrl=url, MessageBody="from a partner")
+            self.assertEqual(refused.exception.response["Error"]["Code"], "AccessDenied")
+            owner.add_permission(
+                QueueUrl=url, Label="partner", AWSAccountIds=["111111111111"], Actions=["SendMessage"]
+            )
+            partner.send_message(QueueUrl=url, MessageBody="from a partner")
+            calls = server.control("journal")["calls"]
+            self.assertEqual(calls[-1]["principal"], "111111111111")
+
+    def test_the_same_seed_and_calls_give_the_same_ids(self):
+        ids = []
+        for _ in range(2):
+            with Server("--seed", "42") as server:
+                sqs = server.client()
+                url = sqs.create_queue(QueueName="seeded")["QueueUrl"]
+                ids.append(sqs.send_message(QueueUrl=url, MessageBody="x")["MessageId"])
+        self.assertEqual(ids[0], ids[1])
+
+
 class Control(unittest.TestCase):
     def test_advance_pause_and_resume_move_virtual_time_as_asked(self):
         with Server() as server:

@@ -103,11 +103,14 @@ impl App {
         by: DispatchOptions,
         wire: Wire,
     ) -> Response {
-        match self.run.call(target, body, by).await {
+        let (op, caller) = (target.clone(), by.caller.clone());
+        let response = match self.run.call(target, body, by).await {
             Ok(Answer::Now(response)) => response,
             // The server is stopping: a waiting long poll ends empty.
             Ok(Answer::Closing) | Err(_) => empty_receive(&wire),
-        }
+        };
+        tracing::debug!(op, caller, wire = ?wire, status = response.status, "call");
+        response
     }
 }
 
@@ -125,9 +128,12 @@ async fn answer_oversized(app: &App, headers: &HeaderMap, by: DispatchOptions) -
     }
 }
 
-/// The caller's name: the access key id of the request's signature
-/// (`Credential=<key>/<date>/…`), as AWS names the caller by its key.
-/// A key the run cannot name a caller by (over its length limit) is left out.
+/// Who calls: the access key id of the request's signature
+/// (`Credential=<key>/<date>/…`) names the caller, and a key of 12 digits
+/// is that account's (the convention LocalStack documents), so a queue's
+/// policy decides whether it may call. Any other key is the queues' own
+/// account's. A key the run cannot name a caller by (over its length
+/// limit) is left out.
 fn caller(headers: &HeaderMap) -> DispatchOptions {
     let key = headers
         .get(header::AUTHORIZATION)
@@ -135,8 +141,10 @@ fn caller(headers: &HeaderMap) -> DispatchOptions {
         .and_then(|v| v.split("Credential=").nth(1))
         .and_then(|v| v.split('/').next())
         .filter(|key| queuelab_engine::is_caller_name(key));
+    let account = key.filter(|key| key.len() == 12 && key.bytes().all(|b| b.is_ascii_digit()));
     DispatchOptions {
         caller: key.map(str::to_string),
+        principal: account.map(str::to_string),
         ..DispatchOptions::default()
     }
 }
