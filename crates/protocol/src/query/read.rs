@@ -97,6 +97,9 @@ const QUEUE_ATTRIBUTES: Field = TextMap {
     json: "Attributes",
 };
 
+/// A page of a list: ListQueues' and ListDeadLetterSourceQueues'.
+const PAGE: &[Field] = &[Text("NextToken"), Int("MaxResults")];
+
 const ATTRIBUTE_NAMES: Field = List {
     form: "AttributeName",
     json: "AttributeNames",
@@ -149,13 +152,9 @@ fn fields(action: Action) -> &'static [Field] {
         A::DeleteQueue | A::PurgeQueue | A::ListQueueTags => &[QUEUE_URL],
         A::GetQueueAttributes => &[QUEUE_URL, ATTRIBUTE_NAMES],
         A::GetQueueUrl => &[Text("QueueName"), Text("QueueOwnerAWSAccountId")],
-        A::ListDeadLetterSourceQueues => &[QUEUE_URL, Text("NextToken"), Int("MaxResults")],
+        A::ListDeadLetterSourceQueues => &[QUEUE_URL, Also(PAGE)],
         A::ListMessageMoveTasks => &[Text("SourceArn"), Int("MaxResults")],
-        A::ListQueues => &[
-            Text("QueueNamePrefix"),
-            Text("NextToken"),
-            Int("MaxResults"),
-        ],
+        A::ListQueues => &[Text("QueueNamePrefix"), Also(PAGE)],
         A::ReceiveMessage => &[
             QUEUE_URL,
             ATTRIBUTE_NAMES,
@@ -248,15 +247,7 @@ fn read(
                 }
             }
             List { form, json } => {
-                let mut given = false;
-                let mut items = Vec::new();
-                for name in [form, json] {
-                    if let Some(node) = tree.remove(name) {
-                        given = true;
-                        items.extend(texts(node, &format!("{path}{name}"))?);
-                    }
-                }
-                if given {
+                if let Some(items) = either(tree, [form, json], path, texts)? {
                     out.insert(json.into(), Value::Array(items));
                 }
             }
@@ -278,19 +269,12 @@ fn read(
                 }
             }
             Entries { form, fields } => {
-                let mut given = false;
-                let mut items = Vec::new();
-                // botocore writes an empty list of entries as `Entries=`.
-                for name in [form, "Entries"] {
-                    if let Some(node) = tree.remove(name) {
-                        given = true;
-                        let at = format!("{path}{name}");
-                        for (n, entry) in numbered(node, &at)? {
-                            items.push(structure(entry, &format!("{at}.{n}"), fields)?);
-                        }
-                    }
-                }
-                if given {
+                let entries = |node, at: &str| {
+                    (numbered(node, at)?.into_iter())
+                        .map(|(n, entry)| structure(entry, &format!("{at}.{n}"), fields))
+                        .collect()
+                };
+                if let Some(items) = either(tree, [form, "Entries"], path, entries)? {
                     out.insert("Entries".into(), Value::Array(items));
                 }
             }
@@ -298,6 +282,25 @@ fn read(
         }
     }
     Ok(())
+}
+
+/// A list written under either of `names`, the query model's and the
+/// JSON member's (botocore writes `[]` as `Entries=`, `TagKeys=`), each
+/// read by `items`; `None` when neither is given.
+fn either(
+    tree: &mut Tree,
+    names: [&str; 2],
+    path: &str,
+    items: impl Fn(Node, &str) -> Result<Vec<Value>, QueryError>,
+) -> Result<Option<Vec<Value>>, QueryError> {
+    let mut out = None;
+    for name in names {
+        if let Some(node) = tree.remove(name) {
+            let read = items(node, &format!("{path}{name}"))?;
+            out.get_or_insert_with(Vec::new).extend(read);
+        }
+    }
+    Ok(out)
 }
 
 /// A structure at `at` (an entry, an attribute's value), read by `fields`.
