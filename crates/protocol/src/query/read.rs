@@ -15,8 +15,8 @@ use crate::form::Node;
 
 /// The highest index a list or map entry may have (`Attribute.1000.Name`):
 /// far past any list SQS takes (ten batch entries, ten message attributes,
-/// fifty tags), so the engine still answers with its own limit, while an
-/// index cannot name a list of a billion empty places.
+/// fifty tags), so a list past SQS's limits still reaches the engine and
+/// its own refusal; a larger index is refused, not read.
 pub const MAX_INDEX: usize = 1000;
 
 /// How one member is written in a form.
