@@ -14,12 +14,15 @@
 
 mod attributes;
 pub mod cloudwatch;
+mod form;
 mod json;
 pub mod lambda;
 mod members;
 mod neighbour;
+pub mod query;
 pub mod s3;
 pub mod sns;
+mod xml;
 
 /// Whether a request is for a neighbour service of the run (SNS, S3,
 /// CloudWatch, the functions' runtime) rather than SQS: the host hands it to the simulation.

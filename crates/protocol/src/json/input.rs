@@ -11,6 +11,10 @@ use queuelab_engine::{
 };
 use serde_json::{Map, Value};
 
+/// Why a number member that is not a whole number in range is refused
+/// (the query protocol's reader says the same of its number text).
+pub const WHOLE_NUMBER: &str = "Must be a whole number within range.";
+
 /// A JSON object being read as a request (or a batch entry).
 pub struct Input<'a> {
     object: &'a Map<String, Value>,
@@ -95,11 +99,7 @@ impl<'a> Input<'a> {
             Some(Value::Number(n)) => match n.as_i64() {
                 Some(i) => Ok(Some(i)),
                 // Out of i64 range or fractional: as SQS, name the value.
-                None => Err(SqsError::invalid_value(
-                    &self.name(member),
-                    n,
-                    "Must be a whole number within range.",
-                )),
+                None => Err(SqsError::invalid_value(&self.name(member), n, WHOLE_NUMBER)),
             },
             Some(other) => Err(wrong_type(other, "an Integer", &self.name(member))),
         }

@@ -3,8 +3,8 @@
 //! input.rs), the call made through the engine's gate, its
 //! [`Response`](queuelab_engine::Response) encoded as JSON (encode.rs,
 //! bodies.rs), and an error as the JSON error envelope (envelope.rs).
-//! A codec for another wire format (the query protocol) is a sibling of
-//! this folder over the same engine calls.
+//! The query protocol (`query/`) translates to and from this codec, so
+//! both wires make the same engine calls.
 
 mod bodies;
 mod decode;
@@ -17,6 +17,7 @@ use queuelab_engine::{Action, Engine, ErrorCode, Principal, SqsError, SqsResult}
 pub use decode::Decoder;
 pub use encode::{receive_body, Outcome};
 pub use envelope::{error_body, CONTENT_TYPE};
+pub use input::WHOLE_NUMBER;
 
 /// Every operation this endpoint answers, by its `X-Amz-Target` suffix, in
 /// alphabetical order: [`Action::BY_NAME`], each with its decoder.

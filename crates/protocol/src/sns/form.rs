@@ -1,96 +1,23 @@
-//! The query protocol's request: an `application/x-www-form-urlencoded`
-//! body whose keys flatten the members (`Attributes.entry.1.key`,
-//! `MessageAttributes.entry.1.Value.StringValue`,
+//! SNS's query-protocol request: a form (read by `crate::form`) whose keys
+//! flatten the members with `member.N` lists and `entry.N` maps
+//! (`Attributes.entry.1.key`, `MessageAttributes.entry.1.Value.StringValue`,
 //! `PublishBatchRequestEntries.member.2.Id`), read back into the JSON
-//! shape of the members, so one set of serde types reads both wires.
+//! shape of the members, so one reader serves both wires.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-/// The most dots a key may have: SNS's deepest member
-/// (`PublishBatchRequestEntries.member.N.MessageAttributes.entry.N.Value.StringValue`)
-/// has seven, and reading deeper keys would only cost the reader.
-const MAX_DEPTH: usize = 8;
-
-/// A key's path so far: leaves and branches, by segment.
-enum Node {
-    Leaf(String),
-    Branch(BTreeMap<String, Node>),
-}
-
-/// The form's pairs, percent-decoded (`+` is a space).
-pub fn pairs(body: &str) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
-    for pair in body.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        out.push((decode(key)?, decode(value)?));
-    }
-    Ok(out)
-}
-
-fn decode(text: &str) -> Result<String, String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let hex = bytes
-                    .get(i + 1..i + 3)
-                    .and_then(|h| std::str::from_utf8(h).ok())
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| format!("\"{text}\" has a % not followed by two hex digits"))?;
-                out.push(hex);
-                i += 2;
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out).map_err(|_| format!("\"{text}\" is not UTF-8 once decoded"))
-}
+use crate::form::{tree, Node};
 
 /// The pairs as one JSON object of members: `member.N` lists become
 /// arrays in N's order, `entry.N` maps objects keyed by each entry's
 /// `key`/`Name`, holding its `value`/`Value`. `Err` names the key that
 /// cannot be read.
 pub fn members(pairs: &[(String, String)]) -> Result<Map<String, Value>, String> {
-    let mut root = BTreeMap::new();
-    for (key, value) in pairs {
-        let path: Vec<&str> = key.split('.').collect();
-        if path.len() > MAX_DEPTH || path.iter().any(|s| s.is_empty()) {
-            return Err(format!("\"{key}\" is not a member's name"));
-        }
-        insert(&mut root, &path, value, key)?;
-    }
-    match branch(root) {
+    match branch(tree(pairs)?) {
         Value::Object(map) => Ok(map),
         _ => Ok(Map::new()),
-    }
-}
-
-fn insert(
-    map: &mut BTreeMap<String, Node>,
-    path: &[&str],
-    value: &str,
-    key: &str,
-) -> Result<(), String> {
-    let (first, rest) = path.split_first().expect("a key has a segment");
-    if rest.is_empty() {
-        if map
-            .insert(first.to_string(), Node::Leaf(value.to_string()))
-            .is_some()
-        {
-            return Err(format!("\"{key}\" is given twice"));
-        }
-        return Ok(());
-    }
-    let node = (map.entry(first.to_string())).or_insert_with(|| Node::Branch(BTreeMap::new()));
-    match node {
-        Node::Branch(children) => insert(children, rest, value, key),
-        Node::Leaf(_) => Err(format!("\"{key}\" is both a value and a structure")),
     }
 }
 
@@ -140,6 +67,7 @@ fn numbered(items: BTreeMap<String, Node>, is_map: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::form::pairs;
     use serde_json::json;
 
     fn read(body: &str) -> Value {

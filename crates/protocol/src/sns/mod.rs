@@ -67,7 +67,8 @@ pub fn dispatch(sim: &mut Simulation, target: &str, body: &str, by: &Principal) 
 /// A form's action and call.
 fn read_form(body: &str) -> Result<(String, SnsCall), SnsError> {
     let unreadable = |why: String| SnsError::new("MalformedQueryString", 400, why);
-    let mut members = form::members(&form::pairs(body).map_err(unreadable)?).map_err(unreadable)?;
+    let mut members =
+        form::members(&crate::form::pairs(body).map_err(unreadable)?).map_err(unreadable)?;
     members.remove("Version");
     let action = match members.remove("Action") {
         Some(Value::String(action)) => action,

@@ -4,36 +4,27 @@
 
 use serde_json::Value;
 
+use crate::xml::{self, escape};
+
 const NAMESPACE: &str = "http://sns.amazonaws.com/doc/2010-03-31/";
 
 /// `<{op}Response>` holding `<{op}Result>` (when the answer has members)
 /// and the request id.
 pub fn answer(op: &str, members: &Value, request_id: &str) -> String {
-    let mut out = format!("<{op}Response xmlns=\"{NAMESPACE}\">");
+    let mut result = String::new();
     if let Value::Object(map) = members {
-        if !map.is_empty() {
-            out.push_str(&format!("<{op}Result>"));
-            for (name, value) in map {
-                element(&mut out, name, value);
-            }
-            out.push_str(&format!("</{op}Result>"));
+        for (name, value) in map {
+            element(&mut result, name, value);
         }
     }
-    out.push_str(&format!(
-        "<ResponseMetadata><RequestId>{request_id}</RequestId></ResponseMetadata></{op}Response>"
-    ));
-    out
+    let result = (!result.is_empty()).then_some(result.as_str());
+    xml::response(NAMESPACE, op, result, request_id)
 }
 
 /// SNS's error document.
 pub fn error(code: &str, message: &str, sender: bool, request_id: &str) -> String {
     let kind = if sender { "Sender" } else { "Receiver" };
-    format!(
-        "<ErrorResponse xmlns=\"{NAMESPACE}\"><Error><Type>{kind}</Type><Code>{}</Code>\
-         <Message>{}</Message></Error><RequestId>{request_id}</RequestId></ErrorResponse>",
-        escape(code),
-        escape(message)
-    )
+    xml::error_response(NAMESPACE, kind, code, message, "", request_id)
 }
 
 fn element(out: &mut String, name: &str, value: &Value) {
@@ -69,23 +60,6 @@ fn text(value: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
-}
-
-/// XML's five escapes, and carriage returns kept as themselves.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\r' => out.push_str("&#13;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
