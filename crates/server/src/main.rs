@@ -9,7 +9,6 @@ mod app;
 mod clock;
 mod control;
 mod owner;
-mod query_tmp;
 mod sqs;
 mod start;
 mod store;

@@ -13,13 +13,12 @@
 
 use std::time::Duration;
 
-use crate::query_tmp as query;
 use axum::body::{to_bytes, Body};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use queuelab_host::DispatchOptions;
-use queuelab_protocol::{Response, CONTENT_TYPE, MAX_REQUEST_BYTES};
+use queuelab_protocol::{query, Response, CONTENT_TYPE, MAX_REQUEST_BYTES};
 
 use crate::app::App;
 use crate::owner::Answer;
