@@ -55,16 +55,12 @@ fn number(
     params: &HashMap<String, String>,
     name: &str,
     default: Option<u64>,
-) -> Result<u64, Response> {
+) -> Result<u64, String> {
     match params.get(name) {
         Some(text) => text.parse().map_err(|_| {
-            refuse(&format!(
-                "{name} must be a whole number of milliseconds or items, got \"{text}\""
-            ))
+            format!("{name} must be a whole number of milliseconds or items, got \"{text}\"")
         }),
-        None => {
-            default.ok_or_else(|| refuse(&format!("{name} is missing (for example ?{name}=30000)")))
-        }
+        None => default.ok_or_else(|| format!("{name} is missing (for example ?{name}=30000)")),
     }
 }
 
@@ -117,7 +113,7 @@ async fn status(State(app): State<App>) -> Response {
 async fn advance(State(app): State<App>, Query(params): Params) -> Response {
     let ms = match number(&params, "ms", None) {
         Ok(ms) => ms,
-        Err(refusal) => return refusal,
+        Err(words) => return refuse(&words),
     };
     ask_json(&app, move |owner| {
         owner.host.advance(ms)?;
@@ -154,7 +150,7 @@ async fn snapshot(State(app): State<App>, Query(params): Params) -> Response {
     let window = match params.contains_key("messagesPerQueue") {
         true => match number(&params, "messagesPerQueue", None) {
             Ok(n) => Some(n as usize),
-            Err(refusal) => return refusal,
+            Err(words) => return refuse(&words),
         },
         false => None,
     };
@@ -184,7 +180,7 @@ fn journal_from(owner: &Owner, from: usize) -> Value {
 async fn journal(State(app): State<App>, Query(params): Params) -> Response {
     let from = match number(&params, "from", Some(0)) {
         Ok(from) => usize::try_from(from).unwrap_or(usize::MAX),
-        Err(refusal) => return refusal,
+        Err(words) => return refuse(&words),
     };
     ask_json(&app, move |owner| Ok(journal_from(owner, from))).await
 }
@@ -194,7 +190,7 @@ async fn journal(State(app): State<App>, Query(params): Params) -> Response {
 async fn journal_live(State(app): State<App>, Query(params): Params) -> Response {
     let from = match number(&params, "from", Some(0)) {
         Ok(from) => usize::try_from(from).unwrap_or(usize::MAX),
-        Err(refusal) => return refusal,
+        Err(words) => return refuse(&words),
     };
     stream(app, from as u64, |owner, from| {
         let value = journal_from(owner, from as usize);
@@ -208,7 +204,7 @@ async fn journal_live(State(app): State<App>, Query(params): Params) -> Response
 async fn events(State(app): State<App>, Query(params): Params) -> Response {
     let since = match number(&params, "since", Some(0)) {
         Ok(since) => since,
-        Err(refusal) => return refusal,
+        Err(words) => return refuse(&words),
     };
     stream(app, since, |owner, since| {
         let events: Vec<_> = owner.host.simulation().events(since).take(PAGE).collect();
