@@ -2,7 +2,7 @@
 # boto3 against `queuelab serve` and against moto's server, in one run:
 # cycles per second, long-poll wake-up latency, memory at 1M stored
 # messages (scripts/bench_server.py; figures in docs/benchmarks.md).
-#   scripts/bench-server.sh [--messages N]
+#   scripts/bench-server.sh [--messages N] [--budget SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -6,9 +6,10 @@ at a time), long-poll wake-up latency (a receive waiting with
 WaitTimeSeconds, then a send from another client: the time from the send
 leaving to the receive returning, median of 20), and the server's
 resident memory with 1,000,000 messages stored (sent in batches of ten
-from 8 threads; 100-byte bodies).
+from 8 threads; 100-byte bodies), or with as many as it stored within
+the budget (300 s unless `--budget` says otherwise).
 
-    python bench_server.py NAME=URL:PID [NAME=URL:PID ...] [--messages N]
+    python bench_server.py NAME=URL:PID [NAME=URL:PID ...] [--messages N] [--budget S]
 """
 
 import argparse
@@ -75,7 +76,7 @@ def wake_up_ms(url, rounds=20):
     return statistics.median(latencies)
 
 
-def fill(url, pid, messages, threads=8, budget_s=900):
+def fill(url, pid, messages, budget_s, threads=8):
     sqs = client(url)
     queue = sqs.create_queue(QueueName="bench-stored")["QueueUrl"]
     before = rss_mib(pid)
@@ -107,13 +108,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("servers", nargs="+", help="NAME=URL:PID")
     parser.add_argument("--messages", type=int, default=1_000_000)
+    parser.add_argument("--budget", type=int, default=300, help="seconds each server gets to store them")
     args = parser.parse_args()
     for spec in args.servers:
         name, rest = spec.split("=", 1)
         url, pid = rest.rsplit(":", 1)
         cycles = cycles_per_second(url)
         wake = wake_up_ms(url)
-        filled = fill(url, int(pid), args.messages)
+        filled = fill(url, int(pid), args.messages, args.budget)
         print(
             f"{name}: {cycles:.0f} cycles/s; long-poll wake-up {wake:.1f} ms (median); "
             f"{filled['stored']:,} messages stored in {filled['seconds']:.0f} s "
