@@ -2,6 +2,7 @@
 stopping gracefully, refusing bad starts in words, its help, and the
 control API's refusals."""
 
+import json
 import socket
 import subprocess
 import tempfile
@@ -151,6 +152,29 @@ class Control(unittest.TestCase):
             self.assertEqual(jumped["now"], paused["now"] + 30_000)
             self.assertEqual(server.control("status")["now"], jumped["now"])
             self.assertFalse(server.control("resume", "POST")["paused"])
+
+    def test_the_events_stream_shows_a_call_as_it_happens(self):
+        with Server() as server:
+            stream = urllib.request.urlopen(server.url + "/_queuelab/events", timeout=30)
+            sqs = server.client()
+            url = sqs.create_queue(QueueName="streamed")["QueueUrl"]
+            sent = sqs.send_message(QueueUrl=url, MessageBody="x")["MessageId"]
+            for line in stream:
+                if line.startswith(b"data:") and sent.encode() in line:
+                    break
+            stream.close()
+
+    def test_the_live_journal_streams_the_calls_with_the_runs_moment(self):
+        with Server() as server:
+            server.client().create_queue(QueueName="journaled")
+            stream = urllib.request.urlopen(server.url + "/_queuelab/journal/live", timeout=30)
+            for line in stream:
+                if line.startswith(b"data:"):
+                    journal = json.loads(line[5:])
+                    break
+            stream.close()
+            self.assertEqual(journal["calls"][0]["op"], "CreateQueue")
+            self.assertGreaterEqual(journal["now"], journal["calls"][0]["t"])
 
     def test_a_bad_advance_is_refused_naming_its_parameter(self):
         with Server() as server:
