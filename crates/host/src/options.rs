@@ -77,7 +77,7 @@ pub struct RealismOptions {
 }
 
 /// Per-call options for `dispatch`.
-#[derive(serde::Deserialize, Default, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Default, Clone, Debug)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
@@ -85,18 +85,22 @@ pub struct DispatchOptions {
     /// Who makes the call, as the event log should name them ("worker-1"):
     /// at most 80 characters (`limits().maxCallerChars`; a longer one is a
     /// RangeError), since every event of the call records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub caller: Option<String>,
     /// Who the call is made as: an AWS account id ("111111111111"), an IAM
     /// ARN (`arn:aws:iam::111111111111:root`, `…:user/name`, `…:role/name`)
     /// or a service principal ("sns.amazonaws.com", "s3.amazonaws.com").
     /// Default: the queues' own account. Without `caller`, the log names
     /// the call by this principal.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub principal: Option<String>,
     /// With a service principal only: the ARN of the resource it calls for
     /// (`aws:SourceArn` in a queue policy's conditions).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source_arn: Option<String>,
     /// With a service principal only: the 12-digit account that owns that
     /// resource (`aws:SourceAccount`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source_account: Option<String>,
 }
 

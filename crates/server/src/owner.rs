@@ -172,7 +172,12 @@ impl Owner {
             Some(body) => self.host.dispatch(&target, body, &principal),
             None => Dispatched::Done(self.host.oversized(&principal)),
         };
-        self.unsaved.push(StoredCall::new(t, target, body, by));
+        self.unsaved.push(StoredCall {
+            t,
+            target,
+            body,
+            by,
+        });
         match dispatched {
             Dispatched::Done(response) => self.replies.push((reply, response)),
             Dispatched::Waiting(_) if self.closing => {

@@ -194,7 +194,7 @@ fn again(saved: crate::store::Saved, store: Option<Store>, speed: f64) -> Result
         return Err("no database".into());
     };
     store.each_call(|call| {
-        let by = call.options().principal()?;
+        let by = call.by.principal()?;
         host.make_again(call.t, &call.target, call.body.as_deref(), &by)
     })?;
     let mut clock = Clock::new(speed, saved.clock.virtual_ms, saved.clock.wall_ms);

@@ -23,44 +23,15 @@ const CALLS: TableDefinition<u64, &str> = TableDefinition::new("calls");
 pub const FILE_NAME: &str = "queuelab.redb";
 
 /// One external call, as the run received it.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct StoredCall {
     pub t: u64,
     pub target: String,
     /// `None` for a request too large to read.
     pub body: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub caller: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub principal: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_arn: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_account: Option<String>,
-}
-
-impl StoredCall {
-    pub fn new(t: u64, target: String, body: Option<String>, by: DispatchOptions) -> StoredCall {
-        StoredCall {
-            t,
-            target,
-            body,
-            caller: by.caller,
-            principal: by.principal,
-            source_arn: by.source_arn,
-            source_account: by.source_account,
-        }
-    }
-
-    pub fn options(&self) -> DispatchOptions {
-        DispatchOptions {
-            caller: self.caller.clone(),
-            principal: self.principal.clone(),
-            source_arn: self.source_arn.clone(),
-            source_account: self.source_account.clone(),
-        }
-    }
+    /// Who made it, in the host's words (`caller`, `principal`, …).
+    #[serde(flatten)]
+    pub by: DispatchOptions,
 }
 
 /// The clock's anchor when last saved: virtual moment, wall moment, paused.
