@@ -57,11 +57,13 @@ fn speed(text: &str) -> Result<f64, String> {
 
 /// Runs the server until it is stopped; the exit code says how it ended.
 pub fn serve(args: ServeArgs) -> ExitCode {
+    // RUST_LOG names the level (error, warn, info, debug, trace); info by default.
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_max_level(level)
         .with_writer(std::io::stderr)
         .init();
     match start(args) {
