@@ -2,6 +2,7 @@
 //! scenario, or again from `--data`), the listener, and a graceful stop
 //! (Ctrl-C or SIGTERM: waiting long polls are answered empty first).
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -64,6 +65,7 @@ pub fn serve(args: ServeArgs) -> ExitCode {
         .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
     tracing_subscriber::fmt()
         .with_max_level(level)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .init();
     match start(args) {
