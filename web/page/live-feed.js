@@ -30,7 +30,12 @@ export class LiveFeed {
    * @param {{ begin: (head: any) => boolean, take: (page: any) => boolean, changed?: () => void, EventSource?: typeof EventSource, fetch?: typeof fetch }} hooks
    */
   constructor(base, { begin, take, changed = () => {}, EventSource: Source = globalThis.EventSource, fetch: get = globalThis.fetch.bind(globalThis) }) {
-    Object.assign(this, { base, begin, take, changed, Source, get });
+    this.base = base;
+    this.begin = begin;
+    this.take = take;
+    this.changed = changed;
+    this.Source = Source;
+    this.get = get;
     this.status = "connecting"; // connecting, live, lost, refused
     this.identity = null; // the run shown (identityOf)
     this.next = 0; // the journal's calls read so far
