@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import "./load.mjs";
-import { Playground } from "../../web/engine/engine.js";
+import { Playground, limits } from "../../web/engine/engine.js";
 import { Run, liveSpan } from "../../web/run/run.js";
 import { derive } from "../../web/run/derive.js";
 
@@ -81,4 +81,15 @@ test("a hand whose visibility timeout ran out still holds the message another ha
   assert.deepEqual(held("worker-1"), ["order A-1001|null"], "received earlier: no count of its own");
   assert.deepEqual(held("worker-2"), ["order A-1001|2"]);
   assert.deepEqual(d.duplicates.map(([, names]) => names), [["worker-1", "worker-2"]]);
+});
+
+test("a call the host recorded without its body (past the request limit) is made again: the same run", async () => {
+  const host = await demoHost();
+  const huge = await host.dispatch("AmazonSQS.SendMessage", "x".repeat(limits().maxRequestBytes + 1), { caller: "worker-1" });
+  assert.equal(huge.status, 413);
+  assert.equal(host.journal(0).calls.at(-1).body, null);
+  host.advance(100);
+  const run = follow(host);
+  assert.deepEqual(run.pg.snapshot({}), host.snapshot({}));
+  assert.deepEqual(run.pg.events(0), host.events(0));
 });
