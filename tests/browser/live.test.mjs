@@ -93,6 +93,14 @@ test("the page follows the server live: the queue, the message, and worker-1 and
   await page.locator("#tray .token").first().waitFor();
   assert.equal(await heldBy(page, "worker-2").count(), 0);
 
+  // Paused on the server: the banner says so, and once the page has played to the server's moment it shows the server's state exactly.
+  const paused = await (await fetch(`${endpoint}_queuelab/pause`, { method: "POST" })).json();
+  await page.waitForSelector("#live-banner[data-state='paused']");
+  await page.waitForFunction((t) => document.getElementById("lab").playground.now() === t, paused.now);
+  const mine = await page.evaluate(() => JSON.stringify(document.getElementById("lab").playground.snapshot({})));
+  assert.equal(mine, await (await fetch(`${endpoint}_queuelab/snapshot`)).text(), "the page's run is the server's run");
+  await fetch(`${endpoint}_queuelab/resume`, { method: "POST" });
+
   // The page sends nothing of its own: its actions are off, saying why.
   assert.equal(await page.locator(".tinker").isHidden(), true);
   assert.match(await banner.textContent(), /Send yours to http:\/\/127\.0\.0\.1:\d+ with boto3/);

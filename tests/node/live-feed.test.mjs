@@ -5,7 +5,7 @@
 // from its start, and a server that is not Queuelab's refused in words.
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
-import { LiveFeed, RETRY_MAX_MS, RETRY_MS } from "../../web/page/live-feed.js";
+import { LiveFeed, RETRY_MAX_MS, RETRY_MS, reachOf } from "../../web/page/live-feed.js";
 
 const call = (t) => ({ t, op: "SendMessage", body: {}, caller: "a" });
 
@@ -129,4 +129,12 @@ test("a server that answers, but not as Queuelab, is refused in words and not as
   });
   await feed.connect();
   assert.deepEqual([feed.state().state, feed.state().error], ["refused", "no such page"]);
+});
+
+test("the view plays to the server's now only once every call before it is here, and never past a full journal's first unrecorded call", () => {
+  const page = (o) => ({ from: 0, calls: [call(10), call(20)], recorded: 2, now: 500, unrecordedFrom: null, ...o });
+  assert.equal(reachOf(page()), 500, "complete: the server's now");
+  assert.equal(reachOf(page({ recorded: 5 })), 20, "more calls to come: the last call's moment");
+  assert.equal(reachOf(page({ unrecordedFrom: 300 })), 300, "the journal is full from 300 ms");
+  assert.equal(reachOf(page({ calls: [], recorded: 0 })), 500);
 });

@@ -20,6 +20,18 @@ const identityOf = (j) => JSON.stringify([j.scenario, j.seed, j.options]);
 /** Whether `j` reads as a Queuelab journal page (a server that is something else answers otherwise). */
 const isJournal = (j) => j && Array.isArray(j.calls) && Number.isSafeInteger(j.from) && Number.isSafeInteger(j.recorded) && Number.isFinite(j.now);
 
+/**
+ * How far a page or message lets the view play: the server's `now` once
+ * every call up to it is here, else only to the last call it brought
+ * (later calls at that moment come with the next page); never past the
+ * first call the server did not record (its journal was full).
+ */
+export function reachOf(page) {
+  const complete = page.from + page.calls.length >= page.recorded;
+  const t = complete ? page.now : (page.calls.at(-1)?.t ?? 0);
+  return page.unrecordedFrom != null ? Math.min(t, page.unrecordedFrom) : t;
+}
+
 export class LiveFeed {
   /**
    * `base`: the server's URL (ending in "/"). `begin(head)`: a run to show

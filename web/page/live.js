@@ -12,7 +12,7 @@
 // A page that a queuelab server serves offers "Watch this server".
 
 import { h, setText } from "../ui/dom.js";
-import { LiveFeed } from "./live-feed.js";
+import { LiveFeed, reachOf } from "./live-feed.js";
 import { inexactNote, liveControlsNote, liveHeadline, liveState, liveTitle, watchTitle } from "../text/live-words.js";
 
 /** How often the banner reads the view's and the connection's state (wall ms). */
@@ -53,11 +53,7 @@ export function openLive(lab, value) {
     begin: (head) => lab.live.begin({ text: head.scenario, options: head.options, seed: head.seed, title: liveTitle() }, source),
     take: (page) => {
       if (!lab.live.append(page.calls, page.from)) return false;
-      const end = page.from + page.calls.length;
-      // The server's `now` once every call up to it is here; else only as far as the calls go.
-      let t = end >= page.recorded ? page.now : (page.calls.at(-1)?.t ?? 0);
-      if (page.unrecordedFrom != null) t = Math.min(t, page.unrecordedFrom);
-      lab.live.reach(t);
+      lab.live.reach(reachOf(page));
       exact = inexactNote(page);
       return true;
     },
