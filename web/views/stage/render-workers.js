@@ -173,7 +173,7 @@ export class WorkersView {
   /** `info` is one of derive's producers: { sent, dropped, last }. */
   paintProducer(p, info, v) {
     const { sent, dropped, last } = info;
-    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
+    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} ${v.live ? "to the server" : "by hand"}`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
     if (last && p.seen !== last) {
       const lbl = v.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${cut(lbl, 26)}” at t=${secs(last.at)} s`);
