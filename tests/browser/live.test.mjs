@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { artifacts, open, root, scaled } from "./harness.mjs";
+import { artifacts, baseUrl, open, root, scaled } from "./harness.mjs";
 
 const binary = `${root}target/debug/queuelab`;
 let server;
@@ -108,7 +108,7 @@ test("the page follows the server live: the queue, the message, and worker-1 and
   await close();
 });
 
-test("a server that goes away is said to be lost, and the page keeps answering", async () => {
+test("a server that does not answer is said to be lost and asked again, and the page keeps answering; one that is no Queuelab server, or no address, is refused in words", async () => {
   // A server that never answers: the port of a closed listener.
   const { page, problems, close } = await open(`?server=${encodeURIComponent("http://127.0.0.1:9")}`);
   await page.waitForSelector("#live-banner[data-state='lost']");
@@ -116,6 +116,15 @@ test("a server that goes away is said to be lost, and the page keeps answering",
   await page.locator("#play").click({ timeout: scaled(5000) }); // the tab answers
   assert.deepEqual(problems, []);
   await close();
+  // A server that answers, but is no Queuelab server (the static server these tests use): said, and not asked again.
+  const other = await open(`?server=${encodeURIComponent(baseUrl)}`);
+  await other.page.waitForSelector("#live-banner[data-state='stopped']");
+  assert.match(await other.page.locator("#live-state").textContent(), /not as a Queuelab server: GET \/_queuelab\/journal answered 404/);
+  await other.close();
+  // An address that is no URL: refused in words.
+  const bad = await open("?server=localhost-9324");
+  assert.match(await bad.page.locator("#error-text").textContent(), /\?server=localhost-9324 is not a URL: give the address queuelab serve printed/);
+  await bad.close();
 });
 
 test("the page the server serves offers Watch this server, which opens its live view", async () => {

@@ -128,7 +128,7 @@ test("a server that answers, but not as Queuelab, is refused in words and not as
     EventSource: class {},
   });
   await feed.connect();
-  assert.deepEqual([feed.state().state, feed.state().error], ["refused", "no such page"]);
+  assert.deepEqual([feed.state().state, feed.state().error], ["refused", "It answered, but not as a Queuelab server: no such page"]);
 });
 
 test("the view plays to the server's now only once every call before it is here, and never past a full journal's first unrecorded call", () => {

@@ -81,7 +81,7 @@ export class LiveFeed {
         if (page.from !== 0) page = await this.page(0);
         this.identity = identityOf(page);
         this.next = 0;
-        if (!this.begin(page)) return this.stop();
+        if (!this.begin(page)) return this.refuse("This page cannot make the server's run again (the box below says why).");
       }
       this.hand(page);
       while (this.next < page.recorded && !this.stopped) this.hand((page = await this.page(this.next)));
@@ -132,15 +132,19 @@ export class LiveFeed {
     if (this.stopped) return;
     this.source?.close();
     this.source = null;
-    if (e?.refused) {
-      this.error = e.message;
-      return this.set("refused");
-    }
+    if (e?.refused) return this.refuse(`It answered, but not as a Queuelab server: ${e.message}`);
     clearTimeout(this.timer);
     this.retryAt = Date.now() + this.wait;
     this.timer = setTimeout(() => this.connect(), this.wait);
     this.wait = Math.min(RETRY_MAX_MS, this.wait * 2);
     this.set("lost");
+  }
+
+  /** Gives up, saying why in `words`: asking again would get the same answer. */
+  refuse(words) {
+    this.error = words;
+    this.stop();
+    this.set("refused");
   }
 
   set(status) {

@@ -25,7 +25,7 @@ export function liveRefusal(source) {
 export function liveState(view, feed) {
   const at = (t) => `t = ${secs(t)} s`;
   if (feed.state === "connecting" && !view) return { name: "connecting", text: "Connecting…" };
-  if (feed.state === "refused") return { name: "stopped", text: `It answered, but not as a Queuelab server: ${feed.error}` };
+  if (feed.state === "refused") return { name: "stopped", text: feed.error };
   const calls = `${feed.calls} call${feed.calls === 1 ? "" : "s"}`;
   if (feed.state === "lost") {
     const shown = view ? ` This view keeps the run up to ${at(view.until)}.` : "";
