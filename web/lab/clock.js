@@ -147,8 +147,8 @@ export class Clock {
       // A live run goes back to following its host, from wherever it stands.
       if (lab.run.live) return lab.backToLive();
       lab.checkpoints.skip();
-      this.playing = true;
       if (lab.run.now >= lab.run.duration) lab.replay.to(0);
+      this.playing = true;
       this.resume();
     }
     lab.frames.draw({ animate: false, silent: true });
