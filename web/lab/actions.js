@@ -7,6 +7,7 @@
 
 import { secs } from "../text/format.js";
 import { reducedMotion } from "./clock.js";
+import { liveRefusal } from "../text/live-words.js";
 
 export class Actions {
   /** @param {any} lab the Lab (lab.js) whose run records them */
@@ -22,6 +23,8 @@ export class Actions {
    */
   dispatch(target, bodyText, opts) {
     const { run, replay, frames } = this.lab;
+    // A live run is its host's calls made again: a call of yours would make another run than the host's.
+    if (run.live) return Promise.reject(new Error(liveRefusal(this.lab.liveSource)));
     if (replay.job) return Promise.reject(new Error(`The run is still replaying to t = ${secs(replay.job.target)} s; wait for it or press Cancel, then send again.`));
     // Making them first here would be one long task; Step makes them in slices.
     if (run.pending > 0) return Promise.reject(new Error(`The replay was cancelled with ${run.pending} recorded actions of this moment still to make; press Step to make them, then send again.`));

@@ -71,10 +71,13 @@ export class Clock {
     this.lastTs = ts;
     const run = this.lab.run;
     const max = this.speed === "max";
-    if (!max) this.skipQuiet();
+    // A live run plays to the moment its host has reached (its length so
+    // far): the host's clock, not the speed, says how fast time goes.
+    const follow = run.live != null;
+    if (!max && !follow) this.skipQuiet();
     const held = Math.max(run.now, this.heldAt());
-    if (!max) this.vt = Math.min(run.duration, held, this.vt + dt * Number(this.speed));
-    const target = Math.min(held, max ? run.duration : Math.floor(this.vt));
+    if (!max && !follow) this.vt = Math.min(run.duration, held, this.vt + dt * Number(this.speed));
+    const target = Math.min(held, max || follow ? run.duration : Math.floor(this.vt));
     run.yielded = false; // a pause for your code's handler lasts until this frame
     try {
       if (target > run.now) this.lab.slicer.slice(run.now, target, WORK_MS);
@@ -82,7 +85,7 @@ export class Clock {
       this.playing = false;
       this.lab.showError(`The run stopped at t = ${secs(run.now)} s: ${e.message}`);
     }
-    if (!max && run.now < target) this.vt = run.now;
+    if ((!max && run.now < target) || follow) this.vt = run.now;
     if (run.halted) {
       // A checkpoint's question: the clock waits for the learner's answer.
       this.playing = false;
@@ -141,6 +144,8 @@ export class Clock {
     if (!lab.run.pg) return;
     if (this.playing) this.playing = false;
     else {
+      // A live run goes back to following its host, from wherever it stands.
+      if (lab.run.live) return lab.backToLive();
       lab.checkpoints.skip();
       if (lab.run.now >= lab.run.duration) lab.replay.to(0);
       this.playing = true;
@@ -178,6 +183,8 @@ export class Clock {
   scrub(t, live) {
     const lab = this.lab;
     if (!lab.run.pg) return;
+    // Scrubbing a live run leaves the host's moment: it stops following (Play, "Back to live", follows again).
+    if (lab.run.live) this.playing = false;
     if (live) {
       this.scrubTo = t;
       this.loop();

@@ -55,14 +55,34 @@ export function hostApi(lab) {
       const run = lab.run;
       return { fileText: run.fileText, text: run.text, scenario: run.scenario, journal: run.journal.map((a) => ({ ...a })), now: run.now, speed: lab.clock.speed, checkpoints: lab.asks };
     },
+    /**
+     * Follows another host's run (a `queuelab serve`, page/live.js): the
+     * run made again here from its journal. `begin(head, source)` starts it
+     * (`head`: { text, options, seed, title }; `source` names the host in
+     * refusals); `append(calls, from)` adds its calls from the `from`-th
+     * (false when they do not follow on); `reach(t)`: the host is at `t`;
+     * `back()`: play to the host's moment and follow it again; `state`:
+     * { now, until, following }, or null for a run that is not live.
+     */
+    live: {
+      begin: (head, source) => {
+        lab.liveSource = source;
+        return lab.startLive(head, `The run at ${source} cannot be shown here`);
+      },
+      append: (calls, from) => lab.run.follow(calls, from),
+      reach: (t) => lab.run.reach(t),
+      back: () => lab.backToLive(),
+      get state() {
+        const run = lab.run;
+        return run.live ? { now: run.now, until: run.live.until, following: lab.clock.playing } : null;
+      },
+    },
     /** Replays `journal` into the current run up to `t` (a shared link's moment). */
     restore({ journal = [], t = 0 }) {
       lab.run.journal = [...journal].sort((a, b) => a.t - b.t);
       lab.replay.to(t);
     },
-    play() {
-      if (!lab.clock.playing) lab.clock.togglePlay();
-    },
+    play: () => lab.play(),
     pause() {
       if (lab.clock.playing) lab.clock.togglePlay();
     },
@@ -101,7 +121,7 @@ export function viewContext(lab, { host, keys }) {
     /** The file's own run to its end (copies.js): its simulation snapshot, or null. */
     fileOutcome: (text) => lab.copies.fileOutcome(text),
     /** The timeline's moments of a scenario, found by a copy in slices; returns stop(). */
-    moments: (scenario, text, done) => lab.copies.moments(scenario, text, done),
+    moments: (scenario, text, done) => lab.moments(scenario, text, done),
     /** Check my fix (goal.js): `{ done, cancel() }`; throws the engine's refusal. */
     checkFix: (file, settings, onProgress) => checkFix(file, settings, { id: lab.fileId ?? null, onProgress }),
     /** Whether this lab was solved in this browser. */

@@ -38,7 +38,7 @@ export class Frames {
     Object.assign(d, next, {
       changed, animate, silent,
       animMs: Math.max(140, Math.min(520, 520 / Math.max(1, Number(clock.speed) || 16))),
-      samples: run.samples, quiet: clock.quiet, checkpointAnswers: checkpoints.answers, halted: run.halted, playing: clock.playing, speed: clock.speed, duration: run.duration, journal: run.journal.length,
+      samples: run.samples, quiet: clock.quiet, checkpointAnswers: checkpoints.answers, halted: run.halted, playing: clock.playing, speed: clock.speed, duration: run.duration, journal: run.journal.length, live: run.live != null,
       replay: replay.job?.shown ? { reached: replay.job.reached, target: replay.job.target } : null,
     });
     if (rows) {
@@ -63,7 +63,7 @@ export class Frames {
     const job = replay.job;
     if (!job.shown) return; // a replay that ends soon draws only its end
     const d = {
-      now: run.now, duration: run.duration, playing: clock.playing, speed: clock.speed, journal: run.journal.length,
+      now: run.now, duration: run.duration, playing: clock.playing, speed: clock.speed, journal: run.journal.length, live: run.live != null,
       changed: false, fresh: false, started: null, rebuild: false, animate: false, silent: true,
       replay: { reached: job.reached, target: job.target },
     };

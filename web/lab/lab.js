@@ -65,6 +65,7 @@ class Lab {
     this.dead = false; // destroyed: no frame is asked for again
     this.fileId = null; // the lab's id ("duplicate-orders"), for its progress and events
     this.refusal = null; // why the last run asked for could not start
+    this.liveSource = ""; // the host a live run follows (its address), for the words
     this.run = new Run({ sample: !!this.$("chart"), onEvent, haltsAt: this.asks ? (e) => this.checkpoints.haltsAt(e) : null });
     // All simulation work goes through one slicer, in chunks that fit a frame.
     this.slicer = new Slicer({ advance: (to) => this.run.advanceChunk(to), estimate: (to) => this.run.workEstimate(to), halted: () => this.run.halted != null || this.run.yielded, pending: () => this.run.pending });
@@ -103,22 +104,48 @@ class Lab {
 
   /** Starts `text` at time 0; false (and the engine's message shown) when it cannot run. */
   start(text, { fromFile = false, reload = fromFile, keepPlaying = false, label = "The scenario" } = {}) {
+    const refused = `${fromFile ? `${label} cannot run` : "That change cannot run"}`;
+    return this.begin(() => this.run.start(text), { reload, playing: keepPlaying && this.clock.playing, refused });
+  }
+
+  /**
+   * Starts following another host's run (run.startLive: `head` is its
+   * journal's scenario, options, seed and a title): playing, which for a
+   * live run is following the host's clock. False (and why shown) when it
+   * cannot run.
+   */
+  startLive(head, refused) {
+    const ok = this.begin(() => this.run.startLive(head), { reload: true, playing: true, refused });
+    if (ok) this.clock.loop();
+    return ok;
+  }
+
+  /** A live run follows its host again: it plays on to the host's moment (a long way in slices, with the replay's progress bar). */
+  backToLive() {
+    if (!this.run.live || !this.run.pg) return;
+    this.checkpoints.skip();
+    this.clock.playing = true;
+    this.replay.to(this.run.duration, { forward: true });
+  }
+
+  /** Starts a run with `make()` (which throws, changing nothing, when it cannot run); the views start over. */
+  begin(make, { reload, playing, refused }) {
     this.replay.abandon();
     // A new run (a file, a changed setting): its answers may differ, so predict again.
     const putBack = this.checkpoints.forget();
     try {
-      this.run.start(text);
+      make();
       this.refusal = null;
     } catch (e) {
       putBack(); // the run on screen goes on
       this.refusal = e;
-      this.showError(`${fromFile ? `${label} cannot run` : "That change cannot run"}: ${e.message ?? e}`);
+      this.showError(`${refused}: ${e.message ?? e}`);
       return false;
     }
     this.clearError();
-    this.frames.next.started = { text, reload };
+    this.frames.next.started = { text: this.run.text, reload };
     this.fresh();
-    this.clock.playing = keepPlaying && this.clock.playing;
+    this.clock.playing = playing;
     this.clock.lastTs = performance.now();
     this.frames.draw({ animate: false, silent: true });
     return true;
@@ -151,6 +178,20 @@ class Lab {
     this.$("seed")?.removeAttribute("aria-invalid");
     if (!this.run.scenario) return false;
     return this.apply({ ...this.run.scenario, seed });
+  }
+
+  play() {
+    if (!this.clock.playing) this.clock.togglePlay();
+  }
+
+  /**
+   * The timeline's moments of a scenario (copies.js). A live run has none:
+   * its moments are its host's calls, not a scenario's copy run to its end.
+   */
+  moments(scenario, text, done) {
+    if (!this.run.live) return this.copies.moments(scenario, text, done);
+    done([]);
+    return () => {};
   }
 
   closePeek() {

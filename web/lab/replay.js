@@ -81,7 +81,7 @@ export class Replay {
     const at = `t = ${secs(run.now)} s`;
     if (job.state === "failed") this.lab.showError(`The replay stopped at ${at}: ${job.error?.message ?? job.error}`);
     if (job.state === "cancelled") this.lab.announcer.say(`Replay cancelled at ${at}.`);
-    if (job.state !== "done" || run.now >= run.duration) clock.playing = false;
+    if (job.state !== "done" || (run.now >= run.duration && !run.live)) clock.playing = false;
     frames.draw({ animate: false, silent: true });
     if (clock.playing) clock.loop();
   }
@@ -90,7 +90,9 @@ export class Replay {
   restart() {
     const { run, clock, recovery } = this.lab;
     if (!run.pg) return void recovery.startAgain();
-    run.journal = [];
+    // A live run's calls are its host's, not yours: Restart goes back to 0 s with them, and stops following.
+    if (run.live) clock.playing = false;
+    else run.journal = [];
     this.to(0);
     if (clock.playing) {
       clock.lastTs = performance.now();

@@ -19,9 +19,12 @@ import { setUpTour } from "./tour.js";
 import { setUpSequence } from "./sequence.js";
 import { followPlay, stageAboveDrawer } from "./follow-play.js";
 import { measureEmbed, postHeight } from "./frame-height.js";
+import { offerWatch, openLive } from "./live.js";
 
 const link = readLink(location.search, location.hash);
 const embed = link.embed;
+// `?server=`: the live view of a running queuelab serve (live.js), not a scenario.
+const server = embed ? null : new URLSearchParams(location.search).get("server");
 let lab = null;
 let stem = "";
 let cell = null;
@@ -43,7 +46,8 @@ function mountPage() {
   document.body.dataset.view = embed ? "embed" : "page";
   const main = document.getElementById("lab");
   main.innerHTML = labMarkup({
-    controls: parseControls(embed ? "play step restart speed timeline" : null),
+    // Live, the server's clock sets the speed, and its run the seed.
+    controls: parseControls(embed ? "play step restart speed timeline" : server != null ? "play step timeline" : null),
     view: embed ? "compact" : "full",
     editor: !embed,
   });
@@ -58,7 +62,7 @@ function mountPage() {
   lab = createLab(root, {
     host: document.body,
     keys: document,
-    checkpoints: link.checkpoints,
+    checkpoints: server == null && link.checkpoints,
     onRun: () => {
       cell?.suggestFor(lab.scenario);
       seq?.started();
@@ -176,6 +180,8 @@ async function fillPicker(started) {
     const url = new URL(location.href);
     url.search = "";
     url.searchParams.set(isLab(sel.value) ? "lab" : "scenario", isLab(sel.value) ? shortName(sel.value) : sel.value);
+    // Leaving the live view: a page of its own, so nothing of the server's run goes on in it.
+    if (server != null) return location.assign(url.href);
     history.replaceState(null, "", url);
     await loadStem(sel.value);
   });
@@ -293,6 +299,8 @@ async function openLink(picker) {
   // and so does the file the link asks for.
   const engine = ready();
   const stems = await picker;
+  if (server != null) return watchServer(engine);
+  if (!embed) offerWatch(document.querySelector(".picker"));
   if (!embed) seq = setUpSequence({ select: document.getElementById("scenario"), placeHost: document.querySelector(".picker"), after: document.querySelector("#lab .transport") });
   const name = link.lab != null ? `labs/${link.lab}` : (link.scenario ?? stems[0]);
   if (!name) return;
@@ -324,6 +332,19 @@ async function openLink(picker) {
   // Never silently: what a link lost is said after loading, which clears the error box.
   const lost = [...run.notes, damaged !== null ? damagedMessage(link.actions, damaged) : null].filter(Boolean);
   if (lost.length) lab.showError(lost.join(" "));
+}
+
+/** The live view of the server `?server=` names, once the engine is ready; its address refused in words. */
+async function watchServer(engine) {
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("scenario"));
+  sel.prepend(h("option", { value: "", text: "Live: the server's run", disabled: true }));
+  sel.value = "";
+  await engine;
+  try {
+    openLive(lab, server);
+  } catch (e) {
+    lab.showError(e.message);
+  }
 }
 
 /**

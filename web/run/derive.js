@@ -77,8 +77,13 @@ export function othersHolding(holders, id, name) {
 
 /**
  * Consumers holding messages by hand (not simulated workers: you, your
- * code, a page script): name -> { queue, holding } in the shape of a
- * worker's `holding`, from each stored message's current holder.
+ * code, a page script, an SDK's callers): name -> { queue, holding } in the
+ * shape of a worker's `holding`, from each stored message's holders (the
+ * engine's: every caller that received it, the current one last). An
+ * earlier holder received it before its visibility timeout ran out and has
+ * not deleted it: it may still be working on it (a duplicate delivery), so
+ * it holds the message too, with no receive count of its own (`null`: the
+ * engine keeps the current one's) and no visibility window.
  */
 export function handHolders(snap) {
   // A Lambda function's pollers hold its batches: drawn with the function (lambdasOf), not as a hand.
@@ -86,12 +91,27 @@ export function handHolders(snap) {
   const hands = new Map();
   for (const q of snap.queues) {
     for (const m of q.messages) {
-      if (!m.holder || workers.has(m.holder)) continue;
-      if (!hands.has(m.holder)) hands.set(m.holder, { queue: q.name, holding: [] });
-      hands.get(m.holder).holding.push({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount, current: false, done: false, failed: false, visibleAt: m.visibleAt });
+      for (const name of m.holders ?? (m.holder ? [m.holder] : [])) {
+        if (workers.has(name)) continue;
+        const current = name === m.holder;
+        if (!hands.has(name)) hands.set(name, { queue: q.name, holding: [] });
+        hands.get(name).holding.push({ messageId: m.messageId, body: m.body, receiveCount: current ? m.receiveCount : null, current: false, done: false, failed: false, visibleAt: current ? m.visibleAt : null });
+      }
     }
   }
   return hands;
+}
+
+/** `holders` (holdersOf's) with each hand's messages added: a message two hands hold is a duplicate delivery too. */
+function withHands(holders, hands) {
+  for (const [name, { holding }] of hands) {
+    for (const { messageId } of holding) {
+      const list = holders.get(messageId);
+      if (!list) holders.set(messageId, [name]);
+      else if (!list.includes(name)) list.push(name);
+    }
+  }
+  return holders;
 }
 
 /**
@@ -242,7 +262,8 @@ function sideEffectsById(list) {
 
 export function derive({ snap, now, events, facts, leftNow, scenario }) {
   const sources = deadLetterSources(snap);
-  const holders = holdersOf(snap);
+  const hands = handHolders(snap);
+  const holders = withHands(holdersOf(snap), hands);
   const since = new Map(); // message id -> when its current invisibility began, as the snapshot says
   for (const q of snap.queues) for (const m of q.messages) if (m.inFlightSince != null) since.set(m.messageId, m.inFlightSince);
   const sourceOf = new Map(); // queue name -> the queue it is the dead-letter queue of
@@ -259,7 +280,7 @@ export function derive({ snap, now, events, facts, leftNow, scenario }) {
     duplicates: [...holders].filter(([, names]) => names.length > 1),
     othersHolding: (id, name) => othersHolding(holders, id, name),
     sourceOf,
-    handHolders: handHolders(snap),
+    handHolders: hands,
     producers: producersOf(snap, scenario, facts),
     buckets: bucketsOf(snap),
     lambdas: lambdasOf(snap, scenario, facts),

@@ -50,6 +50,18 @@ export class Samples {
     this.reset(durationMs);
   }
 
+  /**
+   * A longer span (a live run's chart as its host goes on): the step grows
+   * with it and the samples between the new steps go, so the chart keeps
+   * about 300 samples whatever the run's length.
+   */
+  coarsen(durationMs) {
+    this.duration = Math.max(this.duration, durationMs);
+    this.step = Math.max(this.step, Math.round(this.duration / 300));
+    this.list = this.list.filter((m) => m.t % this.step === 0);
+    this.version++;
+  }
+
   reset(durationMs) {
     this.duration = Math.max(1, durationMs);
     this.step = Math.max(10, Math.round(this.duration / 300));
@@ -82,6 +94,13 @@ export class Samples {
   }
 }
 
+/** The chart's span for a live run that has reached `t`: a minute, doubled until it holds `t` (so its steps stay whole). */
+export function liveSpan(t) {
+  let span = 60000;
+  while (span < t) span *= 2;
+  return span;
+}
+
 export class Run {
   /**
    * `sample`: keep the chart's samples (stopping at each sampling moment);
@@ -102,7 +121,11 @@ export class Run {
     this.yielded = false;
     this.fileText = ""; // the scenario as loaded (its settings are the reset point)
     this.text = ""; // the scenario running now (file + settings + seed)
+    this.source = { text: "", options: undefined }; // what a new engine of this run is made from (open)
     this.scenario = null;
+    // A run that follows another host's run (a `queuelab serve`): `until` is
+    // the moment that host has reached, the run's length so far; it never ends.
+    this.live = null;
     this.pg = null;
     this.journal = []; // your actions, in time order: { t, op, body, caller, principal?, sourceArn?, sourceAccount? }
     this.facts = new History();
@@ -112,9 +135,9 @@ export class Run {
     this.clear();
   }
 
-  /** The scenario's length in virtual ms. */
+  /** The scenario's length in virtual ms; a live run's, the moment its host has reached. */
   get duration() {
-    return this.scenario?.durationMs ?? 0;
+    return this.live ? this.live.until : (this.scenario?.durationMs ?? 0);
   }
 
   get now() {
@@ -127,12 +150,55 @@ export class Run {
 
   /** Starts `text` at time 0 with no actions; throws the engine's error (and changes nothing) when it cannot run. */
   start(text) {
-    const pg = this.open(text);
+    const source = { text, options: undefined };
+    const pg = this.open(source);
     this.replace(pg);
+    this.source = source;
     this.text = text;
     this.scenario = JSON.parse(text);
+    this.live = null;
     this.journal = [];
     this.fresh();
+  }
+
+  /**
+   * Starts a live run: the run another host makes (a `queuelab serve`), from
+   * the head of its journal. `text` is its scenario's, or null for a
+   * playground made from `options` alone (its queues come from the calls);
+   * `seed` the seed in force; `title` names a run without a scenario. Its
+   * calls come later (follow), and its length is the moment the host has
+   * reached (reach). Throws the engine's error (and changes nothing) when
+   * it cannot run.
+   * @param {{ text: string | null, options: object, seed: number, title: string }} head
+   */
+  startLive({ text, options, seed, title }) {
+    const source = { text, options: { ...options, seed } };
+    const pg = this.open(source);
+    this.replace(pg);
+    this.source = source;
+    this.text = text ?? "";
+    this.scenario = text != null ? { ...JSON.parse(text), seed } : { title, seed, queues: [] };
+    this.live = { until: 0 };
+    this.journal = [];
+    this.fresh();
+  }
+
+  /**
+   * Appends a live run's calls (the host's journal from its `from`-th call,
+   * in the order made); false, changing nothing, when they do not start
+   * where the journal ends (a page read twice, or one missed).
+   */
+  follow(calls, from) {
+    if (!this.live || from !== this.journal.length) return false;
+    for (const c of calls) this.journal.push({ t: c.t, op: c.op, body: c.body, ...callOptions(c) });
+    return true;
+  }
+
+  /** A live run's host has reached moment `t`: the run's length grows to it (never shrinks), the chart's span with it. */
+  reach(t) {
+    if (!this.live || !(t > this.live.until)) return;
+    this.live.until = t;
+    if (this.samples && t > this.samples.duration) this.samples.coarsen(liveSpan(t));
   }
 
   /** A moment of this run: `t` rounded and clamped to 0…duration (NaN gives 0). */
@@ -159,7 +225,7 @@ export class Run {
 
   /** Starts a replay: a new engine from the same text at time 0, read afresh. */
   beginReplay() {
-    this.replace(this.open(this.text));
+    this.replace(this.open(this.source));
     this.replaying = true;
     this.fresh();
   }
@@ -185,15 +251,15 @@ export class Run {
     const last = this.lastCheckpoint;
     if (last && last.timeMs === this.now && this.haltsAt?.(last)) this.halted = last;
     this.sample();
-    if (this.now >= this.duration && !this.ended) {
+    if (this.now >= this.duration && !this.ended && !this.live) {
       this.ended = true;
       this.failWaiting();
     }
   }
 
-  /** A new engine for `text`; with `haltsAt`, its advance stops where a checkpoint is asked or answered. */
-  open(text) {
-    const pg = Playground.fromScenario(text, undefined);
+  /** A new engine for `source` (a scenario's text, or none: options only); with `haltsAt`, its advance stops where a checkpoint is asked or answered. */
+  open({ text, options }) {
+    const pg = text != null && text !== "" ? Playground.fromScenario(text, options) : new Playground(options);
     if (this.haltsAt) pg.pauseAtCheckpoints(true);
     pg.pauseAtInvocations(true);
     return pg;
@@ -230,7 +296,7 @@ export class Run {
     this.clear();
     this.made = 0; // journal actions made in this engine (a new engine has made none)
     this.facts.reset();
-    this.samples?.reset(this.duration);
+    this.samples?.reset(this.live ? liveSpan(this.live.until) : this.duration);
     this.collect();
     this.sample();
   }
@@ -428,7 +494,7 @@ export class Run {
    * this very moment settle, waiting requests fail.
    */
   markEnded() {
-    if (this.now < this.duration || this.ended) return false;
+    if (this.now < this.duration || this.ended || this.live) return false;
     this.ended = true;
     this.failWaiting();
     return true;

@@ -92,10 +92,10 @@ export const controls = {
     return {
       duringReplay: true, // the clock, the timeline and the bar draw a replay's progress (lab/frames.js's drawProgress)
       update(d) {
-        syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: d.now >= d.duration }, app.dragging, $, lab.host);
+        syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: !d.live && d.now >= d.duration }, app.dragging, $, lab.host);
         if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);
         if ($("speed") && $("speed").value !== d.speed) $("speed").value = d.speed;
-        if (d.journal !== noted || d.fresh) noteJournal($("replay-note"), (noted = d.journal));
+        if (d.journal !== noted || d.fresh) noteJournal($("replay-note"), (noted = d.journal), d.live);
         showReplay($, d.replay);
       },
       destroy() {},
@@ -127,9 +127,10 @@ function showReplay($, replay) {
   setText($("replay-label"), `Replaying to ${span(replay.target)}: at ${span(replay.reached)} (${pct}); the queues are drawn when it ends`);
 }
 
-/** Says how many of your actions the run includes (the timeline replays them). */
-function noteJournal(note, n) {
+/** Says how many of your actions the run includes (the timeline replays them); a live run's are its host's calls. */
+function noteJournal(note, n, live) {
   if (!note) return;
   note.hidden = n === 0;
-  if (n) note.textContent = `This run includes ${n} action${n === 1 ? "" : "s"} of yours. The timeline replays ${n === 1 ? "it" : "them"} at the moment${n === 1 ? "" : "s"} you made ${n === 1 ? "it" : "them"}; Restart clears ${n === 1 ? "it" : "them"}.`;
+  if (n && live) note.textContent = `This run is the server's ${n} call${n === 1 ? "" : "s"} so far, made again here at ${n === 1 ? "its moment" : "their moments"}: the timeline replays ${n === 1 ? "it" : "them"}.`;
+  else if (n) note.textContent = `This run includes ${n} action${n === 1 ? "" : "s"} of yours. The timeline replays ${n === 1 ? "it" : "them"} at the moment${n === 1 ? "" : "s"} you made ${n === 1 ? "it" : "them"}; Restart clears ${n === 1 ? "it" : "them"}.`;
 }

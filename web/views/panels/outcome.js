@@ -76,7 +76,8 @@ export const outcome = {
       update(d) {
         // The run's snapshot is refreshed only when events happen, so the
         // end is read from the clock.
-        const finished = d.now >= d.duration;
+        // A live run never finishes: its host goes on.
+        const finished = !d.live && d.now >= d.duration;
         if (!d.changed && !d.started && finished === !box.hidden) return;
         const file = lab.fileText();
         if (listed.file !== file || listed.scenario !== d.scenario) {

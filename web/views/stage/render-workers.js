@@ -18,14 +18,14 @@ const WORKER_STATE = {
   stopped: ["■", "stopped"],
 };
 
-/** The card's line: what the worker does, in the engine's words (each behaviour says itself); a hand's receiver has none. */
-function traits(c) {
-  if (!c) return "receives by hand (you)";
+/** The card's line: what the worker does, in the engine's words (each behaviour says itself); a hand's receiver has none (a live run's hands are the server's callers). */
+function traits(c, live) {
+  if (!c) return live ? "calls the server (its access key names it)" : "receives by hand (you)";
   return consumerTraits(c).join(" · ");
 }
 
 class ConsumerCard {
-  constructor(name, spec, manual) {
+  constructor(name, spec, manual, live) {
     this.name = name;
     this.effect = spec?.sideEffect ?? defaults().consumer.sideEffect;
     this.longPoll = (spec?.waitTimeSeconds ?? defaults().consumer.waitTimeSeconds) > 0;
@@ -36,14 +36,14 @@ class ConsumerCard {
     this.idle = h("p", { class: "c-idle", text: "holds nothing" });
     this.fx = h("span", { class: "c-fx-n", text: "0" });
     this.fxLabel = h("span", { class: "c-fx-l", text: `${this.effect}: ` });
-    this.fxBox = h("p", { class: "c-fx" }, this.fxLabel, this.fx);
+    this.fxBox = h("p", { class: "c-fx", hidden: manual && live }, this.fxLabel, this.fx);
     this.requests = h("p", { class: "c-requests", hidden: true });
     this.empty = h("p", { class: "c-empty", hidden: true });
     this.el = h(
       "article",
       { class: `consumer${manual ? " manual" : ""}`, "data-consumer": name, "data-side-effects": "0", "aria-label": `Consumer ${name}` },
       h("header", { class: "c-head" }, h("h3", { class: "c-name" }, this.ic, name), this.state),
-      h("p", { class: "c-traits", text: traits(spec) }),
+      h("p", { class: "c-traits", text: traits(spec, live) }),
       this.list,
       this.idle,
       this.requests,
@@ -147,8 +147,9 @@ export class WorkersView {
     }
     for (const [name, info] of v.handHolders) {
       present.add(name);
-      const card = this.card(name, info.queue, null, true);
-      this.paintWorker(card, { name, state: "idle", holding: info.holding, sideEffects: 0 }, v, 0);
+      const card = this.card(name, info.queue, null, true, v.live);
+      // A live run's callers work outside the page: what they do between calls (and their side effects) is not seen here.
+      this.paintWorker(card, { name, state: v.live ? "caller" : "idle", holding: info.holding, sideEffects: 0 }, v, 0);
     }
     for (const [name, card] of this.cards) {
       if (!present.has(name)) {
@@ -158,10 +159,10 @@ export class WorkersView {
     }
   }
 
-  card(name, queue, spec, manual) {
+  card(name, queue, spec, manual, live = false) {
     let c = this.cards.get(name);
     if (!c) {
-      c = new ConsumerCard(name, spec, manual);
+      c = new ConsumerCard(name, spec, manual, live);
       this.cards.set(name, c);
     }
     const cell = this.qv.srow(queue).cons;
@@ -172,7 +173,7 @@ export class WorkersView {
   /** `info` is one of derive's producers: { sent, dropped, last }. */
   paintProducer(p, info, v) {
     const { sent, dropped, last } = info;
-    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} by hand`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
+    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} ${v.live ? "to the server" : "by hand"}`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
     if (last && p.seen !== last) {
       const lbl = v.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${cut(lbl, 26)}” at t=${secs(last.at)} s`);
@@ -210,9 +211,11 @@ export class WorkersView {
       } else if (card.list.children[i] !== it.el) card.list.insertBefore(it.el, card.list.children[i] ?? null);
       i++;
       const c = it.cache;
+      // A hand that received it before the current holder has no count of its own (derive's handHolders).
       put(c, "rc", hold.receiveCount, (n) => {
-        it.btn.dataset.receiveCount = String(n);
-        it.p.rc.textContent = `receive #${n}`;
+        if (n == null) delete it.btn.dataset.receiveCount;
+        else it.btn.dataset.receiveCount = String(n);
+        it.p.rc.textContent = n == null ? "received earlier" : `receive #${n}`;
       });
       const fx = v.fx.get(hold.messageId);
       const fxc = fx ? fx.count : 0;
@@ -274,6 +277,7 @@ export class WorkersView {
         f = Math.min(1, Math.max(0, (now - w.startedAt) / (w.doneAt - w.startedAt)));
         text = w.state === "crashed" ? "crashed ✖" : `processing ${Math.floor(f * 100)}%`;
       } else if (hold.visibleAt != null) text = `in flight, ${Math.max(0, (hold.visibleAt - now) / 1000).toFixed(1)} s left`;
+      else if (hold.receiveCount === null) text = "its visibility timeout ran out; not deleted yet";
       else text = "waiting its turn";
       put(it.cache, "st", text, (t) => (it.p.st.textContent = t));
       const fr = Math.round(f * 100) / 100;
