@@ -9,6 +9,7 @@ mod app;
 mod clock;
 mod control;
 mod owner;
+mod routes;
 mod sqs;
 mod start;
 mod store;

@@ -10,9 +10,10 @@ use std::process::ExitCode;
 use clap::Args;
 use queuelab_host::{Host, PlaygroundOptions, Refusal};
 
-use crate::app::{router, App};
+use crate::app::App;
 use crate::clock::{wall_ms, Clock};
 use crate::owner::{Owner, Run};
+use crate::routes::router;
 use crate::store::{SavedClock, Store};
 
 #[derive(Args, Debug)]
