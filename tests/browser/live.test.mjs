@@ -2,7 +2,7 @@
 // (web/page/live.js). The test starts the server, opens the page with
 // ?server=, and drives the server as a boto3 consumer would (the calls of
 // tests/server/consumer_demo.py, sent here as raw JSON-protocol requests
-// whose access keys name the callers): the page shows each call as it
+// whose access keys name the callers, then the script itself with boto3): the page shows each call as it
 // happens, without a reload, by making the server's calls again in its
 // own engine. Also the "Watch this server" button of the page the server
 // serves itself.
@@ -17,19 +17,25 @@ const binary = `${root}target/debug/queuelab`;
 let server;
 let endpoint; // "http://127.0.0.1:PORT/"
 
+/** Starts `queuelab serve` on a free port; resolves to the process and the endpoint it names ("http://127.0.0.1:PORT/"). */
+async function serve() {
+  const proc = spawn(binary, ["serve", "--port", "0", "--web", root], { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, RUST_LOG: "warn" } });
+  // Its first line on stdout names the endpoint.
+  const first = await new Promise((resolve, reject) => {
+    createInterface({ input: proc.stdout }).once("line", resolve);
+    proc.once("exit", (code) => reject(new Error(`queuelab serve exited (${code}) before naming its endpoint`)));
+  });
+  const named = first.match(/http:\/\/\S+/)?.[0];
+  assert.ok(named, `the first line names the endpoint: ${first}`);
+  return { proc, endpoint: named };
+}
+
 before(async () => {
   if (!existsSync(binary)) {
     const built = spawnSync("cargo", ["build", "-p", "queuelab-server"], { cwd: root, stdio: "inherit" });
     assert.equal(built.status, 0, "cargo build -p queuelab-server");
   }
-  server = spawn(binary, ["serve", "--port", "0", "--web", root], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  // Its first line on stdout names the endpoint.
-  const first = await new Promise((resolve, reject) => {
-    createInterface({ input: server.stdout }).once("line", resolve);
-    server.once("exit", (code) => reject(new Error(`queuelab serve exited (${code}) before naming its endpoint`)));
-  });
-  endpoint = first.match(/http:\/\/\S+/)?.[0];
-  assert.ok(endpoint, `the first line names the endpoint: ${first}`);
+  ({ proc: server, endpoint } = await serve());
 });
 
 after(() => server?.kill("SIGTERM"));
@@ -106,6 +112,29 @@ test("the page follows the server live: the queue, the message, and worker-1 and
   assert.match(await banner.textContent(), /Send yours to http:\/\/127\.0\.0\.1:\d+ with boto3/);
   assert.deepEqual(problems, []);
   await close();
+});
+
+test("the page follows the lesson's boto3 consumer script as it runs: worker-2 receives A-1001 while worker-1 still holds it", async () => {
+  // A server of its own, so the script's run is the only one on it.
+  const own = await serve();
+  const { page, problems, close } = await open(`?server=${encodeURIComponent(own.endpoint)}`);
+  await page.waitForSelector("#live-banner[data-state='following']");
+  // tests/server/consumer_demo.py, unchanged but for its endpoint, with boto3 from scripts/setup.sh's environment.
+  const script = spawn(`${root}target/pyenv/bin/python`, [`${root}tests/server/consumer_demo.py`], {
+    env: { ...process.env, SQS_ENDPOINT: own.endpoint.replace(/\/$/, "") },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  script.stdout.on("data", (chunk) => (out += chunk));
+  const [code] = await new Promise((resolve) => script.once("exit", (...args) => resolve(args)));
+  assert.equal(code, 0, "the script ran");
+  assert.match(out, /worker-2 received order A-1001/);
+  // The page made the script's calls again as they came: its log says the duplicate delivery.
+  await page.locator("#log", { hasText: /worker-2 received A-1001 \(receive #2\)/ }).waitFor();
+  await page.locator("#log", { hasText: /worker-1 received A-1001/ }).waitFor();
+  assert.deepEqual(problems, []);
+  await close();
+  own.proc.kill("SIGTERM");
 });
 
 test("a server that does not answer is said to be lost and asked again, and the page keeps answering; one that is no Queuelab server, or no address, is refused in words", async () => {
