@@ -63,7 +63,3 @@ class AwsCliJson(AwsCli, unittest.TestCase):
 
 class AwsCliQuery(AwsCli, unittest.TestCase):
     wire = "query"
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -24,7 +24,3 @@ class ConsumerDemo(unittest.TestCase):
             receivers = {c["caller"] for c in calls if c["op"] == "ReceiveMessage"}
             self.assertEqual(receivers, {"worker-1", "worker-2"})
             self.assertEqual(server.stop(), 0)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -178,7 +178,3 @@ class JsonLesson(Lesson, unittest.TestCase):
 
 class QueryLesson(Lesson, unittest.TestCase):
     wire = "query"
-
-
-if __name__ == "__main__":
-    unittest.main()

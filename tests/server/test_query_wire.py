@@ -62,7 +62,3 @@ class QueryWire(unittest.TestCase):
         status, _, root = self.request(form={"Action": "FlyAway"})
         self.assertEqual(status, 400)
         self.assertEqual(root.find(f"{NS}Error/{NS}Code").text, "InvalidAction")
-
-
-if __name__ == "__main__":
-    unittest.main()

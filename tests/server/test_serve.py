@@ -182,7 +182,3 @@ class Control(unittest.TestCase):
                 server.control("advance?ms=soon", "POST")
             self.assertEqual(refused.exception.code, 400)
             self.assertIn(b"ms must be a whole number", refused.exception.read())
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -31,7 +31,3 @@ class Wheel(unittest.TestCase):
                     wasm = urllib.request.urlopen(server.url + "/web/pkg/queuelab_bg.wasm")
                     self.assertEqual(wasm.status, 200)
                 self.assertEqual(server.stop(), 0)
-
-
-if __name__ == "__main__":
-    unittest.main()

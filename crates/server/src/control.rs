@@ -127,19 +127,21 @@ async fn advance(State(app): State<App>, Query(params): Params) -> Response {
 }
 
 async fn pause(State(app): State<App>) -> Response {
-    ask_json(&app, |owner| {
-        owner.clock.pause(wall_ms());
-        // The run stands where the clock stopped.
-        owner.catch_up();
-        owner.clock_changed();
-        Ok(status_of(owner))
-    })
-    .await
+    set_paused(app, true).await
 }
 
 async fn resume(State(app): State<App>) -> Response {
-    ask_json(&app, |owner| {
-        owner.clock.resume(wall_ms());
+    set_paused(app, false).await
+}
+
+/// Stops or restarts virtual time; the run stands where the clock stopped.
+async fn set_paused(app: App, paused: bool) -> Response {
+    ask_json(&app, move |owner| {
+        match paused {
+            true => owner.clock.pause(wall_ms()),
+            false => owner.clock.resume(wall_ms()),
+        }
+        owner.catch_up();
         owner.clock_changed();
         Ok(status_of(owner))
     })
