@@ -48,6 +48,26 @@ fn visibility_expiry_while_the_worker_is_busy_names_the_timeout_receive_and_work
 }
 
 #[test]
+fn visibility_expiry_for_a_caller_from_outside_says_it_had_not_deleted_not_that_it_was_working() {
+    // A script (an SDK, a server's client) received it: the run cannot see it work.
+    let mut sim = Simulation::new(one_slow_worker(0), Config::default()).unwrap();
+    sim.advance(10);
+    let url = sim.engine().snapshot().queues[0].url.clone();
+    let receive = queuelab_engine::ReceiveMessage {
+        queue_url: url,
+        ..Default::default()
+    };
+    sim.engine_mut().receive_message(&receive, Some("script")).unwrap();
+    sim.advance(2000);
+    let text = sim.snapshot().explanation.unwrap_or_default();
+    assert!(
+        text.starts_with("“order A”: its 2 s visibility timeout (receive #1) ended before script deleted it, so SQS made it visible again."),
+        "{text}"
+    );
+    assert!(!text.contains("still working on it"), "{text}");
+}
+
+#[test]
 fn a_duplicate_delivery_names_both_workers_and_the_receive_number() {
     let text = explained_at(one_slow_worker(2), 2000);
     assert!(

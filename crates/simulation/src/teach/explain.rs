@@ -59,6 +59,21 @@ pub(crate) fn visibility_expired(
     )
 }
 
+/// `visibility_expired` for a holder the run does not see working (a
+/// caller from outside the scenario).
+pub(crate) fn not_deleted_in_time(
+    label: &str,
+    holder: &str,
+    receive_count: u32,
+    timeout: &str,
+) -> String {
+    format!(
+        "{label}: {timeout} (receive #{receive_count}) ended before {holder} deleted it, so \
+         SQS made it visible again. SQS does not know whether a consumer is still working: a \
+         message not deleted within its visibility timeout is delivered again."
+    )
+}
+
 pub(crate) fn came_back(label: &str, holder: &str, what: &str, timeout: &str) -> String {
     format!(
         "{label} is visible again: {holder} received it, then {what} without deleting it, and \

@@ -183,6 +183,9 @@ pub(crate) struct Story {
     labels: BTreeMap<String, (String, Millis)>,
     /// Each consumer's WaitTimeSeconds, to tell a short poll from a long one.
     waits: BTreeMap<String, i64>,
+    /// The scenario's own workers (consumers and functions): only of these
+    /// does the story know whether one is still working on a message.
+    workers: BTreeSet<String>,
     /// The label of the message received last (a group lock follows it).
     last_received: String,
     /// Each queue's latest receive: who, which message, when (why a
@@ -216,8 +219,13 @@ impl Story {
         // first, a sort compiled for each element type (wasm size).
         let mut waits = BTreeMap::new();
         let mut producers = BTreeSet::new();
+        let mut workers = BTreeSet::new();
         for c in &scenario.consumers {
             waits.insert(c.name.clone(), c.wait_time_seconds);
+            workers.insert(c.name.clone());
+        }
+        for f in &scenario.lambdas {
+            workers.insert(f.name.clone());
         }
         // Topics and buckets send the scenario's own messages too.
         let neighbours = (scenario.topics.iter().map(|t| t.name.as_str()))
@@ -267,6 +275,7 @@ impl Story {
             outcome: Outcome::default(),
             labels: BTreeMap::new(),
             waits,
+            workers,
             last_received: String::new(),
             last_receives: BTreeMap::new(),
             last_release: String::new(),
