@@ -57,7 +57,9 @@ fn visibility_expiry_for_a_caller_from_outside_says_it_had_not_deleted_not_that_
         queue_url: url,
         ..Default::default()
     };
-    sim.engine_mut().receive_message(&receive, Some("script")).unwrap();
+    sim.engine_mut()
+        .receive_message(&receive, Some("script"))
+        .unwrap();
     sim.advance(2000);
     let text = sim.snapshot().explanation.unwrap_or_default();
     assert!(

@@ -222,7 +222,8 @@ impl Story {
         let mut workers = BTreeSet::new();
         for c in &scenario.consumers {
             waits.insert(c.name.clone(), c.wait_time_seconds);
-            workers.insert(c.name.clone());
+            // A consumer with replicas works as worker-1, worker-2, …
+            workers.extend(crate::worker_names(c));
         }
         for f in &scenario.lambdas {
             workers.insert(f.name.clone());
