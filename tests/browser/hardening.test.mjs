@@ -184,11 +184,22 @@ test("a replay cancelled among a link's actions at one moment leaves the rest fo
   await page.getByRole("button", { name: "SendMessage" }).click();
   assert.equal(await page.locator("#error-text").textContent(), `SendMessage could not be sent: The replay was cancelled with ${20_000 - cancelled} recorded actions of this moment still to make; press Step to make them, then send again.`);
   assert.equal(await yours(), cancelled, "and nothing was made");
+  // Counted from the new events only at each frame: reading all 20,000 at
+  // every frame (8× throttled) took longer than Step's slices, so a poll
+  // could miss the frames between them.
+  await page.evaluate((made) => {
+    const seq = document.getElementById("lab").playground.events(0).at(-1)?.seq ?? 0;
+    window.stepCount = { seq, made };
+  }, cancelled);
   await page.locator("#step").click();
   // Step's work runs as a replay onward: the page draws frames between its slices, with some of the rest made and not all.
   await page.waitForFunction((from) => {
-    const made = document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length;
-    return made > from && made < 20_000;
+    const count = window.stepCount;
+    for (const e of document.getElementById("lab").playground.events(count.seq)) {
+      count.seq = e.seq;
+      if (e.type === "sent" && e.by === "you") count.made++;
+    }
+    return count.made > from && count.made < 20_000;
   }, cancelled, { polling: "raf" });
   await page.waitForFunction(() => document.getElementById("replay-progress").hidden);
   assert.equal(await yours(), 20_000, "Step made the rest, each once");
