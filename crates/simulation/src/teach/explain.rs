@@ -45,32 +45,29 @@ pub(crate) fn timeout(ms: Millis, changed: bool) -> String {
     }
 }
 
-/// `timeout`: the words of [`timeout`].
+/// `timeout`: the words of [`timeout`]. `seen_working`: the holder is one
+/// of the run's own workers, whose work the run sees; of a caller from
+/// outside (your code, an SDK) it knows only that no delete came.
 pub(crate) fn visibility_expired(
     label: &str,
     holder: &str,
     receive_count: u32,
     timeout: &str,
+    seen_working: bool,
 ) -> String {
+    let (ended, rule) = match seen_working {
+        true => (
+            format!("ended while {holder} was still working on it"),
+            "SQS does not know a worker is busy",
+        ),
+        false => (
+            format!("ended before {holder} deleted it"),
+            "SQS does not know whether a consumer is still working",
+        ),
+    };
     format!(
-        "{label}: {timeout} (receive #{receive_count}) ended while {holder} \
-         was still working on it, so SQS made it visible again. SQS does not know a worker is \
-         busy: a message not deleted within its visibility timeout is delivered again."
-    )
-}
-
-/// `visibility_expired` for a holder the run does not see working (a
-/// caller from outside the scenario).
-pub(crate) fn not_deleted_in_time(
-    label: &str,
-    holder: &str,
-    receive_count: u32,
-    timeout: &str,
-) -> String {
-    format!(
-        "{label}: {timeout} (receive #{receive_count}) ended before {holder} deleted it, so \
-         SQS made it visible again. SQS does not know whether a consumer is still working: a \
-         message not deleted within its visibility timeout is delivered again."
+        "{label}: {timeout} (receive #{receive_count}) {ended}, so SQS made it visible again. \
+         {rule}: a message not deleted within its visibility timeout is delivered again."
     )
 }
 

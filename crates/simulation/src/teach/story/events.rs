@@ -376,12 +376,12 @@ impl Story {
                 Some((who, what)) if who == *holder => {
                     explain::came_back(&label, holder, &what, &timeout)
                 }
-                _ if self.workers.contains(&**holder) => {
-                    explain::visibility_expired(&label, holder, r.receive_count, &timeout)
+                _ => {
+                    // Of a caller from outside (your code, an SDK) the run
+                    // cannot say whether it is still working.
+                    let seen = self.workers.contains(&**holder);
+                    explain::visibility_expired(&label, holder, r.receive_count, &timeout, seen)
                 }
-                // A caller from outside (your code, an SDK): whether it is
-                // still working is its own business.
-                _ => explain::not_deleted_in_time(&label, holder, r.receive_count, &timeout),
             };
             self.explain(now, text);
         }
