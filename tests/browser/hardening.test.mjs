@@ -168,14 +168,14 @@ test("a link's recorded actions count in the work it asks before: just under the
 
 test("a replay cancelled among a link's actions at one moment leaves the rest for Step, which makes them in slices too", async () => {
   const actions = Array.from({ length: 20_000 }, (_, i) => ({ t: 0, op: "SendMessage", body: { QueueUrl: "orders", MessageBody: `m${i}` }, caller: "you" }));
-  const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1));
+  // A school laptop's pace (Chromium's CPU throttled 8×) from before the
+  // page loads: Cancel lands among the actions, and the rest take more than
+  // one slice, whatever this machine's speed (throttled only once the
+  // replay had begun, a fast run left a few hundred, made in one slice, and
+  // the test could not see Step slice them).
+  const throttle = async (page) => (await page.context().newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: 8 });
+  const { page, problems, close } = await open(fragmentLink(await pack({ actions }), actions.length, 1), { prepare: throttle });
   const yours = () => page.evaluate(() => document.getElementById("lab").playground.events(0).filter((e) => e.type === "sent" && e.by === "you").length);
-  // A school laptop's pace (Chromium's CPU throttled 8×): Cancel lands among
-  // the actions, and the rest take more than one slice, whatever this
-  // machine's speed (unthrottled, a fast engine made the last few hundred
-  // in one slice and the test could not see Step slice them).
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 8 });
   await page.locator("#replay-cancel").click();
   const cancelled = await yours();
   assert.ok(cancelled < 20_000, `Cancel stopped among the actions (${cancelled} made)`);

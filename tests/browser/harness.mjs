@@ -55,7 +55,7 @@ after(async () => {
  * `hasTouch` makes a touch screen (for `locator.tap()`). */
 export async function open(
   query = "",
-  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init, tour = false, hasTouch = false } = {},
+  { colorScheme = "light", reducedMotion = "no-preference", viewport, routes = {}, readyWhen = "body[data-ready='true']", base, init, prepare, tour = false, hasTouch = false } = {},
 ) {
   const context = await browser.newContext({ colorScheme, reducedMotion, hasTouch, viewport: viewport ?? { width: 1280, height: 800 } });
   context.setDefaultTimeout(scaled(30_000));
@@ -79,6 +79,8 @@ export async function open(
     const reply = typeof body === "string" ? { body, contentType: "application/json" } : body;
     await page.route(`**/${path}`, (route) => route.fulfill({ status: 200, ...reply }));
   }
+  // `prepare(page)`: what a test sets before the page loads (a CPU throttle, say).
+  if (prepare) await prepare(page);
   await page.goto(`${base ?? baseUrl}${query}`);
   await page.waitForSelector(readyWhen, { timeout: scaled(15_000) });
   return { page, problems, close: () => context.close() };
