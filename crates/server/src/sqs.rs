@@ -106,7 +106,9 @@ impl App {
         let response = match self.run.call(target, body, by).await {
             Ok(Answer::Now(response)) => response,
             // The server is stopping: a waiting long poll ends empty.
-            Ok(Answer::Closing) | Err(_) => empty_receive(&wire),
+            Ok(Answer::Closing) => empty_receive(&wire),
+            // The run is gone (the server is stopping): nothing was done.
+            Err(_) => unavailable(),
         };
         tracing::debug!(op, caller, wire = ?wire, status = response.status, "call");
         response
@@ -161,6 +163,16 @@ fn empty_receive(wire: &Wire) -> Response {
     match wire {
         Wire::Json => json,
         Wire::Query(action) => query::answer(action, &json),
+    }
+}
+
+/// The answer to a call the stopping server did not make: 503, which the
+/// SDKs retry, rather than a success that did nothing.
+fn unavailable() -> Response {
+    Response {
+        status: 503,
+        headers: vec![("x-amzn-RequestId".into(), request_id())],
+        body: "the server is stopping".into(),
     }
 }
 

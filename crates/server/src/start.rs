@@ -160,15 +160,17 @@ fn make_run(args: &ServeArgs) -> Result<Owner, String> {
         None => None,
     };
     let mut store = args.data.as_deref().map(Store::open).transpose()?;
-    if let Some(saved) = store.as_ref().map(Store::saved).transpose()?.flatten() {
-        if args.scenario.is_some() && saved.scenario != scenario {
-            return Err(format!(
-                "{} holds a run started from another scenario: start without --scenario to go on with it, or give another --data",
-                args.data.as_deref().unwrap_or(Path::new("")).display()
-            ));
+    if let Some(db) = store.take() {
+        match db.saved()? {
+            Some(saved) if args.scenario.is_some() && saved.scenario != scenario => {
+                return Err(format!(
+                    "{} holds a run started from another scenario: start without --scenario to go on with it, or give another --data",
+                    args.data.as_deref().unwrap_or(Path::new("")).display()
+                ));
+            }
+            Some(saved) => return again(saved, db, args.speed),
+            None => store = Some(db),
         }
-        let store = store.take();
-        return again(saved, store, args.speed);
     }
     let options = PlaygroundOptions {
         seed: args.seed,
@@ -193,11 +195,8 @@ fn make_run(args: &ServeArgs) -> Result<Owner, String> {
 
 /// The run a database holds, its calls made again; virtual time goes on
 /// from the saved clock, as if the server had kept running.
-fn again(saved: crate::store::Saved, store: Option<Store>, speed: f64) -> Result<Owner, String> {
+fn again(saved: crate::store::Saved, store: Store, speed: f64) -> Result<Owner, String> {
     let mut host = host(saved.scenario.as_deref(), saved.options)?;
-    let Some(store) = store else {
-        return Err("no database".into());
-    };
     store.each_call(|call| {
         let by = call.by.principal()?;
         host.make_again(call.t, &call.target, call.body.as_deref(), &by)
