@@ -14,6 +14,8 @@ pub enum ErrorCode {
     InvalidMessageContents,
     ReceiptHandleIsInvalid,
     OverLimit,
+    /// A call past one of SQS's request quotas (throttle.rs), 403.
+    RequestThrottled,
     /// A queue policy (or SQS's own rules on who may call) refused the
     /// caller: answered by AWS's request framework, 403.
     AccessDenied,
@@ -61,6 +63,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
+            RequestThrottled => "RequestThrottled",
             AccessDenied => "AccessDenied",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "AWS.SimpleQueueService.NonExistentQueue",
@@ -120,6 +123,7 @@ impl ErrorCode {
             InvalidMessageContents => "InvalidMessageContents",
             ReceiptHandleIsInvalid => "ReceiptHandleIsInvalid",
             OverLimit => "OverLimit",
+            RequestThrottled => "RequestThrottled",
             AccessDenied => "AccessDeniedException",
             UnknownOperation => "UnknownOperationException",
             QueueDoesNotExist => "QueueDoesNotExist",
@@ -145,7 +149,10 @@ impl ErrorCode {
     /// HTTP status of the error response.
     pub fn status(self) -> u16 {
         match self {
-            ErrorCode::OverLimit | ErrorCode::PurgeQueueInProgress | ErrorCode::AccessDenied => 403,
+            ErrorCode::OverLimit
+            | ErrorCode::RequestThrottled
+            | ErrorCode::PurgeQueueInProgress
+            | ErrorCode::AccessDenied => 403,
             // As SQS's service model gives them.
             ErrorCode::ResourceNotFound
             | ErrorCode::ReceiptHandleIsInvalid

@@ -5,7 +5,8 @@
 //! evaluation, a quota or a per-API metric is added to its step.
 //!
 //! Authorisation is access.rs (the queue's policy, evaluated as IAM
-//! does); throttling is off; metering is billing.rs's meter.
+//! does); throttling is throttle.rs (a realism knob, off by default);
+//! metering is billing.rs's meter.
 
 use crate::action::Action;
 use crate::api::{Request, Response};
@@ -20,17 +21,28 @@ impl Engine {
     pub fn call(&mut self, by: &Principal, request: Request<'_>) -> SqsResult<Response> {
         let action = request.action();
         self.authorise(by, &request)?;
-        self.throttle(by, action)?;
+        self.throttle(&request)?;
         match self.meter_call(by, action, &request)? {
             Some(queue) => self.run_message_call(by, request, queue),
             None => self.run_call(by, request),
         }
     }
 
-    /// Holds `by` to the action's request quota. Off: SQS's quotas are not
-    /// simulated yet ([`Action::name`] will key them).
-    fn throttle(&mut self, _by: &Principal, _action: Action) -> SqsResult<()> {
-        Ok(())
+    /// Holds the call to its queue's request quotas (throttle.rs), when
+    /// the engine's realism has throttling on. A queue that does not
+    /// resolve is left to the meter, whose answer it is.
+    fn throttle(&mut self, request: &Request<'_>) -> SqsResult<()> {
+        if !self.config.realism.throttling {
+            return Ok(());
+        }
+        let Some(Ok(id)) = request.queue_url().map(|url| self.resolve(url)) else {
+            return Ok(());
+        };
+        // Fields apart, not `self.queue`: the quotas are borrowed mutably.
+        let queue = self.queues.get(&id).expect("resolved queue ids exist");
+        let (settings, fifo) = (&queue.settings, queue.fifo);
+        self.quotas
+            .take(self.now, id, settings, fifo, &self.config.region, request)
     }
 
     /// Bills a message call once its queue resolves, whether or not the

@@ -50,6 +50,7 @@ mod send;
 mod settings;
 mod snapshot;
 mod statement;
+mod throttle;
 mod time;
 mod timeline;
 mod typed;
@@ -92,6 +93,7 @@ pub use statement::{
     ActionPattern, Condition, ConditionMatch, Effect, Element, Operator, PrincipalPattern,
     ResourcePattern,
 };
+pub use throttle::{high_throughput_per_second, FIFO_TRANSACTIONS_PER_SECOND};
 pub use time::{TimeLimit, MAX_VIRTUAL_MS};
 pub use validate::{attribute_base_type, is_caller_name, is_queue_name};
 
@@ -112,6 +114,9 @@ pub struct Realism {
     pub duplicate_delivery_probability: f64,
     /// Probability that a receive returns fewer messages than it could.
     pub fewer_messages_probability: f64,
+    /// SQS's request quotas (throttle.rs): past one, a FIFO queue's call
+    /// answers `RequestThrottled`. Standard queues are never throttled.
+    pub throttling: bool,
 }
 
 impl Realism {
@@ -276,6 +281,8 @@ pub struct Engine {
     requests: u64,
     /// Every billed call (billing.rs).
     meter: billing::Meter,
+    /// This second's transactions, when throttling is on (throttle.rs).
+    quotas: throttle::Quotas,
     /// KMS keys for SSE-KMS queues (kms.rs).
     kms: kms::Keys,
     /// Stored messages and bytes across every queue (kept by `queue.rs`).
@@ -319,6 +326,7 @@ impl Engine {
             tasks: redrive::MoveTasks::default(),
             requests: 0,
             meter: billing::Meter::default(),
+            quotas: throttle::Quotas::default(),
             kms,
             storage: Arc::default(),
             delivery_stack: delivery::Stack::default(),

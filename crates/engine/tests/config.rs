@@ -117,6 +117,7 @@ fn config_validate_refuses_a_realism_probability_outside_0_to_1() {
         short_poll_sample_rate: 1.0,
         duplicate_delivery_probability: 0.0,
         fewer_messages_probability: 0.5,
+        throttling: true,
     };
     with(edges).validate().expect("0 and 1 are probabilities");
 }

@@ -59,7 +59,8 @@ pub struct PlaygroundOptions {
     pub realism: Option<RealismOptions>,
 }
 
-/// `PlaygroundOptions.realism`: the teaching knobs, each a probability.
+/// `PlaygroundOptions.realism`: the teaching knobs, each a probability,
+/// and throttling, on or off.
 #[derive(Serialize, serde::Deserialize, Default, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "contract", derive(ts_rs::TS))]
 #[cfg_attr(feature = "contract", ts(optional_fields))]
@@ -74,6 +75,9 @@ pub struct RealismOptions {
     /// Probability that a receive returns fewer messages than it could.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewer_messages_probability: Option<f64>,
+    /// SQS's request quotas: a FIFO queue's call past one answers `RequestThrottled`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throttling: Option<bool>,
 }
 
 /// Per-call options for `dispatch`.
@@ -247,6 +251,7 @@ impl RealismOptions {
             short_poll_sample_rate: self.short_poll_sample_rate.unwrap_or(0.0),
             duplicate_delivery_probability: self.duplicate_delivery_probability.unwrap_or(0.0),
             fewer_messages_probability: self.fewer_messages_probability.unwrap_or(0.0),
+            throttling: self.throttling.unwrap_or(false),
         }
     }
 }

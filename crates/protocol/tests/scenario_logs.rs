@@ -57,6 +57,7 @@ fn variants() -> [(&'static str, Realism); 2] {
                 short_poll_sample_rate: 0.5,
                 duplicate_delivery_probability: 0.5,
                 fewer_messages_probability: 0.5,
+                throttling: false,
             },
         ),
     ]

@@ -315,6 +315,7 @@ impl Simulation {
             title: String::new(),
             summary: String::new(),
             seed: config.seed,
+            throttling: false,
             duration_ms: 0,
             keys: Vec::new(),
             queues: Vec::new(),
@@ -342,8 +343,11 @@ impl Simulation {
         scenario
             .validate()
             .map_err(|e| SqsError::invalid_parameter(format!("scenario: {e}")))?;
+        let mut realism = config.realism.clone();
+        realism.throttling |= scenario.throttling;
         let mut engine = Engine::new(Config {
             seed: scenario.seed,
+            realism,
             ..config
         });
         for key in &scenario.keys {

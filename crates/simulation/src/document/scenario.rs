@@ -44,6 +44,11 @@ pub struct Scenario {
     /// How long the run lasts, in virtual ms.
     #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub duration_ms: u64,
+    /// SQS's request quotas apply (a FIFO queue's 300 transactions per
+    /// second per action; high throughput's per region and message group):
+    /// a call past one answers `RequestThrottled`. Off by default.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub throttling: bool,
     /// KMS keys made at time 0, before the queues, for queues encrypted
     /// with SSE-KMS (`encryption.kmsKey`). The AWS managed key
     /// `alias/aws/sqs` always exists besides them. At most 20.

@@ -16,6 +16,7 @@ pub fn realism(on: bool) -> Realism {
         short_poll_sample_rate: p,
         duplicate_delivery_probability: p,
         fewer_messages_probability: p,
+        throttling: false,
     }
 }
 
