@@ -4,8 +4,8 @@
 //! The typed API's shorthands call only as the owner.
 
 use queuelab_engine::{
-    Engine, Principal, ReceiveMessage, ReceiveOutcome, Request, Response, SendMessage, SendResult,
-    SqsResult,
+    BatchResult, Engine, NewMessage, Principal, ReceiveMessage, ReceiveOutcome, Request, Response,
+    SendMessage, SendResult, SqsResult,
 };
 
 /// Who an actor named `name` calls as: the owner, or the scenario's
@@ -26,6 +26,18 @@ pub(crate) fn send(
     match engine.call(by, Request::SendMessage(request))? {
         Response::SendMessage(result) => Ok(result),
         other => unreachable!("SendMessage answered {other:?}"),
+    }
+}
+
+pub(crate) fn send_batch(
+    engine: &mut Engine,
+    by: &Principal,
+    queue_url: &str,
+    entries: &[(String, NewMessage)],
+) -> SqsResult<BatchResult<SendResult>> {
+    match engine.call(by, Request::SendMessageBatch { queue_url, entries })? {
+        Response::SendMessageBatch(result) => Ok(result),
+        other => unreachable!("SendMessageBatch answered {other:?}"),
     }
 }
 

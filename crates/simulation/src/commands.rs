@@ -104,6 +104,17 @@ impl Simulation {
                     Err(error) => self.failed(&name, "SendMessage", error),
                 }
             }
+            actors::Command::SendBatch {
+                queue_url,
+                messages,
+                account,
+            } => {
+                let by = match account {
+                    Some(principal) => principal.named(&name),
+                    None => Principal::caller(Some(&name)),
+                };
+                self.send_batch(&name, &by, &queue_url, messages, now)
+            }
             actors::Command::SendAs {
                 queue_url,
                 message,
@@ -268,6 +279,75 @@ impl Simulation {
                 Ok(Outcome::Sent)
             }
             Err(error) => Err(error),
+        }
+    }
+
+    /// A producer's SendMessageBatch, and what became of its messages: each
+    /// stored one told to the observers as a send is, each refused entry
+    /// (or the whole call) logged as the run's `actionFailed`.
+    fn send_batch(
+        &mut self,
+        name: &Arc<str>,
+        by: &Principal,
+        queue_url: &str,
+        messages: Vec<NewMessage>,
+        now: Millis,
+    ) -> Outcome {
+        let units: u64 = (messages.iter())
+            .map(|m| units::body_units(m.body.len()))
+            .sum();
+        self.count_work(2 + units);
+        let entries: Vec<(String, NewMessage)> = (messages.into_iter().enumerate())
+            .map(|(i, m)| (i.to_string(), m))
+            .collect();
+        let before = self.engine.next_event_seq();
+        let result = match calls::send_batch(&mut self.engine, by, queue_url, &entries) {
+            Ok(result) => result,
+            Err(error) => {
+                self.action_failed(name, "SendMessageBatch", error);
+                let failed = entries.len() as u64;
+                return Outcome::Batch {
+                    sent: 0,
+                    deduplicated: 0,
+                    failed,
+                };
+            }
+        };
+        let deduplicated = (self.engine.events(before - 1))
+            .filter(|e| matches!(e.kind, EventKind::DuplicateDropped { .. }))
+            .count() as u64;
+        for failure in &result.failed {
+            self.emit(SimEvent::ActionFailed {
+                actor: name.clone(),
+                action: "SendMessageBatch",
+                code: failure.code,
+                error: failure.message.clone(),
+            });
+        }
+        if self.observers.iter().any(|o| o.wants_sends()) {
+            let queue = queue_name(queue_url).to_string();
+            for (id, sent) in &result.successful {
+                let Some((_, message)) = entries.iter().find(|(entry, _)| entry == id) else {
+                    continue;
+                };
+                let attributes = actors::string_attributes(message);
+                let send = observer::Produced {
+                    message_id: &sent.message_id,
+                    queue: &queue,
+                    body: &message.body,
+                    attributes: &attributes,
+                    group: message.group_id.as_deref(),
+                };
+                for o in &mut self.observers {
+                    o.produced(now, &send);
+                }
+            }
+        }
+        let stored = result.successful.len() as u64;
+        Outcome::Batch {
+            sent: stored.saturating_sub(deduplicated),
+            deduplicated,
+            failed: result.failed.len() as u64,
         }
     }
 

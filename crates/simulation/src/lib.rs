@@ -909,6 +909,16 @@ fn queue_attributes(
         })?;
         out.push(QueueAttribute::DeduplicationScope(scope));
     }
+    if let Some(limit) = &spec.fifo_throughput_limit {
+        // `Scenario::validate` refused any other text before this.
+        let limit = scenario::throughput_limit(limit).ok_or_else(|| {
+            invalid(
+                &format!("queue \"{}\"", spec.name),
+                format!("fifoThroughputLimit \"{limit}\""),
+            )
+        })?;
+        out.push(QueueAttribute::FifoThroughputLimit(limit));
+    }
     out.extend(encryption_attributes(spec.encryption.as_ref()));
     if let Some(redrive) = &spec.redrive {
         let Some(dlq_url) = urls.get(&redrive.dead_letter_queue) else {

@@ -47,6 +47,14 @@ pub(crate) enum Command {
         message: NewMessage,
         account: Option<Principal>,
     },
+    /// SendMessageBatch of `messages` (at most ten) to the queue at
+    /// `queue_url`, as `Send` makes them; entries are numbered from 0. A
+    /// refused call, or entry, is the run's `actionFailed`.
+    SendBatch {
+        queue_url: String,
+        messages: Vec<NewMessage>,
+        account: Option<Principal>,
+    },
     /// SendMessage of `message` to the queue at `queue_url` made as
     /// `principal` (an AWS service sending for a resource: an SNS topic's
     /// delivery, an S3 bucket's notification). Its outcome is `Sent`,
@@ -140,6 +148,13 @@ pub(crate) enum Outcome {
     MoveStarted { handle: String },
     /// SQS refused the call (the run logged an `actionFailed` event).
     Failed,
+    /// A SendMessageBatch: how many of its messages were stored, dropped
+    /// as duplicates, and refused (the whole call's, or their entries').
+    Batch {
+        sent: u64,
+        deduplicated: u64,
+        failed: u64,
+    },
     /// SQS refused a `SendAs`, with its error (nothing logged: the actor
     /// says what the refusal means for it).
     Refused(SqsError),
@@ -373,6 +388,15 @@ impl Sends {
             Outcome::Sent => self.sent += 1,
             Outcome::Deduplicated => self.deduplicated += 1,
             Outcome::Failed => self.failed += 1,
+            Outcome::Batch {
+                sent,
+                deduplicated,
+                failed,
+            } => {
+                self.sent += sent;
+                self.deduplicated += deduplicated;
+                self.failed += failed;
+            }
             _ => {}
         }
     }

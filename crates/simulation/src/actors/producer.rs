@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use queuelab_engine::{Millis, Principal};
+use queuelab_engine::{Millis, NewMessage, Principal};
 
 use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
 use crate::scenario::{Rate, Scenario, ScheduledSend};
@@ -20,6 +20,9 @@ pub(crate) struct Producer {
     listed: Listed,
     rate: Option<Rate>,
     next_rate: u64,
+    /// The rate's sends made but not yet sent, with `batchSize`: they go
+    /// out a full batch at a time (the last when the rate ends).
+    buffered: Vec<NewMessage>,
     sends: Sends,
 }
 
@@ -44,6 +47,7 @@ pub(crate) fn build(
             listed: Listed::new(&p.sends),
             rate: p.rate.clone(),
             next_rate: 0,
+            buffered: Vec::new(),
             sends: Sends::default(),
         }));
     }
@@ -56,26 +60,26 @@ impl Producer {
         self.rate.as_ref()?.at(self.next_rate)
     }
 
-    /// Its next send due at or before `now`: a listed one first.
-    fn next_due(&mut self, now: Millis) -> Option<ScheduledSend> {
+    /// Its next send due at or before `now`: a listed one first; `true`
+    /// for one of the rate's.
+    fn next_due(&mut self, now: Millis) -> Option<(ScheduledSend, bool)> {
         if let Some(send) = self.listed.pop_due(now) {
-            return Some(send);
+            return Some((send, false));
         }
         let at = self.rate_at().filter(|at| *at <= now)?;
         let rate = self.rate.as_ref()?;
         let n = self.next_rate + 1;
-        let fill = |s: &str| s.replace("{n}", &n.to_string());
         let send = ScheduledSend {
             at_ms: at,
-            body: fill(&rate.body),
-            group_id: rate.group_id.as_deref().map(fill),
+            body: rate.body_of(n),
+            group_id: rate.group_of(n),
             dedup_id: None,
             delay_seconds: None,
             attributes: Default::default(),
             pad_to_bytes: None,
         };
         self.next_rate += 1;
-        Some(send)
+        Some((send, true))
     }
 
     /// Rated sends at or before `until`, and their bodies' units.
@@ -102,11 +106,27 @@ impl Actor for Producer {
 
     fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
         let mut out = Vec::new();
-        while let Some(send) = self.next_due(now) {
-            let (queue_url, message) = (self.url.clone(), new_message(send));
-            out.push(Command::Send {
-                queue_url,
-                message,
+        let batch = self.rate.as_ref().and_then(|r| r.batch_size).unwrap_or(1);
+        while let Some((send, rated)) = self.next_due(now) {
+            if rated && batch > 1 {
+                self.buffered.push(new_message(send));
+            } else {
+                out.push(Command::Send {
+                    queue_url: self.url.clone(),
+                    message: new_message(send),
+                    account: self.principal.clone(),
+                });
+            }
+        }
+        // Full batches go now; the rest waits for more, or for the rate's end.
+        let ended = self.rate_at().is_none();
+        while self.buffered.len() >= batch as usize || (ended && !self.buffered.is_empty()) {
+            let rest = self
+                .buffered
+                .split_off(self.buffered.len().min(batch as usize));
+            out.push(Command::SendBatch {
+                queue_url: self.url.clone(),
+                messages: std::mem::replace(&mut self.buffered, rest),
                 account: self.principal.clone(),
             });
         }

@@ -155,6 +155,16 @@ pub struct QueueSpec {
         ts(type = r#""queue" | "messageGroup" | null"#)
     )]
     pub deduplication_scope: Option<String>,
+    /// FIFO only: `perMessageGroupId` with `deduplicationScope`
+    /// `messageGroup` is high throughput mode (its quotas apply per message
+    /// group when the scenario's `throttling` is on); `perQueue` is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "contract",
+        schemars(with = "FifoThroughputLimit"),
+        ts(type = r#""perQueue" | "perMessageGroupId" | null"#)
+    )]
+    pub fifo_throughput_limit: Option<String>,
     /// Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
     #[serde(default)]
     pub redrive: Option<Redrive>,
@@ -250,6 +260,17 @@ pub struct Redrive {
 enum DeduplicationScope {
     Queue,
     MessageGroup,
+}
+
+/// The values of `fifoThroughputLimit`, for the schema only, as for
+/// `deduplicationScope`.
+#[cfg(feature = "contract")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum FifoThroughputLimit {
+    PerQueue,
+    PerMessageGroupId,
 }
 
 /// SQS's range of a numeric queue attribute, from the engine, for the

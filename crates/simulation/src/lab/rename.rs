@@ -37,6 +37,7 @@ pub(super) fn set_queue_type(s: &mut Scenario, queue: &str, fifo: bool) {
         } else {
             q.content_based_deduplication = None;
             q.deduplication_scope = None;
+            q.fifo_throughput_limit = None;
         }
         rename_queue(s, &name, &renamed(&name));
     }

@@ -9,7 +9,8 @@ use queuelab_engine::{
 };
 
 use crate::document::{
-    QueueSpec, MAX_OBJECT_BYTES, MAX_PAD_BYTES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SPAN_MS,
+    QueueSpec, MAX_GROUP_COUNT, MAX_OBJECT_BYTES, MAX_PAD_BYTES, MAX_RATE_COUNT, MAX_REPLICAS,
+    MAX_SPAN_MS,
 };
 
 /// A scenario field out of its range, by its path in the scenario file:
@@ -64,6 +65,7 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "everyMs" | "pollIntervalMs" | "heartbeatEveryMs" => (1, MAX_SPAN_MS, MS),
         "fixedMs" | "min" | "max" | "mean" | "restartMs" => (0, MAX_SPAN_MS, MS),
         "count" => (0, MAX_RATE_COUNT, ""),
+        "groupCount" => (1, MAX_GROUP_COUNT, ""),
         "padToBytes" => (1, MAX_PAD_BYTES, " of bytes"),
         "sizeBytes" => (0, MAX_OBJECT_BYTES, " of bytes"),
         "batchSize" => (batch.0, batch.1, ""),

@@ -43,6 +43,6 @@ pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
 pub(crate) use lambdas::{lambda_range, REPORT_BATCH_ITEM_FAILURES};
 pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
-pub(crate) use validate::dedup_scope;
+pub(crate) use validate::{dedup_scope, throughput_limit};
 pub(crate) use vocabulary::field_words;
 pub use vocabulary::{vocabulary, FieldKind, FieldWords, Vocabulary};

@@ -225,6 +225,13 @@ fn validate_rate(at: &str, topic: &Topic) -> Result<(), FieldError> {
     within(path("startMs"), i128::from(rate.start_ms))?;
     within(path("everyMs"), i128::from(rate.every_ms))?;
     within(path("count"), i128::from(rate.count))?;
+    if let Some(groups) = rate.group_count {
+        within(path("groupCount"), i128::from(groups))?;
+    }
+    if let Some(size) = rate.batch_size {
+        let rule = "left out on a topic (a topic publishes each message on its own)";
+        return Err(refuse(path("batchSize"), rule, size.to_string()));
+    }
     if rate.body.is_empty() || rate.body.len() > MAX_MESSAGE_BYTES - 20 {
         let rule = "a message of 1 to 262,124 bytes (SNS's 256 KiB, with room for {n})";
         return Err(refuse(

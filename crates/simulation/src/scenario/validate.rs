@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use queuelab_engine::{check_attribute_text, is_queue_name, AttributeName, DedupScope};
+use queuelab_engine::{
+    check_attribute_text, is_queue_name, AttributeName, DedupScope, ThroughputLimit,
+};
 
 use super::fields::{account, at_most, quoted, short_name, within, FieldError};
 use crate::document::{
@@ -243,6 +245,12 @@ impl Scenario {
                 at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
                 at(format!("producers[{i}].rate.everyMs"), rate.every_ms)?;
                 at(format!("producers[{i}].rate.count"), rate.count)?;
+                if let Some(size) = rate.batch_size {
+                    at(format!("producers[{i}].rate.batchSize"), size)?;
+                }
+                if let Some(groups) = rate.group_count {
+                    at(format!("producers[{i}].rate.groupCount"), groups)?;
+                }
             }
         }
         Ok(())
@@ -489,6 +497,11 @@ impl QueueSpec {
                 AttributeName::DeduplicationScope,
                 self.deduplication_scope.as_ref().map(|s| quoted(s)),
             ),
+            (
+                "fifoThroughputLimit",
+                AttributeName::FifoThroughputLimit,
+                self.fifo_throughput_limit.as_ref().map(|s| quoted(s)),
+            ),
         ];
         for (field, attribute, given) in fifo_fields {
             if let Some(got) = given.filter(|_| !fifo && attribute.fifo_only()) {
@@ -507,6 +520,15 @@ impl QueueSpec {
                     path: path("deduplicationScope"),
                     rule: "\"queue\" or \"messageGroup\"".into(),
                     got: quoted(scope),
+                });
+            }
+        }
+        if let Some(limit) = &self.fifo_throughput_limit {
+            if throughput_limit(limit).is_none() {
+                return Err(FieldError {
+                    path: path("fifoThroughputLimit"),
+                    rule: "\"perQueue\" or \"perMessageGroupId\"".into(),
+                    got: quoted(limit),
                 });
             }
         }
@@ -552,6 +574,14 @@ pub(crate) fn dedup_scope(text: &str) -> Option<DedupScope> {
     match text {
         "queue" => Some(DedupScope::Queue),
         "messageGroup" => Some(DedupScope::MessageGroup),
+        _ => None,
+    }
+}
+
+pub(crate) fn throughput_limit(text: &str) -> Option<ThroughputLimit> {
+    match text {
+        "perQueue" => Some(ThroughputLimit::PerQueue),
+        "perMessageGroupId" => Some(ThroughputLimit::PerMessageGroupId),
         _ => None,
     }
 }

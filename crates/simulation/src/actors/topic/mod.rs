@@ -212,14 +212,12 @@ impl Topic {
         let rate = self.rate.as_ref()?;
         let at = rate.at(self.next_rate).filter(|at| *at <= now)?;
         self.next_rate += 1;
-        let n = self.next_rate.to_string();
-        let fill = |s: &str| s.replace("{n}", &n);
         Some(Publish {
             at_ms: at,
-            message: fill(&rate.body),
+            message: rate.body_of(self.next_rate),
             subject: None,
             attributes: BTreeMap::new(),
-            group_id: rate.group_id.as_deref().map(fill),
+            group_id: rate.group_of(self.next_rate),
             dedup_id: None,
         })
     }
