@@ -82,6 +82,11 @@ pub struct Goal {
     /// buckets was refused with AccessDenied.
     #[serde(default, skip_serializing_if = "Not::not")]
     pub no_access_denied: bool,
+    /// No call of the scenario's producers, consumers, operators or
+    /// schedules was refused with RequestThrottled (SQS's request quotas,
+    /// with the scenario's `throttling` on).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_call_throttled: bool,
     /// At the end, the queue's policy grants no more than `grants`: SQS's
     /// own evaluation is asked, for every action a policy can name, whether
     /// each grant's principal may call it (only its `actions`) and whether
@@ -256,6 +261,16 @@ pub enum Target {
     /// producer's name for all), "perAttribute" (the send's value of
     /// `attribute`) or "perMessage" ("<producer>-<n>", unique).
     GroupId { producer: String, attribute: String },
+    /// `producers[i].rate.batchSize`: the rate's sends per
+    /// SendMessageBatch call; off: each send is its own SendMessage.
+    SendBatchSize { producer: String },
+    /// `producers[i].rate.groupCount`: how many message groups the rate's
+    /// sends take turns in; off: `{n}` in its groupId is each send's number.
+    GroupCount { producer: String },
+    /// A FIFO queue's high throughput mode, a toggle: on sets
+    /// `deduplicationScope` "messageGroup" and `fifoThroughputLimit`
+    /// "perMessageGroupId"; off takes both away (SQS's defaults).
+    HighThroughput { queue: String },
     /// When the operator starts its message move task from the dead-letter
     /// queue `source`, in ms of the run (its first
     /// `startMessageMoveTask` call from there); off: it never does.
@@ -399,7 +414,7 @@ pub const MAX_FIXES: usize = 8;
 pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
-pub const CONDITION_IDS: [&str; 18] = [
+pub const CONDITION_IDS: [&str; 19] = [
     "deadLetterQueue",
     "sideEffectsAtMost",
     "sideEffectsExactly",
@@ -413,6 +428,7 @@ pub const CONDITION_IDS: [&str; 18] = [
     "processedByMs",
     "noDeliveryLost",
     "noAccessDenied",
+    "noCallThrottled",
     "leastPrivilege",
     "kmsRequestsAtMost",
     "encryptedWithKms",
@@ -437,6 +453,7 @@ impl Goal {
             self.processed_by_ms.is_some(),
             self.no_delivery_lost,
             self.no_access_denied,
+            self.no_call_throttled,
             self.least_privilege.is_some(),
             self.kms_requests_at_most.is_some(),
             self.encrypted_with_kms.is_some(),

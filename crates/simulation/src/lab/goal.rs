@@ -1033,6 +1033,9 @@ impl Goal {
                                  then dropped or dead-lettered)"
                 .to_string(),
             "noAccessDenied" => "No call is refused with AccessDenied".to_string(),
+            "noCallThrottled" => {
+                "No call is refused with RequestThrottled (SQS's request quotas)".to_string()
+            }
             "leastPrivilege" => {
                 let lp = self.least_privilege.as_ref().expect("given");
                 let grants: Vec<String> = (lp.grants.iter())

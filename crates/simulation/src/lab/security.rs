@@ -1,4 +1,5 @@
-//! The goal's conditions on who may call and on what encryption costs,
+//! The goal's conditions on who may call (and when: `noCallThrottled`)
+//! and on what encryption costs,
 //! watched beside the others (goal.rs): `noDeliveryLost` and
 //! `noAccessDenied` from the run's events (SNS's delivery outcomes, the
 //! gate's `accessDecided`), `kmsRequestsAtMost` from the `kmsRequested`
@@ -59,6 +60,7 @@ fn refusal(reason: &AccessReason, principal: &str, action: &str) -> String {
 pub(super) struct SecurityWatch {
     no_delivery_lost: bool,
     no_access_denied: bool,
+    no_call_throttled: bool,
     kms_most: Option<u64>,
     /// The scenario's actors by name: only their calls count.
     actors: BTreeSet<String>,
@@ -68,6 +70,7 @@ pub(super) struct SecurityWatch {
     deliveries: u64,
     lost: u64,
     denied: u64,
+    throttled: u64,
     kms: BTreeMap<&'static str, u64>,
 }
 
@@ -76,12 +79,14 @@ impl SecurityWatch {
         SecurityWatch {
             no_delivery_lost: goal.no_delivery_lost,
             no_access_denied: goal.no_access_denied,
+            no_call_throttled: goal.no_call_throttled,
             kms_most: goal.kms_requests_at_most,
             actors,
             refused: BTreeMap::new(),
             deliveries: 0,
             lost: 0,
             denied: 0,
+            throttled: 0,
             kms: BTreeMap::new(),
         }
     }
@@ -130,8 +135,27 @@ impl SecurityWatch {
         }
     }
 
-    /// One of the simulation's events: an SNS delivery's outcome.
+    /// One of the simulation's events: a call SQS throttled, an SNS
+    /// delivery's outcome.
     pub(super) fn observe_sim(&mut self, now: Millis, event: &SimEvent) -> Option<Found> {
+        if let SimEvent::ActionFailed {
+            actor,
+            action,
+            code,
+            ..
+        } = event
+        {
+            if !(self.no_call_throttled && *code == "RequestThrottled") {
+                return None;
+            }
+            self.throttled += 1;
+            let text = format!(
+                "{actor}'s {action} was refused at {}: RequestThrottled, over the queue's \
+                 quota for the second",
+                at(now)
+            );
+            return (self.throttled == 1).then_some(("noCallThrottled", text));
+        }
         if !self.no_delivery_lost {
             return None;
         }
@@ -219,6 +243,10 @@ impl SecurityWatch {
             "noAccessDenied" => Some(format!(
                 "; {} refused by the end",
                 count(self.denied, "call", "calls")
+            )),
+            "noCallThrottled" => Some(format!(
+                "; {} throttled by the end",
+                count(self.throttled, "call", "calls")
             )),
             "kmsRequestsAtMost" => Some(format!(
                 "; {} by the end ({})",

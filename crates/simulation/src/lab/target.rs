@@ -618,6 +618,70 @@ fn write_encryption(q: &mut QueueSpec, value: &KnobValue, target: &Target) {
     };
 }
 
+const SEND_BATCH_SIZE: Row = row(
+    "sendBatchSize",
+    "batchSize",
+    "rate.batchSize",
+    true,
+    Access::Whole(
+        |target, s| Some(or_off(rate_of(target, s)?.batch_size.map(to_int))),
+        |target, s, v| with_rate(target, s, |rate| rate.batch_size = count(v)),
+    ),
+);
+const GROUP_COUNT: Row = row(
+    "groupCount",
+    "groupCount",
+    "rate.groupCount",
+    true,
+    Access::Whole(
+        |target, s| Some(or_off(rate_of(target, s)?.group_count.map(to_int))),
+        |target, s, v| with_rate(target, s, |rate| rate.group_count = count(v)),
+    ),
+);
+const HIGH_THROUGHPUT: Row = row(
+    "highThroughput",
+    "highThroughput",
+    "fifoThroughputLimit",
+    false,
+    Access::Queue(
+        |q| KnobValue::Bool(q.fifo_throughput_limit.as_deref() == Some("perMessageGroupId")),
+        |q, v, _| {
+            let (scope, limit) = match on(v) {
+                true => (Some("messageGroup"), Some("perMessageGroupId")),
+                false => (None, None),
+            };
+            q.deduplication_scope = scope.map(str::to_string);
+            q.fifo_throughput_limit = limit.map(str::to_string);
+        },
+    ),
+);
+
+fn to_int(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The rate of the producer a target names.
+fn rate_of<'s>(target: &Target, s: &'s Scenario) -> Option<&'s crate::document::Rate> {
+    let (_, Selector::Producer(producer)) = target.row() else {
+        return None;
+    };
+    s.producers
+        .iter()
+        .find(|p| p.name == producer)?
+        .rate
+        .as_ref()
+}
+
+/// Changes the rate of the producers a target names.
+fn with_rate(target: &Target, s: &mut Scenario, change: impl Fn(&mut crate::document::Rate)) {
+    let (_, Selector::Producer(producer)) = target.row() else {
+        return;
+    };
+    for p in s.producers.iter_mut().filter(|p| p.name == producer) {
+        p.rate.as_mut().map(&change);
+    }
+}
+
 const MOVE_TASK_AT: Row = row(
     "moveTaskAt",
     "atMs",
@@ -766,6 +830,9 @@ impl Target {
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
+            Target::SendBatchSize { producer } => (&SEND_BATCH_SIZE, P(producer)),
+            Target::GroupCount { producer } => (&GROUP_COUNT, P(producer)),
+            Target::HighThroughput { queue } => (&HIGH_THROUGHPUT, Q(queue)),
             Target::MoveTaskAt { operator, .. } => (&MOVE_TASK_AT, Selector::Operator(operator)),
             Target::FunctionResponseTypes { lambda } => (&REPORT_ITEM_FAILURES, L(lambda)),
             Target::LambdaBatchSize { lambda } => (&LAMBDA_BATCH_SIZE, L(lambda)),

@@ -140,7 +140,7 @@ fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static st
 /// the one table the scenario's checks (`queue_attribute`), the queue's
 /// creation and CreateQueue's refusals (worded with the field) read. The
 /// four whole numbers of seconds come first (`QueueSpec::seconds`).
-pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 8] = [
+pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 9] = [
     ("visibilityTimeoutSeconds", AttributeName::VisibilityTimeout),
     ("delaySeconds", AttributeName::DelaySeconds),
     (
@@ -156,6 +156,7 @@ pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 8] = [
         AttributeName::ContentBasedDeduplication,
     ),
     ("deduplicationScope", AttributeName::DeduplicationScope),
+    ("fifoThroughputLimit", AttributeName::FifoThroughputLimit),
     ("redrive", AttributeName::RedrivePolicy),
     (
         "dataKeyReusePeriodSeconds",

@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::fields::{field_range, MS, SECONDS};
-use super::validate::dedup_scope;
+use super::validate::{dedup_scope, throughput_limit};
 use crate::lab::view::KnobChoice;
 
 /// Every field of the scenario format, in words (the binding's `vocabulary()`).
@@ -96,6 +96,7 @@ type Row = (
 const ROWS: &[Row] = &[
     ("seed", "Seed", None, Number, "the same seed replays the same run", false, false),
     ("durationMs", "Duration", Some("run's duration"), Number, "", false, false),
+    ("throttling", "Throttling", None, Toggle, "SQS's request quotas: a FIFO queue's 300 calls a second per action", true, false),
     ("keys[].alias", "Alias", Some("key's alias"), Text, "alias/ and a name", false, false),
     ("keys[].allow", "Key policy allows", Some("principals the key policy allows"), List, "sns.amazonaws.com, s3.amazonaws.com or a 12-digit account id", true, false),
     ("queues[].name", "Name", Some("name"), Text, "", false, false),
@@ -105,6 +106,7 @@ const ROWS: &[Row] = &[
     ("queues[].receiveMessageWaitTimeSeconds", "Receive wait time", None, Number, "", true, false),
     ("queues[].contentBasedDeduplication", "Content-based deduplication", None, Toggle, "FIFO only", true, false),
     ("queues[].deduplicationScope", "Deduplication scope", None, Choice, "FIFO only", true, false),
+    ("queues[].fifoThroughputLimit", "FIFO throughput limit", None, Choice, "perMessageGroupId with messageGroup scope: high throughput", true, false),
     ("queues[].redrive", "Redrive policy", None, Group, "", true, false),
     ("queues[].redrive.deadLetterQueue", "Dead-letter queue", None, Text, "", false, false),
     ("queues[].redrive.maxReceiveCount", "maxReceiveCount", Some("maxReceiveCount"), Number, "", false, true),
@@ -128,6 +130,8 @@ const ROWS: &[Row] = &[
     ("producers[].rate.count", "Sends", Some("number of sends"), Number, "", false, false),
     ("producers[].rate.body", "Body", None, Text, "", false, false),
     ("producers[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
+    ("producers[].rate.batchSize", "Sends per batch", Some("sends per batch"), Number, "SendMessageBatch of this many; empty = one SendMessage each", true, false),
+    ("producers[].rate.groupCount", "Message groups", Some("number of message groups"), Number, "{n} in groupId takes turns in this many", true, false),
     ("schedule[].name", "Name", Some("name"), Text, "", false, false),
     ("schedule[].queue", "Queue", None, Text, "", false, false),
     ("schedule[].sends[].atMs", "Sent at", Some("send time"), Number, "", false, false),
@@ -238,6 +242,8 @@ const ROWS: &[Row] = &[
     ("topics[].rate.count", "Publishes", Some("number of publishes"), Number, "", false, false),
     ("topics[].rate.body", "Message", None, Text, "", false, false),
     ("topics[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
+    ("topics[].rate.groupCount", "Message groups", Some("number of message groups"), Number, "{n} in groupId takes turns in this many", true, false),
+    ("topics[].rate.batchSize", "Sends per batch", None, Number, "a producer's only", true, false),
     ("buckets[].objects[].sizeBytes", "Size", Some("object size"), Number, "bytes", true, false),
     ("lambdas[].name", "Function name", Some("function name"), Text, "", false, false),
     ("lambdas[].queue", "Queue", None, Text, "the event source mapping's queue", false, false),
@@ -276,6 +282,23 @@ const DEDUP_SCOPES: [(&str, &str); 2] = [
     ("messageGroup", "Per message group"),
 ];
 
+/// The values of `fifoThroughputLimit` (each one `throughput_limit` accepts), with their words.
+const THROUGHPUT_LIMITS: [(&str, &str); 2] = [
+    ("perQueue", "Per queue"),
+    ("perMessageGroupId", "Per message group (high throughput)"),
+];
+
+/// A choice field's values and their words, each one the engine accepts.
+fn knob_choices(values: &[(&str, &str)], accepted: fn(&str) -> bool) -> Vec<KnobChoice> {
+    (values.iter())
+        .filter(|(value, _)| accepted(value))
+        .map(|(value, label)| KnobChoice {
+            value: (*value).into(),
+            label: (*label).into(),
+        })
+        .collect()
+}
+
 /// The vocabulary of the scenario format.
 pub fn vocabulary() -> Vocabulary {
     Vocabulary {
@@ -307,19 +330,11 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
         _ => "",
     };
     let choices = match field {
-        "deduplicationScope" => (DEDUP_SCOPES.iter())
-            .filter(|(value, _)| dedup_scope(value).is_some())
-            .map(|(value, label)| KnobChoice {
-                value: (*value).into(),
-                label: (*label).into(),
-            })
-            .collect(),
-        "response" => (BATCH_RESPONSES.iter())
-            .map(|(value, label)| KnobChoice {
-                value: (*value).into(),
-                label: (*label).into(),
-            })
-            .collect(),
+        "deduplicationScope" => knob_choices(&DEDUP_SCOPES, |v| dedup_scope(v).is_some()),
+        "fifoThroughputLimit" => {
+            knob_choices(&THROUGHPUT_LIMITS, |v| throughput_limit(v).is_some())
+        }
+        "response" => knob_choices(&BATCH_RESPONSES, |_| true),
         _ => Vec::new(),
     };
     FieldWords {
