@@ -558,6 +558,19 @@ const PINNED: &[Pinned] = &[
         "slow-alarm",
         "No: the average over the whole run stays under a second",
     ),
+    (
+        "31-high-throughput-fifo.json",
+        &[],
+        "throttled",
+        "Yes: past 300 calls in a second, SQS answers RequestThrottled",
+    ),
+    // checkout at 200 calls a second: under the quota.
+    (
+        "31-high-throughput-fifo.json",
+        &[("/producers/0/rate/everyMs", "5")],
+        "throttled",
+        "No: SQS queues scale without limit",
+    ),
 ];
 
 /// A shipped scenario with the changes applied as the settings form does:

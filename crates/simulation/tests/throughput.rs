@@ -175,3 +175,25 @@ fn a_topics_rate_takes_no_batch_size() {
         "{error}"
     );
 }
+
+#[test]
+fn the_high_throughput_scenario_throttles_only_the_checkout_that_sends_one_order_a_call() {
+    let path = format!(
+        "{}/../../web/scenarios/31-high-throughput-fifo.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let scenario: Scenario = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut sim = Simulation::new(scenario, Config::default()).expect("loads");
+    sim.advance(3_000);
+    let counts: Vec<(String, u64, u64)> = (sim.snapshot().producers.iter())
+        .map(|p| (p.name.clone(), p.sent, p.failed))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("checkout".to_string(), 600, 400),
+            ("checkout-batched".to_string(), 1000, 0),
+            ("checkout-spread".to_string(), 1000, 0),
+        ]
+    );
+}
