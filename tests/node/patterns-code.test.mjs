@@ -9,7 +9,9 @@ import assert from "node:assert/strict";
 import { Playground } from "./load.mjs";
 import { assertQueueDoesNotExist } from "./sdk-client.mjs";
 import { runCode, withSetting } from "./code-driver.mjs";
+import { S3Client } from "../../web/client/s3-client.js";
 import * as requestResponse from "../../web/examples/patterns/request-response.js";
+import * as largePayloads from "../../web/examples/patterns/large-payloads.js";
 
 /** The Playground's startEpochMs, given so `Date.now()` in the code and SentTimestamp agree. */
 const EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -97,4 +99,65 @@ test("with one reply queue for the client's life, every request gets its own rep
     assert.equal(left.has("replies-checkout"), false, `seed ${seed}: deleted once no reply was awaited`);
     assert.equal(left.get("requests").messages.length, 0, `seed ${seed}: every request, retries too, answered`);
   }
+});
+
+// ---------------------------------------------------------------------------
+// Large payloads through S3
+
+/** The large-payload code sending `length` times `char`. */
+const payload = (code, char, length) => withSetting(withSetting(code, "BODY_CHAR", char), "BODY_LENGTH", length);
+const crashes = (lines) => lines.filter((l) => l.args[0] === "worker crashed:").map((l) => [l.t, l.args[1]]);
+const objects = async (pg) => (await new S3Client(pg).listObjectsV2({ Bucket: "large-payloads" })).Contents ?? [];
+
+test("the guide's large payload is lost when the worker crashes after deleting the S3 object it read", async () => {
+  const { pg, error, lines } = await run(largePayloads.asWritten);
+  assert.equal(error, null);
+  const [[firstAt, first], [againAt, again], ...more] = crashes(lines);
+  assert.deepEqual(more, []);
+  assert.deepEqual([firstAt, first.message], [0, "the worker crashed while processing"]);
+  // Redelivered when the 30 s visibility timeout ends; the object it points to was deleted on the first receive.
+  assert.equal(againAt, 30_000);
+  assert.deepEqual([again.name, again.message, again.$metadata.httpStatusCode], ["NoSuchKey", "The specified key does not exist.", 404]);
+  assert.equal(lines.some((l) => l.args[0] === "processed"), false, "never processed");
+  const [stuck] = queues(pg).get("orders").messages;
+  assert.equal(stuck.receiveCount, 2, "the pointer stays in the queue, pointing at nothing");
+  assert.deepEqual(await objects(pg), []);
+});
+
+test("the guide's character count sends 200,000 two-byte characters inline, and the queue refuses them", async () => {
+  const { pg, error, lines } = await run(payload(largePayloads.asWritten, "é", 200_000));
+  // 200,000 characters pass `len(body) > 200_000`; they are 400,000 bytes of UTF-8, over the queue's 262,144.
+  assert.equal(error.name, "InvalidParameterValue");
+  assert.equal(error.Code, "InvalidParameterValue");
+  assert.equal(error.message, "One or more parameters are invalid. Reason: Message must be shorter than 262144 bytes.");
+  assert.equal(error.$metadata.httpStatusCode, 400);
+  assert.deepEqual(lines, []);
+  assert.deepEqual(await objects(pg), [], "it never went to S3");
+  assert.equal(queues(pg).get("orders").messages.length, 0);
+});
+
+test("measuring bytes and deleting the object last, a large payload survives a crash over several seeds", async () => {
+  for (const seed of SEEDS) {
+    for (const [char, length] of [["x", 250_000], ["é", 200_000], ["€", 100_000]]) {
+      const { pg, error, lines } = await run(payload(largePayloads.fixed, char, length), { seed, realism: REALISM });
+      const at = `seed ${seed}, ${length} × ${char}`;
+      assert.equal(error, null, `${at}: ${error?.message}`);
+      assert.deepEqual(crashes(lines).map(([t, e]) => [t, e.message]), [[0, "the worker crashed while processing"]], at);
+      const done = lines.filter((l) => l.args[0] === "processed");
+      assert.deepEqual(done.map((l) => [l.t, l.args[1]]), [[30_000, length]], `${at}: processed once, when redelivered`);
+      assert.equal(queues(pg).get("orders").messages.length, 0, at);
+      assert.deepEqual(await objects(pg), [], `${at}: the object deleted after the message`);
+    }
+  }
+});
+
+test("the fixed sender puts a body in S3 by its UTF-8 bytes: 100,000 three-byte characters go, 200,000 ASCII ones stay inline", async () => {
+  const sent = async (char, length) => {
+    const { pg } = await run(withSetting(payload(largePayloads.fixed, char, length), "POLLS", 0));
+    const [m] = queues(pg).get("orders").messages;
+    return [(await objects(pg)).length, m.bodyBytes];
+  };
+  // 300,000 bytes go to S3 and the message is the pointer; 200,000 bytes are not over the threshold.
+  assert.deepEqual(await sent("€", 100_000), [1, JSON.stringify({ s3Bucket: "large-payloads", s3Key: "payloads/1" }).length]);
+  assert.deepEqual(await sent("x", 200_000), [0, 200_000]);
 });
