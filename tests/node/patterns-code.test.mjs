@@ -12,6 +12,7 @@ import { runCode, withSetting } from "./code-driver.mjs";
 import { S3Client } from "../../web/client/s3-client.js";
 import * as requestResponse from "../../web/examples/patterns/request-response.js";
 import * as largePayloads from "../../web/examples/patterns/large-payloads.js";
+import * as scheduling from "../../web/examples/patterns/scheduling.js";
 
 /** The Playground's startEpochMs, given so `Date.now()` in the code and SentTimestamp agree. */
 const EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -160,4 +161,32 @@ test("the fixed sender puts a body in S3 by its UTF-8 bytes: 100,000 three-byte 
   // 300,000 bytes go to S3 and the message is the pointer; 200,000 bytes are not over the threshold.
   assert.deepEqual(await sent("€", 100_000), [1, JSON.stringify({ s3Bucket: "large-payloads", s3Key: "payloads/1" }).length]);
   assert.deepEqual(await sent("x", 200_000), [0, 200_000]);
+});
+
+// ---------------------------------------------------------------------------
+// Scheduling past 15 minutes
+
+/** The reminders the code handled: { t (virtual ms), at, due (epoch ms) } each. */
+const handled = (lines) => lines.filter((l) => l.args[0] === "handled").map((l) => ({ t: l.t, at: l.args[3], due: l.args[5], early: l.args[7] }));
+
+test("the guide's delay-900 schedule hands a reminder due in an hour to the receiver 45 minutes early", async () => {
+  const { error, lines, endedAt } = await run(scheduling.asWritten);
+  assert.equal(error, null);
+  // Sent at 0 with DelaySeconds 900: visible at 900 s, and the receiver's long poll takes it then.
+  assert.deepEqual(handled(lines), [{ t: 900_000, at: EPOCH_MS + 900_000, due: EPOCH_MS + 3_600_000, early: 2_700 }]);
+  assert.equal(endedAt, 900_000);
+});
+
+test("checking DeliverAt and sending again, a reminder is handled at its time after ceil(remaining / 900) − 1 re-sends, over several seeds", async () => {
+  for (const seed of SEEDS) {
+    const next = random(seed);
+    const due = 901 + Math.floor(next() * 3 * 3_600); // from just past one delay to about three hours
+    const { error, lines } = await run(withSetting(scheduling.fixed, "DUE_IN_SECONDS", due), { seed, realism: REALISM });
+    const at = `seed ${seed}, due in ${due} s`;
+    assert.equal(error, null, `${at}: ${error?.message}`);
+    // Each re-send is delayed by what remains, so the last one becomes visible at the due moment, when the waiting poll takes it.
+    assert.deepEqual(handled(lines), [{ t: due * 1000, at: EPOCH_MS + due * 1000, due: EPOCH_MS + due * 1000, early: 0 }], at);
+    const [resent] = lines.filter((l) => l.args[0] === "re-sent");
+    assert.equal(resent.args[1], Math.ceil(due / 900) - 1, at);
+  }
 });
