@@ -13,6 +13,7 @@ import { S3Client } from "../../web/client/s3-client.js";
 import * as requestResponse from "../../web/examples/patterns/request-response.js";
 import * as largePayloads from "../../web/examples/patterns/large-payloads.js";
 import * as scheduling from "../../web/examples/patterns/scheduling.js";
+import * as extender from "../../web/examples/patterns/visibility-extender.js";
 
 /** The Playground's startEpochMs, given so `Date.now()` in the code and SentTimestamp agree. */
 const EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -188,5 +189,66 @@ test("checking DeliverAt and sending again, a reminder is handled at its time af
     assert.deepEqual(handled(lines), [{ t: due * 1000, at: EPOCH_MS + due * 1000, due: EPOCH_MS + due * 1000, early: 0 }], at);
     const [resent] = lines.filter((l) => l.args[0] === "re-sent");
     assert.equal(resent.args[1], Math.ceil(due / 900) - 1, at);
+  }
+});
+
+// ---------------------------------------------------------------------------
+// The visibility extender
+
+/** The extender code with its period, extension and job length. */
+const job = (code, { period, extension = 60, seconds }) =>
+  withSetting(withSetting(withSetting(code, "PERIOD", period), "EXTENSION", extension), "JOB_SECONDS", seconds);
+/** Who received the job when, with which receive count: [t, consumer, count]. */
+const receives = (lines) => lines.filter((l) => l.args[1] === "received").map((l) => [l.t, l.args[0], l.args[4]]);
+/** How much work each consumer did: [t, consumer, seconds]. */
+const worked = (lines) => lines.filter((l) => l.args[1] === "worked").map((l) => [l.t, l.args[0], l.args[3]]);
+
+test("the guide's extender, every 30 s for 60 s, keeps a long job's message from the other consumer", async () => {
+  for (const seed of SEEDS) {
+    const { pg, error, lines } = await run(job(extender.asWritten, { period: 30, seconds: 300 }), { seed, realism: REALISM });
+    assert.equal(error, null, `seed ${seed}`);
+    assert.deepEqual(errors(lines), [], `seed ${seed}`);
+    assert.deepEqual(receives(lines), [[0, "consumer-1", 1]], `seed ${seed}: delivered once`);
+    assert.deepEqual(worked(lines), [[300_000, "consumer-1", 300]], `seed ${seed}`);
+    // Extended at 30, 60, … 270 s: each time 60 s more, before the last extension ended.
+    const changes = pg.events(0).filter((e) => e.type === "visibilityChanged");
+    assert.deepEqual(changes.map((e) => e.timeMs), [30, 60, 90, 120, 150, 180, 210, 240, 270].map((s) => s * 1000), `seed ${seed}`);
+  }
+});
+
+test("the guide's extender with a period longer than its extension lets a second consumer take the message mid-job", async () => {
+  const { lines } = await run(job(extender.asWritten, { period: 90, seconds: 300 }));
+  // The queue's 60 s visibility ends before the first extension at 90 s: consumer-2 receives the job while consumer-1 works.
+  assert.deepEqual(receives(lines), [[0, "consumer-1", 1], [60_000, "consumer-2", 2]]);
+  assert.deepEqual(worked(lines), [[300_000, "consumer-1", 300], [360_000, "consumer-2", 300]], "the job done twice");
+});
+
+test("past 12 hours from the receive SQS refuses the guide's extension, its thread dies, and the job is delivered again", async () => {
+  const { lines } = await run(job(extender.asWritten, { period: 30, seconds: 13 * 3_600 }));
+  const [refused] = errors(lines);
+  // The call at 43,170 s would hide the message until 43,230 s, past 43,200 s after its receive at 0.
+  assert.equal(refused.t, 43_170_000);
+  assert.equal(refused.args[0], "Exception in thread extender:");
+  const e = refused.args[1];
+  assert.deepEqual([e.name, e.Code, e.$metadata.httpStatusCode], ["InvalidParameterValue", "InvalidParameterValue", 400]);
+  assert.equal(e.message, "Value 60 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]");
+  // The extension made at 43,140 s ends at 43,200 s; no later one came.
+  assert.deepEqual(receives(lines), [[0, "consumer-1", 1], [43_200_000, "consumer-2", 2]]);
+  assert.equal(worked(lines).length, 2, "the job done twice");
+});
+
+test("the fixed extender keeps its period inside the extension and hands on a job past 12 hours, each second worked once, over several seeds", async () => {
+  for (const seed of SEEDS) {
+    const next = random(seed);
+    const period = [30, 60, 90, 120][Math.floor(next() * 4)];
+    const seconds = 6 * 3_600 + Math.floor(next() * 24 * 3_600); // 6 to 30 hours: most outlast one message's 12
+    const { pg, error, lines } = await run(job(extender.fixed, { period, seconds }), { seed, realism: REALISM });
+    const at = `seed ${seed}, period ${period} s, a job of ${seconds} s`;
+    assert.equal(error, null, `${at}: ${error?.message}`);
+    assert.deepEqual(errors(lines), [], at);
+    assert.ok(receives(lines).every(([, , count]) => count === 1), `${at}: no message delivered twice`);
+    assert.equal(worked(lines).reduce((sum, [, , s]) => sum + s, 0), seconds, `${at}: every second of the job worked once`);
+    assert.equal(receives(lines).length, Math.ceil(seconds / 43_140), `${at}: one message per 12 hours, less the last chunk`);
+    assert.equal(queues(pg).get("jobs").messages.length, 0, at);
   }
 });
