@@ -72,13 +72,15 @@ export function compileCode(code, scope) {
 function virtualDate(now) {
   const RealDate = Date;
   return class extends RealDate {
+    /** @param {any[]} args as the real Date takes them (its overloads, passed on as given) */
     constructor(...args) {
-      if (args.length === 0) super(now());
-      else super(...args);
+      super(.../** @type {[any]} */ (args.length === 0 ? [now()] : args));
     }
+    /** @override */
     static now() {
       return now();
     }
+    /** @override */
     static [Symbol.hasInstance](value) {
       return value instanceof RealDate;
     }
