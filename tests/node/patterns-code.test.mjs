@@ -44,6 +44,27 @@ const errors = (lines) => lines.filter((l) => l.kind === "error");
 /** The replies the code printed, as `order-N -> reply` lines: [[request id, reply]]. */
 const replies = (lines) => lines.filter((l) => l.args[1] === "->").map((l) => [l.args[0], l.args[2]]);
 
+test("the driver moves virtual time only while the code waits, and names a wait that nothing will end", async () => {
+  const pg = new Playground({ seed: 1, startEpochMs: EPOCH_MS });
+  const code = [
+    `const { QueueUrl } = await sqs.createQueue({ QueueName: "q" });`,
+    `const began = Date.now();`,
+    `await sqs.sendMessage({ QueueUrl, MessageBody: "later", DelaySeconds: 7 });`,
+    `const { Messages } = await sqs.receiveMessage({ QueueUrl, WaitTimeSeconds: 20, MessageSystemAttributeNames: ["SentTimestamp"] });`,
+    `await sleep(2500);`,
+    `console.log(Messages[0].Body, Date.now() - began, Number(Messages[0].Attributes.SentTimestamp) === began);`,
+  ].join("\n");
+  const { error, lines, endedAt } = await runCode(pg, code, { epochMs: EPOCH_MS });
+  assert.equal(error, null);
+  // The long poll is answered when the delay ends at 7 s; the sleep ends 2.5 s later.
+  assert.deepEqual(lines.map((l) => [l.t, l.text]), [[9_500, "later 9500 true"]]);
+  assert.equal(endedAt, 9_500);
+  // Bounded: a wait nothing will end is named, as is one past the run's limit.
+  await assert.rejects(runCode(new Playground(), "await new Promise(() => {});"), { message: "the code waits at 0 ms for something that never comes (no sleep, no poll, nothing due)" });
+  // (The engine's own moment within the limit, the message's visibility ending at 37 s, is still reached.)
+  await assert.rejects(runCode(pg, "await sleep(3_600_000);", { limitMs: 60_000 }), { message: "the code still waits at 37000 ms; its next moment, 3609500 ms, is past the run's 60000 ms" });
+});
+
 // ---------------------------------------------------------------------------
 // Request-response
 

@@ -22,7 +22,7 @@ const ATTEMPTS = 2;
 // REQUESTS = sqs.create_queue(QueueName="requests")["QueueUrl"]
 const REQUESTS = (await sqs.createQueue({ QueueName: "requests" }))["QueueUrl"];
 
-// class TimeoutError(Exception): pass          (Python's own)
+// (TimeoutError is Python's own; JavaScript needs the class)
 class TimeoutError extends Error {}
 `;
 
