@@ -151,3 +151,16 @@ test("sleep(ms) in the code cell wakes at exactly ms of virtual time later, even
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("Date.now() in the code cell moves with virtual time, so a deadline the code computes passes when the run reaches it", async () => {
+  const code = [`const began = Date.now();`, `await sleep(4000);`, `console.log("waited", Date.now() - began, new Date().getTime() - began, new Date(0).getTime());`].join("\n");
+  const { page, problems, close } = await open("index.html?scenario=process-then-delete&speed=max");
+  await page.locator("#code-text").fill(code);
+  await scrubTo(page, 2000);
+  await pressRun(page);
+  const lines = await page.locator("#code-out li").evaluateAll((ls) => ls.map((l) => l.textContent));
+  // At full speed the wall clock barely moves; virtual time moved 4 s. A Date given a time is the real Date's.
+  assert.deepEqual(lines, ["6.0 swaited 4000 4000 0"]);
+  assert.deepEqual(problems, []);
+  await close();
+});

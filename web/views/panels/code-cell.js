@@ -18,19 +18,9 @@
 
 import { h } from "../../ui/dom.js";
 import { secs } from "../../text/format.js";
-import { SqsClient, commands } from "../../client/sqs-client.js";
-import { SnsClient, commands as snsCommands } from "../../client/sns-client.js";
-import { S3Client, commands as s3Commands } from "../../client/s3-client.js";
-import { CloudWatchClient, commands as cloudwatchCommands } from "../../client/cloudwatch-client.js";
-import { accountOfAccessKey } from "../../client/sdk.js";
+import { codeScope, compileCode, describeError as describe, showValue as show } from "../../client/code-scope.js";
 import { LambdaRuntime } from "../../client/lambda-runtime.js";
 import { deadLetterSources } from "../../run/derive.js";
-
-const AsyncFunction = /** @type {new (...argsAndBody: string[]) => (...args: unknown[]) => Promise<unknown>} */ ((async () => {}).constructor);
-// The lines a learner copies from an AWS example; the names they import
-// are already in scope here, so the line becomes a comment (keeping line
-// numbers in error messages).
-const SDK_IMPORT = /^[ \t]*import\s[^;]*?from\s*["']@aws-sdk\/client-(sqs|sns|s3|cloudwatch)["'];?/gm;
 
 /** Starter code for a scenario's first queue. */
 export function starterCode(queueName = "my-queue") {
@@ -96,7 +86,7 @@ export class CodeCell {
       this.text,
       h("div", { class: "row" }, this.runBtn, this.stopBtn, h("label", { class: "check code-tab" }, this.tabIndents, " Tab indents"), this.status),
       this.confirmBox,
-      h("p", { id: "code-note", class: "muted code-note", text: "In scope: lambda.attach(\"function-name\", handler) (your handler answers that Lambda function's invocations until Stop), SQSClient, SNSClient, S3Client and CloudWatchClient with every …Command of @aws-sdk/client-sqs, client-sns, client-s3 and client-cloudwatch that the run answers (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2, an object's Body is text; CloudWatch: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics), sqs, sns, s3 and cloudwatch (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…}), cloudwatch.putMetricData({…})), console and sleep(ms) in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
+      h("p", { id: "code-note", class: "muted code-note", text: "In scope: lambda.attach(\"function-name\", handler) (your handler answers that Lambda function's invocations until Stop), SQSClient, SNSClient, S3Client and CloudWatchClient with every …Command of @aws-sdk/client-sqs, client-sns, client-s3 and client-cloudwatch that the run answers (S3: CreateBucket, PutBucketNotificationConfiguration, PutObject, GetObject, DeleteObject, ListObjectsV2, an object's Body is text; CloudWatch: PutMetricData, PutMetricAlarm, DescribeAlarms, DeleteAlarms, ListMetrics), sqs, sns, s3 and cloudwatch (the same calls as methods: sqs.sendMessage({…}), sns.publish({…}), s3.putObject({…}), cloudwatch.putMetricData({…})), console, and sleep(ms) and Date.now() in virtual time. Code runs only when you press Run; Ctrl+Enter runs too." }),
       h("p", { id: "code-account", class: "muted code-note", text: "To act as another AWS account: new SQSClient({ credentials: { accessKeyId: \"AKIA111111111111\", secretAccessKey: \"x\" } }) calls as account 111111111111 (an access key's twelve digits after AKIA name its account), or new SQSClient({ principal: \"arn:aws:iam::111111111111:user/alice\" }). The queue's policy decides what it may do." }),
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
@@ -193,42 +183,24 @@ export class CodeCell {
     const target = {
       dispatch: (t, body, opts) => (stopped ? Promise.reject(stopped) : lab.dispatch(t, body, opts)),
     };
-    const caller = this.caller;
-    const sqs = new SqsClient(target, { caller });
     const runtime = this.lambdaRuntime(lab);
-    // The SDK's client classes, as the cell has them. Of the SDK's config
-    // only the credentials mean something here: an access key naming an
-    // account acts as that account (sdk.js's convention), as does a
-    // `principal`; region and endpoint do not.
-    const sdkStyle = (Base) =>
-      class extends Base {
-        constructor(config) {
-          super(target, codeCaller(config, caller));
-        }
-        destroy() {}
-      };
-    const allCommands = [commands, snsCommands, s3Commands, cloudwatchCommands].flatMap((c) => Object.entries(c));
-    const scope = {
-      SQSClient: sdkStyle(SqsClient),
-      SNSClient: sdkStyle(SnsClient),
-      S3Client: sdkStyle(S3Client),
-      CloudWatchClient: sdkStyle(CloudWatchClient),
-      ...Object.fromEntries(allCommands.map(([op, C]) => [`${op}Command`, C])),
-      sqs,
-      sns: new SnsClient(target, { caller }),
-      s3: new S3Client(target, { caller }),
-      cloudwatch: new CloudWatchClient(target, { caller }),
+    // Date.now() tells virtual time: the wall clock's moment when the code starts, moving as the run does.
+    let epoch = Date.now();
+    const scope = codeScope({
+      target,
+      caller: this.caller,
       console: this.console(),
       sleep: (ms) => this.sleep(ms, () => stopped),
+      now: () => epoch + (lab.playground?.now() ?? 0),
       lambda: {
         attach: (name, handler) => (stopped ? Promise.reject(stopped) : runtime.attach(name, handler)),
         detach: (name) => runtime.detach(name),
       },
-    };
+    });
 
     let fn;
     try {
-      fn = new AsyncFunction(...Object.keys(scope), this.code.replace(SDK_IMPORT, (line) => `// ${line}`));
+      fn = compileCode(this.code, scope);
     } catch (e) {
       this.running = null;
       return this.line("error", `${e.name}: ${e.message}`);
@@ -237,6 +209,7 @@ export class CodeCell {
     if (lab.playground.now() >= (lab.scenario?.durationMs ?? 0)) lab.restart();
     lab.play();
     const began = lab.playground.now();
+    epoch -= began;
     this.runBtn.disabled = true;
     this.stopBtn.disabled = false;
     this.status.textContent = "Running…";
@@ -323,37 +296,5 @@ export class CodeCell {
       };
       check();
     }).finally(release);
-  }
-}
-
-/**
- * Who an `SQSClient` of the cell calls as, from its config: `principal`
- * (with `sourceArn`, `sourceAccount`), else the account its access key
- * names; named by it in the log. Otherwise the queues' own account, under
- * the cell's name.
- */
-function codeCaller(config, caller) {
-  const principal = config?.principal ?? accountOfAccessKey(config?.credentials?.accessKeyId);
-  if (principal == null) return { caller };
-  return { principal, sourceArn: config?.sourceArn, sourceAccount: config?.sourceAccount };
-}
-
-/** An error as the learner needs it: the SQS error's name and message, or the JS error. */
-function describe(e) {
-  if (e == null || typeof e !== "object") return `Thrown: ${show(e)}`;
-  const code = e.Code && e.Code !== e.name ? ` (${e.Code})` : "";
-  // Some answers carry no text (an unknown operation): the name says it all.
-  return e.message ? `${e.name ?? "Error"}${code}: ${e.message}` : `${e.name ?? "Error"}${code}`;
-}
-
-/** A console argument as text: strings as they are, everything else as JSON. */
-function show(v) {
-  if (typeof v === "string") return v;
-  if (v instanceof Error) return describe(v);
-  try {
-    const json = JSON.stringify(v, (k, x) => (k === "$metadata" ? undefined : typeof x === "bigint" ? String(x) : x), 2);
-    return json ?? String(v);
-  } catch {
-    return String(v);
   }
 }
