@@ -1073,6 +1073,12 @@ seed: number,
  */
 durationMs: number, 
 /**
+ * SQS's request quotas apply (a FIFO queue's 300 transactions per
+ * second per action; high throughput's per region and message group):
+ * a call past one answers `RequestThrottled`. Off by default.
+ */
+throttling?: boolean, 
+/**
  * KMS keys made at time 0, before the queues, for queues encrypted
  * with SSE-KMS (`encryption.kmsKey`). The AWS managed key
  * `alias/aws/sqs` always exists besides them. At most 20.
@@ -1165,6 +1171,12 @@ contentBasedDeduplication: boolean | null,
  */
 deduplicationScope: "queue" | "messageGroup" | null, 
 /**
+ * FIFO only: `perMessageGroupId` with `deduplicationScope`
+ * `messageGroup` is high throughput mode (its quotas apply per message
+ * group when the scenario's `throttling` is on); `perQueue` is not.
+ */
+fifoThroughputLimit?: "perQueue" | "perMessageGroupId" | null, 
+/**
  * Moves messages to `deadLetterQueue` after `maxReceiveCount` receives.
  */
 redrive: Redrive | null, 
@@ -1228,9 +1240,22 @@ padToBytes?: number, };
 
 /**
  * count sends, one every everyMs from startMs; {n} in body and groupId
- * becomes the send's number.
+ * becomes the send's number (in groupId, the group's among groupCount).
  */
-export type Rate = { startMs: number, everyMs: number, count: number, body: string, groupId: string | null, };
+export type Rate = { startMs: number, everyMs: number, count: number, body: string, groupId: string | null, 
+/**
+ * A producer's sends per SendMessageBatch call, 1 to 10: sends are
+ * made as they fall due and go out ten (or this many) at a time, as
+ * a buffering client batches them; the last batch goes when the rate
+ * ends. Without it, each send is its own SendMessage. Not a topic's.
+ */
+batchSize?: number | null, 
+/**
+ * How many message groups the sends take turns in, 1 to 10,000: `{n}`
+ * in `groupId` becomes ((n - 1) mod groupCount) + 1, so send 1 and send
+ * groupCount + 1 share a group. Without it, `{n}` is the send's number.
+ */
+groupCount?: number | null, };
 
 /**
  * A scheduler (EventBridge Scheduler, a cron job) that sends each message
@@ -1811,6 +1836,12 @@ noDeliveryLost?: boolean,
  */
 noAccessDenied?: boolean, 
 /**
+ * No call of the scenario's producers, consumers, operators or
+ * schedules was refused with RequestThrottled (SQS's request quotas,
+ * with the scenario's `throttling` on).
+ */
+noCallThrottled?: boolean, 
+/**
  * At the end, the queue's policy grants no more than `grants`: SQS's
  * own evaluation is asked, for every action a policy can name, whether
  * each grant's principal may call it (only its `actions`) and whether
@@ -1903,7 +1934,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left
@@ -2328,7 +2359,8 @@ maxQueues?: number,
 realism?: RealismOptions, };
 
 /**
- * `PlaygroundOptions.realism`: the teaching knobs, each a probability.
+ * `PlaygroundOptions.realism`: the teaching knobs, each a probability,
+ * and throttling, on or off.
  */
 export type RealismOptions = { 
 /**
@@ -2342,7 +2374,11 @@ duplicateDeliveryProbability?: number,
 /**
  * Probability that a receive returns fewer messages than it could.
  */
-fewerMessagesProbability?: number, };
+fewerMessagesProbability?: number, 
+/**
+ * SQS's request quotas: a FIFO queue's call past one answers `RequestThrottled`.
+ */
+throttling?: boolean, };
 
 /**
  * Per-call options for `dispatch`.
