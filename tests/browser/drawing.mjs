@@ -271,6 +271,8 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
       [by("sent"), by("duplicateDropped")],
       `${at}: producer ${name} counts its sends and deduplicated retries (“${says}”)`,
     );
+    const refused = snap.simulation.producers.find((p) => p.name === name)?.failed ?? 0;
+    assert.equal(number(/(\d+) refused by SQS/.exec(says)?.[1] ?? "0"), refused, `${at}: producer ${name} counts the sends SQS refused (“${says}”)`);
   }
 
   const sources = dlqSources(snap);

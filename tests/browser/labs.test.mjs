@@ -552,3 +552,26 @@ test("the DLQ nobody watched: NumberOfMessagesSent never counts a redriven messa
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("the throttled burst: high throughput alone is still throttled on its one message group, ten orders to a SendMessageBatch passes", async () => {
+  const { page, problems, close } = await open("?lab=throttled-burst&checkpoints=off");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["No call is refused with RequestThrottled (SQS's request quotas)", "Each message is shipped at most once"]);
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["noCallThrottled"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /checkout's SendMessage was refused at t = 0\.6 s: RequestThrottled/);
+
+  await page.locator("#knob-highThroughput").check();
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.highThroughput === true);
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["noCallThrottled"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /a message group stays on one partition/);
+
+  await page.locator("#knob-highThroughput").uncheck();
+  await page.locator("#knob-batch").fill("10");
+  await page.locator("#knob-batch").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.batch === 10);
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});

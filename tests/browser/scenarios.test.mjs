@@ -339,12 +339,29 @@ const STORIES = {
       assert.equal(c.drawn.tokens.filter((t) => t.where.startsWith("orders-dlq|")).length, 1, "order X dead-lettered");
     },
   },
+
+  "31-high-throughput-fifo": {
+    moments: {
+      1000: (c) => {
+        const throttled = (by) => count(c, "actionFailed", (e) => e.actor === by && e.code === "RequestThrottled");
+        assert.equal(throttled("checkout"), 200, "one SendMessage an order: 500 calls in the first second, 300 taken");
+        assert.equal(throttled("checkout-batched") + throttled("checkout-spread"), 0, "batching and high throughput over 20 groups take the burst");
+        assert.match(c.drawn.narration.text, /^SQS answered one of checkout's SendMessage calls with RequestThrottled/);
+        assert.match(c.drawn.producers.checkout, /200 refused by SQS/);
+      },
+    },
+    end: (c) => {
+      assert.match(c.drawn.producers.checkout, /^sent 600 of 1000 · 400 refused by SQS/);
+      assert.match(c.drawn.producers["checkout-batched"], /^sent 1000 of 1000/);
+      assert.match(c.drawn.producers["checkout-spread"], /^sent 1000 of 1000/);
+    },
+  },
 };
 
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
-  // The lessons after them (11–25) are played by basics.test.mjs; Lambda's
-  // and CloudWatch's (21–25) have their moments here too.
-  assert.equal(scenarios.length, 25);
+  // The lessons after them (11–25) are played by basics.test.mjs; Lambda's,
+  // CloudWatch's (21–25) and the patterns' (26 on) have their moments here too.
+  assert.equal(scenarios.length, 26);
   assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
   assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });

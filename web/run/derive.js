@@ -116,7 +116,8 @@ function withHands(holders, hands) {
 
 /**
  * The producers to draw, each { name, queue, spec (null when sending by
- * hand), sent, dropped (by FIFO deduplication), last ({ at, id, dropped? }) }:
+ * hand), sent, dropped (by FIFO deduplication), refused (sends SQS
+ * refused: throttled, too large; the log says why), last ({ at, id, dropped? }) }:
  * the scenario's producers and schedules, then anyone else who sent, on
  * queues that exist. The scenario's senders are counted by the engine (the
  * snapshot's `producers`); one sending by hand, which the simulation does
@@ -127,7 +128,7 @@ export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
   const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
   const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
-  const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, last: facts.lastSend.get(p.name) }));
+  const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, refused: p.failed, last: facts.lastSend.get(p.name) }));
   // A bucket's notifications and a topic's deliveries are drawn with the
   // bucket (bucketsOf) and the topic (views/stage/topics.js), not as sends by hand.
   const neighbours = new Set([...(snap.simulation.buckets ?? []), ...(snap.simulation.topics ?? [])].map((b) => b.name));

@@ -170,10 +170,13 @@ export class WorkersView {
     return c;
   }
 
-  /** `info` is one of derive's producers: { sent, dropped, last }. */
+  /** `info` is one of derive's producers: { sent, dropped, refused, last }. */
   paintProducer(p, info, v) {
-    const { sent, dropped, last } = info;
-    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} ${v.live ? "to the server" : "by hand"}`}${dropped ? ` (${dropped} more deduplicated)` : ""}`);
+    const { sent, dropped, refused, last } = info;
+    const more = `${dropped ? ` (${dropped} more deduplicated)` : ""}${refused ? ` · ${refused} refused by SQS` : ""}`;
+    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} ${v.live ? "to the server" : "by hand"}`}${more}`);
+    if (refused) p.el.dataset.refused = String(refused);
+    else delete p.el.dataset.refused;
     if (last && p.seen !== last) {
       const lbl = v.label(last.id) ?? "";
       setText(p.last, `${last.dropped ? "retry dropped: " : "last: "}“${cut(lbl, 26)}” at t=${secs(last.at)} s`);
