@@ -4,13 +4,14 @@
 // calling the page's drawing code, so a drawing bug shows as a difference.
 import assert from "node:assert/strict";
 import { CELL_CARDS } from "../../web/views/stage/render-queue.js";
+import { STAGE_WINDOW } from "../../web/run/derive.js";
 
 /**
  * Reads the engine (snapshot and every event) and the drawing in one
  * page task, so nothing can move between the two readings.
  */
 export function capture(page) {
-  return page.evaluate(() => {
+  return page.evaluate((window) => {
     const pg = document.getElementById("lab").playground;
     if (!pg) throw new Error(`the page has no engine running; it says: “${document.getElementById("error-text")?.textContent}”`);
     const all = (sel, from = document) => [...from.querySelectorAll(sel)];
@@ -30,12 +31,15 @@ export function capture(page) {
       return `${t.closest("[data-queue]")?.dataset.queue}|${t.closest("[data-group]")?.dataset.group ?? ""}|${lane?.dataset.lane}`;
     };
     return {
-      snap: pg.snapshot(),
+      // The window the stage asks for (derive.js): what it may draw.
+      snap: pg.snapshot({ messagesPerQueue: window }),
       events: pg.events(),
       drawn: {
         time: Number(document.getElementById("clock").dataset.timeMs),
         tokens: all("#rows .token").map((t) => ({ ...token(t), where: place(t) })),
         stacks: Object.fromEntries(all("#rows .stack").map((st) => [place(st), Number(st.dataset.count)]).sort()),
+        // A FIFO queue's "not drawn" marks, past the window: queue|lane -> the number said.
+        notDrawn: Object.fromEntries(all("[data-queue] .q-more:not([hidden]) .m-lane").filter((m) => m.textContent).map((m) => [`${m.closest("[data-queue]").dataset.queue}|${m.dataset.lane}`, Number(m.textContent.replace(/[^\d]/g, ""))]).sort()),
         tray: all("#tray .token").map(token),
         consumers: all("#rows [data-consumer]").map((c) => ({
           name: c.dataset.consumer,
@@ -89,7 +93,7 @@ export function capture(page) {
       }
       return { legend, last, nowX: Number(svg.querySelector("line.now").getAttribute("x1")) };
     }
-  });
+  }, STAGE_WINDOW);
 }
 
 // ---- what the engine says should be drawn ---------------------------------------
@@ -165,6 +169,19 @@ function expectedStacks(snap) {
     }
   }
   return Object.fromEntries(Object.entries(out).filter(([, n]) => n > 0).sort());
+}
+
+/** A FIFO queue's messages past the window, per lane: the lane's count minus those listed. */
+function expectedNotDrawn(snap) {
+  const out = {};
+  for (const q of snap.queues.filter((q) => q.fifo && q.messagesOmitted)) {
+    const stored = { visible: q.visible, "in-flight": q.inFlight, delayed: q.delayed };
+    for (const lane in stored) {
+      const n = stored[lane] - q.messages.filter((m) => m.state === lane).length;
+      if (n > 0) out[`${q.name}|${lane}`] = n;
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort());
 }
 
 /** The tray: messages that left, most recent first, with their last receive count. */
@@ -274,6 +291,8 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
     const refused = snap.simulation.producers.find((p) => p.name === name)?.failed ?? 0;
     assert.equal(number(/(\d+) refused by SQS/.exec(says)?.[1] ?? "0"), refused, `${at}: producer ${name} counts the sends SQS refused (“${says}”)`);
   }
+
+  assert.deepEqual(drawn.notDrawn, expectedNotDrawn(snap), `${at}: a FIFO queue past the stage's window says how many messages of each lane are not drawn`);
 
   const sources = dlqSources(snap);
   const alarms = snap.simulation.alarms;
