@@ -17,8 +17,6 @@
 //! held is bounded by the calls of one second. A throttled call is not
 //! counted, not billed and changes nothing: SQS answers it `RequestThrottled`.
 
-use std::collections::BTreeMap;
-
 use crate::action::Action;
 use crate::api::Request;
 use crate::error::{ErrorCode, SqsError};
@@ -70,11 +68,13 @@ impl Family {
 /// partitions) a queue's sends of one message group.
 type Key = (u32, Family, Option<String>);
 
-/// The current second's transactions.
+/// The current second's transactions. A list, not a map: it holds one
+/// entry per action and queue (and message group) called this second, and
+/// a B-tree of this key would be one more copy of B-tree code in the wasm.
 #[derive(Debug, Default)]
 pub(crate) struct Quotas {
     second: Millis,
-    used: BTreeMap<Key, u32>,
+    used: Vec<(Key, u32)>,
 }
 
 impl Quotas {
@@ -112,16 +112,21 @@ impl Quotas {
                 keys.push(((queue, family, Some(group)), FIFO_TRANSACTIONS_PER_SECOND));
             }
         }
-        if keys
-            .iter()
-            .any(|(key, quota)| self.used.get(key).copied().unwrap_or(0) >= *quota)
-        {
+        if keys.iter().any(|(key, quota)| self.count(key) >= *quota) {
             return Err(throttled());
         }
         for (key, _) in keys {
-            *self.used.entry(key).or_insert(0) += 1;
+            match self.used.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => self.used.push((key, 1)),
+            }
         }
         Ok(())
+    }
+
+    /// This second's transactions of `key`.
+    fn count(&self, key: &Key) -> u32 {
+        (self.used.iter()).find(|(k, _)| k == key).map_or(0, |(_, n)| *n)
     }
 }
 
