@@ -337,7 +337,7 @@ mod tests {
             field_names::<SnapshotOptions>(),
             ["messagesPerQueue", "sideEffectsSince"]
         );
-        assert_eq!(field_names::<RealismOptions>().len(), 3);
+        assert_eq!(field_names::<RealismOptions>().len(), 4);
         assert!(field_names::<PlaygroundOptions>().contains(&"maxStoredMessages"));
     }
 
