@@ -126,7 +126,9 @@ impl Quotas {
 
     /// This second's transactions of `key`.
     fn count(&self, key: &Key) -> u32 {
-        (self.used.iter()).find(|(k, _)| k == key).map_or(0, |(_, n)| *n)
+        (self.used.iter())
+            .find(|(k, _)| k == key)
+            .map_or(0, |(_, n)| *n)
     }
 }
 

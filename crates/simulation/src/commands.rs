@@ -39,6 +39,15 @@ impl actors::Observe for Engine {
 /// actor that always has more cannot stall the run.
 const MAX_FOLLOW_UPS: usize = 10_000;
 
+/// Who an actor's send is made as: the scenario's account for it, or the
+/// owner, under the actor's name either way.
+fn acting_as(name: &str, account: Option<Principal>) -> Principal {
+    match account {
+        Some(principal) => principal.named(name),
+        None => Principal::caller(Some(name)),
+    }
+}
+
 /// A queue's ARN, read through GetQueueAttributes as any caller would.
 fn queue_arn(engine: &Engine, url: &str) -> Option<String> {
     let selection = AttributeSelection::Names(vec![AttributeName::QueueArn]);
@@ -95,10 +104,7 @@ impl Simulation {
                 message,
                 account,
             } => {
-                let by = match account {
-                    Some(principal) => principal.named(&name),
-                    None => Principal::caller(Some(&name)),
-                };
+                let by = acting_as(&name, account);
                 match self.send(&by, queue_url, message, now) {
                     Ok(outcome) => outcome,
                     Err(error) => self.failed(&name, "SendMessage", error),
@@ -109,10 +115,7 @@ impl Simulation {
                 messages,
                 account,
             } => {
-                let by = match account {
-                    Some(principal) => principal.named(&name),
-                    None => Principal::caller(Some(&name)),
-                };
+                let by = acting_as(&name, account);
                 self.send_batch(&name, &by, &queue_url, messages, now)
             }
             actors::Command::SendAs {

@@ -447,6 +447,37 @@ fn retired_lambda_batch(
     })
 }
 
+/// The FIFO fields' words: one the engine does not know (a
+/// `deduplicationScope` or `fifoThroughputLimit` it has no value of)
+/// is refused at its field, naming the values it takes.
+fn validate_fifo_words(q: &QueueSpec, i: usize) -> Result<(), FieldError> {
+    let scope = q.deduplication_scope.as_deref();
+    let limit = q.fifo_throughput_limit.as_deref();
+    let words = [
+        (
+            "deduplicationScope",
+            scope.filter(|s| dedup_scope(s).is_none()),
+            "\"queue\" or \"messageGroup\"",
+        ),
+        (
+            "fifoThroughputLimit",
+            limit.filter(|l| throughput_limit(l).is_none()),
+            "\"perQueue\" or \"perMessageGroupId\"",
+        ),
+    ];
+    match words
+        .into_iter()
+        .find_map(|(f, got, rule)| Some((f, got?, rule)))
+    {
+        Some((field, got, rule)) => Err(FieldError {
+            path: format!("queues[{i}].{field}"),
+            rule: rule.into(),
+            got: quoted(got),
+        }),
+        None => Ok(()),
+    }
+}
+
 impl QueueSpec {
     /// What CreateQueue would refuse in this queue, said in the scenario's
     /// words and placed at its field ("queues[0].visibilityTimeoutSeconds
@@ -514,24 +545,7 @@ impl QueueSpec {
                 });
             }
         }
-        if let Some(scope) = &self.deduplication_scope {
-            if dedup_scope(scope).is_none() {
-                return Err(FieldError {
-                    path: path("deduplicationScope"),
-                    rule: "\"queue\" or \"messageGroup\"".into(),
-                    got: quoted(scope),
-                });
-            }
-        }
-        if let Some(limit) = &self.fifo_throughput_limit {
-            if throughput_limit(limit).is_none() {
-                return Err(FieldError {
-                    path: path("fifoThroughputLimit"),
-                    rule: "\"perQueue\" or \"perMessageGroupId\"".into(),
-                    got: quoted(limit),
-                });
-            }
-        }
+        validate_fifo_words(self, i)?;
         if let Some(redrive) = &self.redrive {
             within(
                 path("redrive.maxReceiveCount"),
