@@ -25,6 +25,7 @@ pub mod log;
 mod numbers;
 mod observer;
 mod observers;
+pub mod payload;
 mod rng;
 pub mod s3;
 pub mod scenario;
@@ -884,11 +885,12 @@ fn queue_attributes(
         out.push(QueueAttribute::FifoQueue(true));
     }
     // Each whole-number attribute's typed value, found by its name.
-    let ints: [fn(i64) -> QueueAttribute; 4] = [
+    let ints: [fn(i64) -> QueueAttribute; 5] = [
         QueueAttribute::VisibilityTimeout,
         QueueAttribute::DelaySeconds,
         QueueAttribute::MessageRetentionPeriod,
         QueueAttribute::ReceiveMessageWaitTimeSeconds,
+        QueueAttribute::MaximumMessageSize,
     ];
     for (_, attribute, value) in spec.seconds() {
         let make = ints.iter().find(|make| make(0).name() == attribute);
