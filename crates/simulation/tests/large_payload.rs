@@ -362,3 +362,20 @@ fn an_offload_names_one_of_the_scenarios_buckets_and_its_styles_threshold() {
     assert_eq!(e.path, "producers[0].offload.thresholdBytes");
     assert!(e.rule.contains("1048576"), "{}", e.rule);
 }
+
+#[test]
+fn s3_put_get_and_delete_are_counted_and_billed_at_s3_prices() {
+    let s = scenario(
+        sender(extended(None), json!([big_send(0, "report-1", 300_000)])),
+        json!([reader("withMessage", json!({}))]),
+        None,
+    );
+    let bill = run(s).snapshot().outcome.bill;
+    assert_eq!(
+        (bill.s3_requests, bill.s3_put_requests, bill.s3_get_requests),
+        (3, 1, 1),
+        "PutObject, GetObject, DeleteObject"
+    );
+    // $0.005 per 1,000 PUTs and $0.0004 per 1,000 GETs; DELETE is free.
+    assert_eq!(bill.s3_cost_nano_usd, 5_000 + 400);
+}
