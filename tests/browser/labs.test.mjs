@@ -552,3 +552,26 @@ test("the DLQ nobody watched: NumberOfMessagesSent never counts a redriven messa
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("the vanished payload: deleting the object on receive leaves pointers to nothing, more receives do not help, deleting it with the message does", async () => {
+  const { page, problems, close } = await open("?lab=vanished-payload&checkpoints=off");
+  assert.equal(await page.locator("#knob-deleteObject").inputValue(), "onReceive");
+  let v = await verdict(page);
+  assert.deepEqual([...v.failed].sort(), ["deadLetterQueue", "sideEffectsExactly"], `${v.state}: ${v.text}`);
+
+  await page.locator("#knob-redrive").fill("10");
+  await page.locator("#knob-redrive").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.redrive === 10);
+  v = await verdict(page);
+  assert.ok(v.failed.includes("sideEffectsExactly"), `${v.state}: ${v.text}`);
+
+  await page.locator("#knob-redrive").fill("3");
+  await page.locator("#knob-redrive").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.redrive === 3);
+  await page.locator("#knob-deleteObject").selectOption("withMessage");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.deleteObject === "withMessage");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});

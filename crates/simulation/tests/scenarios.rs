@@ -120,9 +120,9 @@ fn large_payloads_go_through_the_bucket_and_the_guides_reader_loses_one() {
     };
     // Four payloads put (report-1, report-3, scan-1, scan-2); report-2 is
     // small and スキャン-3 passes the character test.
-    let puts = sim_event(&|e| {
-        matches!(e, SimEvent::BucketObjectChanged { event_name, .. } if event_name.starts_with("ObjectCreated"))
-    });
+    let puts = sim_event(
+        &|e| matches!(e, SimEvent::BucketObjectChanged { event_name, .. } if event_name.starts_with("ObjectCreated")),
+    );
     assert_eq!(puts, 4);
     // scan-1 came back pointing at nothing, and went to the dead-letter queue.
     assert!(sim_event(&|e| matches!(e, SimEvent::PayloadMissing { .. })) >= 1);
