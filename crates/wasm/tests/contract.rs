@@ -57,8 +57,8 @@ use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
 };
 use queuelab_simulation::{ComparisonOperator, Metrics, Statistic, TreatMissingData};
-use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{DeleteObject, Offload, OffloadStyle, ReadPayloads};
+use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
 use serde_json::Value;
