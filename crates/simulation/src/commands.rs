@@ -180,20 +180,31 @@ impl Simulation {
                 Outcome::Done
             }
             actors::Command::PutObject { bucket, key, body } => {
-                self.count_work(1 + units::body_units(body.len()));
-                let call = S3Call::PutObject(PutObject {
-                    bucket: Some(bucket),
-                    key: Some(key),
-                    body: Some(body),
-                    content_type: None,
-                });
-                Outcome::S3(self.s3(call, &Principal::caller(Some(&name))))
+                self.put_object_for(&name, bucket, key, body)
             }
             actors::Command::Log(event) => {
                 self.emit(event);
                 Outcome::Logged
             }
         }
+    }
+
+    /// An actor's PutObject through the run's S3 API, and S3's answer.
+    fn put_object_for(
+        &mut self,
+        name: &Arc<str>,
+        bucket: String,
+        key: String,
+        body: String,
+    ) -> Outcome {
+        self.count_work(1 + units::body_units(body.len()));
+        let call = S3Call::PutObject(PutObject {
+            bucket: Some(bucket),
+            key: Some(key),
+            body: Some(body),
+            content_type: None,
+        });
+        Outcome::S3(self.s3(call, &Principal::caller(Some(name))))
     }
 
     /// KMS DisableKey or EnableKey, for actor `name` (not an SQS call).
