@@ -88,11 +88,11 @@ pub fn refusal(message: &NewMessage) -> Option<String> {
 /// message's own attributes.
 pub fn extended_message(message: &NewMessage, at: &Location) -> NewMessage {
     let mut out = message.clone();
-    out.body = serde_json::json!([
-        POINTER_CLASS,
-        { "s3BucketName": at.bucket, "s3Key": at.key }
-    ])
-    .to_string();
+    out.body = format!(
+        r#"["{POINTER_CLASS}",{{"s3BucketName":{},"s3Key":{}}}]"#,
+        text(&at.bucket),
+        text(&at.key)
+    );
     out.attributes.push(MessageAttribute {
         name: RESERVED_ATTRIBUTE.into(),
         data_type: "Number".into(),
@@ -105,13 +105,23 @@ pub fn extended_message(message: &NewMessage, at: &Location) -> NewMessage {
 /// the `PayloadLocation` attribute.
 pub fn guide_message(message: &NewMessage, at: &Location) -> NewMessage {
     let mut out = message.clone();
-    out.body = serde_json::json!({ "bucket": at.bucket, "key": at.key }).to_string();
+    out.body = format!(
+        r#"{{"bucket":{},"key":{}}}"#,
+        text(&at.bucket),
+        text(&at.key)
+    );
     out.attributes.push(MessageAttribute {
         name: LOCATION_ATTRIBUTE.into(),
         data_type: "String".into(),
         value: AttributeValue::String(format!("s3://{}/{}", at.bucket, at.key)),
     });
     out
+}
+
+/// `s` as a JSON string (quoted and escaped), without building a JSON
+/// tree for a two-member pointer.
+fn text(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
 }
 
 /// What a received message points at, read as each receiver reads it:
