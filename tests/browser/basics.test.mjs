@@ -24,11 +24,13 @@ const LESSONS = {
   "23-lambda-fifo": { checkpoint: "other-group", right: /^At once: customer-B's group is not held/, log: /ledger\s*finished invocation 1 after 0\.4 s, reporting failed items; Lambda deletes the others: 2 messages return to the queue/ },
   "24-cloudwatch-alarms": { checkpoint: "age-before-fix", right: /^Yes: some order will have waited more than an hour/, log: /alarm “old-messages”\s*ALARM → OK/ },
   "25-custom-metrics": { checkpoint: "slow-alarm", right: /^Yes, after two 10 s periods of slow orders/, log: /alarm “slow-processing”\s*OK → ALARM/ },
+  "28-large-payload": { checkpoint: "scan-1-back", right: /^A pointer to nothing/, log: /guide-reader\s*got .+, a pointer to nothing: GetObject report-payloads\/.+ answered NoSuchKey/ },
 };
 
 // "42 requests ≈ $0.0000168 at $0.40 per million." (or both queue types, each at its price)
 // With SSE-KMS queues: " Plus 12 KMS requests (SSE-KMS) ≈ $0.000036 at $0.03 per 10,000."
-const MONEY = /^Billed: [\d,]+ requests ≈ \$0\.\d+( at \$0\.40 per million\.| at \$0\.50 per million \(FIFO\)\.|: [\d,]+ requests? to standard queues at \$0\.40 per million, [\d,]+ requests? to FIFO queues at \$0\.50 per million\.)( Plus [\d,]+ KMS requests? \(SSE-KMS\) ≈ \$0\.\d+ at \$0\.03 per 10,000\.)?$/;
+// With S3 calls: " Plus 9 S3 requests ≈ $0.0000216 (4 PUT-class at $0.005 per 1,000, 4 GET at $0.0004 per 1,000, DELETE free)."
+const MONEY = /^Billed: [\d,]+ requests ≈ \$0\.\d+( at \$0\.40 per million\.| at \$0\.50 per million \(FIFO\)\.|: [\d,]+ requests? to standard queues at \$0\.40 per million, [\d,]+ requests? to FIFO queues at \$0\.50 per million\.)( Plus [\d,]+ KMS requests? \(SSE-KMS\) ≈ \$0\.\d+ at \$0\.03 per 10,000\.)?( Plus [\d,]+ S3 requests? ≈ \$0\.\d+ \([\d,]+ PUT-class at \$0\.005 per 1,000, [\d,]+ GET at \$0\.0004 per 1,000, DELETE free\)\.)?$/;
 
 for (const [stem, lesson] of Object.entries(LESSONS)) {
   test(`scenario ${stem} pauses at its checkpoint, the run proves the prediction, and the recap says what it cost`, async () => {

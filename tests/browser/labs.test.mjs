@@ -553,6 +553,30 @@ test("the DLQ nobody watched: NumberOfMessagesSent never counts a redriven messa
   await close();
 });
 
+test("the vanished payload: deleting the object on receive leaves pointers to nothing, more receives do not help, deleting it with the message does", async () => {
+  const { page, problems, close } = await open("?lab=vanished-payload&checkpoints=off");
+  assert.equal(await page.locator("#knob-deleteObject").inputValue(), "onReceive");
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["deadLetterQueue"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /was moved to scans-dlq at t = 15 s after 3 receives/);
+
+  await page.locator("#knob-redrive").fill("10");
+  await page.locator("#knob-redrive").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.redrive === 10);
+  v = await verdict(page);
+  assert.ok(v.failed.includes("sideEffectsExactly"), `${v.state}: ${v.text}`);
+
+  await page.locator("#knob-redrive").fill("3");
+  await page.locator("#knob-redrive").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.redrive === 3);
+  await page.locator("#knob-deleteObject").selectOption("withMessage");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.deleteObject === "withMessage");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test("the throttled burst: high throughput alone is still throttled on its one message group, ten orders to a SendMessageBatch passes", async () => {
   const { page, problems, close } = await open("?lab=throttled-burst&checkpoints=off");
   assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is shipped at most once", "No call is refused with RequestThrottled (SQS's request quotas)"]);

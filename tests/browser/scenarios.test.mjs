@@ -339,7 +339,25 @@ const STORIES = {
       assert.equal(c.drawn.tokens.filter((t) => t.where.startsWith("orders-dlq|")).length, 1, "order X dead-lettered");
     },
   },
-
+  "28-large-payload": {
+    moments: {
+      1500: (c) => {
+        const bucket = c.snap.simulation.buckets.find((b) => b.name === "report-payloads");
+        assert.equal(bucket.puts, 1, "report-1 put in the bucket");
+        assert.equal(bucket.objects, 1, "its object is still there while extended-reader processes it");
+        assert.match(c.drawn.narration.text, /^extended-reader's receive read the pointer/);
+      },
+      12000: (c) => {
+        assert.ok(c.events.some((e) => e.type === "payloadMissing" && e.consumer === "guide-reader" && e.code === "NoSuchKey"), "scan-1 came back pointing at nothing");
+        assert.ok(c.events.some((e) => e.type === "actionFailed" && e.actor === "guide-sender" && /shorter than 262144 bytes/.test(e.error)), "the multibyte scan was refused");
+      },
+    },
+    end: (c) => {
+      assert.equal(c.snap.simulation.buckets[0].objects, 0, "every object deleted");
+      assert.equal(c.drawn.tokens.filter((t) => t.where.startsWith("scans-dlq|")).length, 1, "scan-1 dead-lettered, a pointer to nothing");
+      assert.match(c.drawn.narration.text, /^scan-1's receives ran out/);
+    },
+  },
   "31-high-throughput-fifo": {
     moments: {
       1000: (c) => {
@@ -361,7 +379,7 @@ const STORIES = {
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
   // The lessons after them (11–25) are played by basics.test.mjs; Lambda's,
   // CloudWatch's (21–25) and the patterns' (26 on) have their moments here too.
-  assert.equal(scenarios.length, 26);
+  assert.equal(scenarios.length, 27);
   assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
   assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });

@@ -101,6 +101,16 @@ function wire(scenario) {
     delete op.delete;
     bucket.objects.push({ atMs: op.atMs, delete: op.put });
   }
+  // A producer's offload names one of the scenario's buckets, with its
+  // style's threshold only (the extended client counts bytes).
+  for (const producer of scenario.producers.filter((p) => p.offload)) {
+    const [bucket] = scenario.buckets ?? [];
+    if (!bucket) delete producer.offload;
+    else {
+      Object.assign(producer.offload, { bucket: bucket.name, style: "extendedClient" });
+      delete producer.offload.thresholdChars;
+    }
+  }
   // A standard topic subscribes standard queues of its own (a FIFO queue
   // takes only a FIFO topic's messages), with a filter policy SNS accepts;
   // its publishes carry no FIFO ids.

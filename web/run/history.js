@@ -145,6 +145,8 @@ export class History {
         case "sideEffectPerformed":
         case "skippedAlreadyProcessed":
         case "processingFailed":
+        case "payloadResolved":
+        case "payloadMissing":
         case "workerCrashed":
         case "workerRestarted":
         case "actionFailed":

@@ -32,7 +32,18 @@ function requests(n) {
  * @param {Bill} bill
  */
 export function billSentence(bill) {
-  return sqsSentence(bill) + kmsSentence(bill);
+  return sqsSentence(bill) + kmsSentence(bill) + s3Sentence(bill);
+}
+
+/**
+ * " Plus 3 S3 requests ≈ $0.0000054 (1 PUT at $0.005 per 1,000, 1 GET at
+ * $0.0004 per 1,000, DELETE free).", or "" when no bucket was called.
+ * @param {Bill} bill
+ */
+function s3Sentence(bill) {
+  if (!bill.s3Requests) return "";
+  const per = (/** @type {number} */ nano) => `${dollars(nano * 1000)} per 1,000`;
+  return ` Plus ${bill.s3Requests.toLocaleString("en-US")} S3 request${bill.s3Requests === 1 ? "" : "s"} ≈ ${dollars(bill.s3CostNanoUsd)} (${bill.s3PutRequests.toLocaleString("en-US")} PUT-class at ${per(bill.s3PutPriceNanoUsd)}, ${bill.s3GetRequests.toLocaleString("en-US")} GET at ${per(bill.s3GetPriceNanoUsd)}, DELETE free).`;
 }
 
 /**

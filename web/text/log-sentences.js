@@ -162,6 +162,10 @@ function describe(e, ctx, duplicateOf) {
       return line(e.consumer, "restarted and polls again");
     case "messageLost":
       return line(e.consumer, `lost ${m()}: it was deleted before processing, so no copy is left to retry`, "warn");
+    case "payloadResolved":
+      return line(e.consumer, `read ${m()}'s payload from S3: GetObject ${e.bucket}/${e.key} (${counted(e.sizeBytes, "byte", "bytes")})`, "good");
+    case "payloadMissing":
+      return line(e.consumer, `got ${m()}, a pointer to nothing: GetObject ${e.bucket}/${e.key} answered ${e.code}: ${e.error} Its processing fails`, "warn");
     case "actionFailed":
       return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
     case "operatorCalled":
@@ -363,6 +367,7 @@ export function isKey(e) {
     case "duplicateDelivery":
     case "movedToDeadLetterQueue":
     case "messageLost":
+    case "payloadMissing":
     case "workerCrashed":
     case "alarmChanged":
     case "expired":
@@ -405,6 +410,7 @@ export function isKey(e) {
     case "processingStarted":
     case "skippedAlreadyProcessed":
     case "processingFailed":
+    case "payloadResolved":
     case "workerRestarted":
     case "actionFailed":
     case "operatorCalled":

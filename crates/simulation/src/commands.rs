@@ -12,7 +12,10 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::actors::{self, Actor as _, Outcome};
-use crate::worker::{self, Effect};
+use crate::payload::{self, Location};
+use crate::s3::api::{ObjectKey, PutObject, S3Answer, S3Call};
+use crate::scenario::DeleteObject;
+use crate::worker::{self, Effect, Resolved};
 use crate::{calls, observer, queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, Principal,
@@ -190,11 +193,32 @@ impl Simulation {
                 }
                 Outcome::Done
             }
+            actors::Command::PutObject { bucket, key, body } => {
+                self.put_object_for(&name, bucket, key, body)
+            }
             actors::Command::Log(event) => {
                 self.emit(event);
                 Outcome::Logged
             }
         }
+    }
+
+    /// An actor's PutObject through the run's S3 API, and S3's answer.
+    fn put_object_for(
+        &mut self,
+        name: &Arc<str>,
+        bucket: String,
+        key: String,
+        body: String,
+    ) -> Outcome {
+        self.count_work(1 + units::body_units(body.len()));
+        let call = S3Call::PutObject(PutObject {
+            bucket: Some(bucket),
+            key: Some(key),
+            body: Some(body),
+            content_type: None,
+        });
+        Outcome::S3(self.s3(call, &Principal::caller(Some(name))))
     }
 
     /// KMS DisableKey or EnableKey, for actor `name` (not an SQS call).
@@ -456,6 +480,11 @@ impl Simulation {
         result: SqsResult<Vec<ReceivedMessage>>,
         now: Millis,
     ) {
+        let mut result = result;
+        let payloads = match &mut result {
+            Ok(messages) => self.resolve_payloads(index, messages),
+            Err(_) => Vec::new(),
+        };
         // Which worker already processes each message (a duplicate delivery).
         let holders: Vec<Option<Arc<str>>> = match &result {
             Ok(messages) => messages
@@ -469,7 +498,7 @@ impl Simulation {
         };
         let mut seen = worker::Seen {
             rng: &mut self.rng,
-            answer: Some((result, holders)),
+            answer: Some((result, holders, payloads)),
         };
         let effects = self.workers[index].step(now, &mut seen);
         self.run_worker(index, effects, now);
@@ -490,11 +519,29 @@ impl Simulation {
                     Ok(ReceiveOutcome::Waiting(poll)) => self.workers[index].polling(poll),
                     Err(error) => self.deliver(index, Err(error), now),
                 },
-                Effect::Delete { handle } => {
+                Effect::Delete { handle, payload } => {
                     self.count_work(1);
                     let before = self.engine.next_event_seq();
-                    match calls::delete(&mut self.engine, &by, &url, &handle) {
+                    // The extended client deletes the object first, then
+                    // the message with SQS's own handle.
+                    let sqs_handle = match payload::split_handle(&handle) {
+                        Some((at, sqs_handle)) => {
+                            if self.deletes_objects(index, DeleteObject::WithMessage) {
+                                self.delete_object(index, &at);
+                            }
+                            sqs_handle.to_string()
+                        }
+                        None => handle.clone(),
+                    };
+                    match calls::delete(&mut self.engine, &by, &url, &sqs_handle) {
                         Ok(()) => {
+                            // The guide's fix: the object goes once the
+                            // message is processed and deleted.
+                            if let Some(at) = &payload {
+                                if self.deletes_objects(index, DeleteObject::WithMessage) {
+                                    self.delete_object(index, at);
+                                }
+                            }
                             // SQS answers a delete that missed a copy (realism)
                             // like any other; only the engine's event says so.
                             let missed = (self.engine.events(before - 1))
@@ -517,6 +564,10 @@ impl Simulation {
                     };
                     for handle in handles {
                         self.count_work(1);
+                        let handle = match payload::split_handle(&handle) {
+                            Some((_, sqs_handle)) => sqs_handle.to_string(),
+                            None => handle,
+                        };
                         if let Err(error) =
                             calls::change_visibility(&mut self.engine, &by, &url, &handle, seconds)
                         {
@@ -539,19 +590,129 @@ impl Simulation {
         }
     }
 
-    /// The worker's ReceiveMessage, as its spec configures it.
+    /// The worker's ReceiveMessage, as its spec configures it (a reader
+    /// of payloads asks for the pointers' attributes, as the extended
+    /// client adds its reserved names to the request).
     fn receive(&mut self, index: usize) -> SqsResult<ReceiveOutcome> {
         let worker = &self.workers[index];
+        let pointers = [
+            payload::RESERVED_ATTRIBUTE,
+            payload::LEGACY_RESERVED_ATTRIBUTE,
+            payload::LOCATION_ATTRIBUTE,
+        ];
+        let message_attribute_names = match worker.spec.payloads {
+            Some(_) => pointers.iter().map(|n| n.to_string()).collect(),
+            None => Vec::new(),
+        };
         let request = ReceiveMessage {
             queue_url: worker.url.clone(),
             max_number_of_messages: Some(worker.spec.batch_size),
             wait_time_seconds: Some(worker.spec.wait_time_seconds),
             system_attribute_names: vec!["ApproximateReceiveCount".into()],
+            message_attribute_names,
             ..ReceiveMessage::default()
         };
         let by = worker.principal.clone();
         self.count_work(1);
         calls::receive(&mut self.engine, &by, &request)
+    }
+
+    /// Worker `index` reads its messages' pointers, as its library's
+    /// receive does: GetObject of each, the body replaced by the payload
+    /// (the extended client's receipt handle made the extended one), the
+    /// object deleted at once by a reader that deletes on receive. A
+    /// pointer to nothing is logged and marked: processing it fails.
+    fn resolve_payloads(
+        &mut self,
+        index: usize,
+        messages: &mut [ReceivedMessage],
+    ) -> Vec<Resolved> {
+        if self.workers[index].spec.payloads.is_none() {
+            return Vec::new();
+        }
+        let (consumer, by) = {
+            let w = &self.workers[index];
+            (w.name.clone(), w.principal.clone())
+        };
+        let mut out = Vec::with_capacity(messages.len());
+        for m in messages.iter_mut() {
+            let Some((at, extended)) = payload::pointer(&m.body, &m.message_attributes) else {
+                out.push(Resolved::default());
+                continue;
+            };
+            self.count_work(1);
+            let call = S3Call::GetObject(ObjectKey {
+                bucket: Some(at.bucket.clone()),
+                key: Some(at.key.clone()),
+            });
+            let missing = match self.s3(call, &by) {
+                Ok(S3Answer::Object(object)) => {
+                    self.count_work(units::body_units(object.body.len()));
+                    self.emit(SimEvent::PayloadResolved {
+                        consumer: consumer.clone(),
+                        message_id: m.message_id.clone(),
+                        bucket: at.bucket.clone(),
+                        key: at.key.clone(),
+                        size_bytes: object.content_length,
+                    });
+                    m.body = object.body;
+                    if self.deletes_objects(index, DeleteObject::OnReceive) {
+                        self.delete_object(index, &at);
+                    }
+                    false
+                }
+                Ok(_) => false,
+                Err(e) => {
+                    self.emit(SimEvent::PayloadMissing {
+                        consumer: consumer.clone(),
+                        message_id: m.message_id.clone(),
+                        bucket: at.bucket.clone(),
+                        key: at.key.clone(),
+                        code: e.code,
+                        error: e.message,
+                    });
+                    true
+                }
+            };
+            if extended {
+                m.receipt_handle = payload::extended_handle(&m.receipt_handle, &at);
+            }
+            out.push(Resolved {
+                guide_object: (!extended).then_some(at),
+                missing,
+            });
+        }
+        out
+    }
+
+    /// Whether worker `index` deletes payload objects `when`.
+    fn deletes_objects(&self, index: usize, when: DeleteObject) -> bool {
+        let spec = &self.workers[index].spec;
+        spec.payloads
+            .as_ref()
+            .is_some_and(|p| p.delete_object == when)
+    }
+
+    /// Worker `index`'s DeleteObject of a payload; a refusal is logged as
+    /// any refused call of the worker is.
+    fn delete_object(&mut self, index: usize, at: &Location) {
+        let (consumer, by) = {
+            let w = &self.workers[index];
+            (w.name.clone(), w.principal.clone())
+        };
+        self.count_work(1);
+        let call = S3Call::DeleteObject(ObjectKey {
+            bucket: Some(at.bucket.clone()),
+            key: Some(at.key.clone()),
+        });
+        if let Err(e) = self.s3(call, &by) {
+            self.emit(SimEvent::ActionFailed {
+                actor: consumer,
+                action: "DeleteObject",
+                code: e.code,
+                error: e.message,
+            });
+        }
     }
 
     fn visibility_timeout(&self, url: &str) -> i64 {

@@ -25,6 +25,7 @@ pub mod log;
 mod numbers;
 mod observer;
 mod observers;
+pub mod payload;
 mod rng;
 pub mod s3;
 pub mod scenario;
@@ -289,6 +290,9 @@ pub struct Simulation {
     log: log::Log,
     /// Units of work done so far, counted as they happen (`work.rs`).
     work_done: u64,
+    /// S3 requests made of the run's buckets (`s3/service.rs`), by the
+    /// price class S3 bills them in (`bill.rs`).
+    s3_requests: bill::S3Requests,
 }
 
 /// A scenario that cannot run: which part, and why.
@@ -422,6 +426,7 @@ impl Simulation {
             summary,
             external_answers: Vec::new(),
             work_done: 0,
+            s3_requests: bill::S3Requests::default(),
         }
     }
 
@@ -721,7 +726,7 @@ impl Simulation {
         for o in &self.observers {
             o.fill_snapshot(self.now(), &mut snapshot);
         }
-        snapshot.outcome.bill = bill::Bill::of(self.engine.meter());
+        snapshot.outcome.bill = bill::Bill::of(self.engine.meter(), &self.s3_requests);
         snapshot
     }
 
@@ -884,11 +889,12 @@ fn queue_attributes(
         out.push(QueueAttribute::FifoQueue(true));
     }
     // Each whole-number attribute's typed value, found by its name.
-    let ints: [fn(i64) -> QueueAttribute; 4] = [
+    let ints: [fn(i64) -> QueueAttribute; 5] = [
         QueueAttribute::VisibilityTimeout,
         QueueAttribute::DelaySeconds,
         QueueAttribute::MessageRetentionPeriod,
         QueueAttribute::ReceiveMessageWaitTimeSeconds,
+        QueueAttribute::MaximumMessageSize,
     ];
     for (_, attribute, value) in spec.seconds() {
         let make = ints.iter().find(|make| make(0).name() == attribute);

@@ -98,6 +98,26 @@ pub enum SimEvent {
         message_id: String,
         handler_crashed: bool,
     },
+    /// A consumer read a message's pointer and got its payload from S3
+    /// (GetObject): the body it processes is the object's.
+    PayloadResolved {
+        consumer: Arc<str>,
+        message_id: String,
+        bucket: String,
+        key: String,
+        size_bytes: u64,
+    },
+    /// A consumer read a message's pointer and S3 had nothing there
+    /// (GetObject answered `code`): the message's processing fails, and it
+    /// comes back pointing at nothing each time.
+    PayloadMissing {
+        consumer: Arc<str>,
+        message_id: String,
+        bucket: String,
+        key: String,
+        code: &'static str,
+        error: String,
+    },
     /// A scenario's operator makes a call (its answer follows: SQS's
     /// events, or the call's failure). `rate`: a move task's
     /// MaxNumberOfMessagesPerSecond and `destination` its DestinationArn's

@@ -54,9 +54,14 @@ pub(crate) enum Effect {
     /// Its ReceiveMessage, as its spec configures it; the answer is its
     /// next transition ([`Worker::received`]), or a long poll to wait on.
     Receive,
-    /// DeleteMessage of the message with this receipt handle; once it
+    /// DeleteMessage of the message with this receipt handle (an extended
+    /// one: its object too, as the consumer's `payloads` says); once it
     /// succeeds the worker counts the message deleted ([`Worker::deleted`]).
-    Delete { handle: String },
+    /// `payload`: the guide's object the message pointed at.
+    Delete {
+        handle: String,
+        payload: Option<crate::payload::Location>,
+    },
     /// ChangeMessageVisibility of each handle to `seconds` (None: the
     /// queue's visibility timeout, read first).
     ChangeVisibility {
@@ -95,8 +100,20 @@ pub(crate) struct Seen<'a> {
 }
 
 /// A receive's answer, and for each message received the worker already
-/// processing it.
-pub(crate) type Answer = (SqsResult<Vec<ReceivedMessage>>, Vec<Option<Arc<str>>>);
+/// processing it and what its payload came to (`Resolved`).
+pub(crate) type Answer = (
+    SqsResult<Vec<ReceivedMessage>>,
+    Vec<Option<Arc<str>>>,
+    Vec<Resolved>,
+);
+
+/// What the run's reading of a received message's pointer came to: the
+/// guide's object it names, and whether that object was missing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resolved {
+    pub guide_object: Option<crate::payload::Location>,
+    pub missing: bool,
+}
 
 pub struct Worker {
     pub spec: Consumer,
@@ -232,7 +249,7 @@ impl Worker {
     fn received(
         &mut self,
         result: SqsResult<Vec<ReceivedMessage>>,
-        holders: &[Option<Arc<str>>],
+        (holders, payloads): (&[Option<Arc<str>>], &[Resolved]),
         now: Millis,
         rng: &mut SimRng,
     ) -> Vec<Effect> {
@@ -281,6 +298,7 @@ impl Worker {
                     also_held_by: holder,
                 }));
             }
+            let resolved = payloads.get(i).cloned().unwrap_or_default();
             batch.push(Held {
                 message_id: m.message_id,
                 body: m.body,
@@ -288,6 +306,8 @@ impl Worker {
                 receive_count,
                 failed: false,
                 deleted: false,
+                payload: resolved.guide_object,
+                payload_missing: resolved.missing,
             });
         }
         let commands = self.observe(&Observation::Received { batch: &batch });
@@ -384,7 +404,8 @@ impl Worker {
         if self.crash_if_asked(&held, &handled, now, out) {
             return;
         }
-        if handled.contains(&Command::Fail) {
+        // A pointer to nothing: the handler has no payload to work on.
+        if held.payload_missing || handled.contains(&Command::Fail) {
             batch[current].failed = true;
             out.push(Effect::Log(SimEvent::ProcessingFailed {
                 consumer: consumer.clone(),
@@ -492,7 +513,9 @@ impl<'a> Actor<Seen<'a>, Effect> for Worker {
 
     fn step(&mut self, now: Millis, seen: &mut Seen<'a>) -> Vec<Effect> {
         match seen.answer.take() {
-            Some((result, holders)) => self.received(result, &holders, now, seen.rng),
+            Some((result, holders, payloads)) => {
+                self.received(result, (&holders, &payloads), now, seen.rng)
+            }
             None => self.wake(now, seen.rng),
         }
     }
@@ -507,6 +530,7 @@ fn apply(batch: &[Held], current: usize, commands: &[Command], out: &mut Vec<Eff
         match command {
             Command::Delete { index } => out.push(Effect::Delete {
                 handle: batch[*index].handle.clone(),
+                payload: batch[*index].payload.clone(),
             }),
             Command::ExtendVisibility { seconds } => out.push(Effect::ChangeVisibility {
                 handles: batch[current..]

@@ -433,6 +433,19 @@ const PINNED: &[Pinned] = &[
         "images/cat.png",
     ),
     (
+        "28-large-payload.json",
+        &[],
+        "scan-1-back",
+        "A pointer to nothing: GetObject answers NoSuchKey",
+    ),
+    // guide-reader no longer crashes on scan-1: it files it the first time.
+    (
+        "28-large-payload.json",
+        &[("/consumers/1/behaviour", "{}")],
+        "scan-1-back",
+        "Its payload: the report is filed",
+    ),
+    (
         "18-cross-account.json",
         &[],
         "after-grant",

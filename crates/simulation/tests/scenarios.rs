@@ -57,7 +57,7 @@ fn every_shipped_scenario_loads_and_runs_to_its_end() {
         .filter(|f| f.ends_with(".json") && f.starts_with(|c: char| c.is_ascii_digit()))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 26, "{files:?}");
+    assert_eq!(files.len(), 27, "{files:?}");
     for file in files {
         let sim = run(&file);
         assert!(sim.snapshot().finished, "{file}");
@@ -110,7 +110,36 @@ const TAUGHT_FAILURES: &[(&str, &str, &str)] = &[
         "SendMessage",
         "KMS.DisabledException",
     ),
+    // 200,000 characters of multibyte text, sent inline, over 262,144 bytes.
+    (
+        "28-large-payload.json",
+        "SendMessage",
+        "InvalidParameterValue",
+    ),
 ];
+
+#[test]
+fn large_payloads_go_through_the_bucket_and_the_guides_reader_loses_one() {
+    let sim = run("28-large-payload.json");
+    let sim_event = |pred: &dyn Fn(&SimEvent) -> bool| {
+        count(&sim, |k| matches!(k, Kind::Simulation(e) if pred(e)))
+    };
+    // Four payloads put (report-1, report-3, scan-1, scan-2); report-2 is
+    // small and スキャン-3 passes the character test.
+    let puts = sim_event(
+        &|e| matches!(e, SimEvent::BucketObjectChanged { event_name, .. } if event_name.starts_with("ObjectCreated")),
+    );
+    assert_eq!(puts, 4);
+    // scan-1 came back pointing at nothing, and went to the dead-letter queue.
+    assert!(sim_event(&|e| matches!(e, SimEvent::PayloadMissing { .. })) >= 1);
+    let dead = count(&sim, |k| {
+        matches!(k, Kind::Sqs(EventKind::MovedToDeadLetterQueue { .. }))
+    });
+    assert_eq!(dead, 1);
+    // Every other report was filed, and every object is gone at the end.
+    assert_eq!(sim.side_effects().len(), 4, "report-1, 2, 3 and scan-2");
+    assert_eq!(sim.snapshot().buckets[0].objects, 0);
+}
 
 #[test]
 fn process_then_delete_handles_every_order_once() {

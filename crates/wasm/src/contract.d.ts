@@ -667,7 +667,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "payloadResolved", consumer: string, messageId: string, bucket: string, key: string, sizeBytes: number, } | { "type": "payloadMissing", consumer: string, messageId: string, bucket: string, key: string, code: string, error: string, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
 /**
  * The queue of an AWS/SQS metric.
  */
@@ -922,7 +922,34 @@ kmsCostNanoUsd: number,
 /**
  * The price of one KMS request, nano-US-dollars ($0.03 per 10,000).
  */
-kmsPriceNanoUsd: number, };
+kmsPriceNanoUsd: number, 
+/**
+ * S3 requests made of the run's buckets (a large payload's PutObject,
+ * GetObject and DeleteObject among them), billed by S3, not SQS:
+ * apart from `requests` and `costNanoUsd`.
+ */
+s3Requests: number, 
+/**
+ * Of those, PUT, COPY, POST and LIST requests (PutObject,
+ * ListObjectsV2, CreateBucket, PutBucketNotificationConfiguration).
+ */
+s3PutRequests: number, 
+/**
+ * Of those, GET requests (GetObject). DELETE requests are free.
+ */
+s3GetRequests: number, 
+/**
+ * Their cost at S3 Standard's list price, in nano-US-dollars (exact).
+ */
+s3CostNanoUsd: number, 
+/**
+ * The price of one PUT-class request ($0.005 per 1,000), nano-US-dollars.
+ */
+s3PutPriceNanoUsd: number, 
+/**
+ * The price of one GET request ($0.0004 per 1,000), nano-US-dollars.
+ */
+s3GetPriceNanoUsd: number, };
 
 /**
  * What one of the scenario's senders (a producer, or a schedule) has
@@ -1163,6 +1190,12 @@ export type QueueSpec = {
  */
 name: string, visibilityTimeoutSeconds: number | null, delaySeconds: number | null, messageRetentionPeriodSeconds: number | null, receiveMessageWaitTimeSeconds: number | null, 
 /**
+ * `MaximumMessageSize`: the largest message the queue takes, 1,024 to
+ * 1,048,576 bytes (SQS's default, 1 MiB; 262,144 was the largest
+ * before August 2025). A larger send is refused in SQS's words.
+ */
+maximumMessageSizeBytes?: number, 
+/**
  * FIFO only.
  */
 contentBasedDeduplication: boolean | null, 
@@ -1215,7 +1248,13 @@ name: string, queue: string,
  * Its calls are that account's, under its name in the log (a queue
  * policy decides whether it may make them).
  */
-account?: string, sends: Array<ScheduledSend>, rate: Rate | null, };
+account?: string, sends: Array<ScheduledSend>, rate: Rate | null, 
+/**
+ * Sends bodies too large for its threshold through one of the
+ * scenario's buckets: each such body is put there as an object (a
+ * UUID key) and a pointer to it is sent instead.
+ */
+offload?: Offload, };
 
 export type ScheduledSend = { atMs: number, body: string, 
 /**
@@ -1236,7 +1275,12 @@ attributes: { [key in string]: string },
  * (2,097,152), so a send can be too big for SQS. A body already as
  * long is sent as written.
  */
-padToBytes?: number, };
+padToBytes?: number, 
+/**
+ * The character `padToBytes` fills with, instead of dots ("語": a
+ * body of multibyte text, whose UTF-8 bytes outnumber its characters).
+ */
+padWith?: string, };
 
 /**
  * count sends, one every everyMs from startMs; {n} in body and groupId
@@ -1373,7 +1417,13 @@ batchOverheadMs?: number, behaviour: Behaviour,
  * They are the run's metrics like the queue's: drawn, listed, and
  * watched by alarms of that namespace.
  */
-publishMetrics?: PublishMetrics, };
+publishMetrics?: PublishMetrics, 
+/**
+ * Reads pointers to payloads in S3 (the extended client's and the
+ * guide's): GetObject on receive, the body replaced by the payload;
+ * a pointer to nothing (NoSuchKey) fails the message's processing.
+ */
+payloads?: ReadPayloads, };
 
 /**
  * Processing time: fixed, or drawn from the seeded PRNG.
@@ -1452,6 +1502,56 @@ export type PublishMetrics = {
  * characters, not beginning with "AWS/" (kept for AWS's own).
  */
 namespace: string, };
+
+/**
+ * How a consumer reads payloads a producer offloaded to S3.
+ */
+export type ReadPayloads = { 
+/**
+ * When it deletes a payload's object: `withMessage` (when it deletes
+ * the message: the extended client's `deletePayloadFromS3`, and the
+ * safe way), `onReceive` (as soon as it has read it, before
+ * processing: the guide's code; a crash then leaves the redelivered
+ * message pointing at nothing), or `never`.
+ */
+deleteObject: DeleteObject, };
+
+/**
+ * When a consumer deletes a payload's object.
+ */
+export type DeleteObject = "withMessage" | "onReceive" | "never";
+
+/**
+ * How a producer offloads large bodies to S3.
+ */
+export type Offload = { 
+/**
+ * One of the scenario's buckets.
+ */
+bucket: string, 
+/**
+ * `extendedClient`: the Amazon SQS Extended Client Library's format
+ * (a body whose UTF-8 bytes, with its attributes', exceed
+ * `thresholdBytes`; the pointer body and the `ExtendedPayloadSize`
+ * attribute). `guide`: the patterns guide's own code (a body of more
+ * than `thresholdChars` characters; a JSON pointer body and a
+ * `PayloadLocation` attribute).
+ */
+style: OffloadStyle, 
+/**
+ * `extendedClient` only: 1 to 1,048,576 bytes. Default 262,144 (the
+ * library's 256 KiB).
+ */
+thresholdBytes?: number, 
+/**
+ * `guide` only: 1 to 1,048,576 characters. Default 200,000 (the guide's).
+ */
+thresholdChars?: number, };
+
+/**
+ * Whose code offloads: the extended client library's, or the guide's.
+ */
+export type OffloadStyle = "extendedClient" | "guide";
 
 /**
  * A window of the run, from `startMs` up to (not including) `endMs`.
@@ -1642,7 +1742,7 @@ result?: string, };
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested" | "lambdaReturned" | "lambdaThrottled" | "lambdaScaled" | "alarmChanged";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "payloadResolved" | "payloadMissing" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested" | "lambdaReturned" | "lambdaThrottled" | "lambdaScaled" | "alarmChanged";
 
 /**
  * A count a trigger or claim compares with: a number, or a
@@ -1934,7 +2034,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "deleteObject": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

@@ -57,6 +57,7 @@ use queuelab_simulation::{
     Bucket, BucketNotification, BucketSnapshot, NotificationSnapshot, ObjectOperation,
 };
 use queuelab_simulation::{ComparisonOperator, Metrics, Statistic, TreatMissingData};
+use queuelab_simulation::{DeleteObject, Offload, OffloadStyle, ReadPayloads};
 use queuelab_simulation::{Encryption, EncryptionName, KeySpec, KmsEncryption};
 use queuelab_simulation::{FieldKind, FieldWords, Vocabulary};
 use queuelab_simulation::{FilterPolicyScope, Publish, PublishAttribute, Subscription, Topic};
@@ -252,6 +253,10 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         Processing,
         Behaviour,
         PublishMetrics,
+        ReadPayloads,
+        DeleteObject,
+        Offload,
+        OffloadStyle,
         Window,
         RetryBackoff,
         Narration,

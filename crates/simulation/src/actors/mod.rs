@@ -127,6 +127,14 @@ pub(crate) enum Command {
     /// its batch go): the side-effect ledger may forget a message that
     /// left the queue while held.
     DoneWith { message_id: String },
+    /// PutObject of `body` as `key` in `bucket`, through the run's S3 API
+    /// (`Simulation::s3`) as the owner under the actor's name: a sender's
+    /// payload. Its outcome is `S3` with S3's answer.
+    PutObject {
+        bucket: String,
+        key: String,
+        body: String,
+    },
     /// Logs a simulation event at this moment.
     Log(SimEvent),
 }
@@ -164,6 +172,9 @@ pub(crate) enum Outcome {
     Received(Vec<ReceivedMessage>),
     /// A long poll waits in the engine.
     Waiting(PollId),
+    /// S3 answered a call (nothing logged: the actor says what a refusal
+    /// means for it).
+    S3(Result<crate::s3::api::S3Answer, crate::s3::api::S3Error>),
 }
 
 /// What an actor may read when it steps: what any caller may read, never

@@ -1,12 +1,17 @@
 //! A scenario producer: sends at listed moments (`sends`) and at a steady
-//! rate (`rate`, `{n}` in its body and group id numbering each send).
+//! rate (`rate`, `{n}` in its body and group id numbering each send). With
+//! `offload`, a body over its threshold is put in a bucket first and a
+//! pointer to it sent instead (`payload.rs`): the send waits for
+//! PutObject's answer, and is not made if S3 refused it.
 
 use std::sync::Arc;
 
 use queuelab_engine::{Millis, NewMessage, Principal};
 
 use super::{new_message, Actor, Command, Listed, Outcome, Part, Reads, SendPlan, Sends, UrlOf};
-use crate::scenario::{Rate, Scenario, ScheduledSend};
+use crate::log::SimEvent;
+use crate::payload::{self, Location};
+use crate::scenario::{Offload, OffloadStyle, Rate, Scenario, ScheduledSend};
 use crate::units;
 
 pub(crate) struct Producer {
@@ -24,6 +29,15 @@ pub(crate) struct Producer {
     /// out a full batch at a time (the last when the rate ends).
     buffered: Vec<NewMessage>,
     sends: Sends,
+    offload: Option<Offload>,
+    /// Payloads put so far (each key's number).
+    offloaded: u64,
+    /// Sends waiting for their payload's PutObject, in the order put.
+    waiting: Vec<NewMessage>,
+    /// A send its PutObject's answer let go, to make next.
+    ready: Option<NewMessage>,
+    /// A PutObject S3 refused, to log next.
+    refused: Option<SimEvent>,
 }
 
 pub(crate) fn build(
@@ -49,6 +63,11 @@ pub(crate) fn build(
             next_rate: 0,
             buffered: Vec::new(),
             sends: Sends::default(),
+            offload: p.offload.clone(),
+            offloaded: 0,
+            waiting: Vec::new(),
+            ready: None,
+            refused: None,
         }));
     }
     Ok(out)
@@ -77,9 +96,71 @@ impl Producer {
             delay_seconds: None,
             attributes: Default::default(),
             pad_to_bytes: None,
+            pad_with: None,
         };
         self.next_rate += 1;
         Some((send, true))
+    }
+
+    fn send(&self, message: NewMessage) -> Command {
+        Command::Send {
+            queue_url: self.url.clone(),
+            message,
+            account: self.principal.clone(),
+        }
+    }
+
+    /// The commands for one send: the send itself, or, past the offload
+    /// threshold, the payload's PutObject (the send follows its answer),
+    /// or the extended client's refusal (nothing is sent).
+    fn offloaded_or_sent(&mut self, message: NewMessage) -> Vec<Command> {
+        let Some(offload) = &self.offload else {
+            return vec![self.send(message)];
+        };
+        let large = match offload.style {
+            OffloadStyle::ExtendedClient => {
+                let threshold = offload
+                    .threshold_bytes
+                    .unwrap_or(payload::DEFAULT_THRESHOLD_BYTES);
+                payload::counted_bytes(&message) > threshold
+            }
+            OffloadStyle::Guide => {
+                let threshold = offload
+                    .threshold_chars
+                    .unwrap_or(payload::DEFAULT_THRESHOLD_CHARS);
+                // The guide counts characters (`len(body)` in Python), not bytes.
+                message.body.chars().count() as u64 > threshold
+            }
+        };
+        if !large {
+            return vec![self.send(message)];
+        }
+        if offload.style == OffloadStyle::ExtendedClient {
+            if let Some(error) = payload::refusal(&message) {
+                self.sends.count(&Outcome::Failed);
+                return vec![Command::Log(SimEvent::ActionFailed {
+                    actor: self.name.clone(),
+                    action: "SendMessage",
+                    code: "SdkClientException",
+                    error,
+                })];
+            }
+        }
+        self.offloaded += 1;
+        let at = Location {
+            bucket: offload.bucket.clone(),
+            key: payload::key(&self.name, self.offloaded),
+        };
+        let pointer = match offload.style {
+            OffloadStyle::ExtendedClient => payload::extended_message(&message, &at),
+            OffloadStyle::Guide => payload::guide_message(&message, &at),
+        };
+        self.waiting.push(pointer);
+        vec![Command::PutObject {
+            bucket: at.bucket,
+            key: at.key,
+            body: message.body,
+        }]
     }
 
     /// Rated sends at or before `until`, and their bodies' units.
@@ -111,11 +192,7 @@ impl Actor for Producer {
             if rated && batch > 1 {
                 self.buffered.push(new_message(send));
             } else {
-                out.push(Command::Send {
-                    queue_url: self.url.clone(),
-                    message: new_message(send),
-                    account: self.principal.clone(),
-                });
+                out.extend(self.offloaded_or_sent(new_message(send)));
             }
         }
         // Full batches go now; the rest waits for more, or for the rate's end.
@@ -134,7 +211,31 @@ impl Actor for Producer {
     }
 
     fn outcome(&mut self, outcome: &Outcome) {
-        self.sends.count(outcome);
+        let Outcome::S3(answer) = outcome else {
+            self.sends.count(outcome);
+            return;
+        };
+        let message = (!self.waiting.is_empty()).then(|| self.waiting.remove(0));
+        match answer {
+            Ok(_) => self.ready = message,
+            Err(e) => {
+                // The library's send throws: no message is sent.
+                self.sends.count(&Outcome::Failed);
+                self.ready = None;
+                self.refused = Some(SimEvent::ActionFailed {
+                    actor: self.name.clone(),
+                    action: "PutObject",
+                    code: e.code,
+                    error: e.message.clone(),
+                });
+            }
+        }
+    }
+
+    fn follow_up(&mut self, _now: Millis) -> Vec<Command> {
+        let logged = self.refused.take().map(Command::Log);
+        let sent = self.ready.take().map(|message| self.send(message));
+        logged.into_iter().chain(sent).collect()
     }
 
     fn snapshot(&self) -> Option<Part> {

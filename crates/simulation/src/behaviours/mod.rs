@@ -39,6 +39,13 @@ pub struct Held {
     pub failed: bool,
     /// Deleted already (deletes-before-processing).
     pub deleted: bool,
+    /// The guide's pointer it came with (a `PayloadLocation`): the object
+    /// a delete with the message deletes. The extended client's pointer is
+    /// in its receipt handle instead.
+    pub payload: Option<crate::payload::Location>,
+    /// It pointed at an object that is not there (GetObject: NoSuchKey):
+    /// its processing fails.
+    pub payload_missing: bool,
 }
 
 /// What a worker's loop tells its behaviours.

@@ -246,6 +246,9 @@ pub enum Target {
     Idempotent { consumer: String },
     /// `consumers[i].behaviour.deletesBeforeProcessing`, a toggle.
     DeletesBeforeProcessing { consumer: String },
+    /// `consumers[i].payloads.deleteObject`, a choice: when the consumer
+    /// deletes a payload's object ("withMessage", "onReceive", "never").
+    DeleteObject { consumer: String },
     /// `consumers[i].behaviour.retryImmediately`, a toggle.
     RetryImmediately { consumer: String },
     /// `consumers[i].behaviour.retryBackoff`: the value is baseSeconds,

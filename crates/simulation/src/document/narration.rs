@@ -365,6 +365,13 @@ pub enum TriggerEvent {
     // An S3 bucket's object was put or deleted (the message filter reads
     // its key, the consumer filter names the bucket).
     BucketObjectChanged,
+    // A consumer read a message's pointer and got its payload from S3 (the
+    // consumer filter names the consumer, the message filter reads the key).
+    PayloadResolved,
+    // A consumer read a message's pointer and S3 had nothing there
+    // (NoSuchKey): its processing fails (the consumer filter names the
+    // consumer, the message filter reads the key).
+    PayloadMissing,
     // A queue took a bucket's notification of an object's event (the
     // queue filter names the queue, the message filter reads the key, the
     // consumer filter names the bucket).

@@ -144,6 +144,13 @@ pub struct QueueSpec {
     #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(range(min = RECEIVE_WAIT.0, max = RECEIVE_WAIT.1)))]
     pub receive_message_wait_time_seconds: Option<i64>,
+    /// `MaximumMessageSize`: the largest message the queue takes, 1,024 to
+    /// 1,048,576 bytes (SQS's default, 1 MiB; 262,144 was the largest
+    /// before August 2025). A larger send is refused in SQS's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(min = MESSAGE_SIZE.0, max = MESSAGE_SIZE.1)))]
+    pub maximum_message_size_bytes: Option<i64>,
     /// FIFO only.
     #[serde(default)]
     pub content_based_deduplication: Option<bool>,
@@ -293,6 +300,8 @@ const RETENTION: (i64, i64) = sqs_range(AttributeName::MessageRetentionPeriod);
 #[cfg(feature = "contract")]
 const RECEIVE_WAIT: (i64, i64) = sqs_range(AttributeName::ReceiveMessageWaitTimeSeconds);
 #[cfg(feature = "contract")]
+const MESSAGE_SIZE: (i64, i64) = sqs_range(AttributeName::MaximumMessageSize);
+#[cfg(feature = "contract")]
 const KMS_REUSE: (i64, i64) = sqs_range(AttributeName::KmsDataKeyReusePeriodSeconds);
 
 /// Something that sends messages: at fixed moments, or at a steady rate.
@@ -316,6 +325,71 @@ pub struct Producer {
     pub sends: Vec<ScheduledSend>,
     #[serde(default)]
     pub rate: Option<Rate>,
+    /// Sends bodies too large for its threshold through one of the
+    /// scenario's buckets: each such body is put there as an object (a
+    /// UUID key) and a pointer to it is sent instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub offload: Option<Offload>,
+}
+
+/// How a producer offloads large bodies to S3.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Offload {
+    /// One of the scenario's buckets.
+    pub bucket: String,
+    /// `extendedClient`: the Amazon SQS Extended Client Library's format
+    /// (a body whose UTF-8 bytes, with its attributes', exceed
+    /// `thresholdBytes`; the pointer body and the `ExtendedPayloadSize`
+    /// attribute). `guide`: the patterns guide's own code (a body of more
+    /// than `thresholdChars` characters; a JSON pointer body and a
+    /// `PayloadLocation` attribute).
+    pub style: OffloadStyle,
+    /// `extendedClient` only: 1 to 1,048,576 bytes. Default 262,144 (the
+    /// library's 256 KiB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 1_048_576)))]
+    pub threshold_bytes: Option<u64>,
+    /// `guide` only: 1 to 1,048,576 characters. Default 200,000 (the guide's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(min = 1, max = 1_048_576)))]
+    pub threshold_chars: Option<u64>,
+}
+
+/// Whose code offloads: the extended client library's, or the guide's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum OffloadStyle {
+    ExtendedClient,
+    Guide,
+}
+
+/// How a consumer reads payloads a producer offloaded to S3.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadPayloads {
+    /// When it deletes a payload's object: `withMessage` (when it deletes
+    /// the message: the extended client's `deletePayloadFromS3`, and the
+    /// safe way), `onReceive` (as soon as it has read it, before
+    /// processing: the guide's code; a crash then leaves the redelivered
+    /// message pointing at nothing), or `never`.
+    pub delete_object: DeleteObject,
+}
+
+/// When a consumer deletes a payload's object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum DeleteObject {
+    WithMessage,
+    OnReceive,
+    Never,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -346,6 +420,11 @@ pub struct ScheduledSend {
     #[cfg_attr(feature = "contract", ts(optional))]
     #[cfg_attr(feature = "contract", schemars(range(min = 1, max = MAX_PAD_BYTES)))]
     pub pad_to_bytes: Option<u64>,
+    /// The character `padToBytes` fills with, instead of dots ("語": a
+    /// body of multibyte text, whose UTF-8 bytes outnumber its characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub pad_with: Option<char>,
 }
 
 /// The most bytes `padToBytes` fills a body out to: twice SQS's largest
@@ -362,9 +441,10 @@ impl ScheduledSend {
     pub(crate) fn sent_body(&self) -> String {
         let want = self.pad_to_bytes.unwrap_or(0).min(MAX_PAD_BYTES) as usize;
         let mut body = self.body.clone();
-        if body.len() < want {
-            body.push_str(&".".repeat(want - body.len()));
-        }
+        let fill = self.pad_with.unwrap_or('.');
+        // Whole characters only: a multibyte fill stops at or just under `want`.
+        let n = want.saturating_sub(body.len()) / fill.len_utf8();
+        body.extend(std::iter::repeat_n(fill, n));
         body
     }
 
@@ -571,6 +651,12 @@ pub struct Consumer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub publish_metrics: Option<PublishMetrics>,
+    /// Reads pointers to payloads in S3 (the extended client's and the
+    /// guide's): GetObject on receive, the body replaced by the payload;
+    /// a pointer to nothing (NoSuchKey) fails the message's processing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub payloads: Option<ReadPayloads>,
 }
 
 /// Where a consumer publishes its custom metrics.

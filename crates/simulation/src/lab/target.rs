@@ -244,6 +244,28 @@ const HEARTBEAT_VISIBILITY: Row = row(
 const IDEMPOTENT: Row = toggle!("idempotent", idempotent);
 const DELETES_FIRST: Row = toggle!("deletesBeforeProcessing", deletes_before_processing);
 const RETRY_IMMEDIATELY: Row = toggle!("retryImmediately", retry_immediately);
+/// `deleteObject`'s choices, as the file names them.
+pub(crate) const DELETE_OBJECTS: [&str; 3] = ["withMessage", "onReceive", "never"];
+const DELETE_OBJECT: Row = choice(
+    row(
+        "deleteObject",
+        "deleteObject",
+        "payloads.deleteObject",
+        false,
+        Access::Consumer(
+            |c| {
+                let when = c.payloads.as_ref().map(|p| p.delete_object);
+                named(&when.unwrap_or(crate::document::DeleteObject::Never))
+            },
+            |c, v, _| {
+                if let Some(delete_object) = parse(v) {
+                    c.payloads = Some(crate::document::ReadPayloads { delete_object });
+                }
+            },
+        ),
+    ),
+    &DELETE_OBJECTS,
+);
 const RETRY_BACKOFF: Row = row(
     "retryBackoff",
     "baseSeconds",
@@ -828,6 +850,7 @@ impl Target {
             Target::Idempotent { consumer } => (&IDEMPOTENT, C(consumer)),
             Target::DeletesBeforeProcessing { consumer } => (&DELETES_FIRST, C(consumer)),
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
+            Target::DeleteObject { consumer } => (&DELETE_OBJECT, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
             Target::SendBatchSize { producer } => (&SEND_BATCH_SIZE, P(producer)),

@@ -150,6 +150,11 @@ fn choice_label(target: &Target, value: &str) -> String {
             "messageId where Lambda reads itemIdentifier".into()
         }
         (Target::BatchResponse { .. }, "empty") => "An empty list".into(),
+        (Target::DeleteObject { .. }, "withMessage") => {
+            "After the message is processed and deleted".into()
+        }
+        (Target::DeleteObject { .. }, "onReceive") => "As soon as it is read (on receive)".into(),
+        (Target::DeleteObject { .. }, "never") => "Never".into(),
         _ => value.into(),
     }
 }

@@ -33,6 +33,7 @@ impl Simulation {
                 format!("Access Denied (Queuelab's buckets take calls from their own account, {own}, only)"),
             ));
         }
+        self.s3_requests.count(&call);
         match call {
             S3Call::CreateBucket(c) => self.create_bucket(required(&c.bucket, "Bucket")?),
             S3Call::PutBucketNotificationConfiguration(c) => self.put_notification(&c),

@@ -67,6 +67,8 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "count" => (0, MAX_RATE_COUNT, ""),
         "groupCount" => (1, MAX_GROUP_COUNT, ""),
         "padToBytes" => (1, MAX_PAD_BYTES, " of bytes"),
+        "thresholdBytes" => (1, crate::payload::MAX_THRESHOLD_BYTES, " of bytes"),
+        "thresholdChars" => (1, crate::payload::MAX_THRESHOLD_BYTES, " of characters"),
         "sizeBytes" => (0, MAX_OBJECT_BYTES, " of bytes"),
         "batchSize" => (batch.0, batch.1, ""),
         "replicas" => (1, MAX_REPLICAS, ""),
@@ -133,14 +135,19 @@ fn queue_attribute(field: &str) -> Option<(&'static str, (i64, i64), &'static st
         ));
     }
     let (_, attribute) = QUEUE_FIELDS.iter().find(|(f, _)| *f == field)?;
-    Some((attribute.as_str(), attribute.range()?, SECONDS))
+    let unit = match attribute {
+        AttributeName::MaximumMessageSize => " of bytes",
+        _ => SECONDS,
+    };
+    Some((attribute.as_str(), attribute.range()?, unit))
 }
 
 /// Each queue attribute a scenario can set, with the field that sets it:
 /// the one table the scenario's checks (`queue_attribute`), the queue's
 /// creation and CreateQueue's refusals (worded with the field) read. The
-/// four whole numbers of seconds come first (`QueueSpec::seconds`).
-pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 9] = [
+/// five whole numbers (four of seconds, one of bytes) come first
+/// (`QueueSpec::seconds`).
+pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 10] = [
     ("visibilityTimeoutSeconds", AttributeName::VisibilityTimeout),
     ("delaySeconds", AttributeName::DelaySeconds),
     (
@@ -151,6 +158,7 @@ pub(crate) const QUEUE_FIELDS: [(&str, AttributeName); 9] = [
         "receiveMessageWaitTimeSeconds",
         AttributeName::ReceiveMessageWaitTimeSeconds,
     ),
+    ("maximumMessageSizeBytes", AttributeName::MaximumMessageSize),
     (
         "contentBasedDeduplication",
         AttributeName::ContentBasedDeduplication,
@@ -181,8 +189,9 @@ impl QueueSpec {
             self.delay_seconds,
             self.message_retention_period_seconds,
             self.receive_message_wait_time_seconds,
+            self.maximum_message_size_bytes,
         ];
-        QUEUE_FIELDS[..4]
+        QUEUE_FIELDS[..5]
             .iter()
             .zip(values)
             .map(|((field, attribute), value)| (*field, *attribute, value))

@@ -37,6 +37,7 @@ pub use crate::document::{
     MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS,
     MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
+pub use crate::document::{DeleteObject, Offload, OffloadStyle, ReadPayloads};
 pub use alarms::RESOLUTIONS;
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};

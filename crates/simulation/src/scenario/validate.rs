@@ -241,6 +241,9 @@ impl Scenario {
                     at(format!("producers[{i}].sends[{j}].padToBytes"), bytes)?;
                 }
             }
+            if let Some(offload) = &p.offload {
+                self.validate_offload(&format!("producers[{i}].offload"), offload)?;
+            }
             if let Some(rate) = &p.rate {
                 at(format!("producers[{i}].rate.startMs"), rate.start_ms)?;
                 at(format!("producers[{i}].rate.everyMs"), rate.every_ms)?;
@@ -254,6 +257,43 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+
+    /// A producer's offload: one of the scenario's buckets, and the
+    /// threshold its style counts (bytes for the extended client,
+    /// characters for the guide's code), in range.
+    fn validate_offload(&self, path: &str, o: &crate::document::Offload) -> Result<(), FieldError> {
+        use crate::document::OffloadStyle;
+        if !self.buckets.iter().any(|b| b.name == o.bucket) {
+            return Err(FieldError {
+                path: format!("{path}.bucket"),
+                rule: "the name of one of the scenario's buckets".into(),
+                got: quoted(&o.bucket),
+            });
+        }
+        let (given, other, other_style) = match o.style {
+            OffloadStyle::ExtendedClient => {
+                (o.threshold_bytes, o.threshold_chars, "thresholdChars")
+            }
+            OffloadStyle::Guide => (o.threshold_chars, o.threshold_bytes, "thresholdBytes"),
+        };
+        if let Some(n) = other {
+            return Err(FieldError {
+                path: format!("{path}.{other_style}"),
+                rule: "left out: the extended client counts bytes (thresholdBytes), the guide's \
+                       code characters (thresholdChars)"
+                    .into(),
+                got: n.to_string(),
+            });
+        }
+        let field = match o.style {
+            OffloadStyle::ExtendedClient => "thresholdBytes",
+            OffloadStyle::Guide => "thresholdChars",
+        };
+        match given {
+            Some(n) => within(format!("{path}.{field}"), i128::from(n)),
+            None => Ok(()),
+        }
     }
 
     /// Each checkpoint: a unique id, a moment in range, an `after` naming a

@@ -104,6 +104,7 @@ const ROWS: &[Row] = &[
     ("queues[].delaySeconds", "Delay", None, Number, "", true, true),
     ("queues[].messageRetentionPeriodSeconds", "Retention", Some("retention period"), Number, "", true, true),
     ("queues[].receiveMessageWaitTimeSeconds", "Receive wait time", None, Number, "", true, false),
+    ("queues[].maximumMessageSizeBytes", "Maximum message size", Some("MaximumMessageSize"), Number, "bytes; default 1,048,576", true, false),
     ("queues[].contentBasedDeduplication", "Content-based deduplication", None, Toggle, "FIFO only", true, false),
     ("queues[].deduplicationScope", "Deduplication scope", None, Choice, "FIFO only", true, false),
     ("queues[].fifoThroughputLimit", "FIFO throughput limit", None, Choice, "perMessageGroupId with messageGroup scope: high throughput", true, false),
@@ -124,6 +125,7 @@ const ROWS: &[Row] = &[
     ("producers[].sends[].delaySeconds", "Delay", Some("send's delay"), Number, "", true, false),
     ("producers[].sends[].attributes", "Message attributes", None, Text, "", true, false),
     ("producers[].sends[].padToBytes", "Padded to", Some("body size"), Number, "bytes, filled with dots", true, false),
+    ("producers[].sends[].padWith", "Padded with", Some("padding character"), Text, "one character; default a dot", true, false),
     ("producers[].rate", "Steady rate", None, Group, "", true, false),
     ("producers[].rate.startMs", "Starts at", Some("first send"), Number, "", true, false),
     ("producers[].rate.everyMs", "Every", Some("time between sends"), Number, "", false, false),
@@ -132,6 +134,11 @@ const ROWS: &[Row] = &[
     ("producers[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "", true, false),
     ("producers[].rate.batchSize", "Sends per batch", Some("sends per batch"), Number, "SendMessageBatch of this many; empty = one SendMessage each", true, false),
     ("producers[].rate.groupCount", "Message groups", Some("number of message groups"), Number, "{n} in groupId takes turns in this many", true, false),
+    ("producers[].offload", "Offloads large bodies", None, Group, "puts them in a bucket and sends a pointer", true, false),
+    ("producers[].offload.bucket", "Bucket", Some("payload bucket"), Text, "one of the scenario's buckets", false, false),
+    ("producers[].offload.style", "Offload style", None, Choice, "extendedClient (bytes) or guide (characters)", false, false),
+    ("producers[].offload.thresholdBytes", "Threshold", Some("offload threshold"), Number, "bytes; default 262,144", true, false),
+    ("producers[].offload.thresholdChars", "Threshold", Some("offload threshold in characters"), Number, "characters; default 200,000", true, false),
     ("schedule[].name", "Name", Some("name"), Text, "", false, false),
     ("schedule[].queue", "Queue", None, Text, "", false, false),
     ("schedule[].sends[].atMs", "Sent at", Some("send time"), Number, "", false, false),
@@ -141,6 +148,7 @@ const ROWS: &[Row] = &[
     ("schedule[].sends[].delaySeconds", "Delay", Some("send's delay"), Number, "", true, false),
     ("schedule[].sends[].attributes", "Message attributes", None, Text, "", true, false),
     ("schedule[].sends[].padToBytes", "Padded to", Some("body size"), Number, "bytes, filled with dots", true, false),
+    ("schedule[].sends[].padWith", "Padded with", Some("padding character"), Text, "one character; default a dot", true, false),
     ("operators[].name", "Name", Some("name"), Text, "", false, false),
     ("operators[].calls[].atMs", "Called at", Some("call time"), Number, "", false, false),
     ("operators[].calls[].call", "Call", None, Group, "purgeQueue, startMessageMoveTask, cancelMessageMoveTask, addPermission, disableKey or enableKey", false, false),
@@ -179,6 +187,8 @@ const ROWS: &[Row] = &[
     ("consumers[].batchOverheadMs", "Batch overhead", None, Number, "once per receive", true, false),
     ("consumers[].publishMetrics", "Publishes metrics", None, Group, "PutMetricData after each message", true, false),
     ("consumers[].publishMetrics.namespace", "Metrics namespace", Some("metrics namespace"), Text, "ProcessingTime and ProcessingSuccess go here", false, false),
+    ("consumers[].payloads", "Reads payloads from S3", None, Group, "GetObject of each pointer on receive", true, false),
+    ("consumers[].payloads.deleteObject", "Deletes the object", Some("when the object is deleted"), Choice, "withMessage, onReceive or never", false, false),
     ("consumers[].behaviour.idempotent", "Idempotent", Some("idempotent handler"), Toggle, "skips ids already processed", true, true),
     ("consumers[].behaviour.failsOn", "Fails on bodies containing", Some("fails on"), List, "comma-separated", true, true),
     ("consumers[].behaviour.failsEveryNth", "Fails every Nth receive", Some("fails every nth receive"), Number, "empty = never", true, true),
@@ -276,6 +286,23 @@ const BATCH_RESPONSES: [(&str, &str); 5] = [
     ("empty", "An empty list"),
 ];
 
+/// A producer's `offload.style`, with its words.
+const OFFLOAD_STYLES: [(&str, &str); 2] = [
+    ("extendedClient", "The extended client library's (bytes)"),
+    ("guide", "The guide's code (characters)"),
+];
+
+/// A consumer's `payloads.deleteObject`, with its words.
+const DELETE_OBJECTS: [(&str, &str); 3] = [
+    ("withMessage", "With the message"),
+    ("onReceive", "On receive"),
+    ("never", "Never"),
+];
+
+fn choice_words(values: &[(&str, &str)]) -> Vec<KnobChoice> {
+    knob_choices(values, |_| true)
+}
+
 /// The values of `deduplicationScope` (each one `dedup_scope` accepts), with their words.
 const DEDUP_SCOPES: [(&str, &str); 2] = [
     ("queue", "Per queue"),
@@ -334,7 +361,9 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
         "fifoThroughputLimit" => {
             knob_choices(&THROUGHPUT_LIMITS, |v| throughput_limit(v).is_some())
         }
-        "response" => knob_choices(&BATCH_RESPONSES, |_| true),
+        "response" => choice_words(&BATCH_RESPONSES),
+        "style" => choice_words(&OFFLOAD_STYLES),
+        "deleteObject" => choice_words(&DELETE_OBJECTS),
         _ => Vec::new(),
     };
     FieldWords {

@@ -702,6 +702,20 @@ fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
                 ..by(bucket)
             },
         ),
+        SimEvent::PayloadResolved { consumer, key, .. } => (
+            T::PayloadResolved,
+            Happening {
+                message: Some(key.clone()),
+                ..by(consumer)
+            },
+        ),
+        SimEvent::PayloadMissing { consumer, key, .. } => (
+            T::PayloadMissing,
+            Happening {
+                message: Some(key.clone()),
+                ..by(consumer)
+            },
+        ),
         SimEvent::BucketNotified {
             bucket, queue, key, ..
         } => (

@@ -247,6 +247,8 @@ fn operator_lines_are_checked(file: &str) {
         T::TopicFilteredOut,
         T::BucketObjectChanged,
         T::BucketNotified,
+        T::PayloadResolved,
+        T::PayloadMissing,
         T::LambdaReturned,
         T::LambdaThrottled,
         T::LambdaScaled,

@@ -618,6 +618,22 @@ impl Story {
                 };
                 self.happened(now, T::BucketObjectChanged, h);
             }
+            SimEvent::PayloadResolved { consumer, key, .. } => {
+                let h = Happening {
+                    consumer: Some(consumer),
+                    message: Some(key),
+                    ..Happening::default()
+                };
+                self.happened(now, T::PayloadResolved, h);
+            }
+            SimEvent::PayloadMissing { consumer, key, .. } => {
+                let h = Happening {
+                    consumer: Some(consumer),
+                    message: Some(key),
+                    ..Happening::default()
+                };
+                self.happened(now, T::PayloadMissing, h);
+            }
             SimEvent::LambdaReturned { .. }
             | SimEvent::LambdaThrottled { .. }
             | SimEvent::LambdaScaled { .. }
