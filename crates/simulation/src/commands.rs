@@ -424,7 +424,11 @@ impl Simulation {
                         Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
                     }
                 }
-                Effect::ChangeVisibility { handles, seconds } => {
+                Effect::ChangeVisibility {
+                    handles,
+                    seconds,
+                    heartbeat,
+                } => {
                     let seconds = match seconds {
                         Some(seconds) => seconds,
                         None => {
@@ -438,9 +442,18 @@ impl Simulation {
                             calls::change_visibility(&mut self.engine, &by, &url, &handle, seconds)
                         {
                             self.action_failed(&consumer, "ChangeMessageVisibility", error);
+                            if heartbeat {
+                                self.workers[index].stop_heartbeat();
+                            }
                         }
                     }
                 }
+                Effect::Redelay {
+                    body,
+                    attributes,
+                    seconds,
+                    handle,
+                } => self.redelay(index, body, attributes, seconds, handle, now),
                 Effect::Perform {
                     message_id,
                     body,
@@ -456,6 +469,36 @@ impl Simulation {
         }
     }
 
+    /// A worker's message not yet due, sent again to its queue delayed
+    /// `seconds` (its calls, billed like any), then the original deleted.
+    fn redelay(
+        &mut self,
+        index: usize,
+        body: String,
+        attributes: Vec<queuelab_engine::MessageAttribute>,
+        seconds: i64,
+        handle: String,
+        now: Millis,
+    ) {
+        let worker = &self.workers[index];
+        let (consumer, url, by) = (
+            worker.name.clone(),
+            worker.url.clone(),
+            worker.principal.clone(),
+        );
+        let message = NewMessage {
+            body,
+            delay_seconds: Some(seconds),
+            attributes,
+            ..NewMessage::default()
+        };
+        if let Err(error) = self.send(&by, url.clone(), message, now) {
+            self.action_failed(&consumer, "SendMessage", error);
+            return;
+        }
+        self.run_worker(index, vec![Effect::Delete { handle }], now);
+    }
+
     /// The worker's ReceiveMessage, as its spec configures it.
     fn receive(&mut self, index: usize) -> SqsResult<ReceiveOutcome> {
         let worker = &self.workers[index];
@@ -464,6 +507,11 @@ impl Simulation {
             max_number_of_messages: Some(worker.spec.batch_size),
             wait_time_seconds: Some(worker.spec.wait_time_seconds),
             system_attribute_names: vec!["ApproximateReceiveCount".into()],
+            // Only a handler that reads an attribute asks for them.
+            message_attribute_names: match &worker.spec.behaviour.redelay_until {
+                Some(_) => vec!["All".into()],
+                None => Vec::new(),
+            },
             ..ReceiveMessage::default()
         };
         let by = worker.principal.clone();

@@ -41,7 +41,7 @@ pub(crate) fn build(
             principal,
             url: url_of(&what, &p.queue)?,
             index,
-            listed: Listed::new(&p.sends),
+            listed: Listed::new(&p.sends, scenario.start_epoch_ms),
             rate: p.rate.clone(),
             next_rate: 0,
             sends: Sends::default(),
@@ -67,6 +67,7 @@ impl Producer {
         let fill = |s: &str| s.replace("{n}", &n.to_string());
         let send = ScheduledSend {
             at_ms: at,
+            at: None,
             body: fill(&rate.body),
             group_id: rate.group_id.as_deref().map(fill),
             dedup_id: None,
