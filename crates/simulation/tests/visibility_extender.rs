@@ -58,7 +58,12 @@ fn duplicates(sim: &Simulation) -> usize {
 
 fn side_effects(sim: &Simulation) -> usize {
     sim.events(0)
-        .filter(|e| matches!(e.kind, Kind::Simulation(SimEvent::SideEffectPerformed { .. })))
+        .filter(|e| {
+            matches!(
+                e.kind,
+                Kind::Simulation(SimEvent::SideEffectPerformed { .. })
+            )
+        })
         .count()
 }
 
