@@ -1073,6 +1073,20 @@ seed: number,
  */
 durationMs: number, 
 /**
+ * SQS's request quotas apply (a FIFO queue's 300 transactions per
+ * second per action; high throughput's per region and message group):
+ * a call past one answers `RequestThrottled`. Off by default.
+ */
+throttling?: boolean, 
+/**
+ * The wall-clock moment virtual time 0 stands for, in epoch
+ * milliseconds (`1796374800000` is 2026-12-04T09:00:00Z): every
+ * timestamp SQS reports, and the time a schedule's `at` names,
+ * count from it. Replaces the host's own start when given; at most
+ * 253402300799999 (9999-12-31T23:59:59.999Z).
+ */
+startEpochMs?: number, 
+/**
  * KMS keys made at time 0, before the queues, for queues encrypted
  * with SSE-KMS (`encryption.kmsKey`). The AWS managed key
  * `alias/aws/sqs` always exists besides them. At most 20.
@@ -1205,7 +1219,18 @@ name: string, queue: string,
  */
 account?: string, sends: Array<ScheduledSend>, rate: Rate | null, };
 
-export type ScheduledSend = { atMs: number, body: string, 
+export type ScheduledSend = { 
+/**
+ * When it is sent, in virtual ms from the start (default 0). Not with `at`.
+ */
+atMs: number, 
+/**
+ * When it is sent, as a wall-clock time in UTC
+ * ("2026-12-04T09:00:00Z"), counted from the scenario's
+ * `startEpochMs` (which it needs): a one-time schedule, as
+ * EventBridge Scheduler's `at(…)`. Within the run. Not with `atMs`.
+ */
+at?: string, body: string, 
 /**
  * MessageGroupId (required on FIFO queues).
  */
@@ -1416,7 +1441,16 @@ retryImmediately?: boolean,
  * count − 1), at most maxSeconds (ChangeMessageVisibility), so each
  * retry waits longer than the last. Not with `retryImmediately`.
  */
-retryBackoff?: RetryBackoff, };
+retryBackoff?: RetryBackoff, 
+/**
+ * The message attribute holding each message's due time (`DeliverAt`:
+ * a UTC time such as "2026-12-04T09:00:00Z", or epoch milliseconds).
+ * A message received before it is due is sent again with DelaySeconds
+ * of the time left (at most 900, SQS's longest delay) and deleted, so
+ * it is handled at its time: the way past SQS's 15 minutes. A message
+ * without a readable due time is handled at once. Default: none.
+ */
+redelayUntil?: string, };
 
 /**
  * Where a consumer publishes its custom metrics.
@@ -2328,7 +2362,8 @@ maxQueues?: number,
 realism?: RealismOptions, };
 
 /**
- * `PlaygroundOptions.realism`: the teaching knobs, each a probability.
+ * `PlaygroundOptions.realism`: the teaching knobs, each a probability,
+ * and throttling, on or off.
  */
 export type RealismOptions = { 
 /**
@@ -2342,7 +2377,11 @@ duplicateDeliveryProbability?: number,
 /**
  * Probability that a receive returns fewer messages than it could.
  */
-fewerMessagesProbability?: number, };
+fewerMessagesProbability?: number, 
+/**
+ * SQS's request quotas: a FIFO queue's call past one answers `RequestThrottled`.
+ */
+throttling?: boolean, };
 
 /**
  * Per-call options for `dispatch`.

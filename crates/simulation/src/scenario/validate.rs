@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use queuelab_engine::{
-    check_attribute_text, is_queue_name, AttributeName, DedupScope, MAX_START_EPOCH_MS,
-};
+use queuelab_engine::{check_attribute_text, is_queue_name, AttributeName, DedupScope};
 
 use super::fields::{account, at_most, quoted, refuse, short_name, within, FieldError};
 use crate::document::{
@@ -82,15 +80,8 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
-        if let Some(start) = self.start_epoch_ms.filter(|s| *s > MAX_START_EPOCH_MS) {
-            return Err(refuse(
-                "startEpochMs".into(),
-                format!(
-                    "a whole number of epoch milliseconds from 0 to {MAX_START_EPOCH_MS} \
-                     (9999-12-31T23:59:59.999Z)"
-                ),
-                start.to_string(),
-            ));
+        if let Some(start) = self.start_epoch_ms {
+            at("startEpochMs".into(), start)?;
         }
         at_most(
             "queues",
