@@ -99,7 +99,7 @@ impl Simulation {
                     Some(principal) => principal.named(&name),
                     None => Principal::caller(Some(&name)),
                 };
-                match self.send(&by, queue_url, message, now) {
+                match self.send(&by, queue_url, message, None, now) {
                     Ok(outcome) => outcome,
                     Err(error) => self.failed(&name, "SendMessage", error),
                 }
@@ -110,7 +110,7 @@ impl Simulation {
                 principal,
             } => {
                 let by = principal.named(&name);
-                self.send(&by, queue_url, message, now)
+                self.send(&by, queue_url, message, None, now)
                     .unwrap_or_else(Outcome::Refused)
             }
             actors::Command::CreateQueue {
@@ -225,12 +225,14 @@ impl Simulation {
         Outcome::Done
     }
 
-    /// An actor's SendMessage, made as `by` (named for the actor).
+    /// An actor's SendMessage, made as `by` (named for the actor); a
+    /// worker's, `again_of` the message it re-delays.
     fn send(
         &mut self,
         by: &Principal,
         queue_url: String,
         message: NewMessage,
+        again_of: Option<&str>,
         now: Millis,
     ) -> SqsResult<Outcome> {
         let request = SendMessage { queue_url, message };
@@ -260,6 +262,7 @@ impl Simulation {
                         body: &request.message.body,
                         attributes: &attributes,
                         group: request.message.group_id.as_deref(),
+                        again_of,
                     };
                     for o in &mut self.observers {
                         o.produced(now, &send);
@@ -449,11 +452,19 @@ impl Simulation {
                     }
                 }
                 Effect::Redelay {
+                    message_id,
                     body,
                     attributes,
                     seconds,
                     handle,
-                } => self.redelay(index, body, attributes, seconds, handle, now),
+                } => self.redelay(
+                    index,
+                    (message_id, body),
+                    attributes,
+                    seconds,
+                    handle,
+                    now,
+                ),
                 Effect::Perform {
                     message_id,
                     body,
@@ -469,17 +480,19 @@ impl Simulation {
         }
     }
 
-    /// A worker's message not yet due, sent again to its queue delayed
-    /// `seconds` (its calls, billed like any), then the original deleted.
+    /// A worker's message not yet due (`again`: its id and body), sent
+    /// again to its queue delayed `seconds` (its calls, billed like any),
+    /// then the original deleted.
     fn redelay(
         &mut self,
         index: usize,
-        body: String,
+        again: (String, String),
         attributes: Vec<queuelab_engine::MessageAttribute>,
         seconds: i64,
         handle: String,
         now: Millis,
     ) {
+        let (message_id, body) = again;
         let worker = &self.workers[index];
         let (consumer, url, by) = (
             worker.name.clone(),
@@ -492,7 +505,7 @@ impl Simulation {
             attributes,
             ..NewMessage::default()
         };
-        if let Err(error) = self.send(&by, url.clone(), message, now) {
+        if let Err(error) = self.send(&by, url, message, Some(&message_id), now) {
             self.action_failed(&consumer, "SendMessage", error);
             return;
         }

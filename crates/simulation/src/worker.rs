@@ -71,6 +71,7 @@ pub(crate) enum Effect {
     /// succeeds, DeleteMessage of the original (`handle`). A failed send
     /// deletes nothing: the message comes back when its visibility ends.
     Redelay {
+        message_id: String,
         body: String,
         attributes: Vec<queuelab_engine::MessageAttribute>,
         seconds: i64,
@@ -416,6 +417,7 @@ impl Worker {
         }
         if let Some(seconds) = redelay(&handled) {
             out.push(Effect::Redelay {
+                message_id: held.message_id.clone(),
                 body: held.body.clone(),
                 attributes: held.attributes.clone(),
                 seconds,
