@@ -254,3 +254,40 @@ fn a_redelay_attribute_name_out_of_bounds_is_refused_naming_the_field() {
         "{error}"
     );
 }
+
+/// A shipped scenario, run to its end.
+fn shipped(name: &str) -> Simulation {
+    let path = format!("{}/../../web/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("the file");
+    run(serde_json::from_str(&text).expect("a scenario"))
+}
+
+/// Each side effect of the run: (moment, consumer).
+fn handled_by(sim: &Simulation) -> Vec<(u64, String)> {
+    sim.events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::SideEffectPerformed { consumer, .. }) => {
+                Some((e.time_ms, consumer.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_scheduled_delivery_scenario_handles_the_filtered_reminder_early_and_the_others_on_time() {
+    let sim = shipped("29-scheduled-delivery.json");
+    // Due at 09:00, three hours (10,800 s) after its 06:00 start.
+    assert_eq!(
+        handled_by(&sim),
+        [
+            (900_200, "filter-on-receive".to_string()),
+            (10_800_200, "notifier".to_string()),
+            (10_800_400, "re-delayer".to_string()),
+        ]
+    );
+    // 12 sends in all for the re-delayed reminder: the app's and 11 re-sends.
+    let sends = sends(&sim);
+    assert_eq!(sends.iter().filter(|s| s.1 == "re-delayer").count(), 11);
+    assert_eq!(sends.iter().filter(|s| s.1 == "scheduler").count(), 1);
+}

@@ -136,3 +136,34 @@ fn the_12_hour_ceiling_refuses_a_heartbeat_with_sqs_s_error_and_ends_the_heartbe
     // Visible again at 12 h, the other worker takes it: a duplicate.
     assert_eq!(duplicates(&sim), 1);
 }
+
+#[test]
+fn the_visibility_extender_scenario_keeps_one_job_duplicates_one_and_meets_the_ceiling_with_one()
+{
+    let path = format!(
+        "{}/../../web/scenarios/30-visibility-extender.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("the file");
+    let sim = run(serde_json::from_str(&text).expect("a scenario"));
+    let duplicates: Vec<(u64, String, String)> = sim
+        .events(0)
+        .filter_map(|e| match e.kind {
+            Kind::Simulation(SimEvent::DuplicateDelivery {
+                consumer, queue, ..
+            }) => Some((e.time_ms, queue.to_string(), consumer.to_string())),
+            _ => None,
+        })
+        .collect();
+    // 30/60 keeps the thumbnail job; 90/60 lets the report go at 60 s; the
+    // archive job is visible again at 12 h.
+    assert_eq!(
+        duplicates,
+        [
+            (60_000, "reports".to_string(), "helper-r".to_string()),
+            (12 * HOUR, "archive".to_string(), "helper-a".to_string()),
+        ]
+    );
+    let refused: Vec<(u64, &str)> = refusals(&sim).iter().map(|r| (r.0, r.1)).collect();
+    assert_eq!(refused, [(43_170_000, "ChangeMessageVisibility")]);
+}
