@@ -562,7 +562,7 @@ const PINNED: &[Pinned] = &[
         "29-scheduled-delivery.json",
         &[],
         "when-handled",
-        "At 06:15, when the delay ends: early",
+        "At 08:15, when the delay ends: early",
     ),
     // filter-on-receive re-delaying until DeliverAt: it sends, on time.
     (
