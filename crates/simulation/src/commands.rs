@@ -457,14 +457,7 @@ impl Simulation {
                     attributes,
                     seconds,
                     handle,
-                } => self.redelay(
-                    index,
-                    (message_id, body),
-                    attributes,
-                    seconds,
-                    handle,
-                    now,
-                ),
+                } => self.redelay(index, (message_id, body), attributes, seconds, handle, now),
                 Effect::Perform {
                     message_id,
                     body,

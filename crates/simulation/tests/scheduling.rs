@@ -291,3 +291,23 @@ fn the_scheduled_delivery_scenario_handles_the_filtered_reminder_early_and_the_o
     assert_eq!(sends.iter().filter(|s| s.1 == "re-delayer").count(), 3);
     assert_eq!(sends.iter().filter(|s| s.1 == "scheduler").count(), 1);
 }
+
+#[test]
+fn re_delaying_on_a_fifo_queue_is_refused_naming_the_field() {
+    // SQS refuses a message's own DelaySeconds on a FIFO queue.
+    let s: Scenario = serde_json::from_value(json!({
+        "title": "fifo", "durationMs": 1000,
+        "queues": [{ "name": "reminders.fifo", "contentBasedDeduplication": true }],
+        "consumers": [{ "name": "reminder", "queue": "reminders.fifo",
+                        "processing": { "fixedMs": 0 },
+                        "behaviour": { "redelayUntil": "DeliverAt" } }],
+    }))
+    .expect("well-formed");
+    let error = s.validate().expect_err("refused").to_string();
+    assert!(
+        error.starts_with(
+            "consumers[0].behaviour.redelayUntil must be left out on a FIFO queue's consumer"
+        ),
+        "{error}"
+    );
+}

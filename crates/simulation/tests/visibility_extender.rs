@@ -138,8 +138,7 @@ fn the_12_hour_ceiling_refuses_a_heartbeat_with_sqs_s_error_and_ends_the_heartbe
 }
 
 #[test]
-fn the_visibility_extender_scenario_keeps_one_job_duplicates_one_and_meets_the_ceiling_with_one()
-{
+fn the_visibility_extender_scenario_keeps_one_job_duplicates_one_and_meets_the_ceiling_with_one() {
     let path = format!(
         "{}/../../web/scenarios/30-visibility-extender.json",
         env!("CARGO_MANIFEST_DIR")

@@ -118,6 +118,21 @@ impl Scenario {
         self.validate_lambdas()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
+            // SQS has no per-message DelaySeconds on a FIFO queue: every
+            // re-delay would be refused and the message would loop.
+            if let Some(name) = c
+                .behaviour
+                .redelay_until
+                .as_ref()
+                .filter(|_| is_fifo(&c.queue))
+            {
+                return Err(refuse(
+                    format!("consumers[{i}].behaviour.redelayUntil"),
+                    "left out on a FIFO queue's consumer (SQS refuses a message's own \
+                     DelaySeconds on a FIFO queue, so it cannot be re-delayed)",
+                    quoted(name),
+                ));
+            }
         }
         at_most(
             "narration",
