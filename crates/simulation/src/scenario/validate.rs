@@ -446,6 +446,14 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
     if let Some(every) = b.heartbeat_every_ms {
         at(path("behaviour.heartbeatEveryMs"), every)?;
     }
+    if let Some(name) = b
+        .redelay_until
+        .as_ref()
+        .filter(|n| n.is_empty() || n.len() > 256)
+    {
+        let rule = "a message attribute's name of 1 to 256 characters";
+        return Err(refuse(path("behaviour.redelayUntil"), rule, quoted(name)));
+    }
     if let Some(w) = &b.fails_during_ms {
         at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;
         at(path("behaviour.failsDuringMs.endMs"), w.end_ms)?;
