@@ -600,3 +600,31 @@ test("the throttled burst: high throughput alone is still throttled on its one m
   assert.deepEqual(problems, []);
   await close();
 });
+
+test("the early reminder: the queue's delay at 900 s still reminds early, re-delaying until DeliverAt passes", async () => {
+  const { page, problems, close } = await open("?lab=early-reminder&checkpoints=off");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), [
+    "Each message is reminded exactly once",
+    "No message is reminded before the time in its DeliverAt attribute",
+  ]);
+  // As shipped: delay 900 and filter on receive handles R-1 at 06:15, due 06:40.
+  let v = await verdict(page);
+  assert.equal(v.state, "unmet");
+  assert.deepEqual(v.failed, ["notHandledBefore"]);
+  assert.match(v.text, /With seed 1, reminder R-1 was reminded at t = 900\.\d+ s by reminder-service, 25 min before its DeliverAt \(2026-12-04T06:40:00\.000Z\)/);
+
+  // A queue delay stops at 900 s too: still early.
+  await page.locator("#knob-queueDelay").fill("900");
+  await page.locator("#knob-queueDelay").press("Enter");
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["notHandledBefore"]);
+
+  // Re-delaying until DeliverAt: each reminder once, at its time, on every seed.
+  await page.locator("#knob-queueDelay").fill("0");
+  await page.locator("#knob-queueDelay").press("Enter");
+  await page.locator("#knob-redelay").check();
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});

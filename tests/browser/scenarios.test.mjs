@@ -358,6 +358,35 @@ const STORIES = {
       assert.match(c.drawn.narration.text, /^scan-1's receives ran out/);
     },
   },
+  "29-scheduled-delivery": {
+    moments: {
+      // 08:15 and a second: the 15-minute delay is over.
+      901000: (c) => {
+        assert.deepEqual(effects(c), ["reminded ×1 by filter-on-receive"], "Ada's reminder handled 45 min early");
+        assert.equal(count(c, "sent", (e) => e.by === "re-delayer"), 1, "Bo's reminder re-delayed, not handled");
+        assert.equal(count(c, "sent", (e) => e.by === "scheduler"), 0, "the scheduler waits for 09:00");
+      },
+    },
+    end: (c) => {
+      assert.deepEqual([...effects(c)].sort(), ["reminded ×1 by filter-on-receive", "reminded ×1 by notifier", "reminded ×1 by re-delayer"]);
+      assert.equal(count(c, "sent", (e) => e.by === "re-delayer"), 3, "4 sends in all for an hour: the app's and 3 re-sends");
+      assert.equal(count(c, "sent", (e) => e.by === "scheduler"), 1, "one send at 09:00");
+    },
+  },
+  "30-visibility-extender": {
+    moments: {
+      61000: (c) => {
+        assert.equal(count(c, "duplicateDelivery", (e) => e.queue === "reports"), 1, "90 s beats, 60 s visibility: helper-r receives the report job");
+        assert.equal(count(c, "duplicateDelivery", (e) => e.queue === "thumbnails"), 0, "30 s beats keep the thumbnail job hidden");
+        assert.match(c.drawn.narration.text, /^extender-90's first beat is due at 90 s/);
+      },
+    },
+    end: (c) => {
+      const refused = c.events.filter((e) => e.type === "actionFailed" && e.action === "ChangeMessageVisibility");
+      assert.deepEqual(refused.map((e) => [e.timeMs, e.error]), [[43170000, "Value 60 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]"]]);
+      assert.equal(count(c, "duplicateDelivery", (e) => e.queue === "archive"), 1, "the archive job visible again at 12 h");
+    },
+  },
   "31-high-throughput-fifo": {
     moments: {
       1000: (c) => {
@@ -379,7 +408,7 @@ const STORIES = {
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
   // The lessons after them (11–25) are played by basics.test.mjs; Lambda's,
   // CloudWatch's (21–25) and the patterns' (26 on) have their moments here too.
-  assert.equal(scenarios.length, 27);
+  assert.equal(scenarios.length, 29);
   assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
   assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });

@@ -140,6 +140,11 @@ function wire(scenario) {
   // KMS keys: aliases KMS accepts, a policy naming a service; a disableKey or enableKey call names the first.
   (scenario.keys ?? []).forEach((key, i) => Object.assign(key, { alias: `alias/key-${i + 1}`, allow: key.allow.map(() => "sns.amazonaws.com") }));
   (scenario.operators ?? []).forEach((operator, i) => (operator.name = `ops-${i + 1}`));
+  // A send's wall-clock `at` is a UTC time within the run, counted from
+  // startEpochMs (the schema cannot say): the sends keep their atMs.
+  for (const send of [...scenario.producers, ...scenario.schedule].flatMap((p) => p.sends ?? [])) delete send.at;
+  // A FIFO queue's consumer does not re-delay (SQS refuses a message's own DelaySeconds there).
+  for (const consumer of scenario.consumers) delete consumer.behaviour?.redelayUntil;
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
   scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));
   scenario.consumers.forEach((consumer, i) => (consumer.name = `worker-${i + 1}`));

@@ -7,6 +7,20 @@ export function secs(ms) {
   return (ms / 1000).toFixed(d);
 }
 
+/**
+ * Virtual time `ms` as the wall clock of a run whose time 0 is `epochMs`
+ * (a scenario's startEpochMs), in UTC: "08:15:00 UTC", "08:15:00.2 UTC"
+ * with tenths when the moment has them. A run longer than a day shows the
+ * date too: "2026-12-05 08:15:00 UTC".
+ * @param {number} ms @param {number} epochMs @param {number} [durationMs]
+ */
+export function wallClock(ms, epochMs, durationMs = 0) {
+  const iso = new Date(epochMs + ms).toISOString(); // 2026-12-04T08:15:00.200Z
+  const tenths = Math.floor(((epochMs + ms) % 1000) / 100);
+  const time = `${iso.slice(11, 19)}${tenths ? `.${tenths}` : ""}`;
+  return durationMs > 86_400_000 ? `${iso.slice(0, 10)} ${time} UTC` : `${time} UTC`;
+}
+
 /** A duration for people: "800 ms", "3.5 s", "5 min", "4 d". */
 export function span(ms) {
   if (ms < 1000) return `${ms} ms`;

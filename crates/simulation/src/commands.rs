@@ -108,7 +108,7 @@ impl Simulation {
                 account,
             } => {
                 let by = acting_as(&name, account);
-                match self.send(&by, queue_url, message, now) {
+                match self.send(&by, queue_url, message, None, now) {
                     Ok(outcome) => outcome,
                     Err(error) => self.failed(&name, "SendMessage", error),
                 }
@@ -127,7 +127,7 @@ impl Simulation {
                 principal,
             } => {
                 let by = principal.named(&name);
-                self.send(&by, queue_url, message, now)
+                self.send(&by, queue_url, message, None, now)
                     .unwrap_or_else(Outcome::Refused)
             }
             actors::Command::CreateQueue {
@@ -263,12 +263,14 @@ impl Simulation {
         Outcome::Done
     }
 
-    /// An actor's SendMessage, made as `by` (named for the actor).
+    /// An actor's SendMessage, made as `by` (named for the actor); a
+    /// worker's, `again_of` the message it re-delays.
     fn send(
         &mut self,
         by: &Principal,
         queue_url: String,
         message: NewMessage,
+        again_of: Option<&str>,
         now: Millis,
     ) -> SqsResult<Outcome> {
         let request = SendMessage { queue_url, message };
@@ -298,6 +300,7 @@ impl Simulation {
                         body: &request.message.body,
                         attributes: &attributes,
                         group: request.message.group_id.as_deref(),
+                        again_of,
                     };
                     for o in &mut self.observers {
                         o.produced(now, &send);
@@ -364,6 +367,7 @@ impl Simulation {
                     body: &message.body,
                     attributes: &attributes,
                     group: message.group_id.as_deref(),
+                    again_of: None,
                 };
                 for o in &mut self.observers {
                     o.produced(now, &send);
@@ -554,7 +558,11 @@ impl Simulation {
                         Err(error) => self.action_failed(&consumer, "DeleteMessage", error),
                     }
                 }
-                Effect::ChangeVisibility { handles, seconds } => {
+                Effect::ChangeVisibility {
+                    handles,
+                    seconds,
+                    heartbeat,
+                } => {
                     let seconds = match seconds {
                         Some(seconds) => seconds,
                         None => {
@@ -572,9 +580,19 @@ impl Simulation {
                             calls::change_visibility(&mut self.engine, &by, &url, &handle, seconds)
                         {
                             self.action_failed(&consumer, "ChangeMessageVisibility", error);
+                            if heartbeat {
+                                self.workers[index].stop_heartbeat();
+                            }
                         }
                     }
                 }
+                Effect::Redelay {
+                    message_id,
+                    body,
+                    attributes,
+                    seconds,
+                    handle,
+                } => self.redelay(index, (message_id, body), attributes, seconds, handle, now),
                 Effect::Perform {
                     message_id,
                     body,
@@ -588,6 +606,43 @@ impl Simulation {
                 Effect::Become(state) => self.workers[index].state = state,
             }
         }
+    }
+
+    /// A worker's message not yet due (`again`: its id and body), sent
+    /// again to its queue delayed `seconds` (its calls, billed like any),
+    /// then the original deleted.
+    fn redelay(
+        &mut self,
+        index: usize,
+        again: (String, String),
+        attributes: Vec<queuelab_engine::MessageAttribute>,
+        seconds: i64,
+        handle: String,
+        now: Millis,
+    ) {
+        let (message_id, body) = again;
+        let worker = &self.workers[index];
+        let (consumer, url, by) = (
+            worker.name.clone(),
+            worker.url.clone(),
+            worker.principal.clone(),
+        );
+        let message = NewMessage {
+            body,
+            delay_seconds: Some(seconds),
+            attributes,
+            ..NewMessage::default()
+        };
+        if let Err(error) = self.send(&by, url, message, Some(&message_id), now) {
+            self.action_failed(&consumer, "SendMessage", error);
+            return;
+        }
+        // The copy sent again points at the same payload: only the message goes.
+        let delete = Effect::Delete {
+            handle,
+            payload: None,
+        };
+        self.run_worker(index, vec![delete], now);
     }
 
     /// The worker's ReceiveMessage, as its spec configures it (a reader
@@ -609,7 +664,12 @@ impl Simulation {
             max_number_of_messages: Some(worker.spec.batch_size),
             wait_time_seconds: Some(worker.spec.wait_time_seconds),
             system_attribute_names: vec!["ApproximateReceiveCount".into()],
-            message_attribute_names,
+            // Only a handler that reads an attribute asks for them: a
+            // re-delaying one all of them, a reader of payloads the pointers'.
+            message_attribute_names: match &worker.spec.behaviour.redelay_until {
+                Some(_) => vec!["All".into()],
+                None => message_attribute_names,
+            },
             ..ReceiveMessage::default()
         };
         let by = worker.principal.clone();

@@ -33,6 +33,7 @@ pub mod sns;
 mod teach;
 mod time_order;
 mod units;
+mod wall_clock;
 mod work;
 mod worker;
 
@@ -320,6 +321,7 @@ impl Simulation {
             summary: String::new(),
             seed: config.seed,
             throttling: false,
+            start_epoch_ms: None,
             duration_ms: 0,
             keys: Vec::new(),
             queues: Vec::new(),
@@ -352,6 +354,9 @@ impl Simulation {
         let mut engine = Engine::new(Config {
             seed: scenario.seed,
             realism,
+            // A scenario that names its start (its schedule's wall-clock
+            // times count from it) keeps it whatever the host's.
+            start_epoch_ms: scenario.start_epoch_ms.unwrap_or(config.start_epoch_ms),
             ..config
         });
         for key in &scenario.keys {
@@ -383,7 +388,8 @@ impl Simulation {
             // `replicas` identical workers, in listed order.
             for name in worker_names(c) {
                 let spec = Consumer { name, ..c.clone() };
-                let worker = Worker::new(spec, url.clone()).map_err(|e| invalid(&what, e))?;
+                let mut worker = Worker::new(spec, url.clone()).map_err(|e| invalid(&what, e))?;
+                worker.start_epoch_ms = simulation.engine.config().start_epoch_ms;
                 simulation.workers.push(worker);
             }
         }

@@ -33,6 +33,9 @@ pub(crate) struct Produced<'a> {
     pub(crate) attributes: &'a BTreeMap<String, String>,
     /// Its MessageGroupId, if it was sent with one.
     pub(crate) group: Option<&'a str>,
+    /// The message it sends again (a worker re-delaying one not yet due):
+    /// the same message to whoever follows it, under a new id.
+    pub(crate) again_of: Option<&'a str>,
 }
 
 /// The moment time reached, after its events so far.

@@ -67,6 +67,20 @@ pub(crate) enum Effect {
     ChangeVisibility {
         handles: Vec<String>,
         seconds: Option<i64>,
+        /// A heartbeat's: a refusal ends the heartbeat, as an exception
+        /// ends an extender thread (`Worker::stop_heartbeat`).
+        heartbeat: bool,
+    },
+    /// SendMessage of a message not yet due again to the worker's queue,
+    /// delayed `seconds`, with its body and attributes; once the send
+    /// succeeds, DeleteMessage of the original (`handle`). A failed send
+    /// deletes nothing: the message comes back when its visibility ends.
+    Redelay {
+        message_id: String,
+        body: String,
+        attributes: Vec<queuelab_engine::MessageAttribute>,
+        seconds: i64,
+        handle: String,
     },
     /// The handler's side effect on a message (`once`: skipped when an
     /// idempotent handler recorded the message already).
@@ -132,6 +146,9 @@ pub struct Worker {
     /// worker counts them deleted, but a copy is left to come back.
     missed: Vec<String>,
     behaviours: Vec<Box<dyn WorkerBehaviour>>,
+    /// The wall clock at virtual time 0 (the engine's `start_epoch_ms`):
+    /// a behaviour compares due times with it.
+    pub start_epoch_ms: Millis,
 }
 
 impl Worker {
@@ -150,6 +167,7 @@ impl Worker {
             side_effects: 0,
             deleted: Vec::new(),
             missed: Vec::new(),
+            start_epoch_ms: 0,
         })
     }
 
@@ -197,6 +215,14 @@ impl Worker {
     /// copy of the message: SQS still holds it.
     pub(crate) fn delete_missed(&mut self, handle: String) {
         self.missed.push(handle);
+    }
+
+    /// Its heartbeat's ChangeMessageVisibility was refused: the heartbeat
+    /// ends for the message it holds (the next message starts its own).
+    pub(crate) fn stop_heartbeat(&mut self) {
+        if let State::Working { next_heartbeat, .. } = &mut self.state {
+            *next_heartbeat = None;
+        }
     }
 
     /// Its state, each held message's `deleted` as the run found it.
@@ -308,6 +334,7 @@ impl Worker {
                 deleted: false,
                 payload: resolved.guide_object,
                 payload_missing: resolved.missing,
+                attributes: m.message_attributes,
             });
         }
         let commands = self.observe(&Observation::Received { batch: &batch });
@@ -376,10 +403,13 @@ impl Worker {
             return;
         };
         let commands = self.observe(&Observation::HeartbeatDue);
-        apply(batch, *current, &commands, out);
+        let mut calls = Vec::new();
+        apply(batch, *current, &commands, &mut calls);
         let beat = next.unwrap_or(now);
         *next = Some(beat.saturating_add(*heartbeat_every).max(now + 1));
+        // The next beat is set before the calls, so a refused one can end it.
         out.push(Effect::Become(state));
+        out.extend(calls);
     }
 
     /// The handler is done with the current message: its behaviours decide
@@ -400,12 +430,21 @@ impl Worker {
         let handled = self.observe(&Observation::Handled {
             message: &held,
             now,
+            epoch_ms: self.start_epoch_ms.saturating_add(now),
         });
         if self.crash_if_asked(&held, &handled, now, out) {
             return;
         }
-        // A pointer to nothing: the handler has no payload to work on.
-        if held.payload_missing || handled.contains(&Command::Fail) {
+        if let Some(seconds) = redelay(&handled) {
+            out.push(Effect::Redelay {
+                message_id: held.message_id.clone(),
+                body: held.body.clone(),
+                attributes: held.attributes.clone(),
+                seconds,
+                handle: held.handle.clone(),
+            });
+        } else if held.payload_missing || handled.contains(&Command::Fail) {
+            // A pointer to nothing: the handler has no payload to work on.
             batch[current].failed = true;
             out.push(Effect::Log(SimEvent::ProcessingFailed {
                 consumer: consumer.clone(),
@@ -539,12 +578,15 @@ fn apply(batch: &[Held], current: usize, commands: &[Command], out: &mut Vec<Eff
                     .map(|h| h.handle.clone())
                     .collect(),
                 seconds: *seconds,
+                heartbeat: true,
             }),
             Command::ChangeVisibility { index, seconds } => out.push(Effect::ChangeVisibility {
                 handles: vec![batch[*index].handle.clone()],
                 seconds: Some(*seconds),
+                heartbeat: false,
             }),
             Command::Heartbeat { .. }
+            | Command::Redelay { .. }
             | Command::Fail
             | Command::Crash { .. }
             | Command::SideEffectOnce => {}
@@ -570,6 +612,14 @@ pub fn processing_ms(processing: &Processing, unit: f64) -> Millis {
             (-(mean as f64) * libm::log(1.0 - unit)).round() as u64
         }
     }
+}
+
+/// The delay of a behaviour's re-delay, if one asks for it.
+fn redelay(commands: &[Command]) -> Option<i64> {
+    commands.iter().find_map(|c| match c {
+        Command::Redelay { seconds } => Some(*seconds),
+        _ => None,
+    })
 }
 
 /// The first crash among a behaviour's commands.

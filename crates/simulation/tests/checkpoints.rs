@@ -572,6 +572,32 @@ const PINNED: &[Pinned] = &[
         "No: the average over the whole run stays under a second",
     ),
     (
+        "29-scheduled-delivery.json",
+        &[],
+        "when-handled",
+        "At 08:15, when the delay ends: early",
+    ),
+    // filter-on-receive re-delaying until DeliverAt: it sends, on time.
+    (
+        "29-scheduled-delivery.json",
+        &[("/consumers/0/behaviour", r#"{"redelayUntil": "DeliverAt"}"#)],
+        "when-handled",
+        "At 09:00, its DeliverAt",
+    ),
+    (
+        "30-visibility-extender.json",
+        &[],
+        "report-again",
+        "Yes: it is visible again before the first beat",
+    ),
+    // extender-90 beating every 30 s: each beat comes before the 60 s end.
+    (
+        "30-visibility-extender.json",
+        &[("/consumers/2/behaviour/heartbeatEveryMs", "30000")],
+        "report-again",
+        "No: the heartbeat keeps it hidden",
+    ),
+    (
         "31-high-throughput-fifo.json",
         &[],
         "throttled",

@@ -525,3 +525,64 @@ fn the_goals_conditions_read_as_sentences_in_a_fixed_order() {
         .collect();
     assert_eq!(texts, expected);
 }
+
+/// A reminder due at 06:20 (20 minutes after the run starts at 06:00),
+/// sent at 0 with DelaySeconds 900, and one worker with `behaviour`.
+fn reminder_lab(behaviour: Value, goal: Value) -> Scenario {
+    serde_json::from_value(json!({
+        "title": "t", "durationMs": 1_500_000, "startEpochMs": 1_796_364_000_000u64,
+        "queues": [{ "name": "reminders" }],
+        "schedule": [{ "name": "app", "queue": "reminders", "sends": [
+            { "atMs": 0, "body": "reminder R-1: standup", "delaySeconds": 900,
+              "attributes": { "DeliverAt": "2026-12-04T06:20:00Z" } }
+        ]}],
+        "consumers": [{ "name": "reminder-service", "queue": "reminders", "waitTimeSeconds": 20,
+                        "processing": { "fixedMs": 100 }, "sideEffect": "reminded",
+                        "behaviour": behaviour }],
+        "goal": goal
+    }))
+    .expect("a lab")
+}
+
+#[test]
+fn not_handled_before_breaks_when_a_message_is_handled_before_its_due_time() {
+    let goal = json!({ "notHandledBefore": "DeliverAt" });
+    assert_eq!(
+        first_breach(&reminder_lab(json!({}), goal)),
+        Some((
+            "notHandledBefore".into(),
+            900_100,
+            "with seed 1, reminder R-1 was reminded at t = 900.1 s by reminder-service, 5 min \
+             before its DeliverAt (2026-12-04T06:20:00.000Z)"
+                .into()
+        ))
+    );
+}
+
+#[test]
+fn not_handled_before_holds_for_a_message_re_delayed_until_due_and_handled_once() {
+    // The re-sent reminder is the same message to the goal: handled once,
+    // at its time, though the first copy was deleted unhandled.
+    let goal = json!({ "notHandledBefore": "DeliverAt", "sideEffectsExactly": 1 });
+    let s = reminder_lab(json!({ "redelayUntil": "DeliverAt" }), goal);
+    assert_eq!(first_breach(&s), None);
+    let texts: Vec<String> = (s.goal.as_ref().unwrap().conditions(&s).into_iter())
+        .map(|c| c.text)
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Each message is reminded exactly once",
+            "No message is reminded before the time in its DeliverAt attribute"
+        ]
+    );
+}
+
+#[test]
+fn a_not_handled_before_attribute_name_out_of_bounds_is_refused() {
+    let s = reminder_lab(json!({}), json!({ "notHandledBefore": "" }));
+    assert_eq!(
+        s.validate().unwrap_err().to_string(),
+        "goal.notHandledBefore must be a message attribute's name of 1 to 256 characters, got \"\""
+    );
+}

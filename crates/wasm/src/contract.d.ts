@@ -1106,6 +1106,14 @@ durationMs: number,
  */
 throttling?: boolean, 
 /**
+ * The wall-clock moment virtual time 0 stands for, in epoch
+ * milliseconds (`1796374800000` is 2026-12-04T09:00:00Z): every
+ * timestamp SQS reports, and the time a schedule's `at` names,
+ * count from it. Replaces the host's own start when given; at most
+ * 253402300799999 (9999-12-31T23:59:59.999Z).
+ */
+startEpochMs?: number, 
+/**
  * KMS keys made at time 0, before the queues, for queues encrypted
  * with SSE-KMS (`encryption.kmsKey`). The AWS managed key
  * `alias/aws/sqs` always exists besides them. At most 20.
@@ -1256,7 +1264,18 @@ account?: string, sends: Array<ScheduledSend>, rate: Rate | null,
  */
 offload?: Offload, };
 
-export type ScheduledSend = { atMs: number, body: string, 
+export type ScheduledSend = { 
+/**
+ * When it is sent, in virtual ms from the start (default 0). Not with `at`.
+ */
+atMs: number, 
+/**
+ * When it is sent, as a wall-clock time in UTC
+ * ("2026-12-04T09:00:00Z"), counted from the scenario's
+ * `startEpochMs` (which it needs): a one-time schedule, as
+ * EventBridge Scheduler's `at(…)`. Within the run. Not with `atMs`.
+ */
+at?: string, body: string, 
 /**
  * MessageGroupId (required on FIFO queues).
  */
@@ -1491,7 +1510,16 @@ retryImmediately?: boolean,
  * count − 1), at most maxSeconds (ChangeMessageVisibility), so each
  * retry waits longer than the last. Not with `retryImmediately`.
  */
-retryBackoff?: RetryBackoff, };
+retryBackoff?: RetryBackoff, 
+/**
+ * The message attribute holding each message's due time (`DeliverAt`:
+ * a UTC time such as "2026-12-04T09:00:00Z", or epoch milliseconds).
+ * A message received before it is due is sent again with DelaySeconds
+ * of the time left (at most 900, SQS's longest delay) and deleted, so
+ * it is handled at its time: the way past SQS's 15 minutes. A message
+ * without a readable due time is handled at once. Default: none.
+ */
+redelayUntil?: string, };
 
 /**
  * Where a consumer publishes its custom metrics.
@@ -1920,6 +1948,13 @@ costAtMostMicroUsd?: number,
  */
 orderKeptPer?: string, 
 /**
+ * A message attribute holding each message's due time (`DeliverAt`:
+ * a UTC time or epoch milliseconds): no message had its side effect
+ * before it. A message sent again by a worker that re-delays it is
+ * the same message (its due time, its side effects).
+ */
+notHandledBefore?: string, 
+/**
  * By this moment every message sent before it had its side effect.
  */
 processedByMs?: number, 
@@ -2034,7 +2069,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "deleteObject": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "delaySeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "deleteObject": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "redelayUntil": { consumer: string, attribute: string, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

@@ -6,7 +6,7 @@
 // view at the end wires them and shows each frame's state.
 
 import { isTyping, setText } from "../../ui/dom.js";
-import { span } from "../../text/format.js";
+import { span, wallClock } from "../../text/format.js";
 
 /** Wires the controls that exist; shortcuts listen on `keys` (document or a shadow root). */
 export function wireControls(app, $, keys) {
@@ -55,7 +55,7 @@ function wireTimeline(tl, app) {
   });
 }
 
-/** Shows the run's state { playing, now, duration, finished } on the controls and on `host`'s data-finished. */
+/** Shows the run's state { playing, now, duration, finished, epochMs } on the controls and on `host`'s data-finished (`epochMs`: a scenario's startEpochMs, the wall clock shown beside virtual time). */
 export function syncControls(s, dragging, $, host) {
   const play = $("play");
   if (play) {
@@ -68,11 +68,13 @@ export function syncControls(s, dragging, $, host) {
   if (tl) {
     if (tl.max !== String(s.duration)) tl.max = String(s.duration);
     if (!dragging && tl.value !== String(s.now)) tl.value = String(s.now);
-    tl.setAttribute("aria-valuetext", `${(s.now / 1000).toFixed(1)} seconds of ${(s.duration / 1000).toFixed(1)}`);
+    const at = s.epochMs == null ? "" : `, ${wallClock(Math.floor(s.now / 1000) * 1000, s.epochMs, s.duration)}`;
+    tl.setAttribute("aria-valuetext", `${(s.now / 1000).toFixed(1)} seconds of ${(s.duration / 1000).toFixed(1)}${at}`);
   }
   const clock = $("clock");
   if (clock.dataset.timeMs !== String(s.now)) clock.dataset.timeMs = String(s.now);
-  setText(clock, `t = ${(s.now / 1000).toFixed(2)} s`);
+  const wall = s.epochMs == null ? "" : ` · ${wallClock(Math.floor(s.now / 1000) * 1000, s.epochMs, s.duration)}`;
+  setText(clock, `t = ${(s.now / 1000).toFixed(2)} s${wall}`);
   setText($("duration"), `${(s.duration / 1000).toFixed(1)} s`);
   const fin = String(s.finished);
   if (host.dataset.finished !== fin) host.dataset.finished = fin;
@@ -92,7 +94,8 @@ export const controls = {
     return {
       duringReplay: true, // the clock, the timeline and the bar draw a replay's progress (lab/frames.js's drawProgress)
       update(d) {
-        syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: !d.live && d.now >= d.duration }, app.dragging, $, lab.host);
+        const epochMs = d.scenario?.startEpochMs ?? null;
+        syncControls({ playing: d.playing, now: d.now, duration: d.duration, finished: !d.live && d.now >= d.duration, epochMs }, app.dragging, $, lab.host);
         if (d.started && $("seed")) $("seed").value = String(d.scenario.seed ?? 0);
         if ($("speed") && $("speed").value !== d.speed) $("speed").value = d.speed;
         if (d.journal !== noted || d.fresh) noteJournal($("replay-note"), (noted = d.journal), d.live);

@@ -22,7 +22,7 @@ export class EventLog {
   append(events, ctx) {
     if (events.length === 0) return [];
     const lines = this.sentences(events, ctx);
-    this.list.append(items(lines.length > MAX ? lines.slice(-MAX) : lines));
+    this.list.append(items(lines.length > MAX ? lines.slice(-MAX) : lines, epochOf(ctx)));
     let extra = this.list.childElementCount - MAX;
     while (extra-- > 0) this.list.firstElementChild.remove();
     return lines;
@@ -46,7 +46,7 @@ export class EventLog {
     let same = 0;
     while (same < old.length && same < keys.length && old[same].logKey === keys[same]) same++;
     while (old.length > same) this.list.lastElementChild.remove();
-    this.list.append(items(shown.slice(same)));
+    this.list.append(items(shown.slice(same), epochOf(ctx)));
     return lines;
   }
 }
@@ -54,11 +54,14 @@ export class EventLog {
 /** What an item says, to tell whether one already shown can stay. */
 const keyOf = (s) => `${s.e.seq}|${s.e.type}|${s.kind}|${s.who}|${s.text}`;
 
-/** Sentences as list items, in a fragment. */
-function items(lines) {
+/** The wall clock's start of a frame's run: its scenario's startEpochMs, or null (times in seconds). */
+const epochOf = (ctx) => ctx?.scenario?.startEpochMs ?? null;
+
+/** Sentences as list items, in a fragment (`epochMs`: the run's wall clock, or null). */
+function items(lines, epochMs) {
   const frag = document.createDocumentFragment();
   for (const s of lines) {
-    const li = item(s);
+    const li = item(s, epochMs);
     li.logKey = keyOf(s);
     frag.append(li);
   }

@@ -424,6 +424,17 @@ impl Sends {
     }
 }
 
+/// A send's moment in virtual ms: its `atMs`, or its wall-clock `at` less
+/// the scenario's `startEpochMs` (`Scenario::validate` refuses an `at`
+/// without one, malformed, or outside the run).
+pub(crate) fn moment(send: &ScheduledSend, start_epoch_ms: Option<u64>) -> Millis {
+    let wall = send.at.as_deref().map(crate::wall_clock::epoch_ms);
+    match (wall, start_epoch_ms) {
+        (Some(Ok(at)), Some(start)) => at.saturating_sub(start),
+        _ => send.at_ms,
+    }
+}
+
 /// Sends listed at moments (a producer's `sends`, a schedule's), in time
 /// order (listed order among sends of one moment), and the next not sent.
 pub(crate) struct Listed {
@@ -432,8 +443,13 @@ pub(crate) struct Listed {
 }
 
 impl Listed {
-    pub(crate) fn new(sends: &[ScheduledSend]) -> Self {
-        let mut sends = sends.to_vec();
+    /// The sends, each at its moment (a wall-clock `at` read against
+    /// `start_epoch_ms`, the scenario's).
+    pub(crate) fn new(sends: &[ScheduledSend], start_epoch_ms: Option<u64>) -> Self {
+        let mut sends: Vec<ScheduledSend> = sends.to_vec();
+        for send in &mut sends {
+            send.at_ms = moment(send, start_epoch_ms);
+        }
         crate::time_order::sort_by_time(&mut sends, |s| s.at_ms);
         Listed { sends, next: 0 }
     }

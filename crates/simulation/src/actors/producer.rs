@@ -58,7 +58,7 @@ pub(crate) fn build(
             principal,
             url: url_of(&what, &p.queue)?,
             index,
-            listed: Listed::new(&p.sends),
+            listed: Listed::new(&p.sends, scenario.start_epoch_ms),
             rate: p.rate.clone(),
             next_rate: 0,
             buffered: Vec::new(),
@@ -90,6 +90,7 @@ impl Producer {
         let n = self.next_rate + 1;
         let send = ScheduledSend {
             at_ms: at,
+            at: None,
             body: rate.body_of(n),
             group_id: rate.group_of(n),
             dedup_id: None,

@@ -1,7 +1,10 @@
 //! A schedule: sends each listed message at its moment, as a scheduler
 //! (EventBridge Scheduler, a cron job) would. It waits in the run until
 //! the moment comes, so a message can be sent hours or days ahead of now,
-//! where SQS's own `DelaySeconds` stops at 15 minutes (900 s).
+//! where SQS's own `DelaySeconds` stops at 15 minutes (900 s). A send
+//! may name its moment as a wall-clock time (`at`), as a one-time schedule
+//! of EventBridge Scheduler does: it is read against the scenario's
+//! `startEpochMs` (`ScheduledSend::moment`).
 
 use std::sync::Arc;
 
@@ -30,7 +33,7 @@ pub(crate) fn build(
             name: s.name.as_str().into(),
             url: url_of(&format!("schedule \"{}\"", s.name), &s.queue)?,
             index,
-            listed: Listed::new(&s.sends),
+            listed: Listed::new(&s.sends, scenario.start_epoch_ms),
             sends: Sends::default(),
         }));
     }

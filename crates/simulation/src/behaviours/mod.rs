@@ -20,6 +20,7 @@ mod idempotent;
 mod naive;
 mod outage;
 mod poison;
+mod redelay;
 mod retry;
 
 use crate::numbers::ordinal;
@@ -46,6 +47,9 @@ pub struct Held {
     /// It pointed at an object that is not there (GetObject: NoSuchKey):
     /// its processing fails.
     pub payload_missing: bool,
+    /// Its message attributes, when its worker asks for them (a behaviour
+    /// that reads one: `redelayUntil`).
+    pub attributes: Vec<queuelab_engine::MessageAttribute>,
 }
 
 /// What a worker's loop tells its behaviours.
@@ -56,8 +60,13 @@ pub enum Observation<'a> {
     Started,
     /// The heartbeat timer asked for with [`Command::Heartbeat`] is due.
     HeartbeatDue,
-    /// The handler's time on `message` is over (at `now`), before its side effect.
-    Handled { message: &'a Held, now: Millis },
+    /// The handler's time on `message` is over (at `now`, the wall clock's
+    /// `epoch_ms`), before its side effect.
+    Handled {
+        message: &'a Held,
+        now: Millis,
+        epoch_ms: Millis,
+    },
     /// The handler failed on `batch[current]` (`message`): it was not deleted.
     Failed { message: &'a Held, current: usize },
     /// The side effect on `batch[current]` happened (or was skipped).
@@ -85,6 +94,9 @@ pub enum Command {
         before_side_effect: bool,
         restart_ms: Millis,
     },
+    /// Not due yet: send the message again with this DelaySeconds and
+    /// delete it, instead of handling it.
+    Redelay { seconds: i64 },
     /// Perform the side effect only if no idempotent handler recorded the
     /// message yet (a shared table of processed ids).
     SideEffectOnce,
@@ -123,6 +135,7 @@ pub const REGISTRY: &[(&str, Constructor, Words)] = &[
     ("deleteFirst", delete_first::new, delete_first::words),
     ("failsDuring", outage::new, outage::words),
     ("retryAfterFailure", retry::new, retry::words),
+    ("redelayUntil", redelay::new, redelay::words),
 ];
 
 /// The names of every worker behaviour, in registry order (for hosts that

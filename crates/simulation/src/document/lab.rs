@@ -68,6 +68,13 @@ pub struct Goal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub order_kept_per: Option<String>,
+    /// A message attribute holding each message's due time (`DeliverAt`:
+    /// a UTC time or epoch milliseconds): no message had its side effect
+    /// before it. A message sent again by a worker that re-delays it is
+    /// the same message (its due time, its side effects).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub not_handled_before: Option<String>,
     /// By this moment every message sent before it had its side effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
@@ -222,6 +229,8 @@ pub enum Target {
     /// `queues[i].encryption.dataKeyReusePeriodSeconds`, seconds (60 to
     /// 86,400): acts while the queue is encrypted with SSE-KMS.
     KmsDataKeyReusePeriodSeconds { queue: String },
+    /// `queues[i].delaySeconds`, seconds (0 to 900, SQS's range).
+    DelaySeconds { queue: String },
     /// `queues[i].receiveMessageWaitTimeSeconds`, seconds.
     ReceiveMessageWaitTimeSeconds { queue: String },
     /// `queues[i].redrive`: the value is maxReceiveCount; off removes it.
@@ -255,6 +264,10 @@ pub enum Target {
     /// with this `maxSeconds`; off removes it.
     #[serde(rename_all = "camelCase")]
     RetryBackoff { consumer: String, max_seconds: i64 },
+    /// `consumers[i].behaviour.redelayUntil`, a toggle: on re-delays each
+    /// message until the time in its message attribute `attribute`
+    /// (`DeliverAt`), off handles it when it arrives.
+    RedelayUntil { consumer: String, attribute: String },
     /// The queue's type, "standard" or "fifo": renames the queue (and its
     /// dead-letter queue, which SQS requires to be of the same type) to
     /// or from its `.fifo` name everywhere the scenario names it; a FIFO
@@ -417,7 +430,7 @@ pub const MAX_FIXES: usize = 8;
 pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
-pub const CONDITION_IDS: [&str; 19] = [
+pub const CONDITION_IDS: [&str; 20] = [
     "deadLetterQueue",
     "sideEffectsAtMost",
     "sideEffectsExactly",
@@ -429,6 +442,7 @@ pub const CONDITION_IDS: [&str; 19] = [
     "costAtMostMicroUsd",
     "orderKeptPer",
     "processedByMs",
+    "notHandledBefore",
     "noDeliveryLost",
     "noAccessDenied",
     "noCallThrottled",
@@ -454,6 +468,7 @@ impl Goal {
             self.cost_at_most_micro_usd.is_some(),
             self.order_kept_per.is_some(),
             self.processed_by_ms.is_some(),
+            self.not_handled_before.is_some(),
             self.no_delivery_lost,
             self.no_access_denied,
             self.no_call_throttled,

@@ -10,7 +10,7 @@
 #[cfg(feature = "contract")]
 use queuelab_engine::{AttributeName, RedrivePolicy, MAX_CALLER_CHARS, MAX_VIRTUAL_MS};
 #[cfg(feature = "contract")]
-use queuelab_engine::{MAX_ACTIONS, MAX_PRINCIPALS};
+use queuelab_engine::{MAX_ACTIONS, MAX_PRINCIPALS, MAX_START_EPOCH_MS};
 use serde::{Deserialize, Serialize};
 
 use super::lab::{Explain, Goal, Knob};
@@ -49,6 +49,15 @@ pub struct Scenario {
     /// a call past one answers `RequestThrottled`. Off by default.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub throttling: bool,
+    /// The wall-clock moment virtual time 0 stands for, in epoch
+    /// milliseconds (`1796374800000` is 2026-12-04T09:00:00Z): every
+    /// timestamp SQS reports, and the time a schedule's `at` names,
+    /// count from it. Replaces the host's own start when given; at most
+    /// 253402300799999 (9999-12-31T23:59:59.999Z).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(range(max = MAX_START_EPOCH_MS)))]
+    pub start_epoch_ms: Option<u64>,
     /// KMS keys made at time 0, before the queues, for queues encrypted
     /// with SSE-KMS (`encryption.kmsKey`). The AWS managed key
     /// `alias/aws/sqs` always exists besides them. At most 20.
@@ -396,8 +405,17 @@ pub enum DeleteObject {
 #[cfg_attr(feature = "contract", derive(ts_rs::TS, schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScheduledSend {
+    /// When it is sent, in virtual ms from the start (default 0). Not with `at`.
+    #[serde(default)]
     #[cfg_attr(feature = "contract", schemars(range(max = MAX_VIRTUAL_MS)))]
     pub at_ms: u64,
+    /// When it is sent, as a wall-clock time in UTC
+    /// ("2026-12-04T09:00:00Z"), counted from the scenario's
+    /// `startEpochMs` (which it needs): a one-time schedule, as
+    /// EventBridge Scheduler's `at(…)`. Within the run. Not with `atMs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    pub at: Option<String>,
     #[cfg_attr(feature = "contract", schemars(length(min = 1)))]
     pub body: String,
     /// MessageGroupId (required on FIFO queues).
@@ -782,6 +800,16 @@ pub struct Behaviour {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "contract", ts(optional))]
     pub retry_backoff: Option<RetryBackoff>,
+    /// The message attribute holding each message's due time (`DeliverAt`:
+    /// a UTC time such as "2026-12-04T09:00:00Z", or epoch milliseconds).
+    /// A message received before it is due is sent again with DelaySeconds
+    /// of the time left (at most 900, SQS's longest delay) and deleted, so
+    /// it is handled at its time: the way past SQS's 15 minutes. A message
+    /// without a readable due time is handled at once. Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "contract", ts(optional))]
+    #[cfg_attr(feature = "contract", schemars(length(min = 1, max = 256)))]
+    pub redelay_until: Option<String>,
 }
 
 /// A window of the run, from `startMs` up to (not including) `endMs`.
@@ -831,6 +859,7 @@ impl Default for Behaviour {
             fails_during_ms: None,
             retry_immediately: false,
             retry_backoff: None,
+            redelay_until: None,
         }
     }
 }

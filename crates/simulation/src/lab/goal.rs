@@ -96,6 +96,8 @@ struct Watched {
     /// Its latest processing: who, from when, until when (sooner if the
     /// handler failed or the worker crashed).
     processing: Option<(Arc<str>, Millis, Millis)>,
+    /// Its `notHandledBefore` due time, in epoch ms (None: none readable).
+    due: Option<Millis>,
 }
 
 /// A FIFO queue's message group as one key, "orders.fifo\u{1}C-1": a
@@ -139,6 +141,9 @@ pub(crate) struct GoalWatch {
     security: SecurityWatch,
     /// The alarms' changes of state (alarm_goal.rs).
     alarms: AlarmWatch,
+    /// The wall clock at time 0: the scenario's `startEpochMs`, else the
+    /// engine's default (a due time is compared with it).
+    start_epoch_ms: Millis,
 }
 
 /// "order A-1003" from "order A-1003: charge $25": the body up to its
@@ -231,6 +236,9 @@ impl GoalWatch {
             breaches: BTreeMap::new(),
             ended: false,
             groups: BTreeMap::new(),
+            start_epoch_ms: s
+                .start_epoch_ms
+                .unwrap_or_else(|| queuelab_engine::Config::default().start_epoch_ms),
         }
     }
 
@@ -260,6 +268,10 @@ impl GoalWatch {
         if self.ended {
             return;
         }
+        if let Some(old) = send.again_of {
+            self.sent_again(old, id, queue, now);
+            return;
+        }
         // Only a FIFO queue delivers a group one message at a time.
         let group = send
             .group
@@ -284,6 +296,9 @@ impl GoalWatch {
             .order_kept_per
             .as_ref()
             .and_then(|a| attributes.get(a).cloned());
+        let due = (self.goal.not_handled_before.as_ref())
+            .and_then(|a| attributes.get(a))
+            .and_then(|text| crate::wall_clock::epoch_ms(text).ok());
         let seq = self.sent;
         self.sent += 1;
         self.messages.insert(
@@ -305,12 +320,28 @@ impl GoalWatch {
                 first_receive: None,
                 waited_behind,
                 processing: None,
+                due,
             },
         );
         self.order.insert(seq, id.to_string());
         if self.watches_age(queue) {
             self.waiting.insert((now, id.to_string()));
         }
+    }
+
+    /// A worker sent message `old` again as `new` (re-delaying it): the
+    /// goal follows it under its new id, waiting again in `queue`.
+    fn sent_again(&mut self, old: &str, new: &str, queue: &str, now: Millis) {
+        self.left(old, queue, now);
+        let Some(mut m) = self.messages.remove(old) else {
+            return;
+        };
+        m.queue = Some((queue.into(), now));
+        if self.watches_age(queue) {
+            self.waiting.insert((now, new.to_string()));
+        }
+        self.order.insert(m.seq, new.to_string());
+        self.messages.insert(new.to_string(), m);
     }
 
     fn watches_age(&self, queue: &str) -> bool {
@@ -593,6 +624,8 @@ impl GoalWatch {
         self.measures.most_side_effects = self.measures.most_side_effects.max(count);
         let (name, by) = (m.name.clone(), m.by.clone());
         let (key, m_seq) = (m.key.clone(), m.seq);
+        let wall = self.start_epoch_ms.saturating_add(now);
+        let early = m.due.filter(|due| *due > wall);
         let over = |limit: Option<u64>| limit.is_some_and(|n| count == n + 1);
         let mut breaches = Vec::new();
         for (id_, limit) in [
@@ -628,6 +661,15 @@ impl GoalWatch {
                 );
                 breaches.push(("orderKeptPer", text));
             }
+        }
+        if let (Some(attribute), Some(due)) = (self.goal.not_handled_before.as_ref(), early) {
+            let text = format!(
+                "{name} was {effect} at {} by {consumer}, {} before its {attribute} ({})",
+                at(now),
+                crate::scenario::span(due - wall),
+                crate::s3::event::iso8601(due)
+            );
+            breaches.push(("notHandledBefore", text));
         }
         for (condition, text) in breaches {
             self.breach(condition, now, Some(id), text);
@@ -1165,6 +1207,10 @@ impl Goal {
                     "processedByMs" => format!(
                         "Every message is {effect} by {}{poison}",
                         at(self.processed_by_ms.unwrap_or(0))
+                    ),
+                    "notHandledBefore" => format!(
+                        "No message is {effect} before the time in its {} attribute",
+                        self.not_handled_before.clone().unwrap_or_default()
                     ),
                     _ => self.security_condition(id),
                 };

@@ -151,6 +151,16 @@ const VISIBILITY_TIMEOUT: Row = row(
         |q, v, _| q.visibility_timeout_seconds = int(v),
     ),
 );
+const DELAY: Row = row(
+    "delaySeconds",
+    "delaySeconds",
+    "delaySeconds",
+    false,
+    Access::Queue(
+        |q| or_off(q.delay_seconds),
+        |q, v, _| q.delay_seconds = int(v),
+    ),
+);
 const RECEIVE_WAIT: Row = row(
     "receiveMessageWaitTimeSeconds",
     "receiveMessageWaitTimeSeconds",
@@ -279,6 +289,20 @@ const RETRY_BACKOFF: Row = row(
                     base_seconds,
                     max_seconds: *max_seconds,
                 });
+            }
+        },
+    ),
+);
+const REDELAY_UNTIL: Row = row(
+    "redelayUntil",
+    "redelayUntil",
+    "behaviour.redelayUntil",
+    false,
+    Access::Consumer(
+        |c| KnobValue::Bool(c.behaviour.redelay_until.is_some()),
+        |c, v, target| {
+            if let Target::RedelayUntil { attribute, .. } = target {
+                c.behaviour.redelay_until = on(v).then(|| attribute.clone());
             }
         },
     ),
@@ -839,6 +863,7 @@ impl Target {
             Target::Encryption { queue, .. } => (&ENCRYPTION, Q(queue)),
             Target::KmsDataKeyReusePeriodSeconds { queue } => (&KMS_REUSE, Q(queue)),
             Target::ReceiveMessageWaitTimeSeconds { queue } => (&RECEIVE_WAIT, Q(queue)),
+            Target::DelaySeconds { queue } => (&DELAY, Q(queue)),
             Target::Redrive { queue, .. } => (&REDRIVE, Q(queue)),
             Target::QueueType { queue } => (&QUEUE_TYPE, Q(queue)),
             Target::BatchSize { consumer } => (&BATCH_SIZE, C(consumer)),
@@ -852,6 +877,7 @@ impl Target {
             Target::RetryImmediately { consumer } => (&RETRY_IMMEDIATELY, C(consumer)),
             Target::DeleteObject { consumer } => (&DELETE_OBJECT, C(consumer)),
             Target::RetryBackoff { consumer, .. } => (&RETRY_BACKOFF, C(consumer)),
+            Target::RedelayUntil { consumer, .. } => (&REDELAY_UNTIL, C(consumer)),
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
             Target::SendBatchSize { producer } => (&SEND_BATCH_SIZE, P(producer)),
             Target::GroupCount { producer } => (&GROUP_COUNT, P(producer)),

@@ -92,6 +92,15 @@ impl Goal {
                 t.to_string(),
             );
         }
+        if let Some(name) = &self.not_handled_before {
+            if name.is_empty() || name.len() > 256 {
+                return refuse(
+                    "goal.notHandledBefore",
+                    "a message attribute's name of 1 to 256 characters",
+                    quoted(name),
+                );
+            }
+        }
         self.validate_alarm_conditions(s)?;
         if let Some(attribute) = &self.order_kept_per {
             for (i, p) in s.producers.iter().enumerate() {

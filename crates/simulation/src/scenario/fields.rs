@@ -74,6 +74,8 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "replicas" => (1, MAX_REPLICAS, ""),
         "batchOverheadMs" => (0, MAX_SPAN_MS, MS),
         "endMs" => (0, MAX_VIRTUAL_MS, MS),
+        // Epoch milliseconds: the engine's latest start (9999-12-31T23:59:59.999Z).
+        "startEpochMs" => (0, queuelab_engine::MAX_START_EPOCH_MS, MS),
         "baseSeconds" | "maxSeconds" => (1, most_seconds, SECONDS),
         "waitTimeSeconds" => (wait.0, wait.1, SECONDS),
         _ => return None,

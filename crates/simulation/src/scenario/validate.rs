@@ -8,10 +8,10 @@ use queuelab_engine::{
     check_attribute_text, is_queue_name, AttributeName, DedupScope, ThroughputLimit,
 };
 
-use super::fields::{account, at_most, quoted, short_name, within, FieldError};
+use super::fields::{account, at_most, quoted, refuse, short_name, within, FieldError};
 use crate::document::{
-    Consumer, Processing, QueueSpec, Scenario, MAX_CHECKPOINTS, MAX_CHOICES, MAX_NARRATION_LINES,
-    MAX_PRODUCERS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_WORKERS,
+    Consumer, Processing, QueueSpec, Scenario, ScheduledSend, MAX_CHECKPOINTS, MAX_CHOICES,
+    MAX_NARRATION_LINES, MAX_PRODUCERS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_WORKERS,
 };
 
 impl Scenario {
@@ -82,6 +82,9 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), FieldError> {
         let at = |path: String, v: u64| within(path, i128::from(v));
         at("durationMs".into(), self.duration_ms)?;
+        if let Some(start) = self.start_epoch_ms {
+            at("startEpochMs".into(), start)?;
+        }
         at_most(
             "queues",
             self.queues.len() as u64,
@@ -117,6 +120,21 @@ impl Scenario {
         self.validate_lambdas()?;
         for (i, c) in self.consumers.iter().enumerate() {
             validate_consumer(&format!("consumers[{i}]"), c)?;
+            // SQS has no per-message DelaySeconds on a FIFO queue: every
+            // re-delay would be refused and the message would loop.
+            if let Some(name) = c
+                .behaviour
+                .redelay_until
+                .as_ref()
+                .filter(|_| is_fifo(&c.queue))
+            {
+                return Err(refuse(
+                    format!("consumers[{i}].behaviour.redelayUntil"),
+                    "left out on a FIFO queue's consumer (SQS refuses a message's own \
+                     DelaySeconds on a FIFO queue, so it cannot be re-delayed)",
+                    quoted(name),
+                ));
+            }
         }
         at_most(
             "narration",
@@ -166,7 +184,7 @@ impl Scenario {
             let content_dedup = queue.content_based_deduplication == Some(true);
             for (j, send) in s.sends.iter().enumerate() {
                 let path = |field: &str| format!("schedule[{i}].sends[{j}].{field}");
-                within(path("atMs"), i128::from(send.at_ms))?;
+                self.validate_moment(&path(""), send)?;
                 if let Some(bytes) = send.pad_to_bytes {
                     within(path("padToBytes"), i128::from(bytes))?;
                 }
@@ -194,6 +212,46 @@ impl Scenario {
                     ));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A send's moment (`prefix` is its path and a dot): `atMs` within
+    /// range, or a wall-clock `at` (not both) that reads as a UTC time,
+    /// with the scenario's `startEpochMs` to count from, no earlier than
+    /// the run's start and no later than its end.
+    fn validate_moment(&self, prefix: &str, send: &ScheduledSend) -> Result<(), FieldError> {
+        within(format!("{prefix}atMs"), i128::from(send.at_ms))?;
+        let Some(text) = &send.at else {
+            return Ok(());
+        };
+        let path = format!("{prefix}at");
+        if send.at_ms != 0 {
+            let rule = "left out when atMs is given (a send has one moment)";
+            return Err(refuse(path, rule, quoted(text)));
+        }
+        let at = crate::wall_clock::epoch_ms(text)
+            .map_err(|rule| refuse(path.clone(), rule, quoted(text)))?;
+        let Some(start) = self.start_epoch_ms else {
+            let rule = "a wall-clock time only in a scenario with startEpochMs (the moment \
+                        its run starts, which the time counts from)";
+            return Err(refuse(path, rule, quoted(text)));
+        };
+        let end = start.saturating_add(self.duration_ms);
+        let (from, to) = (
+            crate::s3::event::iso8601(start),
+            crate::s3::event::iso8601(end),
+        );
+        if !(start..=end).contains(&at) {
+            let when = if at < start {
+                "before the run starts"
+            } else {
+                "after the run ends"
+            };
+            let rule = format!(
+                "a time within the run, from {from} (startEpochMs) to {to} (durationMs later)"
+            );
+            return Err(refuse(path, rule, format!("{} ({when})", quoted(text))));
         }
         Ok(())
     }
@@ -236,7 +294,7 @@ impl Scenario {
             short_name(format!("producers[{i}].name"), &p.name)?;
             account(format!("producers[{i}].account"), p.account.as_deref())?;
             for (j, s) in p.sends.iter().enumerate() {
-                at(format!("producers[{i}].sends[{j}].atMs"), s.at_ms)?;
+                self.validate_moment(&format!("producers[{i}].sends[{j}]."), s)?;
                 if let Some(bytes) = s.pad_to_bytes {
                     at(format!("producers[{i}].sends[{j}].padToBytes"), bytes)?;
                 }
@@ -435,6 +493,14 @@ fn validate_consumer(at_path: &str, c: &Consumer) -> Result<(), FieldError> {
     at(path("behaviour.restartMs"), b.restart_ms)?;
     if let Some(every) = b.heartbeat_every_ms {
         at(path("behaviour.heartbeatEveryMs"), every)?;
+    }
+    if let Some(name) = b
+        .redelay_until
+        .as_ref()
+        .filter(|n| n.is_empty() || n.len() > 256)
+    {
+        let rule = "a message attribute's name of 1 to 256 characters";
+        return Err(refuse(path("behaviour.redelayUntil"), rule, quoted(name)));
     }
     if let Some(w) = &b.fails_during_ms {
         at(path("behaviour.failsDuringMs.startMs"), w.start_ms)?;

@@ -224,6 +224,10 @@ impl Story {
             waits.insert(c.name.clone(), c.wait_time_seconds);
             // A consumer with replicas works as worker-1, worker-2, …
             workers.extend(crate::worker_names(c));
+            // A worker that re-delays sends the scenario's own messages again.
+            if c.behaviour.redelay_until.is_some() {
+                producers.extend(crate::worker_names(c));
+            }
         }
         for f in &scenario.lambdas {
             workers.insert(f.name.clone());
