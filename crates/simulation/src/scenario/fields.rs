@@ -72,6 +72,7 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "endMs" => (0, MAX_VIRTUAL_MS, MS),
         "baseSeconds" | "maxSeconds" => (1, most_seconds, SECONDS),
         "waitTimeSeconds" => (wait.0, wait.1, SECONDS),
+        "replyWaitSeconds" => (1, crate::document::MAX_REPLY_WAIT_SECONDS, SECONDS),
         _ => return None,
     })
 }
