@@ -250,3 +250,72 @@ fn a_requester_mode_not_in_the_list_is_refused_by_the_reader() {
     let e = serde_json::from_value::<Scenario>(text).expect_err("refused");
     assert!(e.to_string().contains("perClient"), "{e}");
 }
+
+fn shipped(file: &str) -> Scenario {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/scenarios")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+fn narration(sim: &Simulation) -> Vec<(u64, String)> {
+    sim_events(sim)
+        .into_iter()
+        .filter_map(|(t, e)| match e {
+            SimEvent::Narration { text } => Some((t, text)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_slow_reply_is_lost_to_the_per_request_client_and_matched_late_by_the_per_client_one() {
+    let sim = run(shipped("26-request-response.json"));
+    let outcome = sim.snapshot().outcome;
+    assert!(outcome.replies_lost >= 1, "{outcome:?}");
+    assert!(outcome.replies_late >= 1, "{outcome:?}");
+    // Every lost reply was per-request's; per-client's queue was always there.
+    for (_, e) in sim_events(&sim) {
+        if let SimEvent::ReplyLost { queue, .. } = e {
+            assert!(queue.starts_with("per-request-replies-"), "{queue}");
+        }
+    }
+    let told = narration(&sim);
+    assert!(told.iter().any(|(_, t)| t.contains("QueueDoesNotExist")));
+    assert!(told.iter().any(|(_, t)| t.contains("late reply waited in it")));
+}
+
+#[test]
+fn temporary_queues_cost_a_create_and_a_delete_per_request_and_a_reused_name_waits_60_seconds() {
+    let sim = run(shipped("27-temporary-queues-cost.json"));
+    let outcome = sim.snapshot().outcome;
+    // unique-names: 12 created and deleted; one-name: its first (deleted
+    // at 2.3 s) and, past the 60 s, its last (at 67 s); one-queue: one, kept.
+    assert_eq!((outcome.queues_created, outcome.queues_deleted), (15, 14));
+    let refused = failures(&sim)
+        .into_iter()
+        .filter(|(_, who, _, code)| {
+            who == "one-name" && *code == "AWS.SimpleQueueService.QueueDeletedRecently"
+        })
+        .count();
+    // Its requests at 7 s, 12 s, … 62 s: within 60 s of 2.3 s.
+    assert_eq!(refused, 12);
+    assert_eq!(outcome.replies_lost, 0);
+}
+
+#[test]
+fn the_lost_reply_lab_breaks_no_reply_lost_and_a_kept_queue_holds_it() {
+    let lab = shipped("labs/16-lost-reply.json");
+    let sim = run(lab.clone());
+    let breach = sim.goal_breach().expect("a reply is lost as shipped");
+    assert_eq!(breach.condition, "noReplyLost");
+    assert!(
+        breach.text.contains("QueueDoesNotExist") && breach.text.contains("checkout-replies-"),
+        "{}",
+        breach.text
+    );
+    let mut fixed = lab;
+    fixed.requesters[0].mode = queuelab_simulation::ReplyMode::PerClient;
+    assert!(run(fixed).goal_breach().is_none());
+}

@@ -26,6 +26,9 @@ pub use crate::document::{
 };
 pub use crate::document::{BatchResponse, Lambda, LambdaHandler};
 pub use crate::document::{
+    ReplyMode, Requester, Responder, MAX_REPLY_WAIT_SECONDS, MAX_REQUESTERS, MAX_RESPONDERS,
+};
+pub use crate::document::{
     Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS, MAX_BUCKET_NOTIFICATIONS,
     MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
 };
