@@ -274,6 +274,12 @@ fn a_slow_reply_is_lost_to_the_per_request_client_and_matched_late_by_the_per_cl
     let sim = run(shipped("26-request-response.json"));
     let outcome = sim.snapshot().outcome;
     assert!(outcome.replies_lost >= 1, "{outcome:?}");
+    let first_lost = sim_events(&sim).into_iter().find_map(|(t, e)| match e {
+        SimEvent::ReplyLost { queue, .. } => Some((t, queue.to_string())),
+        _ => None,
+    });
+    // The page's test waits for this moment (tests/browser/scenarios.test.mjs).
+    assert_eq!(first_lost, Some((25_201, "per-request-replies-3".into())));
     assert!(outcome.replies_late >= 1, "{outcome:?}");
     // Every lost reply was per-request's; per-client's queue was always there.
     for (_, e) in sim_events(&sim) {
