@@ -19,7 +19,7 @@ use queuelab_engine::{
     AttributeValue, MessageAttribute, Millis, NewMessage, PollId, ReceivedMessage, SqsResult,
 };
 
-use super::{Actor, Command, Outcome, Reads, UrlOf};
+use super::{Actor, Command, Outcome, Reads, SendPlan, UrlOf};
 use crate::document::{Rate, ReplyMode, Requester as Spec, Scenario};
 use crate::log::SimEvent;
 
@@ -409,4 +409,41 @@ impl Actor for Requester {
     fn queue_url(&self) -> Option<&str> {
         Some(&self.request_url)
     }
+
+    /// Its requests up to `until`, as sends to the request queue (what a
+    /// responder there will have to answer).
+    fn plan(&self, until: Millis, hits: &dyn Fn(&str) -> bool) -> Option<SendPlan> {
+        let sends = self.rate.due_until(until, self.next);
+        let units = crate::units::body_units(self.rate.body.len() + 20);
+        Some(SendPlan {
+            sends,
+            units: sends.saturating_mul(units),
+            matching: if hits(&self.rate.body) { sends } else { 0 },
+            steady: None,
+        })
+    }
+
+    fn place(&self) -> Option<String> {
+        Some(format!("requester \"{}\"", self.name))
+    }
+
+    /// Besides each request's send (its `plan`): its reply queue's
+    /// CreateQueue and DeleteQueue, its long polls over the wait, the
+    /// reply's delete and the logged outcome.
+    fn own_work(
+        &self,
+        _now: Millis,
+        until: Millis,
+        _arriving: &dyn Fn(&str) -> (u64, u64),
+    ) -> Option<u64> {
+        let requests = self.rate.due_until(until, self.next);
+        let polls = (self.wait_ms / 1000).div_ceil(MAX_POLL_SECONDS) + 1;
+        Some(requests.saturating_mul(PER_REQUEST + PER_POLL * polls))
+    }
 }
+
+/// A request's own calls and wakes: CreateQueue, the reply's delete,
+/// DeleteQueue, the logged outcome and the steps between them.
+const PER_REQUEST: u64 = 10;
+/// One long poll of the reply queue: the action, the call, its answer.
+const PER_POLL: u64 = 5;

@@ -253,4 +253,32 @@ impl Actor for Responder {
     fn queue_url(&self) -> Option<&str> {
         Some(&self.url)
     }
+
+    fn place(&self) -> Option<String> {
+        Some(format!("responder \"{}\"", self.name))
+    }
+
+    /// Its idle long polls (one each 20 s) and, for each request sent to
+    /// its queue, the receive, the work's wake, the reply and the delete.
+    fn own_work(
+        &self,
+        now: Millis,
+        until: Millis,
+        arriving: &dyn Fn(&str) -> (u64, u64),
+    ) -> Option<u64> {
+        let (requests, units) = arriving(&self.url);
+        let polls = until.saturating_sub(now) / (POLL_SECONDS as u64 * 1000) + 1;
+        Some(
+            polls
+                .saturating_mul(PER_POLL)
+                .saturating_add(requests.saturating_mul(PER_REQUEST))
+                .saturating_add(units.saturating_mul(2)),
+        )
+    }
 }
+
+/// An empty long poll: the action, the call, its time-out.
+const PER_POLL: u64 = 5;
+/// One request: its receive, the wake when its work is over, the reply's
+/// send, the request's delete and the steps between.
+const PER_REQUEST: u64 = 12;
