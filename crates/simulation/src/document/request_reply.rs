@@ -42,6 +42,10 @@ pub struct Requester {
     pub rate: Rate,
     /// How long it waits for each reply, in seconds (1 to 3,600): long
     /// polls of at most 20 s each, until the reply or the wait's end.
+    #[cfg_attr(
+        feature = "contract",
+        schemars(range(min = 1, max = MAX_REPLY_WAIT_SECONDS))
+    )]
     pub reply_wait_seconds: u64,
     /// The start of its reply queues' names: `perRequest` names each
     /// `<prefix>-<n>` (unique), `perClient` names its one queue `<prefix>`.

@@ -96,6 +96,7 @@ type Row = (
 const ROWS: &[Row] = &[
     ("seed", "Seed", None, Number, "the same seed replays the same run", false, false),
     ("durationMs", "Duration", Some("run's duration"), Number, "", false, false),
+    ("throttling", "Request quotas", None, Toggle, "SQS's quotas per second apply; a call past one answers RequestThrottled", true, false),
     ("keys[].alias", "Alias", Some("key's alias"), Text, "alias/ and a name", false, false),
     ("keys[].allow", "Key policy allows", Some("principals the key policy allows"), List, "sns.amazonaws.com, s3.amazonaws.com or a 12-digit account id", true, false),
     ("queues[].name", "Name", Some("name"), Text, "", false, false),
