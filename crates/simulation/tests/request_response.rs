@@ -289,7 +289,9 @@ fn a_slow_reply_is_lost_to_the_per_request_client_and_matched_late_by_the_per_cl
     }
     let told = narration(&sim);
     assert!(told.iter().any(|(_, t)| t.contains("QueueDoesNotExist")));
-    assert!(told.iter().any(|(_, t)| t.contains("late reply waited in it")));
+    assert!(told
+        .iter()
+        .any(|(_, t)| t.contains("late reply waited in it")));
 }
 
 #[test]

@@ -7,8 +7,8 @@ use super::policy_text::pretty;
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
     Alarm, Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Lambda, Operation,
-    QueueSpec, Redrive, RetryBackoff, ReplyMode, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
-    REPLY_MODES,
+    QueueSpec, Redrive, ReplyMode, RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS,
+    QUEUE_TYPES, REPLY_MODES,
 };
 use crate::scenario::field_range;
 
@@ -640,8 +640,7 @@ const REPLY_WAIT: Row = row(
 
 /// The requester a target names, by its place.
 fn requester_index(target: &Target, s: &Scenario) -> Option<usize> {
-    let (Target::ReplyQueue { requester } | Target::ReplyWaitSeconds { requester }) = target
-    else {
+    let (Target::ReplyQueue { requester } | Target::ReplyWaitSeconds { requester }) = target else {
         return None;
     };
     s.requesters.iter().position(|r| &r.name == requester)
@@ -668,7 +667,9 @@ fn write_reply_mode(target: &Target, s: &mut Scenario, value: &KnobValue) {
 }
 
 fn read_reply_wait(target: &Target, s: &Scenario) -> Option<KnobValue> {
-    Some(ms(s.requesters[requester_index(target, s)?].reply_wait_seconds))
+    Some(ms(
+        s.requesters[requester_index(target, s)?].reply_wait_seconds
+    ))
 }
 
 fn write_reply_wait(target: &Target, s: &mut Scenario, value: &KnobValue) {
@@ -827,9 +828,7 @@ impl Target {
             Target::GroupId { producer, .. } => (&GROUP_ID, P(producer)),
             Target::MoveTaskAt { operator, .. } => (&MOVE_TASK_AT, Selector::Operator(operator)),
             Target::ReplyQueue { requester } => (&REPLY_QUEUE, Selector::Requester(requester)),
-            Target::ReplyWaitSeconds { requester } => {
-                (&REPLY_WAIT, Selector::Requester(requester))
-            }
+            Target::ReplyWaitSeconds { requester } => (&REPLY_WAIT, Selector::Requester(requester)),
             Target::FunctionResponseTypes { lambda } => (&REPORT_ITEM_FAILURES, L(lambda)),
             Target::LambdaBatchSize { lambda } => (&LAMBDA_BATCH_SIZE, L(lambda)),
             Target::MaximumBatchingWindowInSeconds { lambda } => (&BATCHING_WINDOW, L(lambda)),

@@ -26,9 +26,6 @@ pub use crate::document::{
 };
 pub use crate::document::{BatchResponse, Lambda, LambdaHandler};
 pub use crate::document::{
-    ReplyMode, Requester, Responder, MAX_REPLY_WAIT_SECONDS, MAX_REQUESTERS, MAX_RESPONDERS,
-};
-pub use crate::document::{
     Behaviour, Bucket, BucketNotification, ObjectOperation, MAX_BUCKETS, MAX_BUCKET_NOTIFICATIONS,
     MAX_KEY_BYTES, MAX_OBJECT_BYTES, MAX_OBJECT_OPERATIONS,
 };
@@ -40,6 +37,9 @@ pub use crate::document::{
     Window, MAX_CHECKPOINTS, MAX_CHOICES, MAX_CLAIMS, MAX_KEYS, MAX_NARRATION_LINES, MAX_PRODUCERS,
     MAX_PUBLISHES, MAX_RATE_COUNT, MAX_REPLICAS, MAX_SCENARIO_QUEUES, MAX_SCHEDULES, MAX_SPAN_MS,
     MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
+};
+pub use crate::document::{
+    ReplyMode, Requester, Responder, MAX_REPLY_WAIT_SECONDS, MAX_REQUESTERS, MAX_RESPONDERS,
 };
 pub use alarms::RESOLUTIONS;
 pub(crate) use card::{quoted_list, span};

@@ -751,6 +751,49 @@ fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
                 ..by(alarm)
             },
         ),
+        // A requester's reply matched or waited for in vain, a responder's
+        // reply lost: the requester or responder is the `consumer`, the
+        // reply queue the `queue`, the correlation id the message.
+        SimEvent::ReplyMatched {
+            requester,
+            correlation_id,
+            queue,
+            late,
+            ..
+        } => (
+            T::ReplyMatched,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                result: Some(if *late { "late" } else { "onTime" }.to_string()),
+                ..by(requester)
+            },
+        ),
+        SimEvent::ReplyWaitEnded {
+            requester,
+            correlation_id,
+            queue,
+            ..
+        } => (
+            T::ReplyWaitEnded,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                ..by(requester)
+            },
+        ),
+        SimEvent::ReplyLost {
+            responder,
+            correlation_id,
+            queue,
+        } => (
+            T::ReplyLost,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                ..by(responder)
+            },
+        ),
         _ => return None,
     })
 }
