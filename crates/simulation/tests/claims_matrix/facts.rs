@@ -751,9 +751,17 @@ fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
                 ..by(alarm)
             },
         ),
-        // A requester's reply matched or waited for in vain, a responder's
-        // reply lost: the requester or responder is the `consumer`, the
-        // reply queue the `queue`, the correlation id the message.
+        _ => return reply(sim),
+    })
+}
+
+/// What a requester's or a responder's event tells the story: the
+/// requester or responder is the `consumer`, the reply queue the `queue`,
+/// the correlation id the message.
+fn reply(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
+    use TriggerEvent as T;
+    let by = |c: &Arc<str>| Happening::new(T::Sent, None).by(&Some(c.clone()));
+    Some(match sim {
         SimEvent::ReplyMatched {
             requester,
             correlation_id,

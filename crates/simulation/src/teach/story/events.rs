@@ -95,10 +95,11 @@ impl Story {
             | EventKind::MoveTaskCancelling { .. }
             | EventKind::MoveTaskEnded { .. }
             | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
-            EventKind::QueueCreated { queue, .. } => {
-                if now > 0 || !self.own_queues.contains(&**queue) {
-                    self.outcome.queues_created += 1;
-                }
+            // The scenario's own queues, made at time 0, are not counted.
+            EventKind::QueueCreated { queue, .. }
+                if now > 0 || !self.own_queues.contains(&**queue) =>
+            {
+                self.outcome.queues_created += 1;
             }
             EventKind::QueueDeleted { queue } => {
                 self.outcome.queues_deleted += 1;
