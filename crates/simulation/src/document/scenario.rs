@@ -73,17 +73,17 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(
         feature = "contract",
-        schemars(length(max = super::request_reply::MAX_REQUESTERS))
+        schemars(length(max = super::MAX_REQUESTERS))
     )]
-    pub requesters: Vec<super::request_reply::Requester>,
+    pub requesters: Vec<super::Requester>,
     /// Services that answer requests to the queue each names in `ReplyTo`
     /// (`Responder`). At most 20.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(
         feature = "contract",
-        schemars(length(max = super::request_reply::MAX_RESPONDERS))
+        schemars(length(max = super::MAX_RESPONDERS))
     )]
-    pub responders: Vec<super::request_reply::Responder>,
+    pub responders: Vec<super::Responder>,
     /// At most 100 workers in all, each consumer counting its `replicas`.
     #[serde(default)]
     pub consumers: Vec<Consumer>,

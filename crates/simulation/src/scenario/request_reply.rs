@@ -28,7 +28,15 @@ impl Scenario {
         at_most("requesters", count, MAX_REQUESTERS as u64, "requesters")?;
         let count = self.responders.len() as u64;
         at_most("responders", count, MAX_RESPONDERS as u64, "responders")?;
+        // A standard queue: the pattern's requests and replies carry no
+        // MessageGroupId, which a FIFO queue requires.
         let queue = |path: String, name: &str| match self.queues.iter().any(|q| q.name == name) {
+            true if name.ends_with(".fifo") => Err(refusal(
+                path,
+                "the name of one of the scenario's standard queues (requests carry no \
+                 MessageGroupId)",
+                quoted(name),
+            )),
             true => Ok(()),
             false => Err(refusal(
                 path,
