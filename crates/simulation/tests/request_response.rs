@@ -327,3 +327,17 @@ fn the_lost_reply_lab_breaks_no_reply_lost_and_a_kept_queue_holds_it() {
     fixed.requesters[0].mode = queuelab_simulation::ReplyMode::PerClient;
     assert!(run(fixed).goal_breach().is_none());
 }
+
+#[test]
+fn a_request_queue_that_is_fifo_is_refused_because_requests_carry_no_group_id() {
+    let s: Scenario = serde_json::from_value(json!({
+        "title": "t", "durationMs": 1000,
+        "queues": [{ "name": "requests.fifo", "contentBasedDeduplication": true }],
+        "responders": [{ "name": "service", "queue": "requests.fifo",
+                         "processing": { "fixedMs": 1 } }],
+    }))
+    .expect("well-formed");
+    let e = s.validate().expect_err("refused");
+    assert_eq!(e.path, "responders[0].queue");
+    assert!(e.to_string().contains("standard queues"), "{e}");
+}
