@@ -12,7 +12,7 @@
 //! a time (`step`, then `follow_up` after each outcome, or `answered`
 //! when a long poll returns).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use queuelab_engine::{
@@ -68,17 +68,17 @@ pub(crate) struct Requester {
     current: Option<Request>,
     /// `perClient`: its one reply queue, once made.
     client_url: Option<String>,
-    /// Correlation ids of its requests whose wait ended without a reply
-    /// (at most `MAX_REQUESTS`): a late reply to one is still matched.
-    given_up: BTreeSet<String>,
-    /// When each given-up request was sent, by id (for a late latency).
-    sent: std::collections::BTreeMap<String, Millis>,
+    /// Its requests whose wait ended without a reply, by correlation id,
+    /// with when each was sent (at most `MAX_REQUESTS`): a late reply to
+    /// one is still matched, with its latency.
+    given_up: BTreeMap<String, Millis>,
     asked: Asked,
     told: Option<Outcome>,
-    /// Commands decided and not given yet, one at a time.
-    queued: VecDeque<(Command, Asked)>,
-    /// Messages of the latest receive still to read.
-    inbox: VecDeque<ReceivedMessage>,
+    /// Commands decided and not given yet, one at a time (few: a Vec;
+    /// no second queue type compiled, for the wasm's size).
+    queued: Vec<(Command, Asked)>,
+    /// Messages of the latest receive still to read, last first.
+    inbox: Vec<ReceivedMessage>,
 }
 
 pub(crate) fn build(
@@ -110,12 +110,11 @@ impl Requester {
             next: 0,
             current: None,
             client_url: None,
-            given_up: BTreeSet::new(),
-            sent: std::collections::BTreeMap::new(),
+            given_up: BTreeMap::new(),
             asked: Asked::Nothing,
             told: None,
-            queued: VecDeque::new(),
-            inbox: VecDeque::new(),
+            queued: Vec::new(),
+            inbox: Vec::new(),
         }
     }
 
@@ -156,7 +155,7 @@ impl Requester {
                     name,
                     attributes: Vec::new(),
                 };
-                self.queued.push_back((create, Asked::Create));
+                self.queued.push((create, Asked::Create));
             }
         }
     }
@@ -184,7 +183,7 @@ impl Requester {
             message,
             account: None,
         };
-        self.queued.push_back((send, Asked::Send));
+        self.queued.push((send, Asked::Send));
     }
 
     /// Polls the reply queue for what is left of the wait (at most 20 s
@@ -199,7 +198,7 @@ impl Requester {
                     max_number_of_messages: 10,
                     wait_time_seconds: left.min(MAX_POLL_SECONDS) as i64,
                 };
-                self.queued.push_back((receive, Asked::Receive));
+                self.queued.push((receive, Asked::Receive));
             }
             _ => self.give_up(now),
         }
@@ -215,10 +214,9 @@ impl Requester {
             waited_ms: now.saturating_sub(r.sent_at),
         };
         if self.mode == ReplyMode::PerClient {
-            self.given_up.insert(r.correlation_id.clone());
-            self.sent.insert(r.correlation_id.clone(), r.sent_at);
+            self.given_up.insert(r.correlation_id.clone(), r.sent_at);
         }
-        self.queued.push_back((Command::Log(event), Asked::Nothing));
+        self.queued.push((Command::Log(event), Asked::Nothing));
         self.finish();
     }
 
@@ -231,7 +229,7 @@ impl Requester {
                 let delete = Command::DeleteQueue {
                     queue_url: url.clone(),
                 };
-                self.queued.push_back((delete, Asked::DeleteQueue));
+                self.queued.push((delete, Asked::DeleteQueue));
             }
             _ => self.current = None,
         }
@@ -241,7 +239,7 @@ impl Requester {
     /// wait; a late reply to an earlier request is matched late; each is
     /// deleted from the reply queue.
     fn read(&mut self, now: Millis) {
-        while let Some(m) = self.inbox.pop_front() {
+        while let Some(m) = self.inbox.pop() {
             let Some(r) = &self.current else { return };
             let Some(url) = r.reply_url.clone() else {
                 return;
@@ -251,7 +249,7 @@ impl Requester {
                 queue_url: url,
                 entries: vec![("reply".into(), m.receipt_handle.clone())],
             };
-            self.queued.push_back((delete, Asked::DeleteReply));
+            self.queued.push((delete, Asked::DeleteReply));
             if id == r.correlation_id {
                 let event = SimEvent::ReplyMatched {
                     requester: self.name.clone(),
@@ -260,13 +258,12 @@ impl Requester {
                     latency_ms: now.saturating_sub(r.sent_at),
                     late: false,
                 };
-                self.queued.push_back((Command::Log(event), Asked::Nothing));
+                self.queued.push((Command::Log(event), Asked::Nothing));
                 self.inbox.clear();
                 self.finish();
                 return;
             }
-            if self.given_up.remove(&id) {
-                let sent_at = self.sent.remove(&id).unwrap_or(now);
+            if let Some(sent_at) = self.given_up.remove(&id) {
                 let event = SimEvent::ReplyMatched {
                     requester: self.name.clone(),
                     correlation_id: id,
@@ -274,7 +271,7 @@ impl Requester {
                     latency_ms: now.saturating_sub(sent_at),
                     late: true,
                 };
-                self.queued.push_back((Command::Log(event), Asked::Nothing));
+                self.queued.push((Command::Log(event), Asked::Nothing));
             }
         }
         self.poll_or_give_up(now);
@@ -304,7 +301,7 @@ impl Requester {
             }
             (Asked::Send, _) => self.finish(),
             (Asked::Receive, Outcome::Received(messages)) => {
-                self.inbox.extend(messages);
+                self.inbox.extend(messages.into_iter().rev());
                 self.read(now);
             }
             (Asked::Receive, Outcome::Waiting(poll)) => {
@@ -323,16 +320,13 @@ impl Requester {
 
     /// The next command decided, noted as asked.
     fn give(&mut self) -> Vec<Command> {
-        match self.queued.pop_front() {
-            Some((command, asked)) => {
-                self.asked = asked;
-                vec![command]
-            }
-            None => {
-                self.asked = Asked::Nothing;
-                Vec::new()
-            }
+        if self.queued.is_empty() {
+            self.asked = Asked::Nothing;
+            return Vec::new();
         }
+        let (command, asked) = self.queued.remove(0);
+        self.asked = asked;
+        vec![command]
     }
 }
 
@@ -395,7 +389,7 @@ impl Actor for Requester {
         }
         match result {
             Ok(messages) => {
-                self.inbox.extend(messages);
+                self.inbox.extend(messages.into_iter().rev());
                 self.read(now);
             }
             Err(_) => self.give_up(now),
