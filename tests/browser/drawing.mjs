@@ -208,14 +208,18 @@ function expectedTray(events) {
 function expectedProducers(snap, events) {
   const exists = new Set(snap.queues.map((q) => q.name));
   const names = new Set(snap.simulation.producers.filter((p) => exists.has(p.queue)).map((p) => p.name));
-  for (const e of events) if ((e.type === "sent" || e.type === "duplicateDropped") && e.by && exists.has(e.queue)) names.add(e.by);
+  // Anyone else is drawn by its latest send, while that queue exists (a
+  // responder's latest reply may have gone to a reply queue deleted since).
+  const latest = new Map();
+  for (const e of events) if ((e.type === "sent" || e.type === "duplicateDropped") && e.by) latest.set(e.by, e.queue);
+  for (const [by, queue] of latest) if (exists.has(queue)) names.add(by);
   return [...names].sort();
 }
 
 function expectedConsumers(snap, events) {
   const held = holders(snap);
   const dup = dupEvents(events);
-  return snap.simulation.workers.map((w) => ({
+  return [...snap.simulation.workers.map((w) => ({
     name: w.name,
     state: w.state,
     sideEffects: String(w.sideEffects),
@@ -226,7 +230,29 @@ function expectedConsumers(snap, events) {
       rc: String(x.receiveCount),
       dup: (held.get(x.messageId) ?? []).some((n) => n !== w.name) || !!dup.get(x.messageId)?.has(w.name),
     })),
-  }));
+  })), ...handCards(snap, events)];
+}
+
+/**
+ * Whoever else holds a message (a responder of the request-response
+ * pattern, a caller by hand): one card each, idle, holding the messages
+ * the snapshot names it the current holder of. (Only the current holder:
+ * these scenarios' messages have one holder at a time.)
+ */
+function handCards(snap, events) {
+  const workers = new Set([...snap.simulation.workers, ...(snap.simulation.lambdas ?? [])].map((w) => w.name));
+  const cards = new Map();
+  for (const q of snap.queues) {
+    for (const m of q.messages) {
+      if (!m.holder || workers.has(m.holder)) continue;
+      if (!cards.has(m.holder)) {
+        const emptyReceives = events.filter((e) => e.type === "emptyReceive" && e.by === m.holder).length;
+        cards.set(m.holder, { name: m.holder, state: "idle", sideEffects: "0", emptyReceives, receiveRequests: 0, held: [] });
+      }
+      cards.get(m.holder).held.push({ id: m.messageId, rc: String(m.receiveCount), dup: false });
+    }
+  }
+  return [...cards.values()];
 }
 
 /** The counts a CloudWatch-like chart shows now: DLQ depth apart from the work queues. */

@@ -553,6 +553,30 @@ test("the DLQ nobody watched: NumberOfMessagesSent never counts a redriven messa
   await close();
 });
 
+test("the lost reply: a 5 s wait still loses a slow authorization's reply, a reply queue kept per client loses none", async () => {
+  const { page, problems, close } = await open("?lab=lost-reply&checkpoints=off");
+  assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["No reply is lost: every responder's reply reaches an existing reply queue"]);
+  let v = await verdict(page);
+  assert.deepEqual(v.failed, ["noReplyLost"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /payment-service's reply to checkout-\d+ was lost at t = [\d.]+ s: its reply queue checkout-replies-\d+ no longer existed \(QueueDoesNotExist\)/);
+
+  await page.locator("#knob-replyWait").fill("5");
+  await page.locator("#knob-replyWait").press("Enter");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.replyWait === 5);
+  v = await verdict(page);
+  assert.deepEqual(v.failed, ["noReplyLost"], `${v.state}: ${v.text}`);
+  assert.match(v.text, /A 5 s wait only moves the problem\./);
+
+  await page.locator("#knob-replyWait").fill("3");
+  await page.locator("#knob-replyWait").press("Enter");
+  await page.locator("#knob-replyQueue").selectOption("perClient");
+  await page.waitForFunction(() => document.getElementById("lab").lab.settings.replyQueue === "perClient");
+  v = await verdict(page);
+  assert.equal(v.state, "met", v.text);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test("the vanished payload: deleting the object on receive leaves pointers to nothing, more receives do not help, deleting it with the message does", async () => {
   const { page, problems, close } = await open("?lab=vanished-payload&checkpoints=off");
   assert.equal(await page.locator("#knob-deleteObject").inputValue(), "onReceive");

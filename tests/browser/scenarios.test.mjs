@@ -339,6 +339,34 @@ const STORIES = {
       assert.equal(c.drawn.tokens.filter((t) => t.where.startsWith("orders-dlq|")).length, 1, "order X dead-lettered");
     },
   },
+  "26-request-response": {
+    moments: {
+      26000: (c) => {
+        const lost = c.events.filter((e) => e.type === "replyLost").map((e) => e.queue);
+        assert.deepEqual(lost, ["per-request-replies-3"], "the third request's reply came after its wait, to a deleted queue");
+        assert.ok(c.events.some((e) => e.type === "actionFailed" && e.actor === "quote-service" && e.code === "AWS.SimpleQueueService.NonExistentQueue"));
+        assert.match(c.drawn.narration.text, /^quote-service's reply went to a queue that no longer exists/);
+      },
+    },
+    end: (c) => {
+      const late = c.events.filter((e) => e.type === "replyMatched" && e.late).map((e) => e.requester);
+      assert.ok(late.length > 0 && late.every((r) => r === "per-client"), "only the kept queue gets a late reply");
+      assert.ok(c.events.filter((e) => e.type === "replyLost").every((e) => e.queue.startsWith("per-request-replies-")));
+    },
+  },
+  "27-temporary-queues-cost": {
+    moments: {
+      8000: (c) => {
+        assert.ok(c.events.some((e) => e.type === "actionFailed" && e.actor === "one-name" && e.action === "CreateQueue" && e.code === "AWS.SimpleQueueService.QueueDeletedRecently"));
+        assert.match(c.drawn.narration.text, /^one-name's CreateQueue was refused with QueueDeletedRecently/);
+      },
+    },
+    end: (c) => {
+      const created = c.events.filter((e) => e.type === "queueCreated" && e.queue !== "lookups").length;
+      const deleted = c.events.filter((e) => e.type === "queueDeleted").length;
+      assert.deepEqual([created, deleted], [15, 14], "a queue per request, one-name's two, one-queue's one");
+    },
+  },
   "28-large-payload": {
     moments: {
       1500: (c) => {
@@ -408,7 +436,7 @@ const STORIES = {
 test("the ten tutorial scenarios come first, in tutorial order, each with its story's moments", () => {
   // The lessons after them (11–25) are played by basics.test.mjs; Lambda's,
   // CloudWatch's (21–25) and the patterns' (26 on) have their moments here too.
-  assert.equal(scenarios.length, 29);
+  assert.equal(scenarios.length, 31);
   assert.deepEqual(Object.keys(STORIES).slice(0, 10), scenarios.slice(0, 10));
   assert.deepEqual(Object.keys(STORIES).slice(10), scenarios.slice(20));
 });

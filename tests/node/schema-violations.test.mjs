@@ -148,6 +148,13 @@ function wire(scenario) {
   scenario.producers.forEach((producer, i) => (producer.name = `shop-${i + 1}`));
   scenario.schedule.forEach((schedule, i) => (schedule.name = `scheduler-${i + 1}`));
   scenario.consumers.forEach((consumer, i) => (consumer.name = `worker-${i + 1}`));
+  // Requesters and responders use a standard queue of their own (requests carry no MessageGroupId).
+  if ((scenario.requesters ?? []).length + (scenario.responders ?? []).length > 0) scenario.queues.push({ name: "requests" });
+  (scenario.requesters ?? []).forEach((r, i) => {
+    Object.assign(r, { name: `client-${i + 1}`, queue: "requests" });
+    delete r.rate.groupId;
+  });
+  (scenario.responders ?? []).forEach((r, i) => Object.assign(r, { name: `service-${i + 1}`, queue: "requests" }));
   return scenario;
 }
 

@@ -157,6 +157,9 @@ export class History {
         case "bucketConfigurationFailed":
         case "bucketNotified":
         case "bucketDeliveryFailed":
+        case "replyMatched":
+        case "replyWaitEnded":
+        case "replyLost":
         case "topicPublished":
         case "topicFilteredOut":
         case "topicDelivered":

@@ -170,6 +170,14 @@ function describe(e, ctx, duplicateOf) {
       return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
     case "operatorCalled":
       return line(e.operator, operatorCall(e));
+    case "replyMatched":
+      return e.late
+        ? line(e.requester, `got the reply to ${e.correlationId} from ${e.queue}, ${secs(e.latencyMs)} s after the request: late, after its wait had ended, but its reply queue was still there`, "good")
+        : line(e.requester, `got the reply to ${e.correlationId} from ${e.queue}, ${secs(e.latencyMs)} s after the request: matched by its CorrelationId`, "good");
+    case "replyWaitEnded":
+      return line(e.requester, `gave up on ${e.correlationId} after ${secs(e.waitedMs)} s: no reply came to ${e.queue}`, "warn");
+    case "replyLost":
+      return line(e.responder, `lost its reply to ${e.correlationId}: the reply queue ${e.queue} no longer exists (QueueDoesNotExist)`, "warn");
     case "bucketObjectChanged":
       return line(`bucket “${e.bucket}”`, `${e.eventName} ${e.key}${e.sizeBytes == null ? "" : ` (${counted(e.sizeBytes, "byte", "bytes")})`}`);
     case "bucketConfigured":
@@ -373,6 +381,7 @@ export function isKey(e) {
     case "expired":
     case "bucketConfigurationFailed":
     case "bucketDeliveryFailed":
+    case "replyLost":
     case "topicDeliveryFailed":
     case "topicDeadLettered":
     case "topicDropped":
@@ -414,6 +423,8 @@ export function isKey(e) {
     case "workerRestarted":
     case "actionFailed":
     case "operatorCalled":
+    case "replyMatched":
+    case "replyWaitEnded":
     case "checkpointAsked":
     case "checkpointAnswered":
     case "narrationWithheld":

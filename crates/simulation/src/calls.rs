@@ -4,8 +4,8 @@
 //! The typed API's shorthands call only as the owner.
 
 use queuelab_engine::{
-    BatchResult, Engine, NewMessage, Principal, ReceiveMessage, ReceiveOutcome, Request, Response,
-    SendMessage, SendResult, SqsResult,
+    BatchResult, Engine, NewMessage, Principal, QueueAttribute, ReceiveMessage, ReceiveOutcome,
+    Request, Response, SendMessage, SendResult, SqsResult,
 };
 
 /// Who an actor named `name` calls as: the owner, or the scenario's
@@ -83,5 +83,30 @@ pub(crate) fn change_visibility(
     match engine.call(by, request)? {
         Response::ChangeMessageVisibility => Ok(()),
         other => unreachable!("ChangeMessageVisibility answered {other:?}"),
+    }
+}
+
+pub(crate) fn create_queue(
+    engine: &mut Engine,
+    by: &Principal,
+    name: &str,
+    attributes: &[QueueAttribute],
+) -> SqsResult<String> {
+    let tags = queuelab_engine::Tags::new();
+    let request = Request::CreateQueue {
+        name,
+        attributes,
+        tags: &tags,
+    };
+    match engine.call(by, request)? {
+        Response::CreateQueue(url) => Ok(url),
+        other => unreachable!("CreateQueue answered {other:?}"),
+    }
+}
+
+pub(crate) fn delete_queue(engine: &mut Engine, by: &Principal, queue_url: &str) -> SqsResult<()> {
+    match engine.call(by, Request::DeleteQueue { queue_url })? {
+        Response::DeleteQueue => Ok(()),
+        other => unreachable!("DeleteQueue answered {other:?}"),
     }
 }

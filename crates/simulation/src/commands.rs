@@ -20,7 +20,7 @@ use crate::{calls, observer, queue_name, units, SimEvent, Simulation};
 use queuelab_engine::{
     AttributeName, AttributeSelection, Engine, EventKind, Millis, NewMessage, Principal,
     QueueAttribute, ReceiveMessage, ReceiveOutcome, ReceivedMessage, SendMessage, SqsError,
-    SqsResult, Tags,
+    SqsResult,
 };
 
 /// What actors read of the engine: calls any caller may make, none that
@@ -135,14 +135,17 @@ impl Simulation {
                 attributes,
             } => {
                 self.count_work(1);
-                match self.engine.create_queue(&queue, &attributes, &Tags::new()) {
+                // Under the actor's name, so the bill counts its queues' calls as its own.
+                let by = Principal::caller(Some(&name));
+                match calls::create_queue(&mut self.engine, &by, &queue, &attributes) {
                     Ok(queue_url) => Outcome::Created { queue_url },
                     Err(error) => self.failed(&name, "CreateQueue", error),
                 }
             }
             actors::Command::DeleteQueue { queue_url } => {
                 self.count_work(1);
-                match self.engine.delete_queue(&queue_url) {
+                let by = Principal::caller(Some(&name));
+                match calls::delete_queue(&mut self.engine, &by, &queue_url) {
                     Ok(()) => Outcome::Deleted,
                     Err(error) => self.failed(&name, "DeleteQueue", error),
                 }

@@ -327,6 +327,8 @@ impl Simulation {
             queues: Vec::new(),
             producers: Vec::new(),
             schedule: Vec::new(),
+            requesters: Vec::new(),
+            responders: Vec::new(),
             consumers: Vec::new(),
             operators: Vec::new(),
             topics: Vec::new(),

@@ -140,6 +140,33 @@ pub enum SimEvent {
         code: &'static str,
         error: String,
     },
+    /// A requester took the reply carrying its request's `correlationId`
+    /// from its reply queue `queue`, `latencyMs` after it sent the
+    /// request; `late`: after its wait for it had ended (a reply queue
+    /// kept per client still holds a late reply).
+    ReplyMatched {
+        requester: Arc<str>,
+        correlation_id: String,
+        queue: Arc<str>,
+        latency_ms: Millis,
+        late: bool,
+    },
+    /// A requester's wait for the reply to `correlationId` ended with no
+    /// reply, `waitedMs` after it sent the request: it gives up on it.
+    ReplyWaitEnded {
+        requester: Arc<str>,
+        correlation_id: String,
+        queue: Arc<str>,
+        waited_ms: Millis,
+    },
+    /// A responder's reply to `correlationId` was refused because the
+    /// reply queue `queue` its request named no longer exists
+    /// (QueueDoesNotExist): the reply is lost.
+    ReplyLost {
+        responder: Arc<str>,
+        correlation_id: String,
+        queue: Arc<str>,
+    },
     /// An object of a scenario bucket was put or deleted: S3's event
     /// (`eventName`, "ObjectCreated:Put"), and a put object's size.
     BucketObjectChanged {

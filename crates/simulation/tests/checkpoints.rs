@@ -572,6 +572,32 @@ const PINNED: &[Pinned] = &[
         "No: the average over the whole run stays under a second",
     ),
     (
+        "26-request-response.json",
+        &[],
+        "late-reply",
+        "It is lost: SendMessage to the deleted queue answers QueueDoesNotExist",
+    ),
+    // quote-service takes 80 s a quote: no reply at all by the end.
+    (
+        "26-request-response.json",
+        &[("/responders/0/processing", r#"{"fixedMs": 80000}"#)],
+        "late-reply",
+        "No reply to that request comes before the run ends",
+    ),
+    (
+        "27-temporary-queues-cost.json",
+        &[],
+        "name-reuse",
+        "QueueDeletedRecently: the name cannot be reused for 60 seconds",
+    ),
+    // Unique names: one-name never creates a name it deleted.
+    (
+        "27-temporary-queues-cost.json",
+        &[("/requesters/1/reuseQueueName", "false")],
+        "name-reuse",
+        "A new, empty one-name-replies",
+    ),
+    (
         "29-scheduled-delivery.json",
         &[],
         "when-handled",

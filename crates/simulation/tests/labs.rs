@@ -51,7 +51,7 @@ fn the_labs_index_lists_every_lab_file_once() {
 #[test]
 fn the_shipped_labs_are_valid_labs() {
     let labs = labs();
-    assert_eq!(labs.len(), 18, "the labs shipped so far");
+    assert_eq!(labs.len(), 19, "the labs shipped so far");
     for (name, lab) in &labs {
         lab.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
@@ -95,6 +95,10 @@ const OWN_SETTINGS_BREAK: &[(&str, &[(&str, &str)])] = &[
     (
         "15-unwatched-dlq.json",
         &[("alarmNotifies", "The dead-letter queue has no alarm")],
+    ),
+    (
+        "16-lost-reply.json",
+        &[("noReplyLost", "SQS answers QueueDoesNotExist")],
     ),
     (
         "18-early-reminder.json",

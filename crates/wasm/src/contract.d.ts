@@ -667,7 +667,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "payloadResolved", consumer: string, messageId: string, bucket: string, key: string, sizeBytes: number, } | { "type": "payloadMissing", consumer: string, messageId: string, bucket: string, key: string, code: string, error: string, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "payloadResolved", consumer: string, messageId: string, bucket: string, key: string, sizeBytes: number, } | { "type": "payloadMissing", consumer: string, messageId: string, bucket: string, key: string, code: string, error: string, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "replyMatched", requester: string, correlationId: string, queue: string, latencyMs: number, late: boolean, } | { "type": "replyWaitEnded", requester: string, correlationId: string, queue: string, waitedMs: number, } | { "type": "replyLost", responder: string, correlationId: string, queue: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
 /**
  * The queue of an AWS/SQS metric.
  */
@@ -883,7 +883,18 @@ longestWaitLabel: string | null,
 /**
  * The requests the run was billed and their cost (the engine's meter).
  */
-bill: Bill, };
+bill: Bill, 
+/**
+ * Queues created and deleted while the run went (a requester's reply
+ * queues; the scenario's own, made at time 0, are not counted).
+ */
+queuesCreated: number, queuesDeleted: number, 
+/**
+ * Requesters' replies matched to their requests (`repliesLate` of
+ * them after the wait had ended), waits that ended with no reply,
+ * and replies lost because their reply queue was gone.
+ */
+repliesMatched: number, repliesLate: number, replyWaitsEnded: number, repliesLost: number, };
 
 /**
  * What the run's SQS requests cost, with the prices it was billed at so
@@ -1133,6 +1144,17 @@ producers: Array<Producer>,
  */
 schedule?: Array<Schedule>, 
 /**
+ * Clients of the request-response pattern (`Requester`): each sends
+ * requests with `ReplyTo` and `CorrelationId` and waits for the
+ * reply on its reply queue. At most 20.
+ */
+requesters?: Array<Requester>, 
+/**
+ * Services that answer requests to the queue each names in `ReplyTo`
+ * (`Responder`). At most 20.
+ */
+responders?: Array<Responder>, 
+/**
  * At most 100 workers in all, each consumer counting its `replicas`.
  */
 consumers: Array<Consumer>, 
@@ -1340,6 +1362,74 @@ queue: string,
  * contentBasedDeduplication); a `delaySeconds` delays it further.
  */
 sends: Array<ScheduledSend>, };
+
+/**
+ * A client that sends requests and waits for each reply, one request at
+ * a time, as the request-response pattern's client code does.
+ */
+export type Requester = { 
+/**
+ * Its name in the log, at most 80 characters.
+ */
+name: string, 
+/**
+ * The request queue, one of the scenario's queues.
+ */
+queue: string, 
+/**
+ * Its reply queue: `perRequest` (a temporary queue created for each
+ * request and deleted when its wait ends, as the guide's `finally`
+ * does) or `perClient` (one queue, created once and kept).
+ */
+mode: ReplyMode, 
+/**
+ * Its requests: `count` of them, one every `everyMs` from `startMs`,
+ * `{n}` in `body` numbering each. A request due while the previous
+ * one still waits is sent when that wait ends.
+ */
+rate: Rate, 
+/**
+ * How long it waits for each reply, in seconds (1 to 3,600): long
+ * polls of at most 20 s each, until the reply or the wait's end.
+ */
+replyWaitSeconds: number, 
+/**
+ * The start of its reply queues' names: `perRequest` names each
+ * `<prefix>-<n>` (unique), `perClient` names its one queue `<prefix>`.
+ * Default: `<name>-replies`. Letters, digits, `-` and `_`, at most 60.
+ */
+queueNamePrefix?: string, 
+/**
+ * `perRequest` only: every temporary queue gets this same name
+ * instead of a unique one, so a name deleted less than 60 seconds
+ * ago is created again (SQS refuses: `QueueDeletedRecently`).
+ */
+reuseQueueName?: boolean, };
+
+/**
+ * Where a requester's replies come back.
+ */
+export type ReplyMode = "perRequest" | "perClient";
+
+/**
+ * A service that answers requests: it receives one request at a time
+ * from `queue`, works `processing` ms, sends its reply to the queue the
+ * request's `ReplyTo` attribute names with the same `CorrelationId`,
+ * then deletes the request.
+ */
+export type Responder = { 
+/**
+ * Its name in the log, at most 80 characters.
+ */
+name: string, 
+/**
+ * The request queue, one of the scenario's queues.
+ */
+queue: string, 
+/**
+ * How long each request takes (drawn from the scenario's seed).
+ */
+processing: Processing, };
 
 /**
  * Someone at the console, or a runbook's script: makes each listed call
@@ -1770,7 +1860,7 @@ result?: string, };
  * docs/scenario-format.md says when each happens. (Plain comments on the
  * variants keep the schema a plain `enum` of names.)
  */
-export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "payloadResolved" | "payloadMissing" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested" | "lambdaReturned" | "lambdaThrottled" | "lambdaScaled" | "alarmChanged";
+export type TriggerEvent = "sent" | "received" | "duplicateDelivery" | "processingOutlastsVisibility" | "visibilityChanged" | "visibilityExpired" | "deleted" | "deletedWithStaleHandle" | "deletedBeforeProcessing" | "sideEffect" | "skippedAlreadyProcessed" | "processingFailed" | "movedToDeadLetterQueue" | "duplicateDropped" | "groupLocked" | "groupUnlocked" | "emptyReceive" | "expired" | "workerCrashed" | "messageLost" | "redriven" | "moveTaskCancelled" | "moveTaskCompleted" | "queuePurged" | "purgedInFlight" | "purgedProcessed" | "callFailed" | "topicFilteredOut" | "bucketObjectChanged" | "payloadResolved" | "payloadMissing" | "bucketNotified" | "accessDenied" | "accessAllowed" | "kmsRequested" | "lambdaReturned" | "lambdaThrottled" | "lambdaScaled" | "alarmChanged" | "replyMatched" | "replyWaitEnded" | "replyLost";
 
 /**
  * A count a trigger or claim compares with: a number, or a
@@ -1966,6 +2056,12 @@ processedByMs?: number,
  */
 noDeliveryLost?: boolean, 
 /**
+ * No requester's reply was lost: no responder's reply was refused
+ * because its reply queue no longer existed (the requester had given
+ * up and deleted it).
+ */
+noReplyLost?: boolean, 
+/**
  * No call of the scenario's producers, consumers, operators, topics or
  * buckets was refused with AccessDenied.
  */
@@ -2069,7 +2165,7 @@ off?: boolean, };
  * The scenario setting a knob changes: `{ "<target>": { selector } }`.
  * `consumer: "*"` means every consumer.
  */
-export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "delaySeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "deleteObject": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "redelayUntil": { consumer: string, attribute: string, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
+export type Target = { "visibilityTimeoutSeconds": { queue: string, } } | { "queuePolicy": { queue: string, } } | { "encryption": { queue: string, kmsKey: string, } } | { "kmsDataKeyReusePeriodSeconds": { queue: string, } } | { "delaySeconds": { queue: string, } } | { "receiveMessageWaitTimeSeconds": { queue: string, } } | { "redrive": { queue: string, deadLetterQueue: string, } } | { "batchSize": { consumer: string, } } | { "replicas": { consumer: string, } } | { "waitTimeSeconds": { consumer: string, } } | { "pollIntervalMs": { consumer: string, } } | { "heartbeatEveryMs": { consumer: string, } } | { "heartbeatVisibilitySeconds": { consumer: string, } } | { "idempotent": { consumer: string, } } | { "deletesBeforeProcessing": { consumer: string, } } | { "deleteObject": { consumer: string, } } | { "retryImmediately": { consumer: string, } } | { "retryBackoff": { consumer: string, maxSeconds: number, } } | { "redelayUntil": { consumer: string, attribute: string, } } | { "queueType": { queue: string, } } | { "groupId": { producer: string, attribute: string, } } | { "sendBatchSize": { producer: string, } } | { "groupCount": { producer: string, } } | { "highThroughput": { queue: string, } } | { "moveTaskAt": { operator: string, source: string, } } | { "replyQueue": { requester: string, } } | { "replyWaitSeconds": { requester: string, } } | { "functionResponseTypes": { lambda: string, } } | { "lambdaBatchSize": { lambda: string, } } | { "maximumBatchingWindowInSeconds": { lambda: string, } } | { "functionTimeoutSeconds": { lambda: string, } } | { "batchResponse": { lambda: string, } } | { "alarmStatistic": { alarm: string, } } | { "alarmMetricName": { alarm: string, } } | { "alarmPeriodSeconds": { alarm: string, } } | { "alarmEvaluationPeriods": { alarm: string, } } | { "alarmDatapointsToAlarm": { alarm: string, } } | { "alarmThreshold": { alarm: string, } } | { "alarmComparisonOperator": { alarm: string, } } | { "alarmTreatMissingData": { alarm: string, } } | { "addAlarm": { alarm: Alarm, } };
 
 /**
  * A knob's value: a toggle, a whole number, or "off" (the field left

@@ -38,8 +38,8 @@ use queuelab_simulation::cloudwatch::{
 use queuelab_simulation::{
     Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
     Operation, Operator, OperatorCall, Outcome, Processing, Producer, PublishMetrics, QueueSpec,
-    Rate, Redrive, RetryBackoff, Scenario, Schedule, ScheduledSend, Trigger, TriggerEvent,
-    UnlockCause, Window,
+    Rate, Redrive, ReplyMode, Requester, Responder, RetryBackoff, Scenario, Schedule,
+    ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
     AlarmBy, CheckFailure, CheckProgress, CheckReport, ConditionText, Doc, Explain, Fix, Goal,
@@ -246,6 +246,9 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         ScheduledSend,
         Rate,
         Schedule,
+        Requester,
+        ReplyMode,
+        Responder,
         Operator,
         OperatorCall,
         Operation,

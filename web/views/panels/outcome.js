@@ -25,6 +25,18 @@ function facts(sim) {
     ["Dead-lettered", o.deadLettered],
     ["Empty receives", o.emptyReceives],
     ["Longest wait", wait],
+    ...replyFacts(o),
+  ];
+}
+
+/** A run of requesters and responders: its reply queues and replies (none otherwise). */
+function replyFacts(o) {
+  if (!(o.queuesCreated || o.queuesDeleted || o.repliesMatched || o.replyWaitsEnded || o.repliesLost)) return [];
+  return [
+    ["Queues created / deleted", `${o.queuesCreated} / ${o.queuesDeleted}`],
+    ["Replies matched", o.repliesLate ? `${o.repliesMatched} (${o.repliesLate} late)` : o.repliesMatched],
+    ["Reply waits ended", o.replyWaitsEnded],
+    ["Replies lost", o.repliesLost],
   ];
 }
 

@@ -18,14 +18,15 @@ const WORKER_STATE = {
   stopped: ["■", "stopped"],
 };
 
-/** The card's line: what the worker does, in the engine's words (each behaviour says itself); a hand's receiver has none (a live run's hands are the server's callers). */
-function traits(c, live) {
+/** The card's line: what the worker does, in the engine's words (each behaviour says itself); a hand's receiver has none (a live run's hands are the server's callers; a scenario's responder answers requests). */
+function traits(c, live, responder = false) {
+  if (responder) return "answers each request to the queue its ReplyTo names";
   if (!c) return live ? "calls the server (its access key names it)" : "receives by hand (you)";
   return consumerTraits(c).join(" · ");
 }
 
 class ConsumerCard {
-  constructor(name, spec, manual, live) {
+  constructor(name, spec, manual, live, responder = false) {
     this.name = name;
     this.effect = spec?.sideEffect ?? defaults().consumer.sideEffect;
     this.longPoll = (spec?.waitTimeSeconds ?? defaults().consumer.waitTimeSeconds) > 0;
@@ -43,7 +44,7 @@ class ConsumerCard {
       "article",
       { class: `consumer${manual ? " manual" : ""}`, "data-consumer": name, "data-side-effects": "0", "aria-label": `Consumer ${name}` },
       h("header", { class: "c-head" }, h("h3", { class: "c-name" }, this.ic, name), this.state),
-      h("p", { class: "c-traits", text: traits(spec, live) }),
+      h("p", { class: "c-traits", text: traits(spec, live, responder) }),
       this.list,
       this.idle,
       this.requests,
@@ -147,7 +148,8 @@ export class WorkersView {
     }
     for (const [name, info] of v.handHolders) {
       present.add(name);
-      const card = this.card(name, info.queue, null, true, v.live);
+      const responder = (v.scenario?.responders ?? []).some((r) => r.name === name);
+      const card = this.card(name, info.queue, null, true, v.live, responder);
       // A live run's callers work outside the page: what they do between calls (and their side effects) is not seen here.
       this.paintWorker(card, { name, state: v.live ? "caller" : "idle", holding: info.holding, sideEffects: 0 }, v, 0);
     }
@@ -159,10 +161,10 @@ export class WorkersView {
     }
   }
 
-  card(name, queue, spec, manual, live = false) {
+  card(name, queue, spec, manual, live = false, responder = false) {
     let c = this.cards.get(name);
     if (!c) {
-      c = new ConsumerCard(name, spec, manual, live);
+      c = new ConsumerCard(name, spec, manual, live, responder);
       this.cards.set(name, c);
     }
     const cell = this.qv.srow(queue).cons;

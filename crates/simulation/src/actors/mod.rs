@@ -16,6 +16,8 @@ mod bucket;
 mod lambda;
 mod operator;
 mod producer;
+mod requester;
+mod responder;
 mod schedule;
 mod topic;
 
@@ -65,16 +67,12 @@ pub(crate) enum Command {
         message: NewMessage,
         principal: Principal,
     },
-    /// CreateQueue `name` with these attributes. No scenario section
-    /// asks for it yet (a requester's temporary reply queues will):
-    /// `commands.rs`'s test drives it.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// CreateQueue `name` with these attributes (a requester's reply queue).
     CreateQueue {
         name: String,
         attributes: Vec<QueueAttribute>,
     },
     /// DeleteQueue of the queue at `queue_url`.
-    #[cfg_attr(not(test), allow(dead_code))]
     DeleteQueue { queue_url: String },
     /// PurgeQueue of the queue at `queue_url`.
     PurgeQueue { queue_url: String },
@@ -337,6 +335,8 @@ pub(crate) const REGISTRY: &[(&str, Build)] = &[
     ("buckets", bucket::build),
     ("topics", topic::build),
     ("lambdas", lambda::build),
+    ("requesters", requester::build),
+    ("responders", responder::build),
 ];
 
 /// Every actor of a scenario, in registry order.

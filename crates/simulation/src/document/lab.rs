@@ -85,6 +85,11 @@ pub struct Goal {
     /// subscription's filter policy kept from the queue is not a delivery.
     #[serde(default, skip_serializing_if = "Not::not")]
     pub no_delivery_lost: bool,
+    /// No requester's reply was lost: no responder's reply was refused
+    /// because its reply queue no longer existed (the requester had given
+    /// up and deleted it).
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub no_reply_lost: bool,
     /// No call of the scenario's producers, consumers, operators, topics or
     /// buckets was refused with AccessDenied.
     #[serde(default, skip_serializing_if = "Not::not")]
@@ -291,6 +296,11 @@ pub enum Target {
     /// queue `source`, in ms of the run (its first
     /// `startMessageMoveTask` call from there); off: it never does.
     MoveTaskAt { operator: String, source: String },
+    /// `requesters[i].mode`, a choice: "perRequest" (a temporary reply
+    /// queue per request) or "perClient" (one kept reply queue).
+    ReplyQueue { requester: String },
+    /// `requesters[i].replyWaitSeconds`, seconds (1 to 3,600).
+    ReplyWaitSeconds { requester: String },
     /// `lambdas[i].functionResponseTypes`, a toggle: on is
     /// `["ReportBatchItemFailures"]`, off is none.
     FunctionResponseTypes { lambda: String },
@@ -332,6 +342,8 @@ pub enum Target {
 /// The choices of a choice knob, fixed by the target (not by the file).
 pub const QUEUE_TYPES: [&str; 2] = ["standard", "fifo"];
 pub const GROUP_IDS: [&str; 3] = ["one", "perAttribute", "perMessage"];
+/// A `replyQueue` knob's choices (`requesters[].mode`).
+pub const REPLY_MODES: [&str; 2] = ["perRequest", "perClient"];
 pub const ENCRYPTIONS: [&str; 3] = ["kms", "sqs", "none"];
 
 /// A knob's value: a toggle, a whole number, or "off" (the field left
@@ -430,7 +442,7 @@ pub const MAX_FIXES: usize = 8;
 pub const MAX_NON_FIXES: usize = 8;
 
 /// The condition ids, in the order `Goal` lists them.
-pub const CONDITION_IDS: [&str; 20] = [
+pub const CONDITION_IDS: [&str; 21] = [
     "deadLetterQueue",
     "sideEffectsAtMost",
     "sideEffectsExactly",
@@ -444,6 +456,7 @@ pub const CONDITION_IDS: [&str; 20] = [
     "processedByMs",
     "notHandledBefore",
     "noDeliveryLost",
+    "noReplyLost",
     "noAccessDenied",
     "noCallThrottled",
     "leastPrivilege",
@@ -470,6 +483,7 @@ impl Goal {
             self.processed_by_ms.is_some(),
             self.not_handled_before.is_some(),
             self.no_delivery_lost,
+            self.no_reply_lost,
             self.no_access_denied,
             self.no_call_throttled,
             self.least_privilege.is_some(),

@@ -11,6 +11,7 @@ mod lab;
 mod lambda;
 mod narration;
 mod rate;
+mod request_reply;
 mod scenario;
 mod topic;
 
@@ -20,5 +21,6 @@ pub use lab::*;
 pub use lambda::*;
 pub use narration::*;
 pub use rate::*;
+pub use request_reply::*;
 pub use scenario::*;
 pub use topic::*;

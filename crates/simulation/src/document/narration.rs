@@ -398,6 +398,18 @@ pub enum TriggerEvent {
     // A CloudWatch alarm changed state (the consumer filter names the
     // alarm, the queue filter its queue, `result` the new state).
     AlarmChanged,
+    // A requester took the reply to its request from its reply queue (the
+    // consumer filter names the requester, the queue filter the reply
+    // queue, the message filter reads the correlation id, `result` is
+    // `onTime` or `late`: after its wait had ended).
+    ReplyMatched,
+    // A requester's wait for a reply ended with none (the consumer filter
+    // names the requester, the message filter reads the correlation id).
+    ReplyWaitEnded,
+    // A responder's reply was refused because its reply queue no longer
+    // exists: the reply is lost (the consumer filter names the responder,
+    // the queue filter the deleted reply queue).
+    ReplyLost,
 }
 
 /// What must hold for a whole run for an `atEnd` line to be shown. Every

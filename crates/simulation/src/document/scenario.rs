@@ -76,6 +76,23 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "contract", schemars(length(max = MAX_SCHEDULES)))]
     pub schedule: Vec<Schedule>,
+    /// Clients of the request-response pattern (`Requester`): each sends
+    /// requests with `ReplyTo` and `CorrelationId` and waits for the
+    /// reply on its reply queue. At most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "contract",
+        schemars(length(max = super::MAX_REQUESTERS))
+    )]
+    pub requesters: Vec<super::Requester>,
+    /// Services that answer requests to the queue each names in `ReplyTo`
+    /// (`Responder`). At most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "contract",
+        schemars(length(max = super::MAX_RESPONDERS))
+    )]
+    pub responders: Vec<super::Responder>,
     /// At most 100 workers in all, each consumer counting its `replicas`.
     #[serde(default)]
     pub consumers: Vec<Consumer>,
@@ -596,7 +613,11 @@ impl Scenario {
     /// a message anyone else sent is the learner's.
     pub(crate) fn senders(&self) -> impl Iterator<Item = &str> {
         let producers = self.producers.iter().map(|p| p.name.as_str());
-        producers.chain(self.schedule.iter().map(|s| s.name.as_str()))
+        let requesters = self.requesters.iter().map(|r| r.name.as_str());
+        let responders = self.responders.iter().map(|r| r.name.as_str());
+        (producers.chain(self.schedule.iter().map(|s| s.name.as_str())))
+            .chain(requesters)
+            .chain(responders)
     }
 }
 

@@ -534,6 +534,18 @@ impl GoalWatch {
         }
         self.alarms.observe_sim(now, event, &self.goal);
         match event {
+            SimEvent::ReplyLost {
+                responder,
+                correlation_id,
+                queue,
+            } if self.goal.no_reply_lost => {
+                let text = format!(
+                    "{responder}'s reply to {correlation_id} was lost at {}: its reply queue \
+                     {queue} no longer existed (QueueDoesNotExist), deleted when the wait ended",
+                    at(now)
+                );
+                self.breach("noReplyLost", now, None, text);
+            }
             SimEvent::ProcessingStarted {
                 consumer,
                 message_id,
@@ -1073,6 +1085,9 @@ impl Goal {
         match id {
             "noDeliveryLost" => "No message a topic sends to a subscribed queue is lost (refused, \
                                  then dropped or dead-lettered)"
+                .to_string(),
+            "noReplyLost" => "No reply is lost: every responder's reply reaches an existing \
+                              reply queue"
                 .to_string(),
             "noAccessDenied" => "No call is refused with AccessDenied".to_string(),
             "noCallThrottled" => {

@@ -7,7 +7,8 @@ use super::policy_text::pretty;
 use super::rename::{queue_index, set_queue_type};
 use crate::document::{
     Alarm, Consumer, Encryption, EncryptionName, KmsEncryption, KnobValue, Lambda, Operation,
-    QueueSpec, Redrive, RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS, QUEUE_TYPES,
+    QueueSpec, Redrive, ReplyMode, RetryBackoff, Scenario, Target, ENCRYPTIONS, GROUP_IDS,
+    QUEUE_TYPES, REPLY_MODES,
 };
 use crate::scenario::field_range;
 
@@ -77,6 +78,7 @@ pub(crate) enum Selector<'a> {
     Consumer(&'a str),
     Producer(&'a str),
     Operator(&'a str),
+    Requester(&'a str),
     Lambda(&'a str),
     Alarm(&'a str),
 }
@@ -728,6 +730,64 @@ fn with_rate(target: &Target, s: &mut Scenario, change: impl Fn(&mut crate::docu
     }
 }
 
+const REPLY_QUEUE: Row = Row {
+    choices: Some(&REPLY_MODES),
+    ..row(
+        "replyQueue",
+        "mode",
+        "mode",
+        false,
+        Access::Whole(read_reply_mode, write_reply_mode),
+    )
+};
+const REPLY_WAIT: Row = row(
+    "replyWaitSeconds",
+    "replyWaitSeconds",
+    "replyWaitSeconds",
+    false,
+    Access::Whole(read_reply_wait, write_reply_wait),
+);
+
+/// The requester a target names, by its place.
+fn requester_index(target: &Target, s: &Scenario) -> Option<usize> {
+    let (Target::ReplyQueue { requester } | Target::ReplyWaitSeconds { requester }) = target else {
+        return None;
+    };
+    s.requesters.iter().position(|r| &r.name == requester)
+}
+
+fn read_reply_mode(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    let r = &s.requesters[requester_index(target, s)?];
+    Some(KnobValue::Text(r.mode.as_str().into()))
+}
+
+/// A requester's mode; a per-client queue keeps its one name, so a
+/// reused per-request name is dropped with it.
+fn write_reply_mode(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    if let Some(i) = requester_index(target, s) {
+        let r = &mut s.requesters[i];
+        r.mode = match value {
+            KnobValue::Text(t) if t == "perClient" => ReplyMode::PerClient,
+            _ => ReplyMode::PerRequest,
+        };
+        if r.mode == ReplyMode::PerClient {
+            r.reuse_queue_name = false;
+        }
+    }
+}
+
+fn read_reply_wait(target: &Target, s: &Scenario) -> Option<KnobValue> {
+    Some(ms(
+        s.requesters[requester_index(target, s)?].reply_wait_seconds
+    ))
+}
+
+fn write_reply_wait(target: &Target, s: &mut Scenario, value: &KnobValue) {
+    if let (Some(i), Some(seconds)) = (requester_index(target, s), count(value)) {
+        s.requesters[i].reply_wait_seconds = seconds;
+    }
+}
+
 const MOVE_TASK_AT: Row = row(
     "moveTaskAt",
     "atMs",
@@ -883,6 +943,8 @@ impl Target {
             Target::GroupCount { producer } => (&GROUP_COUNT, P(producer)),
             Target::HighThroughput { queue } => (&HIGH_THROUGHPUT, Q(queue)),
             Target::MoveTaskAt { operator, .. } => (&MOVE_TASK_AT, Selector::Operator(operator)),
+            Target::ReplyQueue { requester } => (&REPLY_QUEUE, Selector::Requester(requester)),
+            Target::ReplyWaitSeconds { requester } => (&REPLY_WAIT, Selector::Requester(requester)),
             Target::FunctionResponseTypes { lambda } => (&REPORT_ITEM_FAILURES, L(lambda)),
             Target::LambdaBatchSize { lambda } => (&LAMBDA_BATCH_SIZE, L(lambda)),
             Target::MaximumBatchingWindowInSeconds { lambda } => (&BATCHING_WINDOW, L(lambda)),
@@ -996,6 +1058,7 @@ impl Target {
         let owner = match selector {
             Selector::Producer(_) => "producers",
             Selector::Operator(_) => "operators",
+            Selector::Requester(_) => "requesters",
             Selector::Queue(_) => "queues",
             Selector::Consumer(_) => "consumers",
             Selector::Lambda(_) => "lambdas",
@@ -1019,6 +1082,10 @@ impl Target {
             Selector::Operator(operator) => (0..s.operators.len())
                 .filter(|i| s.operators[*i].name == operator)
                 .map(|i| format!("operators[{i}].{field}"))
+                .collect(),
+            Selector::Requester(requester) => (0..s.requesters.len())
+                .filter(|i| s.requesters[*i].name == requester)
+                .map(|i| format!("requesters[{i}].{field}"))
                 .collect(),
             Selector::Queue(queue) => queue_index(s, queue)
                 .map(|i| vec![format!("queues[{i}].{field}")])

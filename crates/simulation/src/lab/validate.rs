@@ -251,6 +251,14 @@ impl Knob {
                 );
             }
         }
+        if let Target::ReplyQueue { requester } | Target::ReplyWaitSeconds { requester } =
+            &self.target
+        {
+            if !s.requesters.iter().any(|r| &r.name == requester) {
+                let rule = "the name of one of the scenario's requesters";
+                return refuse(format!("{target}.requester"), rule, quoted(requester));
+            }
+        }
         if let Target::MoveTaskAt { operator, source } = &self.target {
             if !s.operators.iter().any(|o| &o.name == operator) {
                 let rule = "the name of one of the scenario's operators";

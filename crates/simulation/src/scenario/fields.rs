@@ -78,6 +78,7 @@ pub(crate) fn field_range(field: &str) -> Option<(u64, u64, &'static str)> {
         "startEpochMs" => (0, queuelab_engine::MAX_START_EPOCH_MS, MS),
         "baseSeconds" | "maxSeconds" => (1, most_seconds, SECONDS),
         "waitTimeSeconds" => (wait.0, wait.1, SECONDS),
+        "replyWaitSeconds" => (1, crate::document::MAX_REPLY_WAIT_SECONDS, SECONDS),
         _ => return None,
     })
 }

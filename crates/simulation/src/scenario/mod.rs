@@ -13,6 +13,7 @@ mod fields;
 mod keys;
 mod lambdas;
 mod operators;
+mod request_reply;
 mod topics;
 mod validate;
 mod validate_claims;
@@ -38,11 +39,15 @@ pub use crate::document::{
     MAX_SUBSCRIPTIONS, MAX_TOPICS, MAX_WORKERS,
 };
 pub use crate::document::{DeleteObject, Offload, OffloadStyle, ReadPayloads};
+pub use crate::document::{
+    ReplyMode, Requester, Responder, MAX_REPLY_WAIT_SECONDS, MAX_REQUESTERS, MAX_RESPONDERS,
+};
 pub use alarms::RESOLUTIONS;
 pub(crate) use card::{quoted_list, span};
 pub(crate) use fields::{at_most, field_range, quoted, QUEUE_FIELDS};
 pub use fields::{rule_for, FieldError};
 pub(crate) use lambdas::{lambda_range, REPORT_BATCH_ITEM_FAILURES};
+pub use request_reply::{MAX_PREFIX_CHARS, MAX_REQUESTS};
 pub use topics::{MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS};
 pub(crate) use validate::{dedup_scope, throughput_limit};
 pub(crate) use vocabulary::field_words;

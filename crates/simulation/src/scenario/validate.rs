@@ -61,6 +61,14 @@ impl Scenario {
             .chain(
                 (self.lambdas.iter().enumerate())
                     .map(|(i, l)| (format!("lambdas[{i}]"), vec![l.name.clone()])),
+            )
+            .chain(
+                (self.requesters.iter().enumerate())
+                    .map(|(i, r)| (format!("requesters[{i}]"), vec![r.name.clone()])),
+            )
+            .chain(
+                (self.responders.iter().enumerate())
+                    .map(|(i, r)| (format!("responders[{i}]"), vec![r.name.clone()])),
             );
         for (who, names) in lists {
             for name in names {
@@ -113,6 +121,7 @@ impl Scenario {
         self.validate_producers()?;
         self.validate_padding()?;
         self.validate_schedule()?;
+        self.validate_request_reply()?;
         self.validate_operators()?;
         self.validate_buckets()?;
         self.validate_topics()?;

@@ -152,6 +152,27 @@ const ROWS: &[Row] = &[
     ("schedule[].sends[].attributes", "Message attributes", None, Text, "", true, false),
     ("schedule[].sends[].padToBytes", "Padded to", Some("body size"), Number, "bytes, filled with dots", true, false),
     ("schedule[].sends[].padWith", "Padded with", Some("padding character"), Text, "one character; default a dot", true, false),
+    ("requesters[].name", "Name", Some("name"), Text, "", false, false),
+    ("requesters[].queue", "Request queue", None, Text, "", false, false),
+    ("requesters[].mode", "Reply queue", None, Choice, "perRequest (a temporary queue per request) or perClient (one kept queue)", true, true),
+    ("requesters[].rate", "Requests", None, Group, "", false, false),
+    ("requesters[].rate.startMs", "Starts at", Some("first request"), Number, "", true, false),
+    ("requesters[].rate.everyMs", "Every", Some("time between requests"), Number, "", false, false),
+    ("requesters[].rate.count", "Requests", Some("number of requests"), Number, "at most 1,000", false, false),
+    ("requesters[].rate.body", "Body", None, Text, "", false, false),
+    ("requesters[].rate.groupId", "MessageGroupId", Some("MessageGroupId"), Text, "not for requests", true, false),
+    ("requesters[].rate.batchSize", "Sends per batch", None, Number, "not for requests", true, false),
+    ("requesters[].rate.groupCount", "Message groups", None, Number, "not for requests", true, false),
+    ("requesters[].replyWaitSeconds", "Reply wait", Some("wait for a reply"), Number, "long polls of at most 20 s each", false, true),
+    ("requesters[].queueNamePrefix", "Reply queue name", Some("reply queue name"), Text, "default: the requester's name and -replies", true, false),
+    ("requesters[].reuseQueueName", "Reuse the reply queue's name", None, Toggle, "perRequest only: every temporary queue gets the same name", true, false),
+    ("responders[].name", "Name", Some("name"), Text, "", false, false),
+    ("responders[].queue", "Request queue", None, Text, "", false, false),
+    ("responders[].processing", "Processing", None, Group, "fixedMs, uniformMs or exponentialMs", false, false),
+    ("responders[].processing.fixedMs", "Processing time", None, Number, "", false, true),
+    ("responders[].processing.uniformMs.min", "Processing min", Some("shortest processing time"), Number, "", false, true),
+    ("responders[].processing.uniformMs.max", "Processing max", Some("longest processing time"), Number, "", false, true),
+    ("responders[].processing.exponentialMs.mean", "Processing mean", Some("mean processing time"), Number, "", false, true),
     ("operators[].name", "Name", Some("name"), Text, "", false, false),
     ("operators[].calls[].atMs", "Called at", Some("call time"), Number, "", false, false),
     ("operators[].calls[].call", "Call", None, Group, "purgeQueue, startMessageMoveTask, cancelMessageMoveTask, addPermission, disableKey or enableKey", false, false),
@@ -282,6 +303,12 @@ const ROWS: &[Row] = &[
 ];
 
 /// The values of a function's `response` (`BatchResponse`), with their words.
+/// The values of a requester's `mode`, with their words.
+const REPLY_MODES: [(&str, &str); 2] = [
+    ("perRequest", "A temporary queue per request"),
+    ("perClient", "One queue per client, kept"),
+];
+
 const BATCH_RESPONSES: [(&str, &str); 5] = [
     ("valid", "The failed ids"),
     ("unknownId", "An id not in the batch"),
@@ -368,6 +395,7 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
         "response" => choice_words(&BATCH_RESPONSES),
         "style" => choice_words(&OFFLOAD_STYLES),
         "deleteObject" => choice_words(&DELETE_OBJECTS),
+        "mode" => choice_words(&REPLY_MODES),
         _ => Vec::new(),
     };
     FieldWords {

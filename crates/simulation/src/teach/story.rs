@@ -52,6 +52,17 @@ pub struct Outcome {
     pub longest_wait_label: Option<String>,
     /// The requests the run was billed and their cost (the engine's meter).
     pub bill: crate::Bill,
+    /// Queues created and deleted while the run went (a requester's reply
+    /// queues; the scenario's own, made at time 0, are not counted).
+    pub queues_created: u64,
+    pub queues_deleted: u64,
+    /// Requesters' replies matched to their requests (`repliesLate` of
+    /// them after the wait had ended), waits that ended with no reply,
+    /// and replies lost because their reply queue was gone.
+    pub replies_matched: u64,
+    pub replies_late: u64,
+    pub reply_waits_ended: u64,
+    pub replies_lost: u64,
 }
 
 /// One event, as triggers see it: its kind and what it names.
@@ -138,6 +149,8 @@ pub(crate) struct Story {
     told: Vec<Told>,
     /// The scenario's producers: a message any other sender sent is the learner's.
     producers: BTreeSet<String>,
+    /// The scenario's own queues, made at time 0 (not counted as created).
+    own_queues: BTreeSet<String>,
     /// Stored messages the learner sent.
     learners: BTreeSet<String>,
     /// Stored FIFO messages' groups (a `received` trigger may name one).
@@ -256,6 +269,7 @@ impl Story {
             checkpoints,
             told: Vec::new(),
             producers,
+            own_queues: BTreeSet::new(),
             learners: BTreeSet::new(),
             groups: BTreeMap::new(),
             checkpoint_events: BTreeSet::new(),
@@ -290,6 +304,9 @@ impl Story {
             last_line_at: None,
             lines,
         };
+        for q in &scenario.queues {
+            story.own_queues.insert(q.name.clone());
+        }
         for (i, line) in story.lines.iter().enumerate() {
             if let Some(id) = &line.id {
                 story.ids.entry(id.clone()).or_insert(i);

@@ -765,6 +765,57 @@ fn neighbour(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
                 ..by(alarm)
             },
         ),
+        _ => return reply(sim),
+    })
+}
+
+/// What a requester's or a responder's event tells the story: the
+/// requester or responder is the `consumer`, the reply queue the `queue`,
+/// the correlation id the message.
+fn reply(sim: &SimEvent) -> Option<(TriggerEvent, Happening)> {
+    use TriggerEvent as T;
+    let by = |c: &Arc<str>| Happening::new(T::Sent, None).by(&Some(c.clone()));
+    Some(match sim {
+        SimEvent::ReplyMatched {
+            requester,
+            correlation_id,
+            queue,
+            late,
+            ..
+        } => (
+            T::ReplyMatched,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                result: Some(if *late { "late" } else { "onTime" }.to_string()),
+                ..by(requester)
+            },
+        ),
+        SimEvent::ReplyWaitEnded {
+            requester,
+            correlation_id,
+            queue,
+            ..
+        } => (
+            T::ReplyWaitEnded,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                ..by(requester)
+            },
+        ),
+        SimEvent::ReplyLost {
+            responder,
+            correlation_id,
+            queue,
+        } => (
+            T::ReplyLost,
+            Happening {
+                queue: Some(queue.to_string()),
+                message: Some(correlation_id.clone()),
+                ..by(responder)
+            },
+        ),
         _ => return None,
     })
 }

@@ -216,7 +216,7 @@ fn the_oracle_finds_each_kind_of_sentence_false_when_the_run_says_otherwise() {
 
 /// The files whose operator's, redriven messages', bucket notifications',
 /// Lambda's and alarms' lines the oracle is shown to check.
-const OPERATOR_FILES: [&str; 8] = [
+const OPERATOR_FILES: [&str; 10] = [
     "11-redrive-back",
     "13-attributes-and-size",
     "14-purge",
@@ -225,6 +225,8 @@ const OPERATOR_FILES: [&str; 8] = [
     "22-lambda-scaling",
     "23-lambda-fifo",
     "24-cloudwatch-alarms",
+    "26-request-response",
+    "27-temporary-queues-cost",
 ];
 
 /// Every line of `file` (web/scenarios/) whose trigger is one of the
@@ -258,6 +260,9 @@ fn operator_lines_are_checked(file: &str) {
         T::LambdaThrottled,
         T::LambdaScaled,
         T::AlarmChanged,
+        T::ReplyMatched,
+        T::ReplyWaitEnded,
+        T::ReplyLost,
     ];
     let mut checked = 0;
     for (i, line) in scenario.narration.iter().enumerate() {

@@ -213,17 +213,33 @@ fn visibility_expired(at: Millis, text: &str, f: &Facts, _: &Scenario) -> Option
     let (all, rest) = named(f, text)?;
     let rest = rest.strip_prefix(": ")?;
     let (t, rest) = rest.split_once(" (receive #")?;
-    let (rc, rest) = rest.split_once(") ended while ")?;
-    let (holder, _) = rest.split_once(" was still working on it")?;
+    let (rc, rest) = rest.split_once(") ended ")?;
+    // "while w was still working on it" (the run saw it work), or "before
+    // w deleted it" (a holder whose work the run does not see: a
+    // responder): only the first says the holder is still at work.
+    let (holder, working) = match rest.strip_prefix("while ") {
+        Some(rest) => (rest.split_once(" was still working on it")?.0, true),
+        None => (
+            rest.strip_prefix("before ")?.split_once(" deleted it")?.0,
+            false,
+        ),
+    };
     let (t, rc) = (timeout_said(t)?, rc.parse::<u32>().ok()?);
     Some(any_of(&all, |_, m| {
         let seq = event_at(m, at, |k| {
             matches!(k, Kind::Sqs(EventKind::VisibilityExpired { holder: Some(h), .. }) if &**h == holder)
         })
         .ok_or(format!("no visibility timeout of it ended at {at} ms with {holder} holding it"))?;
-        let r = still_working(m, holder, seq)?;
-        let latest = m.receives.iter().rev().find(|r| r.seq < seq).unwrap();
-        if latest.receive_count != rc || latest.seq != r.seq {
+        let latest = (m.receives.iter().rev().find(|r| r.seq < seq)).ok_or("never received")?;
+        if working {
+            let r = still_working(m, holder, seq)?;
+            if latest.seq != r.seq {
+                return Err(format!("its latest receive was by {:?}", latest.by));
+            }
+        } else if latest.by.as_deref() != Some(holder) {
+            return Err(format!("its latest receive was by {:?}", latest.by));
+        }
+        if latest.receive_count != rc {
             return Err(format!(
                 "its latest receive was #{} by {:?}",
                 latest.receive_count, latest.by

@@ -95,7 +95,14 @@ impl Story {
             | EventKind::MoveTaskCancelling { .. }
             | EventKind::MoveTaskEnded { .. }
             | EventKind::QueuePurged { .. } => self.on_operation(now, kind),
+            // The scenario's own queues, made at time 0, are not counted.
+            EventKind::QueueCreated { queue, .. }
+                if now > 0 || !self.own_queues.contains(&**queue) =>
+            {
+                self.outcome.queues_created += 1;
+            }
             EventKind::QueueDeleted { queue } => {
+                self.outcome.queues_deleted += 1;
                 let gone: Vec<String> = self
                     .waiting
                     .iter()
@@ -602,6 +609,9 @@ impl Story {
                 };
                 self.happened(now, T::CallFailed, h);
             }
+            SimEvent::ReplyMatched { .. }
+            | SimEvent::ReplyWaitEnded { .. }
+            | SimEvent::ReplyLost { .. } => self.on_reply(now, event),
             SimEvent::TopicFilteredOut { topic, queue, .. } => {
                 let h = Happening {
                     queue: Some(queue),
@@ -651,6 +661,58 @@ impl Story {
             }
             _ => {}
         }
+    }
+
+    /// A requester's reply matched or waited for in vain, or a responder's
+    /// reply lost: counted for the recap, and its trigger fired.
+    fn on_reply(&mut self, now: Millis, event: &SimEvent) {
+        use TriggerEvent as T;
+        let (what, who, queue, id, result) = match event {
+            SimEvent::ReplyMatched {
+                requester,
+                correlation_id,
+                queue,
+                late,
+                ..
+            } => {
+                self.outcome.replies_matched += 1;
+                self.outcome.replies_late += u64::from(*late);
+                let result = if *late { "late" } else { "onTime" };
+                (
+                    T::ReplyMatched,
+                    requester,
+                    queue,
+                    correlation_id,
+                    Some(result),
+                )
+            }
+            SimEvent::ReplyWaitEnded {
+                requester,
+                correlation_id,
+                queue,
+                ..
+            } => {
+                self.outcome.reply_waits_ended += 1;
+                (T::ReplyWaitEnded, requester, queue, correlation_id, None)
+            }
+            SimEvent::ReplyLost {
+                responder,
+                correlation_id,
+                queue,
+            } => {
+                self.outcome.replies_lost += 1;
+                (T::ReplyLost, responder, queue, correlation_id, None)
+            }
+            _ => return,
+        };
+        let h = Happening {
+            queue: Some(queue),
+            consumer: Some(who),
+            message: Some(id),
+            result,
+            ..Happening::default()
+        };
+        self.happened(now, what, h);
     }
 
     fn on_processing_started(&mut self, now: Millis, event: &SimEvent) {
