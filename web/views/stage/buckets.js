@@ -27,7 +27,9 @@ function arrow(a) {
 
 /** One bucket's card. */
 function card(b) {
-  const state = { pending: "configuration not saved yet", valid: "notifications on", failed: "configuration refused by S3" }[b.configuration];
+  // A bucket with no notification configuration (a store of payloads) notifies nobody.
+  const valid = b.arrows.length ? "notifications on" : "no notifications";
+  const state = { pending: "configuration not saved yet", valid, failed: "configuration refused by S3" }[b.configuration];
   const keys = b.recentKeys.length ? `latest: ${b.recentKeys.slice(-3).join(", ")}` : "no object put yet";
   return h(
     "article",
