@@ -126,7 +126,8 @@ function withHands(holders, hands) {
  */
 export function producersOf(snap, scenario, facts) {
   const exists = (queue) => snap.queues.some((q) => q.name === queue);
-  const specs = new Map([...(scenario.producers ?? []), ...(scenario.schedule ?? [])].map((s) => [s.name, s]));
+  const senders = [scenario.producers, scenario.schedule, scenario.requesters, scenario.responders];
+  const specs = new Map(senders.flatMap((list) => list ?? []).map((s) => [s.name, s]));
   const counted = new Map(snap.simulation.producers.map((p) => [p.name, p]));
   const out = [...counted.values()].filter((p) => exists(p.queue)).map((p) => ({ name: p.name, queue: p.queue, spec: specs.get(p.name) ?? null, sent: p.sent, dropped: p.deduplicated, refused: p.failed, last: facts.lastSend.get(p.name) }));
   // A bucket's notifications and a topic's deliveries are drawn with the

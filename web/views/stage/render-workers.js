@@ -103,9 +103,11 @@ export class WorkersView {
   producer(name, queue, spec) {
     let p = this.producers.get(name);
     if (p) return p;
-    const total = spec ? (spec.sends?.length ?? 0) + (spec.rate?.count ?? 0) : null;
+    // A responder is the scenario's too, but its replies have no count set ahead.
+    const total = spec && (spec.sends || spec.rate) ? (spec.sends?.length ?? 0) + (spec.rate?.count ?? 0) : null;
     p = {
       total,
+      scenarios: !!spec,
       count: h("p", { class: "p-count" }),
       last: h("p", { class: "p-last" }),
       seen: null,
@@ -176,7 +178,8 @@ export class WorkersView {
   paintProducer(p, info, v) {
     const { sent, dropped, refused, last } = info;
     const more = `${dropped ? ` (${dropped} more deduplicated)` : ""}${refused ? ` · ${refused} refused by SQS` : ""}`;
-    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent} ${v.live ? "to the server" : "by hand"}`}${more}`);
+    const how = v.live ? " to the server" : p.scenarios ? "" : " by hand";
+    setText(p.count, `${p.total != null ? `sent ${sent} of ${p.total}` : `sent ${sent}${how}`}${more}`);
     if (refused) p.el.dataset.refused = String(refused);
     else delete p.el.dataset.refused;
     if (last && p.seen !== last) {
