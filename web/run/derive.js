@@ -118,7 +118,8 @@ function withHands(holders, hands) {
  * The producers to draw, each { name, queue, spec (null when sending by
  * hand), sent, dropped (by FIFO deduplication), refused (sends SQS
  * refused: throttled, too large; the log says why), last ({ at, id, dropped? }) }:
- * the scenario's producers and schedules, then anyone else who sent, on
+ * the scenario's producers and schedules, then anyone else who sent (a
+ * requester or responder keeps its spec: it is no sender by hand), on
  * queues that exist. The scenario's senders are counted by the engine (the
  * snapshot's `producers`); one sending by hand, which the simulation does
  * not know, by the run's events (history.js). A scenario's bucket or topic
@@ -135,7 +136,7 @@ export function producersOf(snap, scenario, facts) {
   const neighbours = new Set([...(snap.simulation.buckets ?? []), ...(snap.simulation.topics ?? [])].map((b) => b.name));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!counted.has(name) && !neighbours.has(name) && queue && exists(queue)) out.push({ name, queue, spec: null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
+    if (!counted.has(name) && !neighbours.has(name) && queue && exists(queue)) out.push({ name, queue, spec: specs.get(name) ?? null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
   }
   return out;
 }
