@@ -133,23 +133,8 @@ impl Simulation {
             actors::Command::CreateQueue {
                 name: queue,
                 attributes,
-            } => {
-                self.count_work(1);
-                // Under the actor's name, so the bill counts its queues' calls as its own.
-                let by = Principal::caller(Some(&name));
-                match calls::create_queue(&mut self.engine, &by, &queue, &attributes) {
-                    Ok(queue_url) => Outcome::Created { queue_url },
-                    Err(error) => self.failed(&name, "CreateQueue", error),
-                }
-            }
-            actors::Command::DeleteQueue { queue_url } => {
-                self.count_work(1);
-                let by = Principal::caller(Some(&name));
-                match calls::delete_queue(&mut self.engine, &by, &queue_url) {
-                    Ok(()) => Outcome::Deleted,
-                    Err(error) => self.failed(&name, "DeleteQueue", error),
-                }
-            }
+            } => self.create_queue_for(&name, &queue, &attributes),
+            actors::Command::DeleteQueue { queue_url } => self.delete_queue_for(&name, &queue_url),
             actors::Command::PurgeQueue { queue_url } => {
                 self.count_work(1);
                 match self.engine.purge_queue(&queue_url) {
@@ -203,6 +188,32 @@ impl Simulation {
                 self.emit(event);
                 Outcome::Logged
             }
+        }
+    }
+
+    /// An actor's CreateQueue, under its name, so the bill counts its
+    /// queues' calls as its own.
+    fn create_queue_for(
+        &mut self,
+        name: &Arc<str>,
+        queue: &str,
+        attributes: &[QueueAttribute],
+    ) -> Outcome {
+        self.count_work(1);
+        let by = Principal::caller(Some(name));
+        match calls::create_queue(&mut self.engine, &by, queue, attributes) {
+            Ok(queue_url) => Outcome::Created { queue_url },
+            Err(error) => self.failed(name, "CreateQueue", error),
+        }
+    }
+
+    /// An actor's DeleteQueue, under its name.
+    fn delete_queue_for(&mut self, name: &Arc<str>, queue_url: &str) -> Outcome {
+        self.count_work(1);
+        let by = Principal::caller(Some(name));
+        match calls::delete_queue(&mut self.engine, &by, queue_url) {
+            Ok(()) => Outcome::Deleted,
+            Err(error) => self.failed(name, "DeleteQueue", error),
         }
     }
 
