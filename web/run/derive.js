@@ -136,7 +136,7 @@ export function producersOf(snap, scenario, facts) {
   const neighbours = new Set([...(snap.simulation.buckets ?? []), ...(snap.simulation.topics ?? [])].map((b) => b.name));
   for (const [name, last] of facts.lastSend) {
     const queue = facts.queueOf.get(last.id);
-    if (!counted.has(name) && !neighbours.has(name) && queue && exists(queue)) out.push({ name, queue, spec: specs.get(name) ?? null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, last });
+    if (!counted.has(name) && !neighbours.has(name) && queue && exists(queue)) out.push({ name, queue, spec: specs.get(name) ?? null, sent: facts.sentBy.get(name) ?? 0, dropped: facts.dropped.get(name) ?? 0, refused: 0, last });
   }
   return out;
 }
