@@ -122,6 +122,7 @@ function wire(scenario) {
       delete send.groupId;
       delete send.dedupId;
     }
+    if (topic.rate) delete topic.rate.batchSize; // a producer's only: a topic publishes one at a time
   }
   // An alarm watches a metric SQS publishes; its actions name a topic.
   for (const alarm of scenario.alarms ?? []) {
@@ -152,7 +153,7 @@ function wire(scenario) {
   if ((scenario.requesters ?? []).length + (scenario.responders ?? []).length > 0) scenario.queues.push({ name: "requests" });
   (scenario.requesters ?? []).forEach((r, i) => {
     Object.assign(r, { name: `client-${i + 1}`, queue: "requests" });
-    delete r.rate.groupId;
+    for (const field of ["groupId", "batchSize", "groupCount"]) delete r.rate[field]; // a requester's rate takes none of them
   });
   (scenario.responders ?? []).forEach((r, i) => Object.assign(r, { name: `service-${i + 1}`, queue: "requests" }));
   return scenario;

@@ -60,6 +60,17 @@ function who(name) {
 }
 
 /**
+ * A request-response event in words.
+ * @param {any} e a replyMatched, replyWaitEnded or replyLost event
+ */
+function replySentence(e) {
+  if (e.type === "replyLost") return line(e.responder, `lost its reply to ${e.correlationId}: the reply queue ${e.queue} no longer exists (QueueDoesNotExist)`, "warn");
+  if (e.type === "replyWaitEnded") return line(e.requester, `gave up on ${e.correlationId} after ${secs(e.waitedMs)} s: no reply came to ${e.queue}`, "warn");
+  const how = e.late ? "late, after its wait had ended, but its reply queue was still there" : "matched by its CorrelationId";
+  return line(e.requester, `got the reply to ${e.correlationId} from ${e.queue}, ${secs(e.latencyMs)} s after the request: ${how}`, "good");
+}
+
+/**
  * One sentence for every event kind: a kind without its case fails the
  * type check (`unreachable`).
  * @param {QueuelabEvent} e
@@ -171,13 +182,9 @@ function describe(e, ctx, duplicateOf) {
     case "operatorCalled":
       return line(e.operator, operatorCall(e));
     case "replyMatched":
-      return e.late
-        ? line(e.requester, `got the reply to ${e.correlationId} from ${e.queue}, ${secs(e.latencyMs)} s after the request: late, after its wait had ended, but its reply queue was still there`, "good")
-        : line(e.requester, `got the reply to ${e.correlationId} from ${e.queue}, ${secs(e.latencyMs)} s after the request: matched by its CorrelationId`, "good");
     case "replyWaitEnded":
-      return line(e.requester, `gave up on ${e.correlationId} after ${secs(e.waitedMs)} s: no reply came to ${e.queue}`, "warn");
     case "replyLost":
-      return line(e.responder, `lost its reply to ${e.correlationId}: the reply queue ${e.queue} no longer exists (QueueDoesNotExist)`, "warn");
+      return replySentence(e);
     case "bucketObjectChanged":
       return line(`bucket “${e.bucket}”`, `${e.eventName} ${e.key}${e.sizeBytes == null ? "" : ` (${counted(e.sizeBytes, "byte", "bytes")})`}`);
     case "bucketConfigured":
