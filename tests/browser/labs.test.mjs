@@ -23,7 +23,7 @@ test("a lab is solved through its form: the verdict, the conditions held, the pr
   assert.equal(await goal.getAttribute("data-lab"), "duplicate-orders");
   assert.equal(await goal.getAttribute("data-goal-state"), "unmet");
   assert.deepEqual(await page.locator("#goal-conditions li").allTextContents(), ["Each message is charged at most once", "No message is lost", "Every message is charged by t = 50 s"]);
-  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 15");
+  assert.equal(await page.locator("#scenario-place").textContent(), "Lab 1 of 19");
   // The lab's own (broken) settings fill the form.
   assert.equal(await page.locator("#knob-visibility").inputValue(), "2");
   assert.equal(await page.locator("#knob-heartbeat-on").isChecked(), false);
