@@ -30,6 +30,7 @@ export class History {
     this.empty = new Map(); // consumer -> receives that returned nothing
     this.dropped = new Map(); // sender by hand -> sends dropped by FIFO deduplication
     this.lastSend = new Map(); // producer -> { at, id }
+    this.links = new Map(); // messageId -> { correlationId, role: "request" | "reply" }: a request and its reply, drawn with one mark
     this.lambdaBatches = new Map(); // function -> Map(invocation -> { ids, size }) of invocations not returned yet
     this.lambdaEnds = new Map(); // function -> its latest ends and throttles, newest last (LAMBDA_ENDS_KEPT; a batch throttled again is counted in its mark's `times`)
     this.mappingRefused = new Map(); // function -> { queue, code, error }: Lambda's refusal of its event source mapping
@@ -157,6 +158,12 @@ export class History {
         case "bucketConfigurationFailed":
         case "bucketNotified":
         case "bucketDeliveryFailed":
+        case "requestSent":
+          this.links.set(id, { correlationId: e.correlationId, role: "request" });
+          break;
+        case "replySent":
+          this.links.set(id, { correlationId: e.correlationId, role: "reply" });
+          break;
         case "replyMatched":
         case "replyWaitEnded":
         case "replyLost":

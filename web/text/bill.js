@@ -66,3 +66,17 @@ function sqsSentence(bill) {
   if (standard === 0) return `${total} at ${perMillion(bill.fifoPriceNanoUsd)} (FIFO).`;
   return `${total}: ${requests(standard)} to standard queues at ${perMillion(bill.standardPriceNanoUsd)}, ${requests(bill.fifoRequests)} to FIFO queues at ${perMillion(bill.fifoPriceNanoUsd)}.`;
 }
+
+/**
+ * "By caller: per-request 84 requests ≈ $0.0000336, per-client 40 requests
+ * ≈ $0.000016, setup and unnamed calls 2 requests ≈ $0.0000008.": who
+ * the SQS requests were for, most first (the bill lists the callers with
+ * the most), or "" when one caller made them all.
+ * @param {Bill} bill
+ */
+export function callersSentence(bill) {
+  if (bill.callers.length < 2) return "";
+  const parts = bill.callers.map((c) => `${c.caller ?? "setup and unnamed calls"} ${requests(c.requests)} ≈ ${dollars(c.costNanoUsd)}`);
+  const more = bill.callersOmitted ? `, and ${bill.callersOmitted.toLocaleString("en-US")} more caller${bill.callersOmitted === 1 ? "" : "s"}` : "";
+  return `By caller: ${parts.join(", ")}${more}.`;
+}

@@ -61,9 +61,11 @@ function who(name) {
 
 /**
  * A request-response event in words.
- * @param {any} e a replyMatched, replyWaitEnded or replyLost event
+ * @param {any} e a requestSent, replySent, replyMatched, replyWaitEnded or replyLost event
  */
 function replySentence(e) {
+  if (e.type === "requestSent") return line(e.requester, `sent request ${e.correlationId} (message ${shortId(e.messageId)}) with the attributes CorrelationId ${e.correlationId} and ReplyTo ${e.replyQueue}`);
+  if (e.type === "replySent") return line(e.responder, `replied to request ${e.correlationId} (message ${shortId(e.requestId)}) with message ${shortId(e.messageId)} in ${e.queue}, carrying the same CorrelationId`);
   if (e.type === "replyLost") return line(e.responder, `lost its reply to ${e.correlationId}: the reply queue ${e.queue} no longer exists (QueueDoesNotExist)`, "warn");
   if (e.type === "replyWaitEnded") return line(e.requester, `gave up on ${e.correlationId} after ${secs(e.waitedMs)} s: no reply came to ${e.queue}`, "warn");
   const how = e.late ? "late, after its wait had ended, but its reply queue was still there" : "matched by its CorrelationId";
@@ -181,6 +183,8 @@ function describe(e, ctx, duplicateOf) {
       return line(e.actor, `${e.action} failed: ${e.code}: ${e.error}`, "warn");
     case "operatorCalled":
       return line(e.operator, operatorCall(e));
+    case "requestSent":
+    case "replySent":
     case "replyMatched":
     case "replyWaitEnded":
     case "replyLost":
@@ -430,6 +434,8 @@ export function isKey(e) {
     case "workerRestarted":
     case "actionFailed":
     case "operatorCalled":
+    case "requestSent":
+    case "replySent":
     case "replyMatched":
     case "replyWaitEnded":
     case "checkpointAsked":

@@ -17,6 +17,7 @@ export function makeToken(id, label) {
     grp: h("span", { class: "tk-grp" }),
     rc: h("span", { class: "tk-rc", "data-term": "receive-count" }),
     label: h("span", { class: "tk-label", text: label ?? "" }),
+    link: h("span", { class: "tk-link" }),
     meta: h("span", { class: "tk-meta" }),
     dup: h("span", { class: "tk-dup" }),
     fx: h("span", { class: "tk-fx" }),
@@ -26,10 +27,10 @@ export function makeToken(id, label) {
     "button",
     { type: "button", class: "token", "data-message-id": id, "data-side-effect-count": "0" },
     h("span", { class: "tk-top" }, p.ic, p.st, p.id, p.grp, p.rc),
-    p.label, p.meta, p.dup, p.fx, p.bar,
+    p.label, p.link, p.meta, p.dup, p.fx, p.bar,
   );
   // Cached values: the DOM is only touched when one changes.
-  return el.tok = { id, el, p, where: "", state: "", rc: -1, fxc: -1, dupText: null, metaText: "", bar: -1, timed: false, anim: null, label: label ?? "" };
+  return el.tok = { id, el, p, where: "", state: "", rc: -1, fxc: -1, dupText: null, linkText: "", metaText: "", bar: -1, timed: false, anim: null, label: label ?? "" };
 }
 
 function setState(t, state) {
@@ -66,6 +67,29 @@ function setDup(t, text) {
   else delete t.el.dataset.duplicate;
 }
 
+/** How many colours the marks of a request and its reply take turns in (styles.css). */
+const LINK_HUES = 6;
+
+/**
+ * A request's or a reply's mark (history.js's `links`): "⇄ request c" or
+ * "⇄ reply to c", in a colour the two share, so the pair is seen together
+ * on the stage.
+ * @param {{ correlationId: string, role: "request" | "reply" } | undefined} link
+ */
+function setLink(t, link) {
+  const text = link ? `⇄ ${link.role === "request" ? "request" : "reply to"} ${link.correlationId}` : "";
+  if (t.linkText === text) return;
+  t.linkText = text;
+  t.p.link.textContent = text;
+  if (!link) {
+    delete t.el.dataset.linkHue;
+    return;
+  }
+  let hash = 0;
+  for (const c of link.correlationId) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  t.el.dataset.linkHue = String(hash % LINK_HUES);
+}
+
 function setMeta(t, text) {
   if (t.metaText !== text) setText(t.p.meta, (t.metaText = text));
 }
@@ -90,6 +114,7 @@ export function paintStored(t, d) {
   const grp = m.group ? `group ${m.group}` : "";
   if (t.grp !== grp) setText(t.p.grp, (t.grp = grp));
   setFx(t, d.fx.get(m.messageId));
+  setLink(t, d.facts.links.get(m.messageId));
   const others = d.othersHolding(m.messageId, m.holder);
   setDup(t, m.state === "in-flight" && others.length > 0 ? `⚠ duplicate: ${others.join(", ")} still holds it too` : null);
   t.holder = m.holder ?? "";
@@ -117,6 +142,7 @@ export function paintLeft(t, d) {
   }
   setRc(t, facts.receives.get(t.id) ?? (t.rc < 0 ? 0 : t.rc));
   setFx(t, d.fx.get(t.id));
+  setLink(t, facts.links.get(t.id));
   setDup(t, facts.dup.has(t.id) ? `⚠ was delivered to ${[...facts.dup.get(t.id)].join(" and ")} at once` : null);
   setMeta(t, left ? `${left.why} at t=${secs(left.at)} s` : "gone");
   clearBar(t);

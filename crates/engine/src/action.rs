@@ -1,12 +1,12 @@
 //! [`Action`]: the SQS operations, listed once. Everything that needs the
 //! list reads it from here: the protocol's operation table (`OPERATIONS`,
-//! checked against [`Action::BY_NAME`]), the billing meter (which actions
-//! are billed), AddPermission (which actions another account may be
+//! checked against [`Action::BY_NAME`]), the gate (which actions are
+//! message calls, run on the queue it resolved), AddPermission (which actions another account may be
 //! granted, and which only the owner may call), and, later, the throttle
 //! keys (one quota per action: [`Action::name`] keys it).
 
 /// One SQS operation. Declared in the billing meter's line order (the
-/// metered message calls first, a batch after its single form), then the
+/// message calls first, a batch after its single form), then the
 /// management calls alphabetically: `Ord` is this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Action {
@@ -51,15 +51,15 @@ pub enum Grant {
 /// What the engine knows of an action: one row each, in [`Action`]'s order.
 struct Row {
     name: &'static str,
-    /// Billed per call by the meter (billing.rs): the message calls.
-    billed: bool,
+    /// A message call: the gate resolves its queue and runs it there.
+    message_call: bool,
     grant: Grant,
 }
 
-const fn row(name: &'static str, billed: bool, grant: Grant) -> Row {
+const fn row(name: &'static str, message_call: bool, grant: Grant) -> Row {
     Row {
         name,
-        billed,
+        message_call,
         grant,
     }
 }
@@ -141,9 +141,11 @@ impl Action {
         self.row().name
     }
 
-    /// Whether the billing meter bills the call (billing.rs).
-    pub const fn billed(self) -> bool {
-        self.row().billed
+    /// Whether it is a message call (a send, receive, delete or
+    /// visibility change, single or batch): the gate resolves its queue
+    /// before it runs, and a queue that does not resolve is its answer.
+    pub const fn message_call(self) -> bool {
+        self.row().message_call
     }
 
     /// Whether AddPermission may grant it to another account.

@@ -8,8 +8,10 @@
 //! requests)"; a batch of up to 10 messages is one request (its payload is
 //! the batch's total); an empty receive is a request like any other
 //! (SQS Developer Guide, "best practices: appropriate polling mode").
-//! The FIFO price applies to send, receive, delete and change-visibility
-//! calls on a FIFO queue, the only calls metered here.
+//! "Every Amazon SQS action counts as a request" (the pricing page): the
+//! management calls too (CreateQueue, DeleteQueue, GetQueueAttributes…),
+//! so a client that creates and deletes a queue per request pays for both.
+//! The FIFO price applies to the calls on a FIFO queue.
 //!
 //! Choices (documented, not AWS facts):
 //! - A call is billed once its queue is known, whether or not it then
@@ -18,8 +20,13 @@
 //!   receive, delete or visibility change is one request per call; the
 //!   bytes a receive returns are not counted (the pricing text speaks of
 //!   an action's payload and does not say that a response counts).
-//! - Management calls (GetQueueAttributes, which the simulation's alarms
-//!   and heartbeats read; CreateQueue; ListQueues…) are not metered.
+//! - A call on a queue is billed at its queue type's price; CreateQueue
+//!   and GetQueueUrl at the type their queue name says (".fifo"); the
+//!   account's calls (ListQueues, the move tasks) at the standard price.
+//! - The simulation's own reads of a queue's attributes (what its alarms
+//!   and actors look up, which a real program knows from its settings or
+//!   from the metrics SQS sends CloudWatch free) do not pass the gate,
+//!   and are not billed.
 //! - The free tier (first million requests a month) and volume tiers are
 //!   left out: costs are at list price.
 //!

@@ -45,22 +45,35 @@ impl Engine {
             .take(self.now, id, settings, fifo, &self.config.region, request)
     }
 
-    /// Bills a message call once its queue resolves, whether or not the
-    /// operation then fails (billing.rs): one call per request, a batch
-    /// included, its payload the bodies and attributes sent. Answers the
-    /// queue it resolved (`None` for a call that is not billed), so the
-    /// operation does not look it up again; a queue that does not resolve
-    /// is the call's answer, as it is each message call's first check.
+    /// Bills the call (billing.rs: every action is a request) once its
+    /// queue is known, whether or not the operation then fails: one call
+    /// per request, a batch included, its payload the bodies and
+    /// attributes sent. Answers the queue a message call resolved, so the
+    /// operation does not look it up again. A queue URL that does not
+    /// resolve is not billed: it is a message call's answer (each message
+    /// call's first check), and a management call's operation answers it.
     fn meter_call(
         &mut self,
         by: &Principal,
         action: Action,
         request: &Request<'_>,
     ) -> SqsResult<Option<u32>> {
-        let Some(url) = request.queue_url().filter(|_| action.billed()) else {
-            return Ok(None);
+        let queue = match request.queue_url().map(|url| self.resolve(url)) {
+            Some(Ok(id)) => Some(id),
+            Some(Err(error)) if action.message_call() => return Err(error),
+            Some(Err(_)) => return Ok(None),
+            None => None,
         };
-        let id = self.resolve(url)?;
+        let fifo = match (queue, request) {
+            (Some(id), _) => self.queue(id).fifo,
+            // The calls that name a queue by its name: a FIFO queue's ends
+            // in ".fifo". The account's calls (ListQueues, the move tasks
+            // by ARN or handle) are billed at the standard price.
+            (None, Request::CreateQueue { name, .. } | Request::GetQueueUrl { name, .. }) => {
+                name.ends_with(".fifo")
+            }
+            (None, _) => false,
+        };
         let payload = match request {
             Request::SendMessage(r) => message_size(&r.message),
             Request::SendMessageBatch { entries, .. } => {
@@ -68,13 +81,12 @@ impl Engine {
             }
             _ => 0,
         };
-        let fifo = self.queue(id).fifo;
         self.meter.bill(by.name(), action, fifo, payload);
-        Ok(Some(id))
+        Ok(queue.filter(|_| action.message_call()))
     }
 
-    /// A call that is not billed (the management calls and move tasks),
-    /// given the principal it is made as.
+    /// A management call (the calls on queues and the move tasks), given
+    /// the principal it is made as.
     fn run_call(&mut self, by: &Principal, request: Request<'_>) -> SqsResult<Response> {
         use Request as Q;
         use Response as A;
@@ -150,11 +162,11 @@ impl Engine {
                 source_arn: arn,
                 max_results: max,
             } => A::ListMessageMoveTasks(self.list_message_move_tasks_as(arn, max, by)?),
-            message_call => unreachable!("{:?} is billed", message_call.action()),
+            message_call => unreachable!("{:?} is a message call", message_call.action()),
         })
     }
 
-    /// A billed message call on the queue `queue` the gate resolved.
+    /// A message call on the queue `queue` the gate resolved.
     fn run_message_call(
         &mut self,
         by: &Principal,
@@ -187,7 +199,7 @@ impl Engine {
             Q::ChangeMessageVisibilityBatch { entries, .. } => A::ChangeMessageVisibilityBatch(
                 self.change_message_visibility_batch_in(queue, entries, by)?,
             ),
-            management => unreachable!("{:?} is not billed", management.action()),
+            management => unreachable!("{:?} is a management call", management.action()),
         })
     }
 }

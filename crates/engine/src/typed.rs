@@ -4,10 +4,10 @@
 //! caller's display name ([`Caller`]) and are made as the owner under it;
 //! to call as another principal, use [`Engine::call`].
 //!
-//! The read-only management calls (GetQueueUrl, ListQueues, …, which no
-//! one is billed for) also have `&self` forms for an owner reading its own
-//! engine (the simulation's alarms and heartbeats); they run the operation
-//! as the owner without the gate's steps.
+//! The read-only management calls (GetQueueUrl, ListQueues, …) also have
+//! `&self` forms for an owner reading its own engine (the simulation's
+//! alarms and actors looking up a setting); they run the operation as the owner without the gate's
+//! steps, so they are neither throttled nor billed.
 
 use crate::api::{
     AddPermission, AttributeSelection, BatchResult, Caller, ListQueuesResult, MoveTaskInfo,

@@ -1,7 +1,8 @@
-//! The billing meter: every SendMessage, ReceiveMessage, DeleteMessage and
-//! ChangeMessageVisibility call is billed as SQS bills it (billing.rs):
+//! The billing meter: every call is billed as SQS bills it (billing.rs):
 //! one request per started 64 KiB of payload, a batch as one call, an
-//! empty receive like any other, FIFO queues at their own price.
+//! empty receive like any other, a CreateQueue and a DeleteQueue too,
+//! FIFO queues at their own price. The tests' queues are created unnamed;
+//! the calls measured are named (`named`).
 
 use queuelab_engine::billing::{PRICE_NANO_USD_FIFO, PRICE_NANO_USD_STANDARD};
 use queuelab_engine::Action;
@@ -47,8 +48,9 @@ fn receive(url: &str, wait: i64) -> ReceiveMessage {
     }
 }
 
-fn all(_: Option<&str>) -> bool {
-    true
+/// The calls made under a name: all but the test's own CreateQueue.
+fn all(by: Option<&str>) -> bool {
+    by.is_some()
 }
 
 #[test]
@@ -70,7 +72,11 @@ fn a_batch_of_ten_small_messages_is_one_request() {
         .send_message_batch(&url, &entries, Some("shop"))
         .unwrap();
     assert_eq!(engine.meter().requests(all), 1);
-    let (line, tally) = engine.meter().lines().next().unwrap();
+    let (line, tally) = engine
+        .meter()
+        .lines()
+        .find(|(l, _)| l.caller.is_some())
+        .unwrap();
     assert_eq!(line.action, Action::SendMessageBatch);
     assert_eq!((tally.calls, tally.requests), (1, 1));
 }
@@ -227,4 +233,46 @@ fn the_meter_names_at_most_max_metered_callers_and_bills_the_rest_together() {
     );
     assert_eq!(engine.meter().requests(|by| by == Some("caller-0")), 2);
     assert!(OTHER_CALLERS.chars().count() > queuelab_engine::MAX_CALLER_CHARS);
+}
+
+/// "Every Amazon SQS action counts as a request": a client that creates and
+/// deletes a queue pays for both, at the price of the queue's type, and a
+/// CreateQueue SQS refuses (the name deleted less than 60 s ago) is billed
+/// all the same.
+#[test]
+fn create_queue_and_delete_queue_are_each_billed_as_a_request() {
+    use queuelab_engine::{Principal, Request};
+    let mut engine = Engine::new(Config::default());
+    let client = Principal::owner().named("client");
+    let tags = Tags::new();
+    let create = |name| Request::CreateQueue {
+        name,
+        attributes: &[],
+        tags: &tags,
+    };
+    engine.call(&client, create("replies")).unwrap();
+    let url = engine.get_queue_url("replies", None).unwrap();
+    let delete = Request::DeleteQueue { queue_url: &url };
+    engine.call(&client, delete).unwrap();
+    assert!(engine.call(&client, create("replies")).is_err());
+    let fifo = [QueueAttribute::FifoQueue(true)];
+    let create_fifo = Request::CreateQueue {
+        name: "replies.fifo",
+        attributes: &fifo,
+        tags: &tags,
+    };
+    engine.call(&client, create_fifo).unwrap();
+    let lines: Vec<_> = (engine.meter().lines())
+        .map(|(l, t)| (l.action.name(), l.fifo, t.calls))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("CreateQueue", false, 2),
+            ("CreateQueue", true, 1),
+            ("DeleteQueue", false, 1)
+        ]
+    );
+    let cost = 3 * PRICE_NANO_USD_STANDARD + PRICE_NANO_USD_FIFO;
+    assert_eq!(engine.meter().cost_nano_usd(all), cost);
 }

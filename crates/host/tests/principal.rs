@@ -193,9 +193,16 @@ fn a_call_as_another_account_names_it_in_the_events_and_the_bill() {
         .engine()
         .meter()
         .lines()
-        .map(|(line, _)| line.caller.as_deref().map(str::to_string))
+        .map(|(line, _)| {
+            (
+                line.action.name(),
+                line.caller.as_deref().map(str::to_string),
+            )
+        })
         .collect();
-    assert_eq!(billed, [Some("111111111111".to_string())]);
+    // The queue's creation is billed too, to the unnamed setup.
+    let partner = Some("111111111111".to_string());
+    assert_eq!(billed, [("CreateQueue", None), ("SendMessage", partner)]);
 }
 
 #[test]

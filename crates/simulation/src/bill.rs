@@ -21,6 +21,14 @@ pub struct Bill {
     pub fifo_requests: u64,
     /// Their cost at list price, in nano-US-dollars (exact).
     pub cost_nano_usd: u64,
+    /// The SQS requests of each caller who made the most (at most
+    /// [`MAX_BILL_CALLERS`], most requests first, then by name; `null`:
+    /// calls made under no name, the scenario's setup among them), so a
+    /// recap can say who the bill is for.
+    pub callers: Vec<CallerBill>,
+    /// Callers past [`MAX_BILL_CALLERS`] whose requests are in `requests`
+    /// but not listed in `callers`.
+    pub callers_omitted: u64,
     /// The price of one request on a standard queue, nano-US-dollars.
     pub standard_price_nano_usd: u64,
     /// The price of one request on a FIFO queue, nano-US-dollars.
@@ -48,6 +56,23 @@ pub struct Bill {
     /// The price of one GET request ($0.0004 per 1,000), nano-US-dollars.
     pub s3_get_price_nano_usd: u64,
 }
+
+/// One caller's share of the bill.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "contract", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CallerBill {
+    /// The caller's name, as the log names it (`null`: no name).
+    pub caller: Option<String>,
+    /// Its SQS requests.
+    pub requests: u64,
+    /// Their cost at list price, in nano-US-dollars (exact).
+    pub cost_nano_usd: u64,
+}
+
+/// The most callers a bill lists (a snapshot's bound: the meter names up
+/// to 1,000).
+pub const MAX_BILL_CALLERS: usize = 12;
 
 /// S3 Standard's request prices (us-east-1): PUT, COPY, POST and LIST
 /// $0.005 per 1,000; GET $0.0004 per 1,000; DELETE free.
@@ -100,6 +125,36 @@ impl Bill {
             }
             bill.cost_nano_usd += tally.requests * price_nano_usd(line.fifo);
         }
+        bill.callers = by_caller(meter);
+        bill.callers_omitted = bill.callers.len().saturating_sub(MAX_BILL_CALLERS) as u64;
+        bill.callers.truncate(MAX_BILL_CALLERS);
         bill
     }
+}
+
+/// Every caller's requests and their cost, most requests first, then by
+/// name (the meter's lines come in caller order).
+fn by_caller(meter: &Meter) -> Vec<CallerBill> {
+    let mut callers: Vec<CallerBill> = Vec::new();
+    for (line, tally) in meter.lines() {
+        let caller = line.caller.as_deref().map(str::to_string);
+        let cost = tally.requests * price_nano_usd(line.fifo);
+        match callers.last_mut() {
+            Some(last) if last.caller == caller => {
+                last.requests += tally.requests;
+                last.cost_nano_usd += cost;
+            }
+            _ => callers.push(CallerBill {
+                caller,
+                requests: tally.requests,
+                cost_nano_usd: cost,
+            }),
+        }
+    }
+    callers.sort_by(|a, b| {
+        b.requests
+            .cmp(&a.requests)
+            .then_with(|| a.caller.cmp(&b.caller))
+    });
+    callers
 }

@@ -320,7 +320,9 @@ impl Simulation {
                         o.produced(now, &send);
                     }
                 }
-                Ok(Outcome::Sent)
+                Ok(Outcome::Sent {
+                    message_id: result.message_id,
+                })
             }
             Err(error) => Err(error),
         }

@@ -44,7 +44,7 @@ use serde::Serialize;
 
 pub use actors::{InvocationSnapshot, LambdaSnapshot, PendingInvocation};
 pub use behaviours::behaviour_names;
-pub use bill::Bill;
+pub use bill::{Bill, CallerBill};
 pub use cloudwatch::{AlarmSnapshot, AlarmState, AlarmTransition, MetricsSnapshot};
 pub use lab::check::{
     check_lab, run_seed, CheckFailure, CheckProgress, CheckReport, LabCheck, MovedProblem,

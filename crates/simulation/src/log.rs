@@ -140,6 +140,25 @@ pub enum SimEvent {
         code: &'static str,
         error: String,
     },
+    /// A requester sent its request, message `messageId`, with the
+    /// message attributes CorrelationId `correlationId` and ReplyTo, the
+    /// URL of its reply queue `replyQueue`.
+    RequestSent {
+        requester: Arc<str>,
+        correlation_id: String,
+        message_id: String,
+        reply_queue: Arc<str>,
+    },
+    /// A responder sent its reply to request `requestId`, message
+    /// `messageId`, to the reply queue `queue` the request's ReplyTo
+    /// named, with the request's CorrelationId `correlationId`.
+    ReplySent {
+        responder: Arc<str>,
+        correlation_id: String,
+        message_id: String,
+        request_id: String,
+        queue: Arc<str>,
+    },
     /// A requester took the reply carrying its request's `correlationId`
     /// from its reply queue `queue`, `latencyMs` after it sent the
     /// request; `late`: after its wait for it had ended (a reply queue

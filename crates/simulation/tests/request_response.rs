@@ -189,16 +189,11 @@ fn a_queue_per_request_costs_a_create_and_a_delete_per_request_and_a_queue_per_c
     );
     assert_eq!((a.queues_created, a.queues_deleted), (3, 3));
     assert_eq!((b.queues_created, b.queues_deleted), (1, 0));
-    // The meter bills the message calls (SendMessage, ReceiveMessage,
-    // DeleteMessageBatch), the same for both; CreateQueue and DeleteQueue
-    // are management calls it leaves out (billing.rs), counted apart.
-    assert_eq!(requests_of(&per_request, "client"), 3 * 3);
-    assert_eq!(requests_of(&per_client, "client"), 3 * 3);
-    let calls = |sim: &Simulation, o: &queuelab_simulation::Outcome| {
-        requests_of(sim, "client") + o.queues_created + o.queues_deleted
-    };
-    assert_eq!(calls(&per_request, &a), 15);
-    assert_eq!(calls(&per_client, &b), 10);
+    // The meter bills every call: per request, a SendMessage, a
+    // ReceiveMessage and a DeleteMessageBatch, and per-request's CreateQueue
+    // and DeleteQueue besides; per-client's one CreateQueue.
+    assert_eq!(requests_of(&per_request, "client"), 3 * 5);
+    assert_eq!(requests_of(&per_client, "client"), 3 * 3 + 1);
 }
 
 fn refusal(requester: Value) -> FieldError {
@@ -227,6 +222,19 @@ fn a_requester_on_an_unknown_queue_or_with_too_many_requests_is_refused() {
     let e = refusal(requester("perRequest", 5, 1_001));
     assert_eq!(e.path, "requesters[0].rate.count");
     assert!(e.to_string().contains("1000"), "{e}");
+}
+
+/// The settings form offers a requester's request count up to the bound
+/// validation holds it to (1,000), not a producer's (10,000,000).
+#[test]
+fn a_requesters_request_count_is_offered_as_validation_holds_it() {
+    let words = queuelab_simulation::vocabulary();
+    let count = (words.fields.iter())
+        .find(|f| f.path == "requesters[].rate.count")
+        .expect("the field's words");
+    assert_eq!((count.min, count.max), (Some(0), Some(1_000)));
+    let most = scenario(requester("perRequest", 5, 1_000), 100, 1_000);
+    assert!(most.validate().is_ok());
 }
 
 #[test]

@@ -21,6 +21,10 @@ const NOT_SETTINGS: [&str; 7] = [
     "explain",
 ];
 
+/// Fields of a shared type (a rate) that validation holds to a narrower
+/// range where they are used than the type's schema states.
+const NARROWED: [&str; 1] = ["requesters[].rate.count"];
+
 fn schema() -> Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -167,6 +171,12 @@ fn a_fields_range_is_the_one_the_schema_states() {
         }
         for (bound, ours) in [("minimum", f.min), ("maximum", f.max)] {
             if let (Some(theirs), Some(ours)) = (node[bound].as_u64(), ours) {
+                // A requester's rate is a producer's type held to fewer
+                // requests: within the schema's range, not at its end.
+                if NARROWED.contains(&f.path.as_str()) {
+                    assert!(ours <= theirs, "{}'s {bound}", f.path);
+                    continue;
+                }
                 assert_eq!(ours, theirs, "{}'s {bound}", f.path);
             }
         }

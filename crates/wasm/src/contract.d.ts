@@ -667,7 +667,7 @@ export type EventKindOfRun = EventKind | SimEvent;
 /**
  * What a scenario's simulated workers, producers, narration and alarms do.
  */
-export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "payloadResolved", consumer: string, messageId: string, bucket: string, key: string, sizeBytes: number, } | { "type": "payloadMissing", consumer: string, messageId: string, bucket: string, key: string, code: string, error: string, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "replyMatched", requester: string, correlationId: string, queue: string, latencyMs: number, late: boolean, } | { "type": "replyWaitEnded", requester: string, correlationId: string, queue: string, waitedMs: number, } | { "type": "replyLost", responder: string, correlationId: string, queue: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
+export type SimEvent = { "type": "narration", text: string, } | { "type": "processingStarted", consumer: string, queue: string, messageId: string, receiveCount: number, until: number, } | { "type": "duplicateDelivery", consumer: string, queue: string, messageId: string, receiveCount: number, alsoHeldBy: string, } | { "type": "sideEffectPerformed", consumer: string, messageId: string, effect: string, count: number, } | { "type": "skippedAlreadyProcessed", consumer: string, messageId: string, } | { "type": "processingFailed", consumer: string, messageId: string, receiveCount: number, } | { "type": "workerCrashed", consumer: string, messageId: string, beforeSideEffect: boolean, } | { "type": "workerRestarted", consumer: string, } | { "type": "messageLost", consumer: string, messageId: string, handlerCrashed: boolean, } | { "type": "payloadResolved", consumer: string, messageId: string, bucket: string, key: string, sizeBytes: number, } | { "type": "payloadMissing", consumer: string, messageId: string, bucket: string, key: string, code: string, error: string, } | { "type": "operatorCalled", operator: string, action: string, queue: string, destination?: string, rate?: number, } | { "type": "actionFailed", actor: string, action: string, code: string, error: string, } | { "type": "requestSent", requester: string, correlationId: string, messageId: string, replyQueue: string, } | { "type": "replySent", responder: string, correlationId: string, messageId: string, requestId: string, queue: string, } | { "type": "replyMatched", requester: string, correlationId: string, queue: string, latencyMs: number, late: boolean, } | { "type": "replyWaitEnded", requester: string, correlationId: string, queue: string, waitedMs: number, } | { "type": "replyLost", responder: string, correlationId: string, queue: string, } | { "type": "bucketObjectChanged", bucket: string, eventName: string, key: string, sizeBytes?: number, } | { "type": "bucketConfigured", bucket: string, queues: Array<string>, } | { "type": "bucketConfigurationFailed", bucket: string, queue: string, destination: string, code: string, error: string, s3Code: string, s3Error: string, } | { "type": "bucketNotified", bucket: string, queue: string, eventName: string, key: string, } | { "type": "bucketDeliveryFailed", bucket: string, queue: string, eventName: string, key: string, code: string, error: string, } | { "type": "topicPublished", topic: string, messageId: string, deduplicated: boolean, } | { "type": "topicFilteredOut", topic: string, queue: string, messageId: string, } | { "type": "topicDelivered", topic: string, queue: string, messageId: string, attempt: number, } | { "type": "topicDeliveryFailed", topic: string, queue: string, messageId: string, attempt: number, code: string, error: string, clientSide: boolean, retryAt?: number, } | { "type": "topicDeadLettered", topic: string, queue: string, deadLetterQueue: string, messageId: string, } | { "type": "topicDropped", topic: string, queue: string, messageId: string, reason: "noDeadLetterQueue" | "deadLetterQueueRefused", } | { "type": "alarmChanged", alarm: string, 
 /**
  * The queue of an AWS/SQS metric.
  */
@@ -914,6 +914,18 @@ fifoRequests: number,
  */
 costNanoUsd: number, 
 /**
+ * The SQS requests of each caller who made the most (at most
+ * [`MAX_BILL_CALLERS`], most requests first, then by name; `null`:
+ * calls made under no name, the scenario's setup among them), so a
+ * recap can say who the bill is for.
+ */
+callers: Array<CallerBill>, 
+/**
+ * Callers past [`MAX_BILL_CALLERS`] whose requests are in `requests`
+ * but not listed in `callers`.
+ */
+callersOmitted: number, 
+/**
  * The price of one request on a standard queue, nano-US-dollars.
  */
 standardPriceNanoUsd: number, 
@@ -961,6 +973,23 @@ s3PutPriceNanoUsd: number,
  * The price of one GET request ($0.0004 per 1,000), nano-US-dollars.
  */
 s3GetPriceNanoUsd: number, };
+
+/**
+ * One caller's share of the bill.
+ */
+export type CallerBill = { 
+/**
+ * The caller's name, as the log names it (`null`: no name).
+ */
+caller: string | null, 
+/**
+ * Its SQS requests.
+ */
+requests: number, 
+/**
+ * Their cost at list price, in nano-US-dollars (exact).
+ */
+costNanoUsd: number, };
 
 /**
  * What one of the scenario's senders (a producer, or a schedule) has

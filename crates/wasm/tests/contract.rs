@@ -36,9 +36,9 @@ use queuelab_simulation::cloudwatch::{
     AlarmState, AlarmTransition, MetricId, MetricsSnapshot, SeriesSnapshot, StatSet,
 };
 use queuelab_simulation::{
-    Alarm, Behaviour, Bill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition, Narration,
-    Operation, Operator, OperatorCall, Outcome, Processing, Producer, PublishMetrics, QueueSpec,
-    Rate, Redrive, ReplyMode, Requester, Responder, RetryBackoff, Scenario, Schedule,
+    Alarm, Behaviour, Bill, CallerBill, Checkpoint, Choice, Claim, Consumer, Count, EndCondition,
+    Narration, Operation, Operator, OperatorCall, Outcome, Processing, Producer, PublishMetrics,
+    QueueSpec, Rate, Redrive, ReplyMode, Requester, Responder, RetryBackoff, Scenario, Schedule,
     ScheduledSend, Trigger, TriggerEvent, UnlockCause, Window,
 };
 use queuelab_simulation::{
@@ -230,6 +230,7 @@ fn declare_every_type(cfg: &Config, out: &mut String) -> (BTreeSet<String>, BTre
         SimulationSnapshot,
         Outcome,
         Bill,
+        CallerBill,
         ProducerSnapshot,
         WorkerSnapshot,
         HeldSnapshot,

@@ -11,7 +11,7 @@
 
 import { h } from "../../ui/dom.js";
 import { span } from "../../text/format.js";
-import { billSentence } from "../../text/bill.js";
+import { billSentence, callersSentence } from "../../text/bill.js";
 import { defaults, labs, limits } from "../../engine/engine.js";
 import { changes, changeSentence, differences, effectLines, knobChanges, mostSideEffects, omittedNote } from "../../text/changes.js";
 
@@ -131,6 +131,7 @@ export const outcome = {
           h("dl", { class: "facts" }, ...facts(sim).map(([k, v]) => h("div", null, h("dt", { text: k }), h("dd", { text: String(v) })))),
           // What the run's requests cost, every caller's: the engine's meter.
           h("p", { class: "bill", text: `Billed: ${billSentence(sim.outcome.bill)}` }),
+          callersSentence(sim.outcome.bill) ? h("p", { class: "bill bill-callers", text: callersSentence(sim.outcome.bill) }) : null,
         ].filter(Boolean));
       },
       destroy() {},

@@ -140,8 +140,8 @@ pub(crate) enum Command {
 /// What became of a command, told back to the actor that gave it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Outcome {
-    /// A send stored a new message.
-    Sent,
+    /// A send stored a new message, SQS's `message_id` for it.
+    Sent { message_id: String },
     /// SQS accepted a FIFO send but dropped it as a duplicate.
     Deduplicated,
     /// A queue was created at this URL.
@@ -396,7 +396,7 @@ pub(crate) struct Sends {
 impl Sends {
     pub(crate) fn count(&mut self, outcome: &Outcome) {
         match outcome {
-            Outcome::Sent => self.sent += 1,
+            Outcome::Sent { .. } => self.sent += 1,
             Outcome::Deduplicated => self.deduplicated += 1,
             Outcome::Failed => self.failed += 1,
             Outcome::Batch {

@@ -292,10 +292,17 @@ impl Requester {
             // Refused (QueueDeletedRecently, say: the run logged it): the
             // request is never sent.
             (Asked::Create, _) => self.current = None,
-            (Asked::Send, Outcome::Sent) => {
+            (Asked::Send, Outcome::Sent { message_id }) => {
                 if let Some(r) = self.current.as_mut() {
                     r.sent_at = now;
                     r.deadline = now.saturating_add(self.wait_ms);
+                    let event = SimEvent::RequestSent {
+                        requester: self.name.clone(),
+                        correlation_id: r.correlation_id.clone(),
+                        message_id,
+                        reply_queue: reply_queue(r),
+                    };
+                    self.queued.push((Command::Log(event), Asked::Nothing));
                 }
                 self.poll_or_give_up(now);
             }

@@ -154,6 +154,24 @@ impl Responder {
         self.receive();
     }
 
+    /// The reply was stored: said, with the request it answers (the stage
+    /// links the two), and the request deleted.
+    fn replied(&mut self, message_id: String) {
+        let Some((request, _)) = &self.working else {
+            return;
+        };
+        let reply_to = attribute(request, REPLY_TO).unwrap_or_default();
+        let event = SimEvent::ReplySent {
+            responder: self.name.clone(),
+            correlation_id: attribute(request, CORRELATION_ID).unwrap_or_default(),
+            message_id,
+            request_id: request.message_id.clone(),
+            queue: crate::queue_name(&reply_to),
+        };
+        self.queued.push((Command::Log(event), Asked::Nothing));
+        self.delete_request();
+    }
+
     /// The reply was refused: said, and the request deleted all the same
     /// (the guide's responder does not retry a reply).
     fn refused(&mut self, error: queuelab_engine::SqsError) {
@@ -182,6 +200,7 @@ impl Responder {
             (Asked::Receive, Outcome::Waiting(poll)) => self.poll = Some(poll),
             (Asked::Receive, _) => self.receive_at = Some(now.saturating_add(RETRY_MS)),
             (Asked::Reply, Outcome::Refused(error)) => self.refused(error),
+            (Asked::Reply, Outcome::Sent { message_id }) => self.replied(message_id),
             (Asked::Reply, _) => self.delete_request(),
             _ => {}
         }

@@ -374,9 +374,13 @@ fn words(&(path, label, name, kind, help, optional, setting): &Row) -> FieldWord
     // Every number of the table is ranged by its name (`min`, `max` and
     // `mean` are only a processing time's here).
     let ranged = kind == Number;
-    let range = match path.strip_prefix("lambdas[].") {
-        Some(_) => super::lambdas::lambda_range(field).or_else(|| field_range(field)),
-        None => field_range(field),
+    let range = match path {
+        _ if path.starts_with("lambdas[].") => {
+            super::lambdas::lambda_range(field).or_else(|| field_range(field))
+        }
+        // A requester's rate is held to fewer than a producer's.
+        "requesters[].rate.count" => Some((0, super::request_reply::MAX_REQUESTS, "")),
+        _ => field_range(field),
     };
     let range = range.filter(|_| ranged);
     let unit = match range.map(|(.., unit)| unit) {

@@ -523,7 +523,9 @@ mod tests {
                 source_account: Some("111122223333".into()),
             }
         );
-        bucket.outcome(&Outcome::Sent);
+        bucket.outcome(&Outcome::Sent {
+            message_id: "m".into(),
+        });
         let settled = bucket.follow_up(0);
         let sent: Vec<&Principal> = (settled.iter())
             .filter_map(|c| match c {

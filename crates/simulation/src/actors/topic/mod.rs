@@ -522,7 +522,7 @@ impl Actor for Topic {
     }
 
     fn outcome(&mut self, outcome: &Outcome) {
-        let delivered = matches!(outcome, Outcome::Sent | Outcome::Deduplicated);
+        let delivered = matches!(outcome, Outcome::Sent { .. } | Outcome::Deduplicated);
         if !delivered && !matches!(outcome, Outcome::Refused(_)) {
             return;
         }
@@ -658,7 +658,9 @@ mod tests {
         assert_eq!(topic.subscriptions[0].counts.retrying, 1);
         // At 2 s it sends again, and this time SQS takes it.
         assert_eq!(sends(&topic.step(2000, &mut NoReads)), 1);
-        topic.outcome(&Outcome::Sent);
+        topic.outcome(&Outcome::Sent {
+            message_id: "m".into(),
+        });
         let delivered = topic.follow_up(0);
         assert!(matches!(
             delivered[..],
