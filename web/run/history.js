@@ -80,6 +80,12 @@ export class History {
             this.lastSend.set(e.by, { at: e.timeMs, id });
           }
           break;
+        case "requestSent":
+          this.links.set(id, { correlationId: e.correlationId, role: "request" });
+          break;
+        case "replySent":
+          this.links.set(id, { correlationId: e.correlationId, role: "reply" });
+          break;
         case "emptyReceive":
           if (e.by) this.empty.set(e.by, (this.empty.get(e.by) ?? 0) + 1);
           break;
@@ -158,12 +164,6 @@ export class History {
         case "bucketConfigurationFailed":
         case "bucketNotified":
         case "bucketDeliveryFailed":
-        case "requestSent":
-          this.links.set(id, { correlationId: e.correlationId, role: "request" });
-          break;
-        case "replySent":
-          this.links.set(id, { correlationId: e.correlationId, role: "reply" });
-          break;
         case "replyMatched":
         case "replyWaitEnded":
         case "replyLost":
