@@ -72,22 +72,31 @@ const LINK_HUES = 6;
 
 /**
  * A request's or a reply's mark (history.js's `links`): "⇄ request c" or
- * "⇄ reply to c", in a colour the two share, so the pair is seen together
- * on the stage.
+ * "⇄ reply to c", and the colour (0 to 5) the two share, so the pair is
+ * seen together on the stage; null for any other message.
  * @param {{ correlationId: string, role: "request" | "reply" } | undefined} link
  */
-function setLink(t, link) {
-  const text = link ? `⇄ ${link.role === "request" ? "request" : "reply to"} ${link.correlationId}` : "";
-  if (t.linkText === text) return;
-  t.linkText = text;
-  t.p.link.textContent = text;
-  if (!link) {
-    delete t.el.dataset.linkHue;
-    return;
-  }
+export function linkMark(link) {
+  if (!link) return null;
   let hash = 0;
   for (const c of link.correlationId) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  t.el.dataset.linkHue = String(hash % LINK_HUES);
+  return { text: `⇄ ${link.role === "request" ? "request" : "reply to"} ${link.correlationId}`, hue: String(hash % LINK_HUES) };
+}
+
+/** Paints `mark` (linkMark's) on a card: its words in `span`, its colour on `el`. */
+export function paintLink(el, span, mark) {
+  span.textContent = mark?.text ?? "";
+  if (mark) el.dataset.linkHue = mark.hue;
+  else delete el.dataset.linkHue;
+}
+
+/** @param {{ correlationId: string, role: "request" | "reply" } | undefined} link */
+function setLink(t, link) {
+  const mark = linkMark(link);
+  const text = mark?.text ?? "";
+  if (t.linkText === text) return;
+  t.linkText = text;
+  paintLink(t.el, t.p.link, mark);
 }
 
 function setMeta(t, text) {

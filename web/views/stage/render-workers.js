@@ -9,6 +9,7 @@
 import { h, setText } from "../../ui/dom.js";
 import { counted, cut, secs, shortId } from "../../text/format.js";
 import { consumerTraits, defaults } from "../../engine/engine.js";
+import { linkMark, paintLink } from "../../ui/token.js";
 
 const WORKER_STATE = {
   idle: ["○", "idle"],
@@ -68,12 +69,14 @@ function makeHeld(id, label) {
     dup: h("span", { class: "hd-dup" }),
     bar: h("span", { class: "hd-bar" }),
     fx: h("span", { class: "hd-fx" }),
+    link: h("span", { class: "tk-link" }),
   };
   const btn = h(
     "button",
     { type: "button", class: "held", "data-message-id": id, "data-side-effect-count": "0" },
     h("span", { class: "hd-top" }, h("span", { class: "tk-id", text: shortId(id) }), p.rc),
     h("span", { class: "tk-label", text: label }),
+    p.link,
     p.st,
     p.dup,
     p.fx,
@@ -153,7 +156,9 @@ export class WorkersView {
       const responder = (v.scenario?.responders ?? []).some((r) => r.name === name);
       const card = this.card(name, info.queue, null, true, v.live, responder);
       // A live run's callers work outside the page: what they do between calls (and their side effects) is not seen here.
-      this.paintWorker(card, { name, state: v.live ? "caller" : "idle", holding: info.holding, sideEffects: 0 }, v, 0);
+      // A scenario's responder long-polls its queue until it holds a request, then works on it until its reply is sent and the request deleted.
+      const state = responder ? (info.holding.length ? "processing" : "polling") : v.live ? "caller" : "idle";
+      this.paintWorker(card, { name, state, holding: info.holding, sideEffects: 0 }, v, 0);
     }
     for (const [name, card] of this.cards) {
       if (!present.has(name)) {
@@ -233,6 +238,8 @@ export class WorkersView {
         if (n > 1) it.btn.dataset.fxDup = "true";
         else delete it.btn.dataset.fxDup;
       });
+      const mark = linkMark(v.facts.links.get(hold.messageId));
+      put(c, "link", mark?.text ?? "", () => paintLink(it.btn, it.p.link, mark));
       const others = v.othersHolding(hold.messageId, w.name);
       const dup = others.length > 0 || !!v.facts.dup.get(hold.messageId)?.has(w.name);
       if (dup) anyDup = true;
