@@ -24,6 +24,7 @@ export function capture(page) {
       rc: t.dataset.receiveCount,
       dup: t.dataset.duplicate === "true",
       lost: t.dataset.lost === "true",
+      link: text(t.querySelector(".tk-link")) || null,
       shown: shown(t),
     });
     const place = (t) => {
@@ -34,6 +35,8 @@ export function capture(page) {
       // The window the stage asks for (derive.js): what it may draw.
       snap: pg.snapshot({ messagesPerQueue: window }),
       events: pg.events(),
+      // The scenario's responders (request-response): the snapshot names them only as holders.
+      responders: (document.getElementById("lab").scenario?.responders ?? []).map((r) => r.name),
       drawn: {
         time: Number(document.getElementById("clock").dataset.timeMs),
         tokens: all("#rows .token").map((t) => ({ ...token(t), where: place(t) })),
@@ -47,7 +50,7 @@ export function capture(page) {
           sideEffects: c.dataset.sideEffects,
           emptyReceives: shown(c.querySelector(".c-empty")) ? Number(/\d+/.exec(text(c.querySelector(".c-empty")))) : 0,
           receiveRequests: shown(c.querySelector(".c-requests")) ? Number(/[\d,]+/.exec(text(c.querySelector(".c-requests")))[0].replaceAll(",", "")) : 0,
-          held: all(".held", c).map((b) => ({ id: b.dataset.messageId, rc: b.dataset.receiveCount, dup: b.dataset.duplicate === "true" })),
+          held: all(".held", c).map((b) => ({ id: b.dataset.messageId, rc: b.dataset.receiveCount, dup: b.dataset.duplicate === "true", link: text(b.querySelector(".tk-link")) || null })),
         })),
         producers: Object.fromEntries(all("#rows [data-producer]").map((p) => [p.dataset.producer, `${text(p.querySelector(".p-count"))} ${text(p.querySelector(".p-last"))}`])),
         queues: all("#rows [data-queue]").map((b) => ({
@@ -61,6 +64,7 @@ export function capture(page) {
         rows: all("#rows [data-row-queue]").map((r) => ({ queue: r.dataset.rowQueue, redrive: { shown: shown(r.querySelector(".redrive")), text: text(r.querySelector(".redrive")) } })),
         banner: { shown: shown(document.getElementById("dup-banner")), text: text(document.getElementById("dup-banner")) },
         narration: { text: text(document.getElementById("narration")), shown: shown(document.getElementById("narration")) },
+        billCallers: text(document.querySelector("#outcome:not([hidden]) .bill-callers")),
         ledger: all("#ledger li").map((li) => ({ n: text(li.querySelector(".fx-n")), by: text(li.querySelector(".fx-by")), warn: li.classList.contains("fx-dup") })),
         chart: readChart(),
         view: document.querySelector(".lab[data-view]")?.dataset.view ?? null,
@@ -125,9 +129,24 @@ function dupEvents(events) {
   return by;
 }
 
-function expectedTokens(snap) {
+/**
+ * Each request's and reply's mark, by message id, from the log's
+ * requestSent and replySent events: "⇄ request <correlation id>" on the
+ * request, "⇄ reply to <correlation id>" on its reply.
+ */
+function linkMarks(events) {
+  const marks = new Map();
+  for (const e of events) {
+    if (e.type === "requestSent") marks.set(e.messageId, `⇄ request ${e.correlationId}`);
+    if (e.type === "replySent") marks.set(e.messageId, `⇄ reply to ${e.correlationId}`);
+  }
+  return marks;
+}
+
+function expectedTokens(snap, events) {
   const sources = dlqSources(snap);
   const held = holders(snap);
+  const marks = linkMarks(events);
   return snap.queues.flatMap((q) =>
     drawnMessages(q).map((m) => ({
       id: m.messageId,
@@ -135,6 +154,7 @@ function expectedTokens(snap) {
       rc: String(m.receiveCount),
       dup: m.state === "in-flight" && (held.get(m.messageId) ?? []).some((n) => n !== m.holder),
       lost: false,
+      link: marks.get(m.messageId) ?? null,
       shown: true,
       where: `${q.name}|${q.fifo ? (m.group ?? "") : ""}|${m.state}`,
     })),
@@ -199,8 +219,9 @@ function expectedTray(events) {
     }
   }
   const dup = dupEvents(events);
+  const marks = linkMarks(events);
   return order.reverse().slice(0, TRAY_MAX).map((id) => ({
-    id, state: state.get(id), rc: String(rc.get(id) ?? 0), dup: dup.has(id), lost: lost.has(id), shown: true,
+    id, state: state.get(id), rc: String(rc.get(id) ?? 0), dup: dup.has(id), lost: lost.has(id), link: marks.get(id) ?? null, shown: true,
   }));
 }
 
@@ -216,9 +237,10 @@ function expectedProducers(snap, events) {
   return [...names].sort();
 }
 
-function expectedConsumers(snap, events) {
+function expectedConsumers(snap, events, responders) {
   const held = holders(snap);
   const dup = dupEvents(events);
+  const marks = linkMarks(events);
   return [...snap.simulation.workers.map((w) => ({
     name: w.name,
     state: w.state,
@@ -229,27 +251,31 @@ function expectedConsumers(snap, events) {
       id: x.messageId,
       rc: String(x.receiveCount),
       dup: (held.get(x.messageId) ?? []).some((n) => n !== w.name) || !!dup.get(x.messageId)?.has(w.name),
+      link: marks.get(x.messageId) ?? null,
     })),
-  })), ...handCards(snap, events)];
+  })), ...handCards(snap, events, responders)];
 }
 
 /**
  * Whoever else holds a message (a responder of the request-response
- * pattern, a caller by hand): one card each, idle, holding the messages
- * the snapshot names it the current holder of. (Only the current holder:
- * these scenarios' messages have one holder at a time.)
+ * pattern, a caller by hand): one card each, holding the messages the
+ * snapshot names it the current holder of: a responder processing the
+ * request it holds, anyone else idle. (Only the current holder: these
+ * scenarios' messages have one holder at a time.)
  */
-function handCards(snap, events) {
+function handCards(snap, events, responders) {
   const workers = new Set([...snap.simulation.workers, ...(snap.simulation.lambdas ?? [])].map((w) => w.name));
+  const marks = linkMarks(events);
   const cards = new Map();
   for (const q of snap.queues) {
     for (const m of q.messages) {
       if (!m.holder || workers.has(m.holder)) continue;
       if (!cards.has(m.holder)) {
         const emptyReceives = events.filter((e) => e.type === "emptyReceive" && e.by === m.holder).length;
-        cards.set(m.holder, { name: m.holder, state: "idle", sideEffects: "0", emptyReceives, receiveRequests: 0, held: [] });
+        const state = responders.includes(m.holder) ? "processing" : "idle";
+        cards.set(m.holder, { name: m.holder, state, sideEffects: "0", emptyReceives, receiveRequests: 0, held: [] });
       }
-      cards.get(m.holder).held.push({ id: m.messageId, rc: String(m.receiveCount), dup: false });
+      cards.get(m.holder).held.push({ id: m.messageId, rc: String(m.receiveCount), dup: false, link: marks.get(m.messageId) ?? null });
     }
   }
   return [...cards.values()];
@@ -284,11 +310,11 @@ const number = (text) => Number(/-?[\d.]+/.exec(text ?? "")?.[0]);
  */
 export async function assertDrawing(page, where, { atMoment = false } = {}) {
   const cap = await capture(page);
-  const { snap, events, drawn } = cap;
+  const { snap, events, drawn, responders } = cap;
   const at = `${where} (t=${snap.timeMs} ms)`;
   assert.equal(drawn.time, snap.timeMs, `${at}: the clock shows the engine's time`);
 
-  assert.deepEqual(sortById(drawn.tokens), sortById(expectedTokens(snap)), `${at}: every stored message is a token in its queue, group and lane, with its receive count`);
+  assert.deepEqual(sortById(drawn.tokens), sortById(expectedTokens(snap, events)), `${at}: every stored message is a token in its queue, group and lane, with its receive count`);
   for (const q of snap.queues) {
     for (const lane of ["delayed", "visible", "in-flight"]) {
       const place = (g) => `${q.name}|${g}|${lane}`;
@@ -304,7 +330,7 @@ export async function assertDrawing(page, where, { atMoment = false } = {}) {
   }
   assert.deepEqual(drawn.stacks, expectedStacks(snap), `${at}: each lane's messages past its cards are one counted stack`);
   assert.deepEqual(drawn.tray, expectedTray(events), `${at}: the tray shows what left, most recent first`);
-  assert.deepEqual(byName(drawn.consumers), byName(expectedConsumers(snap, events)), `${at}: each consumer shows its state, side effects and what it holds`);
+  assert.deepEqual(byName(drawn.consumers), byName(expectedConsumers(snap, events, responders)), `${at}: each consumer shows its state, side effects and what it holds`);
 
   assert.deepEqual(Object.keys(drawn.producers).sort(), expectedProducers(snap, events), `${at}: a card for each producer: the scenario's, and anyone else who sent to a queue that exists`);
   for (const [name, says] of Object.entries(drawn.producers)) {

@@ -346,6 +346,9 @@ const STORIES = {
         assert.deepEqual(lost, ["per-request-replies-3"], "the third request's reply came after its wait, to a deleted queue");
         assert.ok(c.events.some((e) => e.type === "actionFailed" && e.actor === "quote-service" && e.code === "AWS.SimpleQueueService.NonExistentQueue"));
         assert.match(c.drawn.narration.text, /^quote-service's reply went to a queue that no longer exists/);
+        // A request and its reply carry one mark (the oracle checks each card's against the log).
+        const marked = [...c.drawn.tokens, ...c.drawn.tray].map((t) => t.link).filter(Boolean);
+        assert.ok(marked.includes("⇄ request per-request-2") && marked.includes("⇄ reply to per-request-2"), marked.join("; "));
       },
     },
     end: (c) => {
@@ -365,6 +368,10 @@ const STORIES = {
       const created = c.events.filter((e) => e.type === "queueCreated" && e.queue !== "lookups").length;
       const deleted = c.events.filter((e) => e.type === "queueDeleted").length;
       assert.deepEqual([created, deleted], [15, 14], "a queue per request, one-name's two, one-queue's one");
+      // SQS bills every call: unique-names' 12 requests each paid a CreateQueue and a DeleteQueue, one-queue one CreateQueue in all.
+      const callers = new Map(c.snap.simulation.outcome.bill.callers.map((b) => [b.caller, b.requests]));
+      assert.equal(callers.get("unique-names") - callers.get("one-queue"), 12 * 2 - 1);
+      for (const [caller, n] of callers) assert.ok(c.drawn.billCallers.includes(`${caller ?? "setup and unnamed calls"} ${n.toLocaleString("en-US")} request`), `the recap names ${caller}'s ${n} requests: ${c.drawn.billCallers}`);
     },
   },
   "28-large-payload": {

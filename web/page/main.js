@@ -85,6 +85,8 @@ function mountPage() {
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.
   Object.defineProperty(main, "playground", { get: () => lab.playground });
+  // And the scenario it runs, as a <queue-lab>'s `controls.scenario`.
+  Object.defineProperty(main, "scenario", { get: () => lab.scenario });
   // A lab's goal, knobs and Check my fix, as on a <queue-lab> (`el.lab`): null for a scenario without a goal.
   Object.defineProperty(main, "lab", { get: () => (lab.goal?.active ? lab.goal : null) });
 
