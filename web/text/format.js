@@ -21,6 +21,18 @@ export function wallClock(ms, epochMs, durationMs = 0) {
   return durationMs > 86_400_000 ? `${iso.slice(0, 10)} ${time} UTC` : `${time} UTC`;
 }
 
+/**
+ * A chart's tick in a run with a wall clock (`epochMs`), in UTC, as
+ * short as the run's length allows: "08:15:30" in a run under 5 minutes,
+ * "08:15" under a day, "12-05 08:15" past that.
+ * @param {number} ms @param {number} epochMs @param {number} durationMs
+ */
+export function wallTick(ms, epochMs, durationMs) {
+  const iso = new Date(epochMs + ms).toISOString(); // 2026-12-04T08:15:00.200Z
+  if (durationMs > 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+  return durationMs >= 300_000 ? iso.slice(11, 16) : iso.slice(11, 19);
+}
+
 /** A duration for people: "800 ms", "3.5 s", "5 min", "4 d". */
 export function span(ms) {
   if (ms < 1000) return `${ms} ms`;

@@ -9,7 +9,7 @@
 // run/moments.js); this view only draws them.
 
 import { h, setText } from "../../ui/dom.js";
-import { cut, secs } from "../../text/format.js";
+import { cut, secs, wallClock } from "../../text/format.js";
 
 /** A skipped span for people: "4 min 40 s", "17.5 s". */
 export function quietWords(ms) {
@@ -26,11 +26,15 @@ export function quietWords(ms) {
  * span is only ever one skip's, in which the run has no event (the engine
  * named its next event's moment); "no event" is what the log can show,
  * where "nothing happened" would be false of a worker busy processing.
+ * In a run with a wall clock (`epochMs`), the span is in its UTC time.
  * @param {import("../../run/quiet.js").QuietNote} note
+ * @param {number | null} [epochMs] @param {number} [durationMs]
  */
-export function quietNote({ last, count, total }) {
+export function quietNote({ last, count, total }, epochMs = null, durationMs = 0) {
   // To a tenth of a second, rounded inwards: the span said is never wider than the one skipped.
-  const span = `between t = ${secs(Math.ceil(last.from / 100) * 100)} s and ${secs(Math.floor(last.to / 100) * 100)} s`;
+  const [from, to] = [Math.ceil(last.from / 100) * 100, Math.floor(last.to / 100) * 100];
+  // A run with a wall clock (a scenario's startEpochMs) says it as its clock and log do.
+  const span = epochMs == null ? `between t = ${secs(from)} s and ${secs(to)} s` : `between ${wallClock(from, epochMs, durationMs)} and ${wallClock(to, epochMs, durationMs)}`;
   if (count === 1) return `⏩ Skipped ${quietWords(total)} of waiting: no event ${span}.`;
   return `⏩ Skipped ${quietWords(total)} of waiting in total, in ${count} stretches with no event; the latest ${span}.`;
 }
@@ -56,7 +60,7 @@ export const quietTime = {
       update(d) {
         if (note) {
           if (note.hidden !== !d.quiet) note.hidden = !d.quiet;
-          if (d.quiet) setText(note, quietNote(d.quiet));
+          if (d.quiet) setText(note, quietNote(d.quiet, d.scenario?.startEpochMs ?? null, d.duration));
         }
         if (!d.started) return;
         // A restart runs the same scenario again: its moments are known.

@@ -6,7 +6,7 @@
 
 import { h } from "../../ui/dom.js";
 import { svg, svgText, niceTop } from "../../ui/svg.js";
-import { secs } from "../../text/format.js";
+import { secs, wallTick } from "../../text/format.js";
 
 const W = 640;
 const H = 230;
@@ -50,9 +50,14 @@ export class Chart {
     this.scaleKey = "";
   }
 
-  /** Draws `samples` (run.js's Samples) with a "now" line at `now` and `current`'s values in the legend. */
-  draw(now, current, samples) {
+  /**
+   * Draws `samples` (run.js's Samples) with a "now" line at `now` and
+   * `current`'s values in the legend; the time axis in UTC wall-clock time
+   * from `epochMs` (a scenario's startEpochMs), else in seconds.
+   */
+  draw(now, current, samples, epochMs = null) {
     this.duration = samples.duration;
+    this.epochMs = epochMs;
     this.samples = samples.list;
     const x = (t) => M.l + (t / this.duration) * (W - M.l - M.r);
     const nx = x(Math.min(now, this.duration)).toFixed(1);
@@ -69,7 +74,7 @@ export class Chart {
     }
     maxC = niceTop(maxC);
     maxA = niceTop(maxA);
-    const key = `${maxC}|${maxA}|${this.duration}`;
+    const key = `${maxC}|${maxA}|${this.duration}|${epochMs}`;
     if (key !== this.scaleKey) {
       this.scaleKey = key;
       this.axes(maxC, maxA, x);
@@ -119,9 +124,11 @@ export class Chart {
       text(M.l - 6, y + 4, String(+(maxC * f).toFixed(1)), "end");
       text(W - M.r + 6, y + 4, `${+(maxA * f).toFixed(1)} s`, "start");
     }
+    const epoch = this.epochMs;
     for (const f of [0, 0.25, 0.5, 0.75, 1]) {
-      const t = this.duration * f;
-      text(x(t), H - 6, `${secs(Math.round(t))} s`, f === 0 ? "start" : f === 1 ? "end" : "middle");
+      const t = Math.round(this.duration * f);
+      const label = epoch == null ? `${secs(t)} s` : `${wallTick(t, epoch, this.duration)}${f === 1 ? " UTC" : ""}`;
+      text(x(t), H - 6, label, f === 0 ? "start" : f === 1 ? "end" : "middle");
     }
   }
 }
@@ -133,7 +140,7 @@ export const chart = {
     if (!host) return null;
     const view = new Chart(host);
     return {
-      update: (d) => view.draw(d.now, d.metrics, d.samples),
+      update: (d) => view.draw(d.now, d.metrics, d.samples, d.scenario?.startEpochMs ?? null),
       destroy() {},
     };
   },
