@@ -12,6 +12,7 @@
 //! A new actor is one file here, one scenario section (`scenario.rs`) and
 //! one row of [`REGISTRY`] (ARCHITECTURE.md, "How to add … an actor").
 
+mod agenda;
 mod bucket;
 mod lambda;
 mod operator;

@@ -19,6 +19,7 @@ use queuelab_engine::{
     AttributeValue, MessageAttribute, Millis, NewMessage, PollId, ReceivedMessage, SqsResult,
 };
 
+use super::agenda::Agenda;
 use super::{Actor, Command, Outcome, Reads, SendPlan, UrlOf};
 use crate::document::{Rate, ReplyMode, Requester as Spec, Scenario};
 use crate::log::SimEvent;
@@ -45,8 +46,9 @@ struct Request {
 }
 
 /// What the command given last was, to read its outcome.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 enum Asked {
+    #[default]
     Nothing,
     Create,
     Send,
@@ -72,11 +74,7 @@ pub(crate) struct Requester {
     /// with when each was sent (at most `MAX_REQUESTS`): a late reply to
     /// one is still matched, with its latency.
     given_up: BTreeMap<String, Millis>,
-    asked: Asked,
-    told: Option<Outcome>,
-    /// Commands decided and not given yet, one at a time (few: a Vec;
-    /// no second queue type compiled, for the wasm's size).
-    queued: Vec<(Command, Asked)>,
+    agenda: Agenda<Asked>,
     /// Messages of the latest receive still to read, last first.
     inbox: Vec<ReceivedMessage>,
 }
@@ -111,9 +109,7 @@ impl Requester {
             current: None,
             client_url: None,
             given_up: BTreeMap::new(),
-            asked: Asked::Nothing,
-            told: None,
-            queued: Vec::new(),
+            agenda: Agenda::default(),
             inbox: Vec::new(),
         }
     }
@@ -155,7 +151,7 @@ impl Requester {
                     name,
                     attributes: Vec::new(),
                 };
-                self.queued.push((create, Asked::Create));
+                self.agenda.push(create, Asked::Create);
             }
         }
     }
@@ -183,7 +179,7 @@ impl Requester {
             message,
             account: None,
         };
-        self.queued.push((send, Asked::Send));
+        self.agenda.push(send, Asked::Send);
     }
 
     /// Polls the reply queue for what is left of the wait (at most 20 s
@@ -198,7 +194,7 @@ impl Requester {
                     max_number_of_messages: 10,
                     wait_time_seconds: left.min(MAX_POLL_SECONDS) as i64,
                 };
-                self.queued.push((receive, Asked::Receive));
+                self.agenda.push(receive, Asked::Receive);
             }
             _ => self.give_up(now),
         }
@@ -216,7 +212,7 @@ impl Requester {
         if self.mode == ReplyMode::PerClient {
             self.given_up.insert(r.correlation_id.clone(), r.sent_at);
         }
-        self.queued.push((Command::Log(event), Asked::Nothing));
+        self.agenda.push(Command::Log(event), Asked::Nothing);
         self.finish();
     }
 
@@ -229,7 +225,7 @@ impl Requester {
                 let delete = Command::DeleteQueue {
                     queue_url: url.clone(),
                 };
-                self.queued.push((delete, Asked::DeleteQueue));
+                self.agenda.push(delete, Asked::DeleteQueue);
             }
             _ => self.current = None,
         }
@@ -249,7 +245,7 @@ impl Requester {
                 queue_url: url,
                 entries: vec![("reply".into(), m.receipt_handle.clone())],
             };
-            self.queued.push((delete, Asked::DeleteReply));
+            self.agenda.push(delete, Asked::DeleteReply);
             if id == r.correlation_id {
                 let event = SimEvent::ReplyMatched {
                     requester: self.name.clone(),
@@ -258,7 +254,7 @@ impl Requester {
                     latency_ms: now.saturating_sub(r.sent_at),
                     late: false,
                 };
-                self.queued.push((Command::Log(event), Asked::Nothing));
+                self.agenda.push(Command::Log(event), Asked::Nothing);
                 self.inbox.clear();
                 self.finish();
                 return;
@@ -271,15 +267,15 @@ impl Requester {
                     latency_ms: now.saturating_sub(sent_at),
                     late: true,
                 };
-                self.queued.push((Command::Log(event), Asked::Nothing));
+                self.agenda.push(Command::Log(event), Asked::Nothing);
             }
         }
         self.poll_or_give_up(now);
     }
 
     /// What the last command's outcome decides at `now`.
-    fn decide(&mut self, outcome: Outcome, now: Millis) {
-        match (self.asked, outcome) {
+    fn decide(&mut self, asked: Asked, outcome: Outcome, now: Millis) {
+        match (asked, outcome) {
             (Asked::Create, Outcome::Created { queue_url }) => {
                 if self.mode == ReplyMode::PerClient {
                     self.client_url = Some(queue_url.clone());
@@ -302,7 +298,7 @@ impl Requester {
                         message_id,
                         reply_queue: reply_queue(r),
                     };
-                    self.queued.push((Command::Log(event), Asked::Nothing));
+                    self.agenda.push(Command::Log(event), Asked::Nothing);
                 }
                 self.poll_or_give_up(now);
             }
@@ -320,20 +316,9 @@ impl Requester {
             (Asked::DeleteQueue, _) => self.current = None,
             _ => {}
         }
-        if self.queued.is_empty() && self.current.is_none() {
+        if self.agenda.is_empty() && self.current.is_none() {
             self.start_due(now);
         }
-    }
-
-    /// The next command decided, noted as asked.
-    fn give(&mut self) -> Vec<Command> {
-        if self.queued.is_empty() {
-            self.asked = Asked::Nothing;
-            return Vec::new();
-        }
-        let (command, asked) = self.queued.remove(0);
-        self.asked = asked;
-        vec![command]
     }
 }
 
@@ -366,18 +351,18 @@ impl Actor for Requester {
 
     fn step(&mut self, now: Millis, _seen: &mut Reads) -> Vec<Command> {
         self.start_due(now);
-        self.give()
+        self.agenda.give()
     }
 
     fn outcome(&mut self, outcome: &Outcome) {
-        self.told = Some(outcome.clone());
+        self.agenda.tell(outcome);
     }
 
     fn follow_up(&mut self, now: Millis) -> Vec<Command> {
-        if let Some(outcome) = self.told.take() {
-            self.decide(outcome, now);
+        if let Some((asked, outcome)) = self.agenda.told() {
+            self.decide(asked, outcome, now);
         }
-        self.give()
+        self.agenda.give()
     }
 
     fn owns_poll(&self, poll: PollId) -> bool {
@@ -401,10 +386,10 @@ impl Actor for Requester {
             }
             Err(_) => self.give_up(now),
         }
-        if self.queued.is_empty() && self.current.is_none() {
+        if self.agenda.is_empty() && self.current.is_none() {
             self.start_due(now);
         }
-        self.give()
+        self.agenda.give()
     }
 
     fn queue_url(&self) -> Option<&str> {

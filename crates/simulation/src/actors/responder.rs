@@ -14,6 +14,7 @@ use queuelab_engine::{
     ReceivedMessage, SqsResult,
 };
 
+use super::agenda::Agenda;
 use super::requester::{CORRELATION_ID, REPLY_TO};
 use super::{Actor, Command, Outcome, Reads, UrlOf};
 use crate::document::{Processing, Scenario};
@@ -30,8 +31,9 @@ const RNG_PART: u64 = 1_000;
 /// After a receive that failed, the wait before the next one.
 const RETRY_MS: Millis = 1_000;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 enum Asked {
+    #[default]
     Nothing,
     Receive,
     Reply,
@@ -48,10 +50,7 @@ pub(crate) struct Responder {
     poll: Option<PollId>,
     /// When it next receives (None: a receive or a poll is under way).
     receive_at: Option<Millis>,
-    asked: Asked,
-    told: Option<Outcome>,
-    /// Commands decided and not given yet.
-    queued: Vec<(Command, Asked)>,
+    agenda: Agenda<Asked>,
 }
 
 pub(crate) fn build(
@@ -69,9 +68,7 @@ pub(crate) fn build(
             working: None,
             poll: None,
             receive_at: Some(0),
-            asked: Asked::Nothing,
-            told: None,
-            queued: Vec::new(),
+            agenda: Agenda::default(),
         }));
     }
     Ok(out)
@@ -93,7 +90,7 @@ impl Responder {
             max_number_of_messages: 1,
             wait_time_seconds: POLL_SECONDS,
         };
-        self.queued.push((receive, Asked::Receive));
+        self.agenda.push(receive, Asked::Receive);
     }
 
     /// A receive's messages: the first is worked on; none, poll again.
@@ -139,7 +136,7 @@ impl Responder {
             message,
             principal: Principal::owner(),
         };
-        self.queued.push((send, Asked::Reply));
+        self.agenda.push(send, Asked::Reply);
     }
 
     /// Deletes the request in hand, then receives the next.
@@ -149,7 +146,7 @@ impl Responder {
                 queue_url: self.url.clone(),
                 entries: vec![("request".into(), request.receipt_handle)],
             };
-            self.queued.push((delete, Asked::Nothing));
+            self.agenda.push(delete, Asked::Nothing);
         }
         self.receive();
     }
@@ -168,7 +165,7 @@ impl Responder {
             request_id: request.message_id.clone(),
             queue: crate::queue_name(&reply_to),
         };
-        self.queued.push((Command::Log(event), Asked::Nothing));
+        self.agenda.push(Command::Log(event), Asked::Nothing);
         self.delete_request();
     }
 
@@ -182,20 +179,20 @@ impl Responder {
         let correlation_id = attribute(request, CORRELATION_ID).unwrap_or_default();
         let lost = error.code == ErrorCode::QueueDoesNotExist;
         let failed = SimEvent::action_failed(&self.name, "SendMessage", error);
-        self.queued.push((Command::Log(failed), Asked::Nothing));
+        self.agenda.push(Command::Log(failed), Asked::Nothing);
         if lost {
             let event = SimEvent::ReplyLost {
                 responder: self.name.clone(),
                 correlation_id,
                 queue: crate::queue_name(&reply_to),
             };
-            self.queued.push((Command::Log(event), Asked::Nothing));
+            self.agenda.push(Command::Log(event), Asked::Nothing);
         }
         self.delete_request();
     }
 
-    fn decide(&mut self, outcome: Outcome, now: Millis) {
-        match (self.asked, outcome) {
+    fn decide(&mut self, asked: Asked, outcome: Outcome, now: Millis) {
+        match (asked, outcome) {
             (Asked::Receive, Outcome::Received(messages)) => self.got(now, messages),
             (Asked::Receive, Outcome::Waiting(poll)) => self.poll = Some(poll),
             (Asked::Receive, _) => self.receive_at = Some(now.saturating_add(RETRY_MS)),
@@ -204,16 +201,6 @@ impl Responder {
             (Asked::Reply, _) => self.delete_request(),
             _ => {}
         }
-    }
-
-    fn give(&mut self) -> Vec<Command> {
-        if self.queued.is_empty() {
-            self.asked = Asked::Nothing;
-            return Vec::new();
-        }
-        let (command, asked) = self.queued.remove(0);
-        self.asked = asked;
-        vec![command]
     }
 }
 
@@ -236,18 +223,18 @@ impl Actor for Responder {
             None if self.receive_at.is_some_and(|t| t <= now) => self.receive(),
             None => {}
         }
-        self.give()
+        self.agenda.give()
     }
 
     fn outcome(&mut self, outcome: &Outcome) {
-        self.told = Some(outcome.clone());
+        self.agenda.tell(outcome);
     }
 
     fn follow_up(&mut self, now: Millis) -> Vec<Command> {
-        if let Some(outcome) = self.told.take() {
-            self.decide(outcome, now);
+        if let Some((asked, outcome)) = self.agenda.told() {
+            self.decide(asked, outcome, now);
         }
-        self.give()
+        self.agenda.give()
     }
 
     fn owns_poll(&self, poll: PollId) -> bool {
@@ -266,7 +253,7 @@ impl Actor for Responder {
             Ok(messages) => self.got(now, messages),
             Err(_) => self.receive_at = Some(now.saturating_add(RETRY_MS)),
         }
-        self.give()
+        self.agenda.give()
     }
 
     fn queue_url(&self) -> Option<&str> {
