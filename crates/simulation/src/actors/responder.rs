@@ -58,9 +58,8 @@ pub(crate) fn build(
     url_of: UrlOf,
     _config: &queuelab_engine::Config,
 ) -> SqsResult<Vec<Box<dyn Actor>>> {
-    let mut out: Vec<Box<dyn Actor>> = Vec::new();
-    for (index, r) in scenario.responders.iter().enumerate() {
-        out.push(Box::new(Responder {
+    let responder = |(index, r): (usize, &crate::document::Responder)| {
+        let actor = Responder {
             name: r.name.as_str().into(),
             url: url_of(&format!("responder \"{}\"", r.name), &r.queue)?,
             processing: r.processing.clone(),
@@ -69,9 +68,15 @@ pub(crate) fn build(
             poll: None,
             receive_at: Some(0),
             agenda: Agenda::default(),
-        }));
-    }
-    Ok(out)
+        };
+        Ok(Box::new(actor) as Box<dyn Actor>)
+    };
+    scenario
+        .responders
+        .iter()
+        .enumerate()
+        .map(responder)
+        .collect()
 }
 
 /// A string attribute of a received message.
