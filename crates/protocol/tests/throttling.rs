@@ -6,7 +6,8 @@
 mod common;
 
 use common::Sqs;
-use queuelab_engine::{Config, Realism};
+use queuelab_engine::billing::{BillLine, Tally};
+use queuelab_engine::{Action, Config, Realism};
 use serde_json::{json, Value};
 
 fn throttled_engine(region: &str) -> Sqs {
@@ -175,6 +176,10 @@ fn a_throttled_call_is_not_billed() {
     let mut sqs = throttled_engine("us-east-1");
     let url = fifo(&mut sqs, false);
     sends_accepted(&mut sqs, &url, 310, |_| "g".into());
-    let billed: u64 = sqs.engine.meter().lines().map(|(_, t)| t.calls).sum();
+    let sends = |(line, tally): (&BillLine, &Tally)| match line.action {
+        Action::SendMessage => tally.calls,
+        _ => 0,
+    };
+    let billed: u64 = sqs.engine.meter().lines().map(sends).sum();
     assert_eq!(billed, 300);
 }
