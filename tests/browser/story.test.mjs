@@ -60,6 +60,9 @@ test("scenario 4 with heartbeat off: no heartbeat line and no 'never visible aga
     /^worker-1 deleted order A-1001 with an older receipt handle, though worker-2 has received it since \(receive #2\)/,
     "the simulation explains the moment no authored line covers",
   );
+  // Under the latest line, which it follows: "Since then:", not "Why:", so it is not read as the line's cause.
+  const label = await page.locator("[data-explanation]").evaluate((el) => [el.hasAttribute("data-after-line"), getComputedStyle(el, "::before").content]);
+  assert.deepEqual(label, [true, '"Since then: "']);
   assert.deepEqual(problems, []);
   await close();
 });

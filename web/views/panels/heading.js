@@ -4,7 +4,8 @@
 // and the narration line (the scenario's current narration, with a small
 // pulse when it changes), and under it the
 // simulation's own explanation of the latest key moment when no authored
-// line covers that moment (snapshot().simulation.explanation).
+// line covers that moment (snapshot().simulation.explanation): "Why:"
+// alone, "Since then:" under a line, whose moment it follows.
 
 import { setText } from "../../ui/dom.js";
 import { nameLandmarks } from "../../ui/landmarks.js";
@@ -32,6 +33,9 @@ export const heading = {
         const text = d.snap.simulation.narration ?? "";
         // No line of the scenario's yet (a lab has none): the simulation's explanation speaks alone, else a dash holds the place.
         narration.hidden = !text && !!why;
+        // Under a line, the explanation is of a key moment after it (the simulation gives none the line covers):
+        // "Since then:", not "Why:", so it is not read as the line's cause.
+        if (explanation) explanation.toggleAttribute("data-after-line", !!text);
         if (text !== said) {
           said = text;
           narration.textContent = text || "—";
