@@ -84,12 +84,14 @@ pub(crate) fn build(
     url_of: UrlOf,
     _config: &queuelab_engine::Config,
 ) -> SqsResult<Vec<Box<dyn Actor>>> {
-    (scenario.requesters.iter())
-        .map(|r| {
-            let url = url_of(&format!("requester \"{}\"", r.name), &r.queue)?;
-            Ok(Box::new(Requester::new(r, url)) as Box<dyn Actor>)
-        })
-        .collect()
+    let mut out: Vec<Box<dyn Actor>> = Vec::new();
+    for r in &scenario.requesters {
+        out.push(Box::new(Requester::new(
+            r,
+            url_of(&format!("requester \"{}\"", r.name), &r.queue)?,
+        )));
+    }
+    Ok(out)
 }
 
 impl Requester {

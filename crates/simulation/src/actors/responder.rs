@@ -58,8 +58,9 @@ pub(crate) fn build(
     url_of: UrlOf,
     _config: &queuelab_engine::Config,
 ) -> SqsResult<Vec<Box<dyn Actor>>> {
-    let responder = |(index, r): (usize, &crate::document::Responder)| {
-        let actor = Responder {
+    let mut out: Vec<Box<dyn Actor>> = Vec::new();
+    for (index, r) in scenario.responders.iter().enumerate() {
+        out.push(Box::new(Responder {
             name: r.name.as_str().into(),
             url: url_of(&format!("responder \"{}\"", r.name), &r.queue)?,
             processing: r.processing.clone(),
@@ -68,15 +69,9 @@ pub(crate) fn build(
             poll: None,
             receive_at: Some(0),
             agenda: Agenda::default(),
-        };
-        Ok(Box::new(actor) as Box<dyn Actor>)
-    };
-    scenario
-        .responders
-        .iter()
-        .enumerate()
-        .map(responder)
-        .collect()
+        }));
+    }
+    Ok(out)
 }
 
 /// A string attribute of a received message.
