@@ -74,8 +74,10 @@ import { gzipSync } from "node:zlib";
 // handle and attribute rules, the guide's variant, S3 requests on the bill, the payload events and
 // deleteObject knob), about 8 KB; requesters and responders (their actors, validation in words, the
 // reply events, the recap's counts, noReplyLost and two knobs), about 21 KB; re-delaying, wall-clock
-// schedules and notHandledBefore, about 1 KB; the rest the merges' glue).
-const BUDGET = 917_000;
+// schedules and notHandledBefore, about 1 KB; the rest the merges' glue); 920,982 with every action
+// billed, each caller's share of the bill (CallerBill) and the requestSent and replySent events
+// (+5.2 KB over 915,775 measured on this toolchain).
+const BUDGET = 922_000;
 
 test("the page's wasm is within its gzipped size budget", () => {
   const wasm = readFileSync(new URL("../../web/pkg/queuelab_bg.wasm", import.meta.url));
