@@ -31,7 +31,7 @@ export const LAYERS = {
   views: { may: ["ui", "text", "run", "engine", "client"], why: "a view draws what derive hands it and asks the lab through its context: it never reaches the lab, the page or another view" },
   lab: { may: ["lab", "views", "ui", "text", "run", "engine"], viewsOnlyIn: "lab/views.js", why: "the lab composes a run, its clock and its views (named in its list of views alone: its parts see a view only as { mount }); it never knows the page that hosts it" },
   examples: { may: [], dom: false, why: "a course's example code is text the code cell runs in its own scope: it imports nothing and draws nothing" },
-  page: { may: ["page", "lab", "views", "ui", "text", "run", "engine", "client", "."], why: "the full page is the top floor: it hosts labs and may use anything below" },
+  page: { may: ["page", "lab", "views", "ui", "text", "run", "engine", "client", "examples", "."], why: "the full page is the top floor: it hosts labs and may use anything below, the course's example code among it" },
   ".": { may: ["lab", "views", "ui", "text", "run", "engine", "client", "."], why: "the element (queue-lab.js) is a host like the page, and is no part of it: the page is not below it" },
 };
 

@@ -11,6 +11,7 @@ import { fetchScenario, isLab, listLabs, listScenarios, resolveScenario, shortNa
 import { solvedLabs } from "../lab/progress.js";
 import { boundedRun, damagedMessage, elementSnippet, iframeSnippet, linkFromRunFile, makeLink, MAX_LINK_RUN, readLink, runFile, unpack } from "./share.js";
 import { CodeCell } from "../views/panels/code-cell.js";
+import { GUIDE_CODE } from "./guide-code.js";
 import { framedByOtherOrigin, refuseFrame } from "./frame-guard.js";
 import { askBeforeRunning, linkWork } from "./link-check.js";
 import { h } from "../ui/dom.js";
@@ -81,7 +82,9 @@ function mountPage() {
     document.body.classList.toggle("manual-open", !manualPanel.open);
     if (!manualPanel.open) stageAboveDrawer(document);
   });
-  if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab });
+  // The patterns guide's code, each with its pattern's scenario (long enough for it): not in a live run, whose scenario is the server's.
+  const examples = server == null ? { choices: GUIDE_CODE, load: loadGuideCode } : null;
+  if (root.getElementById("code-cell")) cell = new CodeCell(root.getElementById("code-cell"), { lab, examples });
   // The engine running now, as on a <queue-lab> (`el.playground`): page
   // scripts and tests compare what is drawn with its snapshot and events.
   Object.defineProperty(main, "playground", { get: () => lab.playground });
@@ -97,6 +100,15 @@ function mountPage() {
 }
 
 // ---- scenarios ----------------------------------------------------------------
+
+/** Readies the guide's code `value` (GUIDE_CODE): its scenario loaded at time 0, then its text. */
+async function loadGuideCode(value) {
+  const choice = GUIDE_CODE.find((c) => c.value === value);
+  if (!choice) return null;
+  if (stem !== choice.scenario && !(await loadStem(choice.scenario))) return null;
+  if (lab.playground.now() > 0) lab.restart();
+  return choice.code;
+}
 
 async function loadStem(name) {
   try {

@@ -56,8 +56,13 @@ function workQueue(scenario, snap) {
 }
 
 export class CodeCell {
-  /** `lab` is the lab the code talks to; `code` the text to show (never run). */
-  constructor(host, { lab, code = null, caller = "your code" }) {
+  /**
+   * `lab` is the lab the code talks to; `code` the text to show (never
+   * run); `examples` code a host offers in a picker: its choices ({ value,
+   * label }) and `load(value)`, which readies the run for that code and
+   * answers its text (null: it could not, and said why).
+   */
+  constructor(host, { lab, code = null, caller = "your code", examples = null }) {
     this.lab = lab;
     this.caller = caller;
     this.edited = code != null;
@@ -81,6 +86,7 @@ export class CodeCell {
     );
     this.out = h("ol", { id: "code-out", class: "code-out", "aria-label": "Output of your code" });
     host.append(
+      examples ? this.picker(examples) : "",
       this.origin,
       h("label", { for: "code-text", class: "vh", text: "Your JavaScript" }),
       this.text,
@@ -91,6 +97,30 @@ export class CodeCell {
       h("p", { id: "code-keys", class: "muted code-note", text: "Keys: Tab moves to the next control. Ctrl+] indents the selected lines and Ctrl+[ unindents them; tick “Tab indents” to indent with Tab (Esc, then Tab, still leaves the editor)." }),
       this.out,
     );
+  }
+
+  /**
+   * The examples' picker: a choice puts its code in the editor (never runs
+   * it), in place of what is there, after `load` readied the run for it.
+   */
+  picker({ choices, load }) {
+    const select = h(
+      "select",
+      { id: "code-example", "aria-describedby": "code-status" },
+      h("option", { value: "", text: "Choose code to put in the editor…" }),
+      ...choices.map((c) => h("option", { value: c.value, text: c.label })),
+    );
+    select.addEventListener("change", async () => {
+      const choice = choices.find((c) => c.value === select.value);
+      select.value = "";
+      if (!choice || this.running) return;
+      const code = await load(choice.value);
+      if (code == null) return;
+      this.show(code);
+      this.out.replaceChildren();
+      this.status.textContent = `“${choice.label}” is in the editor, with its scenario: press Run.`;
+    });
+    return h("div", { class: "row code-examples" }, h("label", { for: "code-example", text: "The patterns guide's code" }), select);
   }
 
   /** Shows starter code for a scenario, unless the learner has written their own. */

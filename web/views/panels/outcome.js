@@ -131,7 +131,7 @@ export const outcome = {
           h("dl", { class: "facts" }, ...facts(sim).map(([k, v]) => h("div", null, h("dt", { text: k }), h("dd", { text: String(v) })))),
           // What the run's requests cost, every caller's: the engine's meter.
           h("p", { class: "bill", text: `Billed: ${billSentence(sim.outcome.bill)}` }),
-          callersSentence(sim.outcome.bill) ? h("p", { class: "bill bill-callers", text: callersSentence(sim.outcome.bill) }) : null,
+          callersSentence(sim.outcome.bill) ? h("p", { class: "bill-callers", text: callersSentence(sim.outcome.bill) }) : null,
         ].filter(Boolean));
       },
       destroy() {},
