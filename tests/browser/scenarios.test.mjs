@@ -363,6 +363,9 @@ const STORIES = {
         assert.ok(c.events.some((e) => e.type === "actionFailed" && e.actor === "one-name" && e.action === "CreateQueue" && e.code === "AWS.SimpleQueueService.QueueDeletedRecently"));
         assert.match(c.drawn.narration.text, /^one-name's CreateQueue was refused with QueueDeletedRecently/);
       },
+      // directory's latest reply (59.3 s) went to one-queue-replies, which is kept: its card is
+      // there; its next goes to one-name-replies, deleted at once, and at the end it has none.
+      60000: (c) => assert.ok("directory" in c.drawn.producers, "directory is drawn by its latest reply"),
     },
     end: (c) => {
       const created = c.events.filter((e) => e.type === "queueCreated" && e.queue !== "lookups").length;

@@ -103,9 +103,20 @@ export class WorkersView {
     this.producers = new Map();
   }
 
+  /**
+   * The card of the sender `name`, in the row of the queue it sent to last:
+   * moved there when that queue changed (a responder replies to one reply
+   * queue after another) or when the row it sat in went with its queue.
+   */
   producer(name, queue, spec) {
     let p = this.producers.get(name);
-    if (p) return p;
+    if (p) {
+      if (p.queue !== queue || !p.el.isConnected) {
+        this.qv.srow(queue).prod.append(p.el);
+        p.queue = queue;
+      }
+      return p;
+    }
     // A responder is the scenario's too, but its replies have no count set ahead.
     const total = spec && (spec.sends || spec.rate) ? (spec.sends?.length ?? 0) + (spec.rate?.count ?? 0) : null;
     p = {
@@ -123,6 +134,7 @@ export class WorkersView {
       p.last,
       h("span", { class: "p-arrow", "aria-hidden": "true", text: "→" }),
     );
+    p.queue = queue;
     this.qv.srow(queue).prod.append(p.el);
     this.producers.set(name, p);
     return p;
@@ -140,7 +152,17 @@ export class WorkersView {
   /** Draws a derived record (derive.js). */
   render(v) {
     const { snap } = v;
-    for (const p of v.producers) this.paintProducer(this.producer(p.name, p.queue, p.spec), p, v);
+    const senders = new Set();
+    for (const p of v.producers) {
+      senders.add(p.name);
+      this.paintProducer(this.producer(p.name, p.queue, p.spec), p, v);
+    }
+    // A sender no longer drawn (its latest send's queue was deleted since) loses its card.
+    for (const [name, p] of this.producers) {
+      if (senders.has(name)) continue;
+      p.el.remove();
+      this.producers.delete(name);
+    }
 
     // Consumers: simulated workers, then whoever holds a message by hand.
     const present = new Set();
