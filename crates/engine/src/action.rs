@@ -1,8 +1,9 @@
 //! [`Action`]: the SQS operations, listed once. Everything that needs the
 //! list reads it from here: the protocol's operation table (`OPERATIONS`,
 //! checked against [`Action::BY_NAME`]), the gate (which actions are
-//! message calls, run on the queue it resolved), AddPermission (which actions another account may be
-//! granted, and which only the owner may call), and, later, the throttle
+//! message calls, run on the queue it resolved), AddPermission (which
+//! actions another account may be granted, and which only the owner may
+//! call), and, later, the throttle
 //! keys (one quota per action: [`Action::name`] keys it).
 
 /// One SQS operation. Declared in the billing meter's line order (the

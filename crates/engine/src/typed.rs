@@ -6,8 +6,9 @@
 //!
 //! The read-only management calls (GetQueueUrl, ListQueues, …) also have
 //! `&self` forms for an owner reading its own engine (the simulation's
-//! alarms and actors looking up a setting); they run the operation as the owner without the gate's
-//! steps, so they are neither throttled nor billed.
+//! alarms and actors looking up a setting); they run the operation as the
+//! owner without the gate's steps, so they are neither throttled nor
+//! billed.
 
 use crate::api::{
     AddPermission, AttributeSelection, BatchResult, Caller, ListQueuesResult, MoveTaskInfo,

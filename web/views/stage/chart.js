@@ -57,7 +57,6 @@ export class Chart {
    */
   draw(now, current, samples, epochMs = null) {
     this.duration = samples.duration;
-    this.epochMs = epochMs;
     this.samples = samples.list;
     const x = (t) => M.l + (t / this.duration) * (W - M.l - M.r);
     const nx = x(Math.min(now, this.duration)).toFixed(1);
@@ -77,7 +76,7 @@ export class Chart {
     const key = `${maxC}|${maxA}|${this.duration}|${epochMs}`;
     if (key !== this.scaleKey) {
       this.scaleKey = key;
-      this.axes(maxC, maxA, x);
+      this.axes(maxC, maxA, x, epochMs);
     }
     const yL = (v) => H - M.b - (v / maxC) * (H - M.t - M.b);
     const yR = (v) => H - M.b - (v / maxA) * (H - M.t - M.b);
@@ -115,7 +114,7 @@ export class Chart {
     return p;
   }
 
-  axes(maxC, maxA, x) {
+  axes(maxC, maxA, x, epochMs) {
     this.grid.replaceChildren();
     const text = (x1, y1, str, anchor) => svgText(this.grid, x1, y1, str, anchor);
     for (const f of [0, 0.5, 1]) {
@@ -124,10 +123,9 @@ export class Chart {
       text(M.l - 6, y + 4, String(+(maxC * f).toFixed(1)), "end");
       text(W - M.r + 6, y + 4, `${+(maxA * f).toFixed(1)} s`, "start");
     }
-    const epoch = this.epochMs;
     for (const f of [0, 0.25, 0.5, 0.75, 1]) {
       const t = Math.round(this.duration * f);
-      const label = epoch == null ? `${secs(t)} s` : `${wallTick(t, epoch, this.duration)}${f === 1 ? " UTC" : ""}`;
+      const label = epochMs == null ? `${secs(t)} s` : `${wallTick(t, epochMs, this.duration)}${f === 1 ? " UTC" : ""}`;
       text(x(t), H - 6, label, f === 0 ? "start" : f === 1 ? "end" : "middle");
     }
   }

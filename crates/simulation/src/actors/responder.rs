@@ -151,19 +151,28 @@ impl Responder {
         self.receive();
     }
 
+    /// The request in hand's CorrelationId, the name of the queue its
+    /// ReplyTo names (empty where it names none) and its message id.
+    fn addressed(&self) -> Option<(String, Arc<str>, String)> {
+        let (request, _) = self.working.as_ref()?;
+        let reply_to = attribute(request, REPLY_TO).unwrap_or_default();
+        let correlation_id = attribute(request, CORRELATION_ID).unwrap_or_default();
+        let queue = crate::queue_name(&reply_to);
+        Some((correlation_id, queue, request.message_id.clone()))
+    }
+
     /// The reply was stored: said, with the request it answers (the stage
     /// links the two), and the request deleted.
     fn replied(&mut self, message_id: String) {
-        let Some((request, _)) = &self.working else {
+        let Some((correlation_id, queue, request_id)) = self.addressed() else {
             return;
         };
-        let reply_to = attribute(request, REPLY_TO).unwrap_or_default();
         let event = SimEvent::ReplySent {
             responder: self.name.clone(),
-            correlation_id: attribute(request, CORRELATION_ID).unwrap_or_default(),
+            correlation_id,
             message_id,
-            request_id: request.message_id.clone(),
-            queue: crate::queue_name(&reply_to),
+            request_id,
+            queue,
         };
         self.agenda.push(Command::Log(event), Asked::Nothing);
         self.delete_request();
@@ -172,11 +181,9 @@ impl Responder {
     /// The reply was refused: said, and the request deleted all the same
     /// (the guide's responder does not retry a reply).
     fn refused(&mut self, error: queuelab_engine::SqsError) {
-        let Some((request, _)) = &self.working else {
+        let Some((correlation_id, queue, _)) = self.addressed() else {
             return;
         };
-        let reply_to = attribute(request, REPLY_TO).unwrap_or_default();
-        let correlation_id = attribute(request, CORRELATION_ID).unwrap_or_default();
         let lost = error.code == ErrorCode::QueueDoesNotExist;
         let failed = SimEvent::action_failed(&self.name, "SendMessage", error);
         self.agenda.push(Command::Log(failed), Asked::Nothing);
@@ -184,7 +191,7 @@ impl Responder {
             let event = SimEvent::ReplyLost {
                 responder: self.name.clone(),
                 correlation_id,
-                queue: crate::queue_name(&reply_to),
+                queue,
             };
             self.agenda.push(Command::Log(event), Asked::Nothing);
         }
