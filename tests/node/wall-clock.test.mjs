@@ -28,3 +28,12 @@ test("the quiet note of a run with a wall clock says the stretch it skipped in U
   assert.equal(quietNote(note, start, 3_900_000), "⏩ Skipped 14 min 57 s of waiting: no event between 08:00:03.1 UTC and 08:15:00 UTC.");
   assert.match(quietNote(note), /between t = 3\.1 s and 900\.0 s\.$/, "without a wall clock, in seconds");
 });
+
+test("a wall clock past year 9999 is said whole, and past the last date JavaScript holds it falls back to virtual time, never throws", () => {
+  const latest = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z, the engine's latest start
+  const most = 2 ** 53 - 1; // a run's longest virtual time
+  assert.equal(wallClock(1, latest, 2 * 86_400_000), "10000-01-01 00:00:00 UTC");
+  assert.equal(wallTick(86_400_001, latest, 2 * 86_400_000), "01-02 00:00");
+  assert.equal(wallClock(most, latest, most), `t=${(most / 1000).toFixed(3)} s`);
+  assert.match(wallTick(most, latest, most), / s$/);
+});

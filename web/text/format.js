@@ -7,30 +7,52 @@ export function secs(ms) {
   return (ms / 1000).toFixed(d);
 }
 
+/** Two digits: 8 -> "08". @param {number} n */
+const two = (n) => String(n).padStart(2, "0");
+
+/**
+ * The UTC wall clock at `epochMs + ms` in parts ({ date: "2026-12-05",
+ * day: "12-05", minute: "08:15", second: "08:15:00", tenths }), built from
+ * the date's fields, so a year past 9999 is said whole; null past the last
+ * moment a JavaScript date holds (8.64e15 ms from 1970), which a run's
+ * virtual time (up to 2^53 ms) can pass.
+ * @param {number} ms @param {number} epochMs
+ */
+function utcAt(ms, epochMs) {
+  const d = new Date(epochMs + ms);
+  if (Number.isNaN(d.getTime())) return null;
+  const day = `${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  const minute = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  return { date: `${d.getUTCFullYear()}-${day}`, day, minute, second: `${minute}:${two(d.getUTCSeconds())}`, tenths: Math.floor(d.getUTCMilliseconds() / 100) };
+}
+
 /**
  * Virtual time `ms` as the wall clock of a run whose time 0 is `epochMs`
  * (a scenario's startEpochMs), in UTC: "08:15:00 UTC", "08:15:00.2 UTC"
  * with tenths when the moment has them. A run longer than a day shows the
- * date too: "2026-12-05 08:15:00 UTC".
+ * date too: "2026-12-05 08:15:00 UTC". Past the last date JavaScript
+ * holds, virtual time: "t=9000000000000000.0 s".
  * @param {number} ms @param {number} epochMs @param {number} [durationMs]
  */
 export function wallClock(ms, epochMs, durationMs = 0) {
-  const iso = new Date(epochMs + ms).toISOString(); // 2026-12-04T08:15:00.200Z
-  const tenths = Math.floor(((epochMs + ms) % 1000) / 100);
-  const time = `${iso.slice(11, 19)}${tenths ? `.${tenths}` : ""}`;
-  return durationMs > 86_400_000 ? `${iso.slice(0, 10)} ${time} UTC` : `${time} UTC`;
+  const at = utcAt(ms, epochMs);
+  if (!at) return `t=${secs(ms)} s`;
+  const time = `${at.second}${at.tenths ? `.${at.tenths}` : ""}`;
+  return durationMs > 86_400_000 ? `${at.date} ${time} UTC` : `${time} UTC`;
 }
 
 /**
  * A chart's tick in a run with a wall clock (`epochMs`), in UTC, as
  * short as the run's length allows: "08:15:30" in a run under 5 minutes,
- * "08:15" under a day, "12-05 08:15" past that.
+ * "08:15" under a day, "12-05 08:15" past that; past the last date
+ * JavaScript holds, virtual time in seconds.
  * @param {number} ms @param {number} epochMs @param {number} durationMs
  */
 export function wallTick(ms, epochMs, durationMs) {
-  const iso = new Date(epochMs + ms).toISOString(); // 2026-12-04T08:15:00.200Z
-  if (durationMs > 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
-  return durationMs >= 300_000 ? iso.slice(11, 16) : iso.slice(11, 19);
+  const at = utcAt(ms, epochMs);
+  if (!at) return `${secs(ms)} s`;
+  if (durationMs > 86_400_000) return `${at.day} ${at.minute}`;
+  return durationMs >= 300_000 ? at.minute : at.second;
 }
 
 /** A duration for people: "800 ms", "3.5 s", "5 min", "4 d". */
